@@ -1,0 +1,18 @@
+/**
+ * pageindex-store: the PageIndex tree model (types, runtime schema, conversions, helpers)
+ * and the persistent tree store.
+ * @packageDocumentation
+ */
+
+export * from "./convert/documents.js";
+export * from "./convert/pageindex.js";
+export * from "./errors.js";
+export * from "./ids.js";
+export * from "./model/build.js";
+export * from "./model/navigate.js";
+export * from "./model/reader.js";
+export * from "./model/schema.js";
+export * from "./model/toc.js";
+export * from "./model/types.js";
+export * from "./model/validate.js";
+export * from "./tokens.js";

@@ -1,0 +1,186 @@
+import type { z } from "zod";
+import { type TreeIssue, TreeValidationError } from "../errors.js";
+import { TreeDocumentSchema } from "./schema.js";
+import type { TreeDocument, TreeNode } from "./types.js";
+
+/** Turns zod's issues into our `path: message` form. */
+export function zodIssues(error: z.ZodError): TreeIssue[] {
+  return error.issues.map((issue) => ({
+    path: formatPath(issue.path),
+    message: issue.message,
+  }));
+}
+
+function formatPath(path: PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    out += typeof part === "number" ? `[${part}]` : out ? `.${String(part)}` : String(part);
+  }
+  return out || "(root)";
+}
+
+type Range = [number | undefined, number | undefined, number | undefined];
+
+function checkRange(
+  node: TreeNode,
+  [start, ownEnd, end]: Range,
+  unit: "page" | "line",
+  max: number | undefined,
+  issues: TreeIssue[],
+): void {
+  const where = `node ${node.nodeId}`;
+  if (start === undefined) {
+    if (end !== undefined || ownEnd !== undefined) {
+      issues.push({ path: where, message: `has an end ${unit} but no start ${unit}` });
+    }
+    return;
+  }
+  if (end !== undefined && end < start) {
+    issues.push({ path: where, message: `end ${unit} ${end} is before start ${unit} ${start}` });
+  }
+  if (ownEnd !== undefined && (ownEnd < start || (end !== undefined && ownEnd > end))) {
+    issues.push({
+      path: where,
+      message: `own end ${unit} ${ownEnd} is outside its range ${start}-${end ?? start}`,
+    });
+  }
+  if (max !== undefined && (end ?? start) > max) {
+    issues.push({
+      path: where,
+      message: `${unit} ${end ?? start} is past the document's last ${unit} ${max}`,
+    });
+  }
+}
+
+function rangeOf(node: TreeNode, unit: "page" | "line"): Range {
+  return unit === "page"
+    ? [node.startPage, node.ownEndPage, node.endPage]
+    : [node.startLine, node.ownEndLine, node.endLine];
+}
+
+/**
+ * Checks what a schema cannot: unique ids, consistent parent/child links, no cycles or
+ * orphans, levels that follow depth, and ranges that nest (union semantics).
+ * Returns every problem found; an empty list means the tree is sound.
+ */
+export function checkTreeLinks(tree: TreeDocument): TreeIssue[] {
+  const issues: TreeIssue[] = [];
+  const byId = new Map<string, TreeNode>();
+  tree.nodes.forEach((node, i) => {
+    if (byId.has(node.nodeId)) {
+      issues.push({ path: `nodes[${i}]`, message: `duplicate node id "${node.nodeId}"` });
+    } else {
+      byId.set(node.nodeId, node);
+    }
+  });
+
+  const rootSet = new Set(tree.rootIds);
+  tree.rootIds.forEach((id, i) => {
+    const node = byId.get(id);
+    if (!node) issues.push({ path: `rootIds[${i}]`, message: `root "${id}" is not a node` });
+    else if (node.parentId !== null) {
+      issues.push({ path: `rootIds[${i}]`, message: `root "${id}" has parent "${node.parentId}"` });
+    }
+  });
+
+  for (const node of byId.values()) {
+    const where = `node ${node.nodeId}`;
+    if (node.parentId === null) {
+      if (!rootSet.has(node.nodeId)) {
+        issues.push({ path: where, message: "has no parent but is not listed in rootIds" });
+      }
+    } else {
+      const parent = byId.get(node.parentId);
+      if (!parent) {
+        issues.push({ path: where, message: `parent "${node.parentId}" does not exist` });
+      } else if (!parent.childIds.includes(node.nodeId)) {
+        issues.push({ path: where, message: `parent "${node.parentId}" does not list it as a child` });
+      }
+    }
+    const seenChildren = new Set<string>();
+    node.childIds.forEach((childId, i) => {
+      const child = byId.get(childId);
+      const at = `${where}.childIds[${i}]`;
+      if (seenChildren.has(childId)) issues.push({ path: at, message: `child "${childId}" listed twice` });
+      seenChildren.add(childId);
+      if (!child) issues.push({ path: at, message: `child "${childId}" does not exist` });
+      else if (child.parentId !== node.nodeId) {
+        issues.push({
+          path: at,
+          message: `child "${childId}" names "${child.parentId ?? "none"}" as its parent`,
+        });
+      }
+    });
+  }
+
+  // Walk from the roots: a node met twice is a cycle (or shared child); one never met is cut off.
+  const reached = new Set<string>();
+  const stack: Array<{ id: string; level: number }> = tree.rootIds.map((id) => ({ id, level: 1 }));
+  while (stack.length > 0) {
+    const { id, level } = stack.pop() as { id: string; level: number };
+    const node = byId.get(id);
+    if (!node) continue;
+    if (reached.has(id)) {
+      issues.push({ path: `node ${id}`, message: "is reached twice from the roots (cycle)" });
+      continue;
+    }
+    reached.add(id);
+    if (node.level !== level) {
+      issues.push({ path: `node ${id}`, message: `level ${node.level} does not match its depth ${level}` });
+    }
+    for (const childId of node.childIds) stack.push({ id: childId, level: level + 1 });
+  }
+  for (const id of byId.keys()) {
+    if (!reached.has(id)) {
+      issues.push({ path: `node ${id}`, message: "cannot be reached from any root (cycle or orphan)" });
+    }
+  }
+
+  for (const node of byId.values()) {
+    checkRange(node, rangeOf(node, "page"), "page", tree.pageCount || undefined, issues);
+    checkRange(node, rangeOf(node, "line"), "line", tree.lineCount || undefined, issues);
+    const parent = node.parentId === null ? undefined : byId.get(node.parentId);
+    if (!parent) continue;
+    for (const unit of ["page", "line"] as const) {
+      const [cs, , ce] = rangeOf(node, unit);
+      const [ps, , pe] = rangeOf(parent, unit);
+      if (cs === undefined || ps === undefined) continue;
+      if (cs < ps || (pe !== undefined && (ce ?? cs) > pe)) {
+        issues.push({
+          path: `node ${node.nodeId}`,
+          message: `${unit}s ${cs}-${ce ?? cs} fall outside parent ${parent.nodeId}'s ${ps}-${pe ?? ps}`,
+        });
+      }
+    }
+  }
+  return issues;
+}
+
+/**
+ * Parses and fully validates a tree from a JSON string or an already-parsed value.
+ * @throws {TreeValidationError} listing every problem and where it is.
+ */
+export function parseTree(input: unknown, context?: { source?: string }): TreeDocument {
+  let value = input;
+  if (typeof input === "string") {
+    try {
+      value = JSON.parse(input);
+    } catch (error) {
+      throw new TreeValidationError(
+        [{ path: "(root)", message: `not valid JSON: ${(error as Error).message}` }],
+        context,
+      );
+    }
+  }
+  const parsed = TreeDocumentSchema.safeParse(value);
+  const docId =
+    value && typeof value === "object" && typeof (value as { docId?: unknown }).docId === "string"
+      ? (value as { docId: string }).docId
+      : undefined;
+  if (!parsed.success) {
+    throw new TreeValidationError(zodIssues(parsed.error), { ...context, ...(docId ? { docId } : {}) });
+  }
+  const issues = checkTreeLinks(parsed.data);
+  if (issues.length > 0) throw new TreeValidationError(issues, { ...context, docId: parsed.data.docId });
+  return parsed.data;
+}
