@@ -43,14 +43,11 @@ const PageIndexNodeSchema: z.ZodType<PageIndexNode> = z.lazy(() =>
   }),
 ) as z.ZodType<PageIndexNode>;
 
-const PageIndexJsonSchema = z.union([
-  z.looseObject({
-    doc_name: z.string().optional(),
-    doc_description: z.string().optional(),
-    structure: z.array(PageIndexNodeSchema),
-  }),
-  z.array(PageIndexNodeSchema).transform((structure) => ({ structure })),
-]);
+const PageIndexJsonSchema = z.looseObject({
+  doc_name: z.string().optional(),
+  doc_description: z.string().optional(),
+  structure: z.array(PageIndexNodeSchema),
+});
 
 /** Options for {@link fromPageIndexJson}. */
 export interface FromPageIndexOptions {
@@ -93,7 +90,8 @@ export function fromPageIndexJson(input: unknown, options: FromPageIndexOptions 
       );
     }
   }
-  const parsed = PageIndexJsonSchema.safeParse(value);
+  // Older PageIndex versions wrote the bare node list.
+  const parsed = PageIndexJsonSchema.safeParse(Array.isArray(value) ? { structure: value } : value);
   if (!parsed.success) throw new TreeValidationError(zodIssues(parsed.error), context);
   const json = parsed.data as PageIndexJson;
 
