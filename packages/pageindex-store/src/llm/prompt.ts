@@ -16,6 +16,6 @@ export function asData(tag: string, text: string, attributes: Record<string, str
   const attrs = Object.entries(attributes)
     .map(([k, v]) => ` ${k}="${String(v).replace(/["<>&]/g, " ")}"`)
     .join("");
-  const safe = text.replace(new RegExp(`<(/?)${tag}\\b`, "gi"), "<$1${tag}_");
+  const safe = text.replace(new RegExp(`<(/?)${tag}\\b`, "gi"), (_m, slash: string) => `<${slash}${tag}_`);
   return `<${tag}${attrs}>\n${safe}\n</${tag}>`;
 }

@@ -1,0 +1,89 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { PageIndexError } from "pageindex-store";
+
+/** A `--model` value could not be turned into a chat model. */
+export class ModelSpecError extends PageIndexError {}
+
+/** Environment variables read by {@link chatModelFromSpec}. */
+export interface ModelEnv {
+  PAGEINDEX_MODEL?: string | undefined;
+  OPENAI_API_KEY?: string | undefined;
+  OPENAI_BASE_URL?: string | undefined;
+  OLLAMA_BASE_URL?: string | undefined;
+  [key: string]: string | undefined;
+}
+
+/** What a spec resolved to, for messages ("using openai:gpt-4o-mini via https://…"). */
+export interface ResolvedModel {
+  model: BaseChatModel;
+  provider: "openai" | "ollama" | "openai-compatible";
+  name: string;
+  baseURL?: string;
+}
+
+/**
+ * Builds a chat model from a `provider:name` spec:
+ * - `openai:gpt-4o-mini` — OpenAI (or any OpenAI-compatible server when `OPENAI_BASE_URL` is set);
+ *   needs `OPENAI_API_KEY`.
+ * - `ollama:llama3.1` — a local Ollama through its OpenAI-compatible endpoint
+ *   (`OLLAMA_BASE_URL`, default http://127.0.0.1:11434/v1); no key needed.
+ * - `compatible:NAME@http://host:port/v1` — any OpenAI-compatible server (vLLM, LM Studio, …).
+ *
+ * With no spec and no `PAGEINDEX_MODEL`, returns `undefined`: callers run offline.
+ * `@langchain/openai` is loaded lazily so offline use never imports it.
+ * @throws {ModelSpecError} for an unknown provider or a missing key.
+ */
+export async function chatModelFromSpec(
+  spec: string | undefined,
+  env: ModelEnv = process.env,
+): Promise<ResolvedModel | undefined> {
+  const value = (spec ?? env.PAGEINDEX_MODEL ?? "").trim();
+  if (!value || value === "none" || value === "offline") return undefined;
+  const colon = value.indexOf(":");
+  if (colon <= 0) {
+    throw new ModelSpecError(
+      `Model "${value}" must look like provider:name, e.g. openai:gpt-4o-mini or ollama:llama3.1`,
+    );
+  }
+  const provider = value.slice(0, colon).toLowerCase();
+  let name = value.slice(colon + 1);
+  let baseURL: string | undefined;
+  let apiKey: string | undefined;
+  let kind: ResolvedModel["provider"];
+  if (provider === "openai") {
+    kind = "openai";
+    baseURL = env.OPENAI_BASE_URL || undefined;
+    apiKey = env.OPENAI_API_KEY;
+    if (!apiKey && !baseURL) {
+      throw new ModelSpecError(
+        `Model "${value}" needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)`,
+      );
+    }
+  } else if (provider === "ollama") {
+    kind = "ollama";
+    baseURL = env.OLLAMA_BASE_URL || "http://127.0.0.1:11434/v1";
+    apiKey = "ollama";
+  } else if (provider === "compatible") {
+    kind = "openai-compatible";
+    const at = name.lastIndexOf("@");
+    if (at <= 0)
+      throw new ModelSpecError(`Model "${value}" must look like compatible:NAME@http://host:port/v1`);
+    baseURL = name.slice(at + 1);
+    name = name.slice(0, at);
+    apiKey = env.OPENAI_API_KEY || "not-needed";
+  } else {
+    throw new ModelSpecError(
+      `Unknown model provider "${provider}" in "${value}": use openai, ollama or compatible`,
+    );
+  }
+  if (!name) throw new ModelSpecError(`Model "${value}" has no model name after the colon`);
+  const { ChatOpenAI } = await import("@langchain/openai");
+  const model = new ChatOpenAI({
+    model: name,
+    temperature: 0,
+    maxRetries: 0, // our own retry loop handles rate limits, with backoff and a bound
+    ...(apiKey ? { apiKey } : {}),
+    ...(baseURL ? { configuration: { baseURL } } : {}),
+  });
+  return baseURL ? { model, provider: kind, name, baseURL } : { model, provider: kind, name };
+}

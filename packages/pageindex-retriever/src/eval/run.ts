@@ -1,0 +1,101 @@
+import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
+import type { DocumentInterface } from "@langchain/core/documents";
+import type { LLMResult } from "@langchain/core/outputs";
+import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
+import { type QuestionScore, type RetrieverSummary, scoreRetrieval, summarise } from "./metrics.js";
+import type { EvalQuestion } from "./questions.js";
+
+/** Counts chat-model calls and tokens seen by the callbacks of one retrieval. */
+export class LlmCallCounter extends BaseCallbackHandler {
+  name = "pageindex-llm-call-counter";
+  calls = 0;
+  promptTokens = 0;
+  completionTokens = 0;
+
+  override handleChatModelStart(): void {
+    this.calls += 1;
+  }
+
+  override handleLLMStart(): void {
+    this.calls += 1;
+  }
+
+  override handleLLMEnd(output: LLMResult): void {
+    const usage = output.llmOutput?.tokenUsage as
+      | { promptTokens?: number; completionTokens?: number }
+      | undefined;
+    let prompt = usage?.promptTokens ?? 0;
+    let completion = usage?.completionTokens ?? 0;
+    if (!usage) {
+      for (const generation of output.generations.flat()) {
+        const meta = (
+          generation as { message?: { usage_metadata?: { input_tokens?: number; output_tokens?: number } } }
+        ).message?.usage_metadata;
+        prompt += meta?.input_tokens ?? 0;
+        completion += meta?.output_tokens ?? 0;
+      }
+    }
+    this.promptTokens += prompt;
+    this.completionTokens += completion;
+  }
+}
+
+/** A retriever to evaluate, or a function that gives one for a question (e.g. scoped to its document). */
+export type RetrieverUnderTest =
+  | BaseRetrieverInterface
+  | ((question: EvalQuestion) => BaseRetrieverInterface | Promise<BaseRetrieverInterface>);
+
+/** Options of {@link evaluateRetrievers}. */
+export interface EvaluateOptions {
+  questions: EvalQuestion[];
+  retrievers: Record<string, RetrieverUnderTest>;
+  /** Cut-off for hit rate and MRR; returned lists are truncated to it. Default 5. */
+  k?: number;
+  /** Called after each question and retriever, for progress output. */
+  onResult?: (name: string, question: EvalQuestion, score: QuestionScore) => void;
+}
+
+/** Per-retriever summaries and every per-question score. */
+export interface EvaluationResult {
+  k: number;
+  summaries: RetrieverSummary[];
+  scores: Record<string, QuestionScore[]>;
+}
+
+/**
+ * Runs every question through every retriever, one at a time (so latency is comparable), and
+ * scores hit rate at k, MRR, returned tokens, model calls and tokens, latency. A retriever that
+ * throws on a question scores a miss with the error recorded; the run goes on.
+ */
+export async function evaluateRetrievers(options: EvaluateOptions): Promise<EvaluationResult> {
+  const k = options.k ?? 5;
+  const scores: Record<string, QuestionScore[]> = {};
+  for (const [name, under] of Object.entries(options.retrievers)) {
+    const list: QuestionScore[] = [];
+    for (const question of options.questions) {
+      const counter = new LlmCallCounter();
+      const started = performance.now();
+      let docs: DocumentInterface[] = [];
+      let error: string | undefined;
+      try {
+        const retriever = typeof under === "function" ? await under(question) : under;
+        docs = (await retriever.invoke(question.question, { callbacks: [counter] })).slice(0, k);
+      } catch (e) {
+        error = e instanceof Error ? e.message : String(e);
+      }
+      const score: QuestionScore = {
+        id: question.id,
+        ...scoreRetrieval(question, docs),
+        llmCalls: counter.calls,
+        promptTokens: counter.promptTokens,
+        completionTokens: counter.completionTokens,
+        latencyMs: performance.now() - started,
+        ...(error !== undefined ? { error } : {}),
+      };
+      list.push(score);
+      options.onResult?.(name, question, score);
+    }
+    scores[name] = list;
+  }
+  return { k, summaries: Object.entries(scores).map(([name, list]) => summarise(name, list, k)), scores };
+}
