@@ -79,7 +79,7 @@ describe("metrics", () => {
 });
 
 class ListRetriever extends BaseRetriever {
-  lc_namespace = ["test"];
+  override lc_namespace = ["test"];
   constructor(private readonly answer: (q: string) => Document[]) {
     super();
   }
@@ -89,7 +89,7 @@ class ListRetriever extends BaseRetriever {
 }
 
 class ModelBackedRetriever extends BaseRetriever {
-  lc_namespace = ["test"];
+  override lc_namespace = ["test"];
   model = new ScriptedChatModel([], { fallback: "ok" });
   async _getRelevantDocuments(query: string, runManager?: { getChild(): unknown }): Promise<Document[]> {
     await this.model.invoke(query, { callbacks: runManager?.getChild() as never });

@@ -19,4 +19,5 @@ export * from "./model/schema.js";
 export * from "./model/toc.js";
 export * from "./model/types.js";
 export * from "./model/validate.js";
+export * from "./store/index.js";
 export * from "./tokens.js";

@@ -1,0 +1,44 @@
+import type { Callbacks } from "@langchain/core/callbacks/manager";
+import type { DocumentInterface } from "@langchain/core/documents";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { asData, DATA_NOT_INSTRUCTIONS, formatRange, type SkeletonNode } from "pageindex-store";
+
+/** A retrieved section as a one-line citation: "report.pdf › Item 7 › Liquidity (pp. 41-43)". */
+export function citationOf(doc: DocumentInterface): string {
+  const meta = doc.metadata as Partial<SkeletonNode> & { docName?: string; path?: string[]; title?: string };
+  const path = meta.path?.length ? meta.path.join(" › ") : (meta.title ?? "");
+  const range = formatRange(meta as SkeletonNode);
+  return `${meta.docName ?? "document"} › ${path}${range ? ` (${range})` : ""}`;
+}
+
+/**
+ * Answers a question from retrieved sections with numbered citations ([1], [2], …). The sections
+ * are passed as delimited data; the model is told to say when they do not hold the answer.
+ */
+export async function answerWithCitations(
+  model: BaseChatModel,
+  question: string,
+  sections: DocumentInterface[],
+  options: { callbacks?: Callbacks; maxCharsPerSection?: number } = {},
+): Promise<string> {
+  const max = options.maxCharsPerSection ?? 12_000;
+  const context = sections
+    .map((doc, i) => asData("section", doc.pageContent.slice(0, max), { id: i + 1, source: citationOf(doc) }))
+    .join("\n\n");
+  const response = await model.invoke(
+    [
+      new SystemMessage(
+        `You answer questions about documents using only the sections given. ${DATA_NOT_INSTRUCTIONS} ` +
+          "Cite the sections you use as [1], [2], … by their id. If the sections do not contain the answer, say so plainly.",
+      ),
+      new HumanMessage(`${context}\n\nQuestion: ${question}`),
+    ],
+    options.callbacks ? { callbacks: options.callbacks } : {},
+  );
+  return typeof response.content === "string"
+    ? response.content
+    : response.content
+        .map((part) => ("text" in part && typeof part.text === "string" ? part.text : ""))
+        .join("");
+}

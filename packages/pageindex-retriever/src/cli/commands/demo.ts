@@ -1,0 +1,35 @@
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { CliContext } from "../context.js";
+import { CliError, EXIT } from "../output.js";
+import { ask } from "./ask.js";
+import { indexFiles } from "./index-files.js";
+
+/** The question the demo asks of the bundled samples. */
+export const DEMO_QUESTION = "How do I rotate the TLS certificates without downtime?";
+
+/** The package's `samples/` folder, found from this file in `src/` (tests) or `dist/` (the bin). */
+export function samplesDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i += 1) {
+    if (existsSync(join(dir, "samples")) && existsSync(join(dir, "package.json")))
+      return join(dir, "samples");
+    dir = dirname(dir);
+  }
+  throw new CliError(
+    "The bundled sample documents were not found next to the pageindex-retriever package",
+    EXIT.failure,
+  );
+}
+
+/** `pageindex demo`: index the bundled samples and ask a question — offline unless a model is set. */
+export async function demo(ctx: CliContext, options: { question?: string }): Promise<number> {
+  const samples = samplesDir();
+  if (!ctx.options.json) ctx.io.err(`Indexing the bundled sample documents in ${samples}`);
+  // One JSON document on stdout: the answer's; indexing reports only on stderr.
+  const indexed = await indexFiles(ctx, [samples], {}, { json: false });
+  if (indexed !== EXIT.ok) return indexed;
+  if (!ctx.options.json) ctx.io.out("");
+  return ask(ctx, options.question ?? DEMO_QUESTION, { k: 3 });
+}

@@ -1,0 +1,142 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { ask } from "./commands/ask.js";
+import { demo } from "./commands/demo.js";
+import { importTrees, listDocuments, removeDocuments, showTree } from "./commands/documents.js";
+import { indexFiles } from "./commands/index-files.js";
+import { type CliContext, createContext, DEFAULT_STORE_DIR, type GlobalOptions } from "./context.js";
+import { EXIT, exitCodeOf, type Io, processIo } from "./output.js";
+
+const positiveInt = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a positive integer");
+  return n;
+};
+
+const nonNegativeInt = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("expected a non-negative integer");
+  return n;
+};
+
+/**
+ * Builds the `pageindex` program. Each action stores its exit code in `result.code`; nothing
+ * calls `process.exit`, so tests can run commands in-process.
+ */
+export function buildProgram(
+  io: Io,
+  env: NodeJS.ProcessEnv,
+  result: { code: number; ctx?: CliContext },
+): Command {
+  const program = new Command("pageindex")
+    .description("Index PDFs and Markdown as section trees and retrieve the sections that answer a question.")
+    .option("--store <dir>", `store folder (env PAGEINDEX_STORE; default ${DEFAULT_STORE_DIR})`)
+    .option("--redis <url>", "use a Redis store instead of a folder (env PAGEINDEX_REDIS_URL)")
+    .option(
+      "--model <provider:name>",
+      "chat model, e.g. openai:gpt-4o-mini, ollama:llama3.1, compatible:NAME@URL (env PAGEINDEX_MODEL); none = offline",
+    )
+    .option("--json", "machine-readable output on stdout")
+    .option("--no-progress", "no progress output")
+    .showHelpAfterError()
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
+    .exitOverride();
+
+  const run =
+    <A extends unknown[]>(action: (ctx: CliContext, ...args: A) => Promise<number>) =>
+    async (...args: A) => {
+      const ctx = createContext(io, program.opts<GlobalOptions>(), env);
+      result.ctx = ctx;
+      result.code = await action(ctx, ...args);
+    };
+
+  program
+    .command("index")
+    .description("index PDFs and Markdown files (or folders of them) into the store")
+    .argument("<paths...>", "files or folders")
+    .addOption(
+      new Option("--structure <path>", "PDF structure path").choices(["auto", "outline", "layout", "llm"]),
+    )
+    .addOption(
+      new Option("--summaries <mode>", "node summaries (default: llm with a model, else extractive)").choices(
+        ["none", "extractive", "llm"],
+      ),
+    )
+    .option("--no-description", "skip the one-sentence document description")
+    .option("--concurrency <n>", "parallel LLM calls", positiveInt)
+    .option("--password <password>", "password of encrypted PDFs")
+    .option("--force", "re-index files even when unchanged")
+    .action(run((ctx, paths: string[], opts) => indexFiles(ctx, paths, opts)));
+
+  program
+    .command("list")
+    .description("list indexed documents")
+    .action(run((ctx) => listDocuments(ctx)));
+
+  program
+    .command("tree")
+    .description("show a document's table of contents")
+    .argument("<doc>", "document id or name")
+    .addOption(new Option("--format <format>", "output format").choices(["text", "json", "pageindex"]))
+    .option("--depth <n>", "deepest level shown", positiveInt)
+    .option("--summaries", "show node summaries")
+    .action(run((ctx, doc: string, opts) => showTree(ctx, doc, opts)));
+
+  program
+    .command("import")
+    .description("import PageIndex (Python) *_structure.json trees")
+    .argument("<files...>", "PageIndex JSON files")
+    .option("--doc-id <id>", "document id (single file only)")
+    .action(run((ctx, files: string[], opts) => importTrees(ctx, files, opts)));
+
+  program
+    .command("rm")
+    .description("delete documents from the store")
+    .argument("<docs...>", "document ids or names")
+    .action(run((ctx, docs: string[]) => removeDocuments(ctx, docs)));
+
+  program
+    .command("ask")
+    .description("retrieve the sections that answer a question (and answer it, with a model)")
+    .argument("<question>", "the question")
+    .option("--doc <doc...>", "only these documents (ids or names)")
+    .option("-k <n>", "sections to return", positiveInt, 3)
+    .addOption(
+      new Option("--strategy <strategy>", "search strategy").choices(["expand", "beam", "single-shot"]),
+    )
+    .option("--max-steps <n>", "cap on LLM judgments", nonNegativeInt)
+    .option("--expert <text>", "expert knowledge for the judge, e.g. 'for EBITDA prefer Item 7'")
+    .option("--no-answer", "do not generate an answer even with a model")
+    .option("--chars <n>", "characters of each section to print (0 = none)", nonNegativeInt)
+    .action(run((ctx, question: string, opts) => ask(ctx, question, opts)));
+
+  program
+    .command("demo")
+    .description("index the bundled sample documents and ask a question (offline without a model)")
+    .option("--question <q>", "ask this instead of the demo question")
+    .action(run((ctx, opts) => demo(ctx, opts)));
+
+  return program;
+}
+
+/** Runs the CLI with `argv` (user arguments only) and returns the exit code. Never throws. */
+export async function runCli(
+  argv: string[],
+  io: Io = processIo,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  const result: { code: number; ctx?: CliContext } = { code: EXIT.ok };
+  const program = buildProgram(io, env, result);
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return result.code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version end with code 0; everything else is a usage error already printed.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    io.err(`error: ${error instanceof Error ? error.message : String(error)}`);
+    return exitCodeOf(error);
+  } finally {
+    await result.ctx?.close();
+  }
+}

@@ -1,0 +1,58 @@
+import { DocumentNotFoundError, PageIndexError, TreeValidationError } from "pageindex-store";
+
+/** Exit codes a shell user can branch on. */
+export const EXIT = {
+  ok: 0,
+  /** Anything unexpected. */
+  failure: 1,
+  /** Bad usage or input: unknown option, missing file, unsupported file, unknown document. */
+  usage: 2,
+  /** The store cannot be opened or read. */
+  store: 3,
+  /** The model could not be built or called. */
+  model: 4,
+} as const;
+
+/** An error the CLI reports as one line with a chosen exit code. */
+export class CliError extends PageIndexError {
+  readonly exitCode: number;
+  constructor(message: string, exitCode: number = EXIT.usage, options?: { cause?: unknown }) {
+    super(message, options);
+    this.exitCode = exitCode;
+  }
+}
+
+/** Maps library errors to exit codes by kind (names, so both ESM and CJS copies match). */
+export function exitCodeOf(error: unknown): number {
+  if (error instanceof CliError) return error.exitCode;
+  const name = (error as Error)?.name ?? "";
+  if (error instanceof DocumentNotFoundError || error instanceof TreeValidationError) return EXIT.usage;
+  if (
+    /^(SourceNotFound|UnsupportedContent|EmptyDocument|InvalidInput|NotAPdf|PdfPassword|Encrypted|InvalidId|QuestionsFile)/.test(
+      name,
+    )
+  ) {
+    return EXIT.usage;
+  }
+  if (/^(Store|RedisStore)/.test(name)) return EXIT.store;
+  if (/^(ModelSpec|ModelAnswer)/.test(name)) return EXIT.model;
+  return EXIT.failure;
+}
+
+/** Where the CLI writes: injectable so tests can capture output without a child process. */
+export interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  isTTY: boolean;
+}
+
+export const processIo: Io = {
+  out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
+  err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+  isTTY: Boolean(process.stderr.isTTY),
+};
+
+/** Prints a value as JSON (for `--json`) with a trailing newline. */
+export function printJson(io: Io, value: unknown): void {
+  io.out(JSON.stringify(value, null, 2));
+}

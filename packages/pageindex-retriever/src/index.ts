@@ -1,0 +1,24 @@
+/**
+ * pageindex-retriever: a LangChain retriever that navigates document trees top-down with an
+ * LLM (or BM25 offline), plus agent tools over the same trees.
+ * @packageDocumentation
+ */
+
+export * from "./answer.js";
+export { chatModelFromSpec, type ModelEnv, ModelSpecError, type ResolvedModel } from "./cli/model-spec.js";
+export * from "./errors.js";
+export * from "./eval/metrics.js";
+export * from "./eval/questions.js";
+export * from "./eval/report.js";
+export * from "./eval/run.js";
+export * from "./judge/cache.js";
+export { lexicalJudgment } from "./judge/lexical-judge.js";
+export type { ExpertKnowledge } from "./judge/prompts.js";
+export { type Selection, type SelectionItem, SelectionSchema } from "./judge/schema.js";
+export type { JudgeKind, JudgeRequest, Judgment, NodeVerdict } from "./judge/types.js";
+export { type Bm25Doc, Bm25Index, type Bm25Params, bm25Doc, type WeightedField } from "./lexical/bm25.js";
+export { type LexicalScores, type LexicalTextMode, NodeTermIndex, needsText } from "./lexical/node-index.js";
+export { isStopWord, stem, tokenize } from "./lexical/tokenize.js";
+export { PageIndexRetriever, type PageIndexRetrieverInput } from "./retriever.js";
+export * from "./tools/index.js";
+export type * from "./types.js";

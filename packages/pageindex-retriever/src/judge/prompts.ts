@@ -1,0 +1,141 @@
+import { type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import {
+  asData,
+  DATA_NOT_INSTRUCTIONS,
+  formatRange,
+  type SkeletonNode,
+  type TreeSkeleton,
+  titlePath,
+} from "pageindex-store";
+
+/** Expert knowledge / preferences, as given to the retriever. */
+export type ExpertKnowledge = string | readonly string[] | undefined;
+
+const SUMMARY_CHARS = 600;
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function expertBlock(expert: ExpertKnowledge): string {
+  const rules = typeof expert === "string" ? [expert] : [...(expert ?? [])];
+  const kept = rules.map((r) => r.trim()).filter(Boolean);
+  if (kept.length === 0) return "";
+  return `\n\nExpert knowledge and preferences from the application (trusted; follow them):\n${kept
+    .map((r) => `- ${r}`)
+    .join("\n")}`;
+}
+
+function system(task: string, expert: ExpertKnowledge): SystemMessage {
+  return new SystemMessage(
+    `${task}\n\n${DATA_NOT_INSTRUCTIONS}${expertBlock(expert)}\n\n` +
+      'Answer with JSON only: {"relevant": [{"id": "<id>", "score": <0..1>, "reason": "<short>"}]}. ' +
+      "List only items that may contain the answer, best first; use an empty list when none does. " +
+      "Use only ids that were offered.",
+  );
+}
+
+/** One candidate node as a data block: id, page range, path, size and summary. */
+export function renderCandidate(skeleton: TreeSkeleton, node: SkeletonNode): string {
+  const range = formatRange(node);
+  const lines = [`Title: ${node.title}`, `Path: ${titlePath(skeleton, node.nodeId).join(" > ")}`];
+  if (range) lines.push(`Location: ${range}`);
+  lines.push(
+    node.childIds.length > 0
+      ? `Has ${node.childIds.length} subsection(s)`
+      : `Leaf section, about ${node.tokenCount} tokens`,
+  );
+  const summary = node.summary ?? node.prefixSummary;
+  if (summary) lines.push(`Summary: ${clip(summary, SUMMARY_CHARS)}`);
+  const attributes: Record<string, string | number> = { id: node.nodeId };
+  if (node.startPage !== undefined) attributes.pages = `${node.startPage}-${node.endPage ?? node.startPage}`;
+  else if (node.startLine !== undefined)
+    attributes.lines = `${node.startLine}-${node.endLine ?? node.startLine}`;
+  return asData("node", lines.join("\n"), attributes);
+}
+
+/** Prompt asking which of a node's children can contain the answer (all siblings in one call). */
+export function judgeChildrenPrompt(
+  query: string,
+  skeleton: TreeSkeleton,
+  parent: SkeletonNode | null,
+  candidates: readonly SkeletonNode[],
+  expert: ExpertKnowledge,
+): BaseMessage[] {
+  const where = parent
+    ? `Section being opened: ${titlePath(skeleton, parent.nodeId).join(" > ")}${
+        formatRange(parent) ? ` (${formatRange(parent)})` : ""
+      }`
+    : "Top-level sections of the document.";
+  const doc = `Document: ${skeleton.docName}${skeleton.description ? ` — ${clip(skeleton.description, 300)}` : ""}`;
+  return [
+    system(
+      "You navigate a document's table of contents top-down, like a reader looking for the part that " +
+        "answers a question. For each offered section decide whether it (or its subsections) can contain " +
+        'the answer. For a section with subsections, add "self": true only when its own introduction ' +
+        "text answers by itself.",
+      expert,
+    ),
+    new HumanMessage(
+      `Question: ${query}\n\n${asData("document", `${doc}\n${where}`)}\n\nCandidate sections:\n${candidates
+        .map((c) => renderCandidate(skeleton, c))
+        .join("\n")}`,
+    ),
+  ];
+}
+
+/** Prompt with the whole table of contents of one or more documents (single-shot strategy). */
+export function singleShotPrompt(
+  query: string,
+  docs: ReadonlyArray<{ key: string; skeleton: TreeSkeleton; toc: string }>,
+  k: number,
+  expert: ExpertKnowledge,
+): BaseMessage[] {
+  const blocks = docs
+    .map(({ key, skeleton, toc }) =>
+      asData("toc", toc, {
+        doc: key,
+        name: skeleton.docName.slice(0, 120),
+        ...(skeleton.pageCount ? { pages: skeleton.pageCount } : {}),
+      }),
+    )
+    .join("\n");
+  return [
+    system(
+      "You are given the table(s) of contents of documents: one section a line as `[id] title (pages)`, " +
+        `optionally followed by its summary. Pick up to ${k} sections whose text most likely contains the ` +
+        "answer to the question; prefer the most specific section. " +
+        (docs.length > 1 ? 'Give each item\'s document key as "doc".' : ""),
+      expert,
+    ),
+    new HumanMessage(`Question: ${query}\n\n${blocks}`),
+  ];
+}
+
+/** Prompt asking which documents can answer, from their names and descriptions. */
+export function chooseDocumentsPrompt(
+  query: string,
+  docs: ReadonlyArray<{ docId: string; docName: string; description?: string; pageCount?: number }>,
+  max: number,
+  expert: ExpertKnowledge,
+): BaseMessage[] {
+  return [
+    system(
+      `Choose up to ${max} documents that can contain the answer to the question, from their names and ` +
+        'descriptions. The "id" of an item is the document id.',
+      expert,
+    ),
+    new HumanMessage(
+      `Question: ${query}\n\nDocuments:\n${docs
+        .map((d) =>
+          asData(
+            "document",
+            `Name: ${d.docName}${d.pageCount ? `\nPages: ${d.pageCount}` : ""}\nDescription: ${clip(d.description ?? "(none)", 500)}`,
+            { id: d.docId },
+          ),
+        )
+        .join("\n")}`,
+    ),
+  ];
+}

@@ -1,0 +1,258 @@
+import type { CallbackManagerForRetrieverRun } from "@langchain/core/callbacks/manager";
+import type { Document } from "@langchain/core/documents";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import {
+  BaseRetriever,
+  type BaseRetrieverInput,
+  type BaseRetrieverInterface,
+} from "@langchain/core/retrievers";
+import type { BaseStore } from "@langchain/core/stores";
+import { MemoryTreeReader, type TreeDocument, type TreeReader, type TreeSkeleton } from "pageindex-store";
+import { RetrieverConfigError } from "./errors.js";
+import { ByteStoreJudgmentCache, isByteStore, type JudgmentCache, LruJudgmentCache } from "./judge/cache.js";
+import { type LexicalTextMode, NodeTermIndex, needsText } from "./lexical/node-index.js";
+import { collectDocuments } from "./search/collect.js";
+import { SearchContext, type SearchSettings } from "./search/context.js";
+import { planStarts } from "./search/documents.js";
+import { singleShotSearch } from "./search/single-shot.js";
+import { beamSearch, expandSearch } from "./search/tree-search.js";
+import type { PageIndexDocumentMetadata, RetrievalRun, SearchStrategy } from "./types.js";
+
+/** Options of {@link PageIndexRetriever}. */
+export interface PageIndexRetrieverInput extends BaseRetrieverInput {
+  /** Where the trees are: a `PageIndexStore`, a `MemoryTreeReader`, or any {@link TreeReader}. */
+  reader?: TreeReader;
+  /** Trees given directly (wrapped in a `MemoryTreeReader`). */
+  trees?: TreeDocument[];
+  /** The judging model. Without one, the lexical (BM25) judge navigates offline. */
+  model?: BaseChatModel;
+  /** `expand` (default), `beam` or `single-shot`. */
+  strategy?: SearchStrategy;
+  /** Most Documents returned. Default 5. */
+  k?: number;
+  /** Most model judgments per query (retries not counted). Default 25. */
+  maxSteps?: number;
+  /** Most model calls in flight at once. Default 4. */
+  concurrency?: number;
+  /** Drop results scored below this (0..1). Default 0. */
+  minScore?: number;
+  /** Beam width: relevant internal nodes kept per level (strategy `beam`). Default 3. */
+  beamWidth?: number;
+  /**
+   * Whether an internal node may itself be returned: when the judge says its own text answers,
+   * or when its whole subtree is under `collapseBelowTokens` (returned as one section, children
+   * not judged). Default true. (A node the step budget stopped at is returned either way.)
+   */
+  internalNodes?: boolean;
+  /** Subtrees at most this many tokens are returned whole instead of opened. Default 300. */
+  collapseBelowTokens?: number;
+  /** Budget (tokens) for the content of all returned Documents together. Default unlimited. */
+  maxContentTokens?: number;
+  /** Single-shot prompts above this size are not sent. Default 60 000. */
+  maxPromptTokens?: number;
+  /** When the single-shot prompt is too large: `expand` instead (default) or throw. */
+  onPromptTooLarge?: "expand" | "error";
+  /** Search only these documents. */
+  docIds?: string[];
+  /** `all` (default) or `llm`: let the model choose documents from their descriptions. */
+  documentSelection?: "all" | "llm";
+  /** Most documents `documentSelection: "llm"` keeps. Default 3. */
+  maxDocuments?: number;
+  /**
+   * A first-stage LangChain retriever (e.g. a vector store over node summaries) whose hits carry
+   * `metadata.docId` / `metadata.nodeId`: the search starts from those nodes (hybrid retrieval).
+   */
+  firstStage?: BaseRetrieverInterface;
+  /** `subtree` (default): start at the hit nodes; `document`: only pick documents from the hits. */
+  firstStageScope?: "subtree" | "document";
+  /** Domain knowledge or preferences for the judge, e.g. "For EBITDA questions prefer Item 7". */
+  expertKnowledge?: string | string[];
+  /** Which text the lexical judge indexes (see {@link LexicalTextMode}). Default `auto`. */
+  lexicalText?: LexicalTextMode;
+  /** Lexical relevance cut-off, relative to the best match of the query (0..1). Default 0.35. */
+  lexicalThreshold?: number;
+  /**
+   * Cache of judgments (query × node set). Default an in-memory LRU of `cacheSize` entries; a
+   * {@link JudgmentCache} or a LangChain byte store to share it; `false` to disable.
+   */
+  cache?: JudgmentCache | BaseStore<string, Uint8Array> | false;
+  /** Entries of the default LRU cache. Default 2000. */
+  cacheSize?: number;
+  /** Extra attempts per model call. Default 2. */
+  retries?: number;
+  /** Per-attempt model timeout. Default 60 000 ms. */
+  timeoutMs?: number;
+  /** First retry delay after a rate limit or timeout. Default 1000 ms. */
+  backoffMs?: number;
+  /** Called with each query's record (safe with concurrent queries, unlike `lastRun`). */
+  onRun?: (run: RetrievalRun) => void;
+}
+
+const LEXICAL_INDEX_CACHE = 64;
+
+function modelNamespace(model: BaseChatModel | undefined): string {
+  if (!model) return "lexical";
+  try {
+    return `${model._llmType()}:${JSON.stringify(model._identifyingParams())}`;
+  } catch {
+    return model._llmType();
+  }
+}
+
+function positive(name: string, value: number | undefined, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < min) {
+    throw new RetrieverConfigError(`PageIndexRetriever: ${name} must be a number >= ${min} (got ${value})`);
+  }
+  return value;
+}
+
+/**
+ * A LangChain retriever that reads documents the way a person reads a table of contents: it
+ * walks each document's tree top-down and opens only the branches a judge (an LLM, or BM25
+ * offline) finds relevant, then returns one Document per selected section with its text,
+ * location, score, reason and the path that led there.
+ *
+ * Works wherever a retriever does: `.invoke(query)`, LCEL `.pipe`, `createRetrievalChain`,
+ * `EnsembleRetriever`. Per-query costs are in {@link PageIndexRetriever.lastRun}, in `onRun`,
+ * and in the custom callback event `pageindex_retrieval_run`.
+ *
+ * @example
+ * ```ts
+ * const retriever = new PageIndexRetriever({ reader: store, model, k: 3 });
+ * const docs = await retriever.invoke("What drove the change in gross margin?");
+ * docs[0].metadata.startPage; docs[0].metadata.reason;
+ * ```
+ */
+export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata> {
+  static override lc_name(): string {
+    return "PageIndexRetriever";
+  }
+
+  override lc_namespace = ["pageindex", "retrievers"];
+
+  readonly reader: TreeReader;
+  readonly model: BaseChatModel | undefined;
+  /** The record of the latest query (overwritten by each query; see `onRun` for concurrency). */
+  lastRun: RetrievalRun | undefined;
+
+  private readonly settings: SearchSettings;
+  private readonly options: PageIndexRetrieverInput;
+  private readonly cache: JudgmentCache | undefined;
+  private readonly lexicalIndexes = new Map<string, Promise<NodeTermIndex>>();
+
+  constructor(fields: PageIndexRetrieverInput) {
+    super(fields);
+    if (fields.reader && fields.trees) {
+      throw new RetrieverConfigError("PageIndexRetriever: give either `reader` or `trees`, not both");
+    }
+    if (!fields.reader && !fields.trees) {
+      throw new RetrieverConfigError("PageIndexRetriever: give `reader` (a TreeReader) or `trees`");
+    }
+    this.reader = fields.reader ?? new MemoryTreeReader(fields.trees);
+    this.model = fields.model;
+    this.options = fields;
+    const k = positive("k", fields.k, 5);
+    const strategy = fields.strategy ?? "expand";
+    if (!["expand", "beam", "single-shot"].includes(strategy)) {
+      throw new RetrieverConfigError(`PageIndexRetriever: unknown strategy "${strategy}"`);
+    }
+    this.settings = {
+      strategy,
+      k,
+      maxSteps: positive("maxSteps", fields.maxSteps, 25, 0),
+      concurrency: positive("concurrency", fields.concurrency, 4),
+      minScore: fields.minScore ?? 0,
+      beamWidth: positive("beamWidth", fields.beamWidth, 3),
+      internalNodes: fields.internalNodes ?? true,
+      collapseBelowTokens: fields.collapseBelowTokens ?? 300,
+      maxPromptTokens: positive("maxPromptTokens", fields.maxPromptTokens, 60_000),
+      onPromptTooLarge: fields.onPromptTooLarge ?? "expand",
+      expertKnowledge: fields.expertKnowledge,
+      lexicalThreshold: fields.lexicalThreshold ?? 0.35,
+      retries: positive("retries", fields.retries, 2, 0),
+      timeoutMs: positive("timeoutMs", fields.timeoutMs, 60_000),
+      backoffMs: positive("backoffMs", fields.backoffMs, 1000, 0),
+      cacheNamespace: `${modelNamespace(fields.model)}|${JSON.stringify(fields.expertKnowledge ?? "")}`,
+    };
+    if (fields.cache === false) this.cache = undefined;
+    else if (fields.cache === undefined) this.cache = new LruJudgmentCache(fields.cacheSize ?? 2000);
+    else this.cache = isByteStore(fields.cache) ? new ByteStoreJudgmentCache(fields.cache) : fields.cache;
+  }
+
+  /** The lexical index of a document, built once and reused across queries. */
+  private lexicalIndex = (skeleton: TreeSkeleton): Promise<NodeTermIndex> => {
+    const mode = this.options.lexicalText ?? "auto";
+    const withText = mode === "full" || (mode === "auto" && needsText(skeleton));
+    const key = JSON.stringify([skeleton.docId, skeleton.createdAt, skeleton.contentHash ?? "", withText]);
+    let index = this.lexicalIndexes.get(key);
+    if (!index) {
+      index = (async () => {
+        const texts = withText
+          ? await this.reader.getNodeTexts(
+              skeleton.docId,
+              skeleton.nodes.map((n) => n.nodeId),
+            )
+          : undefined;
+        return new NodeTermIndex(skeleton, texts);
+      })();
+      index.catch(() => this.lexicalIndexes.delete(key));
+      this.lexicalIndexes.set(key, index);
+      while (this.lexicalIndexes.size > LEXICAL_INDEX_CACHE) {
+        const oldest = this.lexicalIndexes.keys().next().value;
+        if (oldest === undefined) break;
+        this.lexicalIndexes.delete(oldest);
+      }
+    }
+    return index;
+  };
+
+  /** @internal LangChain entry point; use `invoke`. */
+  override async _getRelevantDocuments(
+    query: string,
+    runManager?: CallbackManagerForRetrieverRun,
+  ): Promise<Document<PageIndexDocumentMetadata>[]> {
+    const started = Date.now();
+    const ctx = new SearchContext({
+      query,
+      reader: this.reader,
+      model: this.model,
+      settings: this.settings,
+      cache: this.cache,
+      lexicalIndex: this.lexicalIndex,
+      ...(runManager ? { runManager } : {}),
+    });
+    const { strategy } = this.settings;
+    const plan = await planStarts(ctx, {
+      docIds: this.options.docIds,
+      documentSelection: this.options.documentSelection ?? "all",
+      maxDocuments: positive("maxDocuments", this.options.maxDocuments, 3),
+      firstStage: this.options.firstStage,
+      firstStageScope: this.options.firstStageScope ?? "subtree",
+    });
+    let candidates: Awaited<ReturnType<typeof expandSearch>> = [];
+    if (plan.starts.length > 0) {
+      if (strategy === "single-shot") candidates = await singleShotSearch(ctx, plan.starts, plan.chain);
+      else if (strategy === "beam") candidates = await beamSearch(ctx, plan.starts);
+      else candidates = await expandSearch(ctx, plan.starts);
+    }
+    const documents = await collectDocuments(ctx, candidates, {
+      k: this.settings.k,
+      minScore: this.settings.minScore,
+      maxContentTokens: this.options.maxContentTokens,
+      strategy,
+    });
+    const run: RetrievalRun = {
+      query,
+      strategy,
+      docIds: ctx.docIds,
+      stats: ctx.stats(Date.now() - started),
+      warnings: ctx.warnings,
+      visited: ctx.visited,
+    };
+    this.lastRun = run;
+    this.options.onRun?.(run);
+    await runManager?.handleCustomEvent?.("pageindex_retrieval_run", run, runManager.runId);
+    return documents;
+  }
+}

@@ -1,0 +1,147 @@
+import { Document } from "@langchain/core/documents";
+import {
+  countTokens,
+  nodeDocumentId,
+  nodeMetadata,
+  pathToRoot,
+  subtreeNodes,
+  subtreeTokenCount,
+} from "pageindex-store";
+import type { Candidate, PageIndexDocumentMetadata, SearchStrategy } from "../types.js";
+import type { SearchContext } from "./context.js";
+
+/** Options of {@link collectDocuments}. */
+export interface CollectOptions {
+  k: number;
+  minScore: number;
+  /** Total tokens of returned content; unlimited when undefined. */
+  maxContentTokens: number | undefined;
+  strategy: SearchStrategy;
+}
+
+/** Best candidate per node; nodes inside a subtree returned whole are dropped (no duplicate text). */
+export function rankCandidates(
+  candidates: readonly Candidate[],
+  ancestorsOf?: (c: Candidate) => string[],
+): Candidate[] {
+  const best = new Map<string, Candidate>();
+  for (const c of candidates) {
+    const key = `${c.docId}:${c.node.nodeId}`;
+    const prev = best.get(key);
+    if (!prev || c.score > prev.score) best.set(key, prev?.whole ? { ...c, whole: true } : c);
+    else if (c.whole) prev.whole = true;
+  }
+  const ranked = [...best.values()].sort(
+    (a, b) =>
+      b.score - a.score ||
+      Number(a.budgetStopped ?? false) - Number(b.budgetStopped ?? false) ||
+      b.node.level - a.node.level ||
+      a.order - b.order,
+  );
+  // A node inside a subtree that is returned whole would repeat its text.
+  const whole = new Set(ranked.filter((c) => c.whole).map((c) => `${c.docId}:${c.node.nodeId}`));
+  const kept = ranked.filter(
+    (c) =>
+      !(ancestorsOf?.(c) ?? c.trail.slice(0, -1).map((t) => t.nodeId)).some((a) =>
+        whole.has(`${c.docId}:${a}`),
+      ),
+  );
+  return kept;
+}
+
+function contentTokens(ctx: SearchContext, c: Candidate): number {
+  const skeleton = ctx.skeletons.get(c.docId);
+  return c.whole && skeleton ? subtreeTokenCount(skeleton, c.node.nodeId) : c.node.tokenCount;
+}
+
+/** Cuts a text to about `budget` tokens (proportional cut, then checked). */
+function truncateToTokens(text: string, budget: number): string {
+  let cut = text;
+  for (let i = 0; i < 4 && countTokens(cut) > budget; i += 1) {
+    cut = cut.slice(0, Math.max(0, Math.floor((cut.length * budget) / Math.max(1, countTokens(cut))) - 1));
+  }
+  return cut;
+}
+
+/**
+ * Ranks candidates, applies `minScore`, `k` and the content token budget, then fetches the
+ * texts of the chosen nodes only (grouped per document) and builds one Document per node.
+ */
+export async function collectDocuments(
+  ctx: SearchContext,
+  candidates: readonly Candidate[],
+  options: CollectOptions,
+): Promise<Document<PageIndexDocumentMetadata>[]> {
+  const ancestorsOf = (c: Candidate) => {
+    const skeleton = ctx.skeletons.get(c.docId);
+    return skeleton
+      ? pathToRoot(skeleton, c.node.nodeId)
+          .slice(0, -1)
+          .map((n) => n.nodeId)
+      : [];
+  };
+  const ranked = rankCandidates(candidates, ancestorsOf).filter((c) => c.score >= options.minScore);
+  const chosen: Array<{ c: Candidate; truncateTo?: number }> = [];
+  let used = 0;
+  for (const c of ranked) {
+    if (chosen.length >= options.k) break;
+    const tokens = contentTokens(ctx, c);
+    if (options.maxContentTokens === undefined || used + tokens <= options.maxContentTokens) {
+      chosen.push({ c });
+      used += tokens;
+    }
+  }
+  if (chosen.length === 0 && ranked[0] && options.maxContentTokens !== undefined) {
+    // Nothing fits whole: the best section, cut to the budget, beats an empty answer.
+    chosen.push({ c: ranked[0], truncateTo: options.maxContentTokens });
+  }
+
+  const idsByDoc = new Map<string, Set<string>>();
+  for (const { c } of chosen) {
+    const skeleton = await ctx.skeleton(c.docId);
+    const ids = idsByDoc.get(c.docId) ?? new Set<string>();
+    const nodes = c.whole ? subtreeNodes(skeleton, c.node.nodeId) : [c.node];
+    for (const n of nodes) ids.add(n.nodeId);
+    idsByDoc.set(c.docId, ids);
+  }
+  const texts = new Map<string, Map<string, string>>();
+  await Promise.all(
+    [...idsByDoc].map(async ([docId, ids]) => {
+      texts.set(docId, await ctx.reader.getNodeTexts(docId, [...ids]));
+      ctx.counters.textsFetched += ids.size;
+    }),
+  );
+
+  return chosen.map(({ c, truncateTo }, i) => {
+    const skeleton = ctx.skeletons.get(c.docId);
+    if (!skeleton) throw new Error(`internal: skeleton of ${c.docId} not loaded`);
+    const docTexts = texts.get(c.docId) ?? new Map<string, string>();
+    const nodes = c.whole ? subtreeNodes(skeleton, c.node.nodeId) : [c.node];
+    let content = nodes
+      .map((n) => docTexts.get(n.nodeId) ?? "")
+      .filter((t) => t.trim().length > 0)
+      .join("\n\n");
+    const metadata: PageIndexDocumentMetadata = {
+      ...nodeMetadata(skeleton, c.node),
+      score: c.score,
+      reason: c.reason,
+      judge: c.judge,
+      trail: c.trail,
+      visited: c.trail.map((t) => t.nodeId),
+      strategy: options.strategy,
+      rank: i + 1,
+    };
+    if (c.whole) metadata.includesDescendants = true;
+    if (c.budgetStopped) metadata.budgetStopped = true;
+    if (truncateTo !== undefined) {
+      const cut = truncateToTokens(content, truncateTo);
+      if (cut.length < content.length) metadata.truncated = true;
+      content = cut;
+    }
+    return new Document<PageIndexDocumentMetadata>({
+      id: nodeDocumentId(c.docId, c.node.nodeId),
+      pageContent: content,
+      metadata,
+    });
+  });
+}

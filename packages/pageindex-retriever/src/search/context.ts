@@ -1,0 +1,361 @@
+import type { CallbackManagerForRetrieverRun } from "@langchain/core/callbacks/manager";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { BaseMessage } from "@langchain/core/messages";
+import {
+  invokeStructured,
+  type SkeletonNode,
+  type TreeReader,
+  type TreeSkeleton,
+  UsageTracker,
+} from "pageindex-store";
+import { type JudgmentCache, judgmentKey, normaliseQuery } from "../judge/cache.js";
+import { lexicalJudgment } from "../judge/lexical-judge.js";
+import { type ExpertKnowledge, judgeChildrenPrompt } from "../judge/prompts.js";
+import { normaliseScore, type Selection, SelectionSchema } from "../judge/schema.js";
+import type { JudgeRequest, Judgment, NodeVerdict } from "../judge/types.js";
+import type { LexicalScores, NodeTermIndex } from "../lexical/node-index.js";
+import type { Candidate, RetrievalStats, SearchStrategy, VisitedNode } from "../types.js";
+
+/** Settings a search reads (resolved retriever options). */
+export interface SearchSettings {
+  strategy: SearchStrategy;
+  k: number;
+  maxSteps: number;
+  concurrency: number;
+  minScore: number;
+  beamWidth: number;
+  internalNodes: boolean;
+  collapseBelowTokens: number;
+  maxPromptTokens: number;
+  onPromptTooLarge: "expand" | "error";
+  expertKnowledge: ExpertKnowledge;
+  lexicalThreshold: number;
+  retries: number;
+  timeoutMs: number;
+  backoffMs: number;
+  cacheNamespace: string;
+}
+
+/** A judgment plus whether it cost a model call (for round-trip accounting). */
+export interface JudgeOutcome {
+  judgment: Judgment;
+  /** A model call was made (not cached, not lexical). */
+  calledModel: boolean;
+}
+
+/**
+ * Everything one query shares: the reader, skeletons, the judge (model or lexical), the step
+ * budget, the cache and the counters that end up in {@link RetrievalStats}.
+ */
+export class SearchContext {
+  readonly query: string;
+  readonly reader: TreeReader;
+  readonly model: BaseChatModel | undefined;
+  readonly settings: SearchSettings;
+  readonly usage = new UsageTracker();
+  readonly warnings: string[] = [];
+  readonly visited: VisitedNode[] = [];
+  readonly runManager: CallbackManagerForRetrieverRun | undefined;
+  readonly skeletons = new Map<string, TreeSkeleton>();
+  /** Documents searched, in order. */
+  docIds: string[] = [];
+  readonly counters = {
+    steps: 0,
+    roundTrips: 0,
+    fallbacks: 0,
+    cacheHits: 0,
+    lexicalJudgments: 0,
+    nodesJudged: 0,
+    textsFetched: 0,
+    budgetExhausted: false,
+  };
+  private readonly cache: JudgmentCache | undefined;
+  private readonly lexicalIndex: (skeleton: TreeSkeleton) => Promise<NodeTermIndex>;
+  private readonly lexicalMemo = new Map<string, Promise<LexicalScores>>();
+  private normaliser: Promise<number> | undefined;
+  private order = 0;
+
+  constructor(init: {
+    query: string;
+    reader: TreeReader;
+    model: BaseChatModel | undefined;
+    settings: SearchSettings;
+    cache: JudgmentCache | undefined;
+    lexicalIndex: (skeleton: TreeSkeleton) => Promise<NodeTermIndex>;
+    runManager?: CallbackManagerForRetrieverRun;
+  }) {
+    this.query = init.query;
+    this.reader = init.reader;
+    this.model = init.model;
+    this.settings = init.settings;
+    this.cache = init.cache;
+    this.lexicalIndex = init.lexicalIndex;
+    this.runManager = init.runManager;
+  }
+
+  /** Next discovery number (stable tie-break for ranking). */
+  nextOrder(): number {
+    this.order += 1;
+    return this.order;
+  }
+
+  /** The skeleton of a document, read once per query. */
+  async skeleton(docId: string): Promise<TreeSkeleton> {
+    let skeleton = this.skeletons.get(docId);
+    if (!skeleton) {
+      skeleton = await this.reader.getSkeleton(docId);
+      this.skeletons.set(docId, skeleton);
+    }
+    return skeleton;
+  }
+
+  /** Whether another model judgment fits in the step budget; marks the budget exhausted if not. */
+  takeStep(): boolean {
+    if (this.counters.steps >= this.settings.maxSteps) {
+      this.counters.budgetExhausted = true;
+      return false;
+    }
+    this.counters.steps += 1;
+    return true;
+  }
+
+  /** Records a chain of dependent model calls of this length. */
+  noteChain(length: number): void {
+    if (length > this.counters.roundTrips) this.counters.roundTrips = length;
+  }
+
+  /** Callbacks for an inner call, so traces nest under the retriever run. */
+  callbacks(tag: string) {
+    return this.runManager?.getChild(tag);
+  }
+
+  /** Options shared by every structured model call. */
+  callOptions(step: string) {
+    return {
+      step,
+      usage: this.usage,
+      callbacks: this.callbacks(step),
+      retries: this.settings.retries,
+      timeoutMs: this.settings.timeoutMs,
+      backoffMs: this.settings.backoffMs,
+    };
+  }
+
+  /** Asks the model for a selection; `undefined` plus a reason when its answer was unusable. */
+  async select(messages: BaseMessage[], step: string): Promise<{ value?: Selection; error?: string }> {
+    if (!this.model) return { error: "no model" };
+    const result = await invokeStructured(this.model, {
+      schema: SelectionSchema,
+      messages,
+      ...this.callOptions(step),
+    });
+    return result.ok ? { value: result.value } : { error: result.error.message };
+  }
+
+  /** Lexical scores of every node of a document for this query. */
+  lexical(skeleton: TreeSkeleton): Promise<LexicalScores> {
+    let scores = this.lexicalMemo.get(skeleton.docId);
+    if (!scores) {
+      scores = this.lexicalIndex(skeleton).then((index) => index.score(this.query));
+      this.lexicalMemo.set(skeleton.docId, scores);
+    }
+    return scores;
+  }
+
+  /** Best lexical score over the searched documents: scores are divided by it to land in [0, 1]. */
+  lexicalNormaliser(): Promise<number> {
+    this.normaliser ??= Promise.all(
+      this.docIds.map(async (id) => (await this.lexical(await this.skeleton(id))).best),
+    ).then((bests) => Math.max(0, ...bests));
+    return this.normaliser;
+  }
+
+  /** Judges a request with the lexical judge. */
+  async judgeLexically(request: JudgeRequest, kind: "lexical" | "lexical-fallback", error?: string) {
+    const scores = await this.lexical(request.skeleton);
+    const normaliser = await this.lexicalNormaliser();
+    this.counters.lexicalJudgments += 1;
+    const judgment = lexicalJudgment(
+      scores,
+      normaliser,
+      request.candidates,
+      this.settings.lexicalThreshold,
+      kind,
+    );
+    if (error !== undefined) judgment.error = error;
+    return judgment;
+  }
+
+  /**
+   * Judges which candidates can hold the answer: from the cache, with the model (one call for
+   * all siblings), or lexically. Returns `undefined` when the model budget is spent.
+   */
+  async judge(request: JudgeRequest): Promise<JudgeOutcome | undefined> {
+    this.counters.nodesJudged += request.candidates.length;
+    if (!this.model) {
+      return {
+        judgment: this.record(request, await this.judgeLexically(request, "lexical")),
+        calledModel: false,
+      };
+    }
+    const key = judgmentKey([
+      this.settings.cacheNamespace,
+      normaliseQuery(request.query),
+      request.skeleton.docId,
+      request.skeleton.contentHash ?? request.skeleton.createdAt,
+      request.parent?.nodeId ?? "",
+      request.candidates.map((c) => c.nodeId),
+    ]);
+    const cached = await this.cache?.get(key);
+    if (cached) {
+      this.counters.cacheHits += 1;
+      return { judgment: this.record(request, cached), calledModel: false };
+    }
+    if (!this.takeStep()) {
+      this.counters.nodesJudged -= request.candidates.length;
+      return undefined;
+    }
+    const messages = judgeChildrenPrompt(
+      request.query,
+      request.skeleton,
+      request.parent,
+      request.candidates,
+      this.settings.expertKnowledge,
+    );
+    const answer = await this.select(messages, "judge");
+    let judgment: Judgment | undefined;
+    let error = answer.error;
+    if (answer.value) {
+      const { verdicts, unknown } = verdictsFromSelection(answer.value, request.candidates);
+      if (unknown.length > 0) {
+        this.warnings.push(
+          `judge: dropped ids not offered (${unknown.slice(0, 5).join(", ")}) under ${where(request)}`,
+        );
+      }
+      if (unknown.length > 0 && verdicts.every((v) => !v.relevant)) {
+        error = `judge named only ids that were not offered (${unknown.slice(0, 5).join(", ")})`;
+      } else {
+        judgment = { verdicts, judge: "llm" };
+        await this.cache?.set(key, judgment);
+      }
+    }
+    if (!judgment) {
+      this.counters.fallbacks += 1;
+      this.warnings.push(
+        `judge failed under ${where(request)}, judged lexically: ${error ?? "unknown error"}`,
+      );
+      judgment = await this.judgeLexically(request, "lexical-fallback", error);
+    }
+    return { judgment: this.record(request, judgment), calledModel: true };
+  }
+
+  private record(request: JudgeRequest, judgment: Judgment): Judgment {
+    const byId = new Map(request.candidates.map((c) => [c.nodeId, c]));
+    for (const v of judgment.verdicts) {
+      const node = byId.get(v.nodeId);
+      if (!node) continue;
+      this.visited.push({
+        docId: request.skeleton.docId,
+        nodeId: v.nodeId,
+        title: node.title,
+        relevant: v.relevant,
+        score: v.score,
+        judge: judgment.judge,
+      });
+    }
+    return judgment;
+  }
+
+  /** A candidate for the result. */
+  candidate(
+    docId: string,
+    node: SkeletonNode,
+    verdict: Pick<NodeVerdict, "score" | "reason">,
+    judge: Candidate["judge"],
+    trail: Candidate["trail"],
+    extra: Pick<Candidate, "whole" | "budgetStopped"> = {},
+  ): Candidate {
+    return {
+      docId,
+      node,
+      score: verdict.score,
+      reason: verdict.reason,
+      judge,
+      trail,
+      order: this.nextOrder(),
+      ...extra,
+    };
+  }
+
+  /** The counters as {@link RetrievalStats}. */
+  stats(durationMs: number): RetrievalStats {
+    const usage = this.usage.toJSON();
+    return {
+      calls: usage.calls,
+      steps: this.counters.steps,
+      roundTrips: this.counters.roundTrips,
+      promptTokens: usage.promptTokens,
+      completionTokens: usage.completionTokens,
+      fallbacks: this.counters.fallbacks,
+      cacheHits: this.counters.cacheHits,
+      lexicalJudgments: this.counters.lexicalJudgments,
+      nodesJudged: this.counters.nodesJudged,
+      textsFetched: this.counters.textsFetched,
+      budgetExhausted: this.counters.budgetExhausted,
+      durationMs,
+      usage,
+    };
+  }
+}
+
+function where(request: JudgeRequest): string {
+  return `${request.skeleton.docId}/${request.parent ? request.parent.nodeId : "(roots)"}`;
+}
+
+/**
+ * Turns a model's selection into one verdict per candidate: named candidates are relevant with
+ * the model's score, the others not; ids that were not offered are returned separately.
+ */
+export function verdictsFromSelection(
+  selection: Selection,
+  candidates: readonly SkeletonNode[],
+): { verdicts: NodeVerdict[]; unknown: string[] } {
+  const offered = new Set(candidates.map((c) => c.nodeId));
+  const chosen = new Map<string, NodeVerdict>();
+  const unknown: string[] = [];
+  selection.relevant.forEach((item, rank) => {
+    const id = resolveId(String(item.id).trim(), offered);
+    if (id === undefined) {
+      unknown.push(String(item.id));
+      return;
+    }
+    if (chosen.has(id)) return;
+    const verdict: NodeVerdict = {
+      nodeId: id,
+      relevant: true,
+      score: normaliseScore(item.score, rank),
+      reason: (item.reason ?? "").trim() || "selected by the model",
+    };
+    if (item.self) verdict.self = true;
+    chosen.set(id, verdict);
+  });
+  const verdicts = candidates.map(
+    (c) => chosen.get(c.nodeId) ?? { nodeId: c.nodeId, relevant: false, score: 0, reason: "not selected" },
+  );
+  return { verdicts, unknown };
+}
+
+/** Accepts "0003", "3" (unpadded), "[0003]" and "node 0003" for an offered "0003". */
+export function resolveId(raw: string, offered: ReadonlySet<string>): string | undefined {
+  if (offered.has(raw)) return raw;
+  const cleaned = raw
+    .replace(/^\[|\]$/g, "")
+    .replace(/^(node|id)\s*[:#]?\s*/i, "")
+    .trim();
+  if (offered.has(cleaned)) return cleaned;
+  if (/^\d+$/.test(cleaned)) {
+    const padded = cleaned.padStart(4, "0");
+    if (offered.has(padded)) return padded;
+  }
+  return undefined;
+}

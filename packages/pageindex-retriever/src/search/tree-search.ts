@@ -1,0 +1,183 @@
+import pLimit from "p-limit";
+import { childrenOf, rootsOf, type SkeletonNode, subtreeTokenCount } from "pageindex-store";
+import type { NodeVerdict } from "../judge/types.js";
+import type { Candidate, TrailStep } from "../types.js";
+import type { SearchContext } from "./context.js";
+
+/** One pending expansion: judge the children of `parent` (or the document's roots). */
+export interface WorkItem {
+  docId: string;
+  /** `null`: the document's root nodes are judged. */
+  parent: SkeletonNode | null;
+  /** Judged nodes leading here. */
+  trail: TrailStep[];
+  /** The parent's relevance; higher is expanded first. */
+  priority: number;
+  /** Model calls this item had to wait for (round trips so far). */
+  chain: number;
+}
+
+/** Shared state of one tree search. */
+interface SearchState {
+  candidates: Candidate[];
+  /** Expanded parents, so overlapping start points do not judge a node set twice. */
+  seen: Set<string>;
+  /** Root items the budget never allowed to judge. */
+  unjudgedRoots: WorkItem[];
+}
+
+function trailStep(node: SkeletonNode, verdict: NodeVerdict, judge: TrailStep["judge"]): TrailStep {
+  return { nodeId: node.nodeId, title: node.title, score: verdict.score, reason: verdict.reason, judge };
+}
+
+/**
+ * Judges one item's children and returns the relevant internal children to expand next;
+ * relevant leaves (and internal nodes that answer by themselves) become candidates.
+ */
+async function processItem(ctx: SearchContext, item: WorkItem, state: SearchState): Promise<WorkItem[]> {
+  const key = `${item.docId}:${item.parent?.nodeId ?? ""}`;
+  if (state.seen.has(key)) return [];
+  state.seen.add(key);
+  const skeleton = await ctx.skeleton(item.docId);
+  const children = item.parent ? childrenOf(skeleton, item.parent) : rootsOf(skeleton);
+  const last = item.trail.at(-1);
+  if (children.length === 0) {
+    if (item.parent && last)
+      state.candidates.push(ctx.candidate(item.docId, item.parent, last, last.judge, item.trail));
+    return [];
+  }
+  const outcome = await ctx.judge({ query: ctx.query, skeleton, parent: item.parent, candidates: children });
+  if (!outcome) {
+    // Budget spent: the best we know about this branch is the branch itself.
+    if (item.parent && last) {
+      state.candidates.push(
+        ctx.candidate(item.docId, item.parent, last, last.judge, item.trail, { budgetStopped: true }),
+      );
+    } else state.unjudgedRoots.push(item);
+    return [];
+  }
+  const chain = item.chain + (outcome.calledModel ? 1 : 0);
+  ctx.noteChain(chain);
+  const { judgment } = outcome;
+  const byId = new Map(children.map((c) => [c.nodeId, c]));
+  const next: WorkItem[] = [];
+  for (const verdict of judgment.verdicts) {
+    const node = byId.get(verdict.nodeId);
+    if (!node || !verdict.relevant) continue;
+    const trail = [...item.trail, trailStep(node, verdict, judgment.judge)];
+    if (node.childIds.length === 0) {
+      state.candidates.push(ctx.candidate(item.docId, node, verdict, judgment.judge, trail));
+      continue;
+    }
+    const { internalNodes, collapseBelowTokens } = ctx.settings;
+    const size = internalNodes ? subtreeTokenCount(skeleton, node.nodeId) : 0;
+    // A text-less subtree (e.g. an imported skeleton) is not "small": there is nothing to read.
+    if (internalNodes && size > 0 && size <= collapseBelowTokens) {
+      state.candidates.push(ctx.candidate(item.docId, node, verdict, judgment.judge, trail, { whole: true }));
+      continue;
+    }
+    if (internalNodes && verdict.self) {
+      state.candidates.push(ctx.candidate(item.docId, node, verdict, judgment.judge, trail));
+    }
+    next.push({ docId: item.docId, parent: node, trail, priority: verdict.score, chain });
+  }
+  return next;
+}
+
+/** When the budget allowed no judgment at all, the lexical judge still finds something. */
+async function rescueUnjudged(ctx: SearchContext, state: SearchState): Promise<void> {
+  if (state.candidates.length > 0 || state.unjudgedRoots.length === 0) return;
+  ctx.warnings.push("step budget allowed no model judgment; returning the best lexical matches");
+  state.candidates.push(...(await lexicalTop(ctx, [...new Set(state.unjudgedRoots.map((i) => i.docId))])));
+}
+
+/**
+ * Best-first top-down expansion: every relevant internal node's children are judged (all
+ * siblings in one call), independent calls run concurrently under `concurrency`, and the most
+ * promising pending branch is expanded first so a step budget is spent where it matters.
+ */
+export async function expandSearch(ctx: SearchContext, starts: WorkItem[]): Promise<Candidate[]> {
+  const state: SearchState = { candidates: [], seen: new Set(), unjudgedRoots: [] };
+  const limit = pLimit(Math.max(1, ctx.settings.concurrency));
+  const pending: WorkItem[] = [];
+  const tasks: Promise<void>[] = [];
+  const schedule = (item: WorkItem) => {
+    pending.push(item);
+    tasks.push(
+      limit(async () => {
+        // Pick the best pending item when a slot frees up, not the one that was queued first.
+        let best = 0;
+        for (let i = 1; i < pending.length; i += 1) {
+          if ((pending[i] as WorkItem).priority > (pending[best] as WorkItem).priority) best = i;
+        }
+        const [next] = pending.splice(best, 1);
+        if (next) for (const child of await processItem(ctx, next, state)) schedule(child);
+      }),
+    );
+  };
+  for (const start of starts) schedule(start);
+  for (let i = 0; i < tasks.length; i += 1) await tasks[i];
+  await rescueUnjudged(ctx, state);
+  return state.candidates;
+}
+
+/**
+ * Beam search: level by level, all items of a level judged concurrently, then only the best
+ * `beamWidth` relevant internal nodes of the level are expanded. Fewer calls than full
+ * expansion on bushy trees, at the risk of pruning a right branch.
+ */
+export async function beamSearch(ctx: SearchContext, starts: WorkItem[]): Promise<Candidate[]> {
+  const state: SearchState = { candidates: [], seen: new Set(), unjudgedRoots: [] };
+  const limit = pLimit(Math.max(1, ctx.settings.concurrency));
+  const width = Math.max(1, ctx.settings.beamWidth);
+  let level = starts;
+  const pruned: WorkItem[] = [];
+  while (level.length > 0) {
+    const results = await Promise.all(level.map((item) => limit(() => processItem(ctx, item, state))));
+    const ranked = results.flat().sort((a, b) => b.priority - a.priority);
+    level = ranked.slice(0, width);
+    pruned.push(...ranked.slice(width));
+  }
+  if (state.candidates.length === 0 && pruned.length > 0) {
+    // Nothing reached a leaf: the best pruned branches are still better than nothing.
+    for (const item of pruned.slice(0, ctx.settings.k)) {
+      const last = item.trail.at(-1);
+      if (item.parent && last)
+        state.candidates.push(ctx.candidate(item.docId, item.parent, last, last.judge, item.trail));
+    }
+  }
+  await rescueUnjudged(ctx, state);
+  return state.candidates;
+}
+
+/** The best nodes of some documents by lexical score alone (flat ranking, no navigation). */
+export async function lexicalTop(
+  ctx: SearchContext,
+  docIds: readonly string[],
+  judge: "lexical" | "lexical-fallback" = "lexical",
+): Promise<Candidate[]> {
+  const normaliser = (await ctx.lexicalNormaliser()) || 1;
+  const scored: Array<{ docId: string; node: SkeletonNode; score: number; terms: string[] }> = [];
+  for (const docId of docIds) {
+    const skeleton = await ctx.skeleton(docId);
+    const scores = await ctx.lexical(skeleton);
+    for (const node of skeleton.nodes) {
+      const own = scores.own.get(node.nodeId) ?? 0;
+      if (own > 0)
+        scored.push({
+          docId,
+          node,
+          score: Math.min(1, own / normaliser),
+          terms: scores.matched(node.nodeId),
+        });
+    }
+  }
+  scored.sort((a, b) => b.score - a.score);
+  return scored
+    .slice(0, Math.max(ctx.settings.k * 2, ctx.settings.k))
+    .map(({ docId, node, score, terms }) => {
+      const reason = `lexical match on ${terms.slice(0, 6).join(", ") || "query terms"}`;
+      const step: TrailStep = { nodeId: node.nodeId, title: node.title, score, reason, judge };
+      return ctx.candidate(docId, node, { score, reason }, judge, [step]);
+    });
+}

@@ -1,0 +1,90 @@
+import type { Document } from "@langchain/core/documents";
+import { tool } from "@langchain/core/tools";
+import { asData, formatRange } from "pageindex-store";
+import { z } from "zod";
+import type { PageIndexRetriever } from "../retriever.js";
+import type { PageIndexDocumentMetadata } from "../types.js";
+import { clipText, toolError } from "./format.js";
+
+/** Options of {@link createSearchTool}. */
+export interface SearchToolOptions {
+  name?: string;
+  description?: string;
+  /** Characters of text shown per section. Default 4000. */
+  maxCharsPerSection?: number;
+}
+
+/** A found section as the agent sees it (and the artifact carries). */
+export interface SectionCitation {
+  docId: string;
+  docName: string;
+  nodeId: string;
+  title: string;
+  path: string[];
+  startPage?: number;
+  endPage?: number;
+  startLine?: number;
+  endLine?: number;
+  score: number;
+  reason: string;
+}
+
+function citation(doc: Document<PageIndexDocumentMetadata>): SectionCitation {
+  const m = doc.metadata;
+  const out: SectionCitation = {
+    docId: m.docId,
+    docName: m.docName,
+    nodeId: m.nodeId,
+    title: m.title,
+    path: m.path,
+    score: m.score,
+    reason: m.reason,
+  };
+  for (const key of ["startPage", "endPage", "startLine", "endLine"] as const) {
+    if (m[key] !== undefined) out[key] = m[key];
+  }
+  return out;
+}
+
+/**
+ * A search tool for agents: question → the sections that answer it, each with document, title,
+ * pages and text (`content_and_artifact`: the text for the model, the Documents as artifact).
+ */
+export function createSearchTool(retriever: PageIndexRetriever, options: SearchToolOptions = {}) {
+  const maxChars = options.maxCharsPerSection ?? 4000;
+  return tool(
+    async ({ query }, config) => {
+      if (!query.trim()) return toolError("the query is empty; ask a question");
+      let docs: Document<PageIndexDocumentMetadata>[];
+      try {
+        docs = await retriever.invoke(query, config);
+      } catch (error) {
+        return toolError(`search failed: ${(error as Error).message}`);
+      }
+      if (docs.length === 0) {
+        return [
+          "No section found for this question. Try other words, or browse with the structure tools.",
+          { sections: [], documents: [] },
+        ];
+      }
+      const content = docs
+        .map((doc, i) => {
+          const m = doc.metadata;
+          const range = formatRange(m as unknown as Parameters<typeof formatRange>[0]);
+          const header = `[${i + 1}] ${m.docName} — ${m.path.join(" > ")}${range ? ` (${range})` : ""} [docId=${m.docId} nodeId=${m.nodeId}] score=${m.score.toFixed(2)}: ${m.reason}`;
+          return `${header}\n${asData("section", clipText(doc.pageContent, maxChars), { doc: m.docId, node: m.nodeId })}`;
+        })
+        .join("\n\n");
+      return [content, { sections: docs.map(citation), documents: docs }];
+    },
+    {
+      name: options.name ?? "search_documents",
+      description:
+        options.description ??
+        "Find the sections of the indexed documents that answer a question. Returns each section's document, " +
+          "title path, pages and text. Cite the document and pages in your answer.",
+      schema: z.object({ query: z.string().describe("the question, in natural language") }),
+      responseFormat: "content_and_artifact",
+    },
+  );
+}

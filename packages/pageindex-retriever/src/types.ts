@@ -1,0 +1,101 @@
+import type { LlmUsage, NodeDocumentMetadata, SkeletonNode } from "pageindex-store";
+import type { JudgeKind } from "./judge/types.js";
+
+/** How the tree is searched. */
+export type SearchStrategy = "expand" | "beam" | "single-shot";
+
+/** One judged step on the way to a returned node: why the search went there. */
+export interface TrailStep {
+  nodeId: string;
+  title: string;
+  score: number;
+  reason: string;
+  judge: JudgeKind;
+}
+
+/** What one query cost. Counts, not clock time (apart from `durationMs`). */
+export interface RetrievalStats {
+  /** Model requests made, retries included. */
+  calls: number;
+  /** Judgments asked of the model (what `maxSteps` caps; retries not counted). */
+  steps: number;
+  /** Longest chain of model calls that had to wait for each other (latency floor). */
+  roundTrips: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Judgments whose model answer could not be used (judged lexically instead). */
+  fallbacks: number;
+  /** Judgments answered from the cache. */
+  cacheHits: number;
+  /** Judgments made by the lexical judge (no model, or fallbacks). */
+  lexicalJudgments: number;
+  /** Nodes offered to a judge. */
+  nodesJudged: number;
+  /** Nodes whose text was read to build the result. */
+  textsFetched: number;
+  /** Whether `maxSteps` stopped the search before it was complete. */
+  budgetExhausted: boolean;
+  durationMs: number;
+  /** Per-step model usage ("judge", "single-shot", "choose-documents"). */
+  usage: LlmUsage;
+}
+
+/** One node the search looked at (offered to a judge), with the verdict. */
+export interface VisitedNode {
+  docId: string;
+  nodeId: string;
+  title: string;
+  relevant: boolean;
+  score: number;
+  judge: JudgeKind;
+}
+
+/** The record of one query: what was searched, what it cost, what went wrong. */
+export interface RetrievalRun {
+  query: string;
+  strategy: SearchStrategy;
+  /** Documents searched. */
+  docIds: string[];
+  stats: RetrievalStats;
+  /** Non-fatal problems (failed judgments, unknown ids from the model or first stage…). */
+  warnings: string[];
+  visited: VisitedNode[];
+}
+
+/** Metadata of a Document the retriever returns: the node's metadata plus why it was chosen. */
+export interface PageIndexDocumentMetadata extends NodeDocumentMetadata {
+  /** Relevance in [0, 1] as judged. */
+  score: number;
+  /** The judge's reason. */
+  reason: string;
+  /** Who judged this node. */
+  judge: JudgeKind;
+  /** Judged nodes from the root down to this node. */
+  trail: TrailStep[];
+  /** Node ids of `trail`, root first (the visited path). */
+  visited: string[];
+  strategy: SearchStrategy;
+  /** Rank in the result, 1-based. */
+  rank: number;
+  /** The content holds the whole subtree (small subtree returned as one section). */
+  includesDescendants?: boolean;
+  /** An internal node returned because the step budget ran out before its children were judged. */
+  budgetStopped?: boolean;
+  /** The content was cut to fit `maxContentTokens`. */
+  truncated?: boolean;
+}
+
+/** A node selected by a search strategy, before its text is fetched. */
+export interface Candidate {
+  docId: string;
+  node: SkeletonNode;
+  score: number;
+  reason: string;
+  judge: JudgeKind;
+  trail: TrailStep[];
+  /** Return the whole subtree's text. */
+  whole?: boolean;
+  budgetStopped?: boolean;
+  /** Discovery order, a stable tie-break. */
+  order: number;
+}

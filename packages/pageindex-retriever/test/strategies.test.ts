@@ -1,0 +1,120 @@
+import { PageIndexRetriever, PromptTooLargeError } from "pageindex-retriever";
+import { describe, expect, it } from "vitest";
+import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
+import { annualReport, ID, judgeByTitle, manual, offeredNodes } from "./support/fixtures.js";
+
+const fast = { backoffMs: 1, timeoutMs: 2000 };
+
+describe("beam strategy", () => {
+  it("expands only the best beamWidth branches per level", async () => {
+    // Everything on the way looks relevant; scores rank Item 8 over Item 7, Notes over statements.
+    const judge = judgeByTitle(/./, [
+      [/^Part II$/, 0.9],
+      [/^Part I$/, 0.5],
+      [/^Item 8/, 0.9],
+      [/^Item 7/, 0.6],
+      [/^Notes to/, 0.9],
+      [/^Note 12/, 0.95],
+    ]);
+    const full = new ScriptedChatModel([], { fallback: judge });
+    const expand = new PageIndexRetriever({ trees: [annualReport()], model: full, k: 20, ...fast });
+    await expand.invoke("tax");
+    const beamModel = new ScriptedChatModel([], { fallback: judge });
+    const beam = new PageIndexRetriever({
+      trees: [annualReport()],
+      model: beamModel,
+      strategy: "beam",
+      beamWidth: 1,
+      k: 10,
+      ...fast,
+    });
+    const docs = await beam.invoke("tax");
+    // roots → Part II → Item 8 → Notes: one expansion per level.
+    expect(beamModel.calls).toBe(4);
+    expect(full.calls).toBeGreaterThan(beamModel.calls);
+    expect(beam.lastRun?.stats.roundTrips).toBe(4);
+    expect(docs[0]?.metadata).toMatchObject({ nodeId: ID.note12, strategy: "beam" });
+    // Leaves met on the way (e.g. the statements under Item 8) are kept as well, ranked lower.
+    const ids = docs.map((d) => d.metadata.nodeId);
+    expect(ids).toContain(ID.income);
+    // Pruned branches were never opened: nothing under Item 7 or Part I.
+    expect(ids).not.toContain(ID.results);
+    expect(ids).not.toContain(ID.item1);
+  });
+});
+
+describe("single-shot strategy", () => {
+  const tocJudge = (pick: string) => (prompt: string) => {
+    const doc = /<toc doc="(\d+)" name="ACME 2023 Form 10-K"/.exec(prompt)?.[1] ?? "1";
+    return JSON.stringify({
+      relevant: [{ doc, id: pick, score: 0.9, reason: "the tax note" }, { id: "0077" }],
+    });
+  };
+
+  it("asks once with the whole table of contents and validates the ids", async () => {
+    const model = new ScriptedChatModel([tocJudge(ID.note12)]);
+    const retriever = new PageIndexRetriever({
+      trees: [annualReport(), manual()],
+      model,
+      strategy: "single-shot",
+      ...fast,
+    });
+    const docs = await retriever.invoke("effective tax rate");
+    expect(model.calls).toBe(1);
+    expect(model.prompts[0]).toContain("<toc doc=");
+    expect(model.prompts[0]).toContain("[0013] Note 12. Income Taxes (pp. 46-50)");
+    expect(model.prompts[0]).toContain("Rocket Skates User Manual");
+    expect(docs.map((d) => d.id)).toEqual([`acme-10k:${ID.note12}`]);
+    expect(docs[0]?.metadata).toMatchObject({
+      strategy: "single-shot",
+      judge: "llm",
+      reason: "the tax note",
+    });
+    expect(docs[0]?.metadata.visited).toEqual([ID.partII, ID.item8, ID.notes, ID.note12]);
+    expect(retriever.lastRun?.stats).toMatchObject({ calls: 1, roundTrips: 1 });
+    expect(retriever.lastRun?.warnings.join(" ")).toMatch(/0077/);
+  });
+
+  it("falls back to expansion when the table of contents would not fit", async () => {
+    const model = new ScriptedChatModel([], {
+      fallback: judgeByTitle(/^(Part II|Item 8\.|Notes to|Note 12\.)/),
+    });
+    const retriever = new PageIndexRetriever({
+      trees: [annualReport()],
+      model,
+      strategy: "single-shot",
+      maxPromptTokens: 200,
+      ...fast,
+    });
+    const docs = await retriever.invoke("effective tax rate");
+    expect(docs[0]?.metadata.nodeId).toBe(ID.note12);
+    expect(model.calls).toBe(4);
+    expect(offeredNodes(model.prompts[0] as string).length).toBe(2);
+    expect(retriever.lastRun?.warnings.join(" ")).toMatch(/maxPromptTokens=200; expanded instead/);
+  });
+
+  it("refuses when asked to", async () => {
+    const retriever = new PageIndexRetriever({
+      trees: [annualReport()],
+      model: new ScriptedChatModel([]),
+      strategy: "single-shot",
+      maxPromptTokens: 200,
+      onPromptTooLarge: "error",
+    });
+    await expect(retriever.invoke("tax")).rejects.toBeInstanceOf(PromptTooLargeError);
+  });
+
+  it("ranks lexically when the single answer is unusable", async () => {
+    const model = new ScriptedChatModel(["no idea", "still no idea", "nope"]);
+    const retriever = new PageIndexRetriever({
+      trees: [annualReport()],
+      model,
+      strategy: "single-shot",
+      k: 1,
+      ...fast,
+    });
+    const docs = await retriever.invoke("effective tax rate");
+    expect(docs[0]?.metadata).toMatchObject({ nodeId: ID.note12, judge: "lexical-fallback" });
+    expect(retriever.lastRun?.stats.fallbacks).toBe(1);
+  });
+});

@@ -1,0 +1,334 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { TreeValidationError } from "../errors.js";
+import type { DocumentInfo } from "../model/reader.js";
+import type { SkeletonNode, TreeNode, TreeSkeleton } from "../model/types.js";
+import { TREE_SCHEMA_VERSION } from "../model/types.js";
+import { parseTree } from "../model/validate.js";
+import { StoreCorruptionError, StoreVersionError } from "./errors.js";
+import { isVersionId } from "./keys.js";
+
+/**
+ * Version of the store's value format (envelopes, chunking, key layout). Independent of the
+ * tree schema version, which versions the tree itself.
+ */
+export const STORE_FORMAT_VERSION = 1 as const;
+
+const FORMAT = {
+  head: "pageindex-store/head",
+  skeleton: "pageindex-store/skeleton",
+  texts: "pageindex-store/texts",
+} as const;
+type ValueKind = keyof typeof FORMAT;
+
+/** The pointer that publishes one version of a document, plus its list entry. */
+export interface HeadRecord {
+  docId: string;
+  versionId: string;
+  /** Number of text chunks of the version. */
+  chunks: number;
+  info: DocumentInfo;
+  /** ISO-8601 time the version was published. */
+  writtenAt: string;
+  /** SHA-256 (hex) of the stored skeleton value. */
+  skeletonSha256: string;
+}
+
+/** A stored skeleton and where each node's text lives. */
+export interface SkeletonRecord {
+  docId: string;
+  versionId: string;
+  /** Index (in `skeleton.nodes`) of the first node of each text chunk. */
+  chunkStarts: number[];
+  /** SHA-256 (hex) of each stored text chunk value. */
+  chunkSha256: string[];
+  skeleton: TreeSkeleton;
+}
+
+/**
+ * How much a reader checks a skeleton. `"full"`: checksum, then the model's complete tree
+ * validation (schema, links, ranges). `"checksum"`: the checksum recorded by the writer
+ * (which validated the tree before writing) and the chunk map only; several times faster
+ * on large trees.
+ */
+export type VerifyMode = "full" | "checksum";
+
+/** The texts of consecutive nodes `first … first + texts.length - 1`. */
+export interface TextChunkRecord {
+  docId: string;
+  versionId: string;
+  chunk: number;
+  first: number;
+  texts: string[];
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+function encode(kind: ValueKind, body: object): Uint8Array {
+  return encoder.encode(
+    JSON.stringify({ format: FORMAT[kind], storeVersion: STORE_FORMAT_VERSION, ...body }),
+  );
+}
+
+/** Bytes → checked envelope object; every failure names the key and document. */
+function readEnvelope(
+  bytes: Uint8Array,
+  kind: ValueKind,
+  key: string,
+  docId: string | undefined,
+): Record<string, unknown> {
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch (error) {
+    throw new StoreCorruptionError(key, "value is not valid UTF-8", docId, { cause: error });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new StoreCorruptionError(
+      key,
+      `value is not valid JSON (truncated, or not written by pageindex-store): ${(error as Error).message}`,
+      docId,
+      { cause: error },
+    );
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new StoreCorruptionError(key, "value is not a JSON object", docId);
+  }
+  const record = value as Record<string, unknown>;
+  if (record.format !== FORMAT[kind]) {
+    throw new StoreCorruptionError(
+      key,
+      `value is not a pageindex-store ${kind} (format tag ${JSON.stringify(record.format ?? null)}, expected "${FORMAT[kind]}")`,
+      docId,
+    );
+  }
+  // The place to upgrade older formats in memory, once there are any: none exist before 1.
+  if (record.storeVersion !== STORE_FORMAT_VERSION) {
+    throw new StoreVersionError(key, record.storeVersion, STORE_FORMAT_VERSION, "store format", docId);
+  }
+  return record;
+}
+
+function checkShape<T>(schema: z.ZodType<T>, value: unknown, key: string, docId: string | undefined): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const first = parsed.error.issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`)
+      .join("; ");
+    throw new StoreCorruptionError(key, `malformed value: ${first}`, docId);
+  }
+  return parsed.data;
+}
+
+function expectSame(key: string, docId: string, field: string, found: unknown, expected: unknown): void {
+  if (found !== expected) {
+    throw new StoreCorruptionError(
+      key,
+      `value belongs elsewhere: ${field} is ${JSON.stringify(found)}, expected ${JSON.stringify(expected)}`,
+      docId,
+    );
+  }
+}
+
+const count = z.number().int().nonnegative();
+const versionId = z.string().refine(isVersionId, "not a version id");
+const sha = z.string().regex(/^[0-9a-f]{64}$/, "not a SHA-256 hex digest");
+
+/** SHA-256 of a stored value, hex. */
+export function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+function checkDigest(bytes: Uint8Array, expected: string, key: string, docId: string, holder: string): void {
+  if (sha256(bytes) !== expected) {
+    throw new StoreCorruptionError(
+      key,
+      `content does not match the checksum recorded in the ${holder} (changed or damaged after it was written)`,
+      docId,
+    );
+  }
+}
+
+const DocumentInfoSchema: z.ZodType<DocumentInfo> = z.object({
+  docId: z.string(),
+  docName: z.string(),
+  kind: z.enum(["pdf", "markdown", "text"]),
+  description: z.string().optional(),
+  source: z.string().optional(),
+  pageCount: count.optional(),
+  lineCount: count.optional(),
+  nodeCount: count,
+  createdAt: z.string(),
+  contentHash: z.string().optional(),
+});
+
+const HeadSchema = z.object({
+  docId: z.string(),
+  versionId,
+  chunks: count,
+  info: DocumentInfoSchema,
+  writtenAt: z.string(),
+  skeletonSha256: sha,
+});
+
+const SkeletonEnvelopeSchema = z.object({
+  docId: z.string(),
+  versionId,
+  chunkStarts: z.array(count),
+  chunkSha256: z.array(sha),
+  tree: z
+    .object({
+      schemaVersion: z.unknown(),
+      docId: z.unknown(),
+      // Nodes are checked by parseTree ("full") or vouched for by the checksum.
+      nodes: z.array(z.unknown()),
+    })
+    .loose(),
+});
+
+const TextsSchema = z.object({
+  docId: z.string(),
+  versionId,
+  chunk: count,
+  first: count,
+  texts: z.array(z.string()),
+});
+
+export function encodeHead(head: HeadRecord): Uint8Array {
+  return encode("head", head);
+}
+
+/** Decodes the head stored under `key` for `docId`. */
+export function decodeHead(bytes: Uint8Array, key: string, docId: string): HeadRecord {
+  const body = checkShape(HeadSchema, readEnvelope(bytes, "head", key, docId), key, docId);
+  expectSame(key, docId, "docId", body.docId, docId);
+  expectSame(key, docId, "info.docId", body.info.docId, docId);
+  return body;
+}
+
+export function encodeSkeleton(record: SkeletonRecord): Uint8Array {
+  return encode("skeleton", {
+    docId: record.docId,
+    versionId: record.versionId,
+    chunkStarts: record.chunkStarts,
+    chunkSha256: record.chunkSha256,
+    tree: record.skeleton,
+  });
+}
+
+/**
+ * Decodes a stored skeleton, checks it against the head's checksum and chunk count, and
+ * (mode `"full"`) validates the tree completely with the model's `parseTree`.
+ */
+export function decodeSkeleton(
+  bytes: Uint8Array,
+  key: string,
+  expected: { docId: string; versionId: string; chunks: number; skeletonSha256: string },
+  mode: VerifyMode = "full",
+): SkeletonRecord {
+  const { docId } = expected;
+  const body = checkShape(SkeletonEnvelopeSchema, readEnvelope(bytes, "skeleton", key, docId), key, docId);
+  expectSame(key, docId, "docId", body.docId, docId);
+  expectSame(key, docId, "versionId", body.versionId, expected.versionId);
+  if (body.tree.schemaVersion !== TREE_SCHEMA_VERSION) {
+    throw new StoreVersionError(key, body.tree.schemaVersion, TREE_SCHEMA_VERSION, "tree schema", docId);
+  }
+  checkDigest(bytes, expected.skeletonSha256, key, docId, "head");
+  let skeleton: TreeSkeleton;
+  if (mode === "full") {
+    // The model validates full trees; a skeleton is one whose texts are all empty.
+    let tree: ReturnType<typeof parseTree>;
+    try {
+      const nodes = body.tree.nodes.map((node) => ({ ...(node as object), text: "" }));
+      tree = parseTree({ ...body.tree, nodes });
+    } catch (error) {
+      if (!(error instanceof TreeValidationError)) throw error;
+      const shown = error.issues
+        .slice(0, 3)
+        .map((issue) => `${issue.path}: ${issue.message}`)
+        .join("; ");
+      throw new StoreCorruptionError(key, `invalid tree: ${shown}`, docId, { cause: error });
+    }
+    const nodes: SkeletonNode[] = tree.nodes.map(({ text: _text, ...rest }) => rest);
+    skeleton = { ...tree, nodes };
+  } else {
+    // The checksum proves these are the bytes a writer produced after validating the tree.
+    skeleton = body.tree as unknown as TreeSkeleton;
+  }
+  expectSame(key, docId, "tree.docId", skeleton.docId, docId);
+  checkChunkStarts(body.chunkStarts, skeleton.nodes.length, expected.chunks, key, docId);
+  if (body.chunkSha256.length !== expected.chunks) {
+    throw new StoreCorruptionError(key, "bad chunk map: checksum count differs from chunk count", docId);
+  }
+  return {
+    docId,
+    versionId: body.versionId,
+    chunkStarts: body.chunkStarts,
+    chunkSha256: body.chunkSha256,
+    skeleton,
+  };
+}
+
+function checkChunkStarts(starts: number[], nodeCount: number, chunks: number, key: string, docId: string) {
+  const fail = (reason: string) => new StoreCorruptionError(key, `bad chunk map: ${reason}`, docId);
+  if (starts.length !== chunks) throw fail(`${starts.length} chunks listed, the head says ${chunks}`);
+  if (nodeCount > 0 && starts[0] !== 0) throw fail("first chunk does not start at node 0");
+  if (nodeCount === 0 && chunks !== 0) throw fail("chunks listed for a tree without nodes");
+  for (let i = 1; i < starts.length; i += 1) {
+    if ((starts[i] as number) <= (starts[i - 1] as number))
+      throw fail(`chunk ${i} does not start after chunk ${i - 1}`);
+  }
+  if (starts.length > 0 && (starts[starts.length - 1] as number) >= nodeCount) {
+    throw fail("last chunk starts past the last node");
+  }
+}
+
+export function encodeTexts(record: TextChunkRecord): Uint8Array {
+  return encode("texts", record);
+}
+
+/** Decodes one text chunk and checks it is the chunk expected, with the expected node count. */
+export function decodeTexts(
+  bytes: Uint8Array,
+  key: string,
+  expected: { docId: string; versionId: string; chunk: number; first: number; count: number; sha256: string },
+): TextChunkRecord {
+  const { docId } = expected;
+  const body = checkShape(TextsSchema, readEnvelope(bytes, "texts", key, docId), key, docId);
+  checkDigest(bytes, expected.sha256, key, docId, "skeleton");
+  expectSame(key, docId, "docId", body.docId, docId);
+  expectSame(key, docId, "versionId", body.versionId, expected.versionId);
+  expectSame(key, docId, "chunk", body.chunk, expected.chunk);
+  expectSame(key, docId, "first", body.first, expected.first);
+  expectSame(key, docId, "number of texts", body.texts.length, expected.count);
+  return body;
+}
+
+/**
+ * Splits the nodes' texts into chunks of consecutive nodes of about `chunkChars` characters
+ * (a longer text gets a chunk of its own). Pre-order keeps a section's children together, so
+ * the few nodes a query opens usually share a chunk or two.
+ */
+export function splitTexts(
+  nodes: readonly TreeNode[],
+  chunkChars: number,
+): { chunkStarts: number[]; chunks: string[][] } {
+  const chunkStarts: number[] = [];
+  const chunks: string[][] = [];
+  let size = Number.POSITIVE_INFINITY;
+  nodes.forEach((node, i) => {
+    if (size + node.text.length > chunkChars && size > 0) {
+      chunkStarts.push(i);
+      chunks.push([]);
+      size = 0;
+    }
+    (chunks[chunks.length - 1] as string[]).push(node.text);
+    size += node.text.length;
+  });
+  return { chunkStarts, chunks };
+}

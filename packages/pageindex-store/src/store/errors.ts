@@ -1,0 +1,51 @@
+import { PageIndexError } from "../errors.js";
+
+/**
+ * A value in the store is unreadable: corrupt or truncated bytes, a value written by another
+ * program under our namespace, or a node text that is missing. Names the document and key so
+ * the document can be deleted or rebuilt; the rest of the store stays usable.
+ */
+export class StoreCorruptionError extends PageIndexError {
+  /** The document the value belongs to, when known. */
+  readonly docId?: string;
+  /** The byte-store key holding the bad value. */
+  readonly key: string;
+  /** What is wrong with the value. */
+  readonly reason: string;
+
+  constructor(key: string, reason: string, docId?: string, options?: { cause?: unknown }) {
+    const doc = docId === undefined ? "" : ` (document "${docId}")`;
+    super(
+      `Corrupt store value at key "${key}"${doc}: ${reason}. Add the document again (or delete it) to replace the bad value.`,
+      options,
+    );
+    this.key = key;
+    this.reason = reason;
+    if (docId !== undefined) this.docId = docId;
+  }
+}
+
+/** A stored value uses a format version this package cannot read. */
+export class StoreVersionError extends PageIndexError {
+  readonly docId?: string;
+  readonly key: string;
+  /** The version found in the value. */
+  readonly found: unknown;
+  /** The version this package reads and writes. */
+  readonly supported: number;
+
+  constructor(key: string, found: unknown, supported: number, what: string, docId?: string) {
+    const doc = docId === undefined ? "" : ` of document "${docId}"`;
+    const advice =
+      typeof found === "number" && found > supported
+        ? "it was written by a newer pageindex-store; upgrade this package to read it"
+        : "no upgrade from that version exists; rebuild the document (delete it and index it again)";
+    super(
+      `Unsupported ${what} version ${JSON.stringify(found)}${doc} at key "${key}" (this package reads version ${supported}): ${advice}`,
+    );
+    this.key = key;
+    this.found = found;
+    this.supported = supported;
+    if (docId !== undefined) this.docId = docId;
+  }
+}

@@ -1,0 +1,627 @@
+import type { BaseStore } from "@langchain/core/stores";
+import { PageIndexError } from "../errors.js";
+import {
+  type DocumentInfo,
+  DocumentNotFoundError,
+  documentInfo,
+  type TreeReader,
+  toSkeleton,
+} from "../model/reader.js";
+import type { SkeletonNode, TreeDocument, TreeNode, TreeSkeleton } from "../model/types.js";
+import { parseTree } from "../model/validate.js";
+import {
+  decodeHead,
+  decodeSkeleton,
+  decodeTexts,
+  encodeHead,
+  encodeSkeleton,
+  encodeTexts,
+  type HeadRecord,
+  sha256,
+  splitTexts,
+  type VerifyMode,
+} from "./codec.js";
+import { StoreCorruptionError } from "./errors.js";
+import { FileByteStore, type FileByteStoreOptions } from "./file-byte-store.js";
+import { assertStoreDocId, KeyLayout, newVersionId, versionTime } from "./keys.js";
+import { RedisByteStore, type RedisByteStoreOptions, type RedisCommandClient } from "./redis-byte-store.js";
+
+/** Options of {@link PageIndexStore}. */
+export interface PageIndexStoreOptions {
+  /** First part of every key (default `"pageindex"`), so several indexes can share a byte store. */
+  namespace?: string;
+  /** Target characters of node text per text chunk (default 64,000). */
+  chunkChars?: number;
+  /**
+   * Unpublished versions younger than this are left alone by cleanup, because another process
+   * may still be writing them (default 15 minutes). A write taking longer than this while
+   * another process writes the same document could lose its keys.
+   */
+  orphanGraceMs?: number;
+  /** How many skeletons to keep in memory (default 64). */
+  cacheSize?: number;
+  /** Keys per `mset` call when writing a version (default 64). */
+  writeBatchSize?: number;
+  /**
+   * How a skeleton read from the byte store is checked (default `"full"`): see {@link VerifyMode}.
+   * Text chunks and heads are always checked against their checksums and shapes.
+   */
+  verifyOnRead?: VerifyMode;
+  /** Remove this document's orphaned versions (from crashed writes) on every write (default true). */
+  cleanupOnWrite?: boolean;
+  /**
+   * Receives problems that do not stop an operation: a corrupt document skipped by
+   * `listDocuments`, a failed cleanup after a successful write. Default: `console.warn`.
+   */
+  onProblem?: (problem: Error) => void;
+}
+
+/** What {@link PageIndexStore.findDocuments} matches; all given fields must match. */
+export interface DocumentQuery {
+  /** The document name (`docName`). */
+  name?: string;
+  /** Where the document came from (`source`). */
+  source?: string;
+  /** SHA-256 of the source bytes. */
+  contentHash?: string;
+  /**
+   * `"exact"` (default): equal strings. `"contains"`: case-insensitive substring
+   * (for `name` and `source`; `contentHash` is always compared exactly).
+   */
+  match?: "exact" | "contains";
+}
+
+/** The documents that could be read, and the problems met with the others. */
+export interface DocumentListing {
+  documents: DocumentInfo[];
+  /** One error per unreadable document or foreign key under the namespace. */
+  problems: PageIndexError[];
+}
+
+/** What {@link PageIndexStore.vacuum} did. */
+export interface VacuumResult {
+  /** Keys deleted. */
+  deletedKeys: number;
+  /** Unpublished or superseded versions removed. */
+  removedVersions: number;
+  /** Unpublished versions kept because they are younger than the grace period. */
+  youngVersions: number;
+  /** Keys under the namespace that are not in our layout; left untouched. */
+  foreignKeys: string[];
+}
+
+/** A published version as held in memory. */
+interface LoadedVersion {
+  docId: string;
+  versionId: string;
+  skeleton: TreeSkeleton;
+  chunkStarts: number[];
+  chunkSha256: string[];
+  positions: Map<string, number>;
+}
+
+const DEFAULTS = {
+  namespace: "pageindex",
+  chunkChars: 64_000,
+  orphanGraceMs: 15 * 60 * 1000,
+  cacheSize: 64,
+  writeBatchSize: 64,
+};
+const READ_BATCH = 500;
+/** A read that finds a version deleted under it retries with the new head this many times. */
+const READ_ATTEMPTS = 3;
+
+/** A value a read needed was absent (the version may have been replaced meanwhile). */
+class Missing {
+  constructor(readonly key: string) {}
+}
+
+/** Index of the chunk holding node `index`: the last chunk starting at or before it. */
+function chunkOf(chunkStarts: readonly number[], index: number): number {
+  let lo = 0;
+  let hi = chunkStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((chunkStarts[mid] as number) <= index) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function loaded(
+  docId: string,
+  versionId: string,
+  skeleton: TreeSkeleton,
+  chunkStarts: number[],
+  chunkSha256: string[],
+): LoadedVersion {
+  const positions = new Map(skeleton.nodes.map((node, i) => [node.nodeId, i]));
+  return { docId, versionId, skeleton, chunkStarts, chunkSha256, positions };
+}
+
+/**
+ * Persists PageIndex trees in any LangChain byte store (`BaseStore<string, Uint8Array>`):
+ * `InMemoryStore`, `LocalFileStore`, the bundled {@link FileByteStore} and
+ * {@link RedisByteStore}, or any other.
+ *
+ * - Navigation reads a document's skeleton (cached, re-validated against a one-key head read)
+ *   and then only the text chunks of the nodes it opens.
+ * - Adding or replacing a tree writes a new version under fresh keys, then switches the
+ *   document's head key: readers see the old tree or the new one, never a mix, even when the
+ *   writer dies midway. Each document has its own head, so concurrent writers of different
+ *   documents never overwrite each other.
+ * - Everything read is validated; bad values raise {@link StoreCorruptionError} naming the
+ *   document and key, and affect only that document.
+ */
+export class PageIndexStore implements TreeReader {
+  /** The byte store holding the keys. */
+  readonly byteStore: BaseStore<string, Uint8Array>;
+  readonly keys: KeyLayout;
+  private readonly chunkChars: number;
+  private readonly orphanGraceMs: number;
+  private readonly cacheSize: number;
+  private readonly writeBatchSize: number;
+  private readonly cleanupOnWrite: boolean;
+  private readonly verifyOnRead: VerifyMode;
+  private readonly onProblem: (problem: Error) => void;
+  private readonly cache = new Map<string, LoadedVersion>();
+  private closer: (() => Promise<void>) | undefined;
+
+  constructor(byteStore: BaseStore<string, Uint8Array>, options: PageIndexStoreOptions = {}) {
+    this.byteStore = byteStore;
+    this.keys = new KeyLayout(options.namespace ?? DEFAULTS.namespace);
+    this.chunkChars = Math.max(1, options.chunkChars ?? DEFAULTS.chunkChars);
+    this.orphanGraceMs = Math.max(0, options.orphanGraceMs ?? DEFAULTS.orphanGraceMs);
+    this.cacheSize = Math.max(0, options.cacheSize ?? DEFAULTS.cacheSize);
+    this.writeBatchSize = Math.max(1, options.writeBatchSize ?? DEFAULTS.writeBatchSize);
+    this.cleanupOnWrite = options.cleanupOnWrite ?? true;
+    this.verifyOnRead = options.verifyOnRead ?? "full";
+    this.onProblem = options.onProblem ?? ((problem) => console.warn(`[pageindex-store] ${problem.message}`));
+  }
+
+  /** A store in a folder on disk (created if needed): the embedded default. */
+  static async fromPath(
+    dir: string,
+    options: PageIndexStoreOptions & FileByteStoreOptions = {},
+  ): Promise<PageIndexStore> {
+    return new PageIndexStore(await FileByteStore.fromPath(dir, options), options);
+  }
+
+  /**
+   * A store in Redis. Given a URL, opens a connection that {@link PageIndexStore.close}
+   * closes; given a connected node-redis v5 client, uses it and leaves closing to the caller.
+   */
+  static async fromRedis(
+    urlOrClient: string | RedisCommandClient,
+    options: PageIndexStoreOptions & RedisByteStoreOptions = {},
+  ): Promise<PageIndexStore> {
+    if (typeof urlOrClient === "string") {
+      const byteStore = await RedisByteStore.fromUrl(urlOrClient, options);
+      const store = new PageIndexStore(byteStore, options);
+      store.closer = () => byteStore.close();
+      return store;
+    }
+    if (!urlOrClient.isOpen) {
+      throw new PageIndexError("The Redis client is not connected: call `await client.connect()` first");
+    }
+    return new PageIndexStore(new RedisByteStore(urlOrClient, options), options);
+  }
+
+  /** Releases a connection the store opened itself (see {@link PageIndexStore.fromRedis}). */
+  async close(): Promise<void> {
+    const closer = this.closer;
+    this.closer = undefined;
+    this.cache.clear();
+    await closer?.();
+  }
+
+  // ---- writing -------------------------------------------------------------------------
+
+  /**
+   * Adds a tree, or replaces the document with the same `docId` all-or-nothing.
+   * The tree is validated first.
+   * @throws {TreeValidationError} for an invalid tree. @throws {InvalidIdError} for an unusable id.
+   */
+  async addTree(input: TreeDocument): Promise<DocumentInfo> {
+    const tree = parseTree(input);
+    const docId = assertStoreDocId(tree.docId);
+    const versionId = newVersionId();
+    const { chunkStarts, chunks } = splitTexts(tree.nodes, this.chunkChars);
+    const skeleton = toSkeleton(tree);
+
+    const entries: Array<[string, Uint8Array]> = chunks.map((texts, chunk) => [
+      this.keys.text(docId, versionId, chunk),
+      encodeTexts({ docId, versionId, chunk, first: chunkStarts[chunk] as number, texts }),
+    ]);
+    const chunkSha256 = entries.map(([, bytes]) => sha256(bytes));
+    const skeletonBytes = encodeSkeleton({ docId, versionId, chunkStarts, chunkSha256, skeleton });
+    entries.push([this.keys.skeleton(docId, versionId), skeletonBytes]);
+    for (let i = 0; i < entries.length; i += this.writeBatchSize) {
+      await this.byteStore.mset(entries.slice(i, i + this.writeBatchSize));
+    }
+
+    // Publish: one single-key write. Until here readers still see the previous version.
+    const previous = await this.readHeadQuietly(docId);
+    const info = documentInfo(tree);
+    const head: HeadRecord = {
+      docId,
+      versionId,
+      chunks: chunks.length,
+      info,
+      writtenAt: new Date().toISOString(),
+      skeletonSha256: sha256(skeletonBytes),
+    };
+    await this.byteStore.mset([[this.keys.head(docId), encodeHead(head)]]);
+    this.remember(loaded(docId, versionId, skeleton, chunkStarts, chunkSha256));
+
+    await this.afterWrite(docId, previous);
+    return info;
+  }
+
+  /**
+   * Deletes a document. Readers see it whole until its head is removed, then not at all.
+   * Works on a document whose values are corrupt.
+   * @returns whether the document existed.
+   */
+  async deleteDocument(docId: string): Promise<boolean> {
+    assertStoreDocId(docId);
+    const headKey = this.keys.head(docId);
+    const [raw] = await this.byteStore.mget([headKey]);
+    if (raw === undefined) return false;
+    let previous: HeadRecord | undefined;
+    try {
+      previous = decodeHead(raw, headKey, docId);
+    } catch (error) {
+      if (!(error instanceof PageIndexError)) throw error;
+      // A corrupt head can still be deleted; its version keys become orphans for cleanup.
+    }
+    await this.byteStore.mdelete([headKey]);
+    this.cache.delete(docId);
+    await this.afterWrite(docId, previous);
+    return true;
+  }
+
+  /** Removes the superseded version and this document's stale orphans; never fails the write. */
+  private async afterWrite(docId: string, previous: HeadRecord | undefined): Promise<void> {
+    try {
+      if (previous) {
+        const current = await this.readHeadQuietly(docId);
+        if (current?.versionId !== previous.versionId) {
+          await this.byteStore.mdelete(this.keys.versionKeys(docId, previous.versionId, previous.chunks));
+        }
+      }
+      if (this.cleanupOnWrite) await this.removeOrphans(docId, this.orphanGraceMs);
+    } catch (error) {
+      this.onProblem(
+        new PageIndexError(`Cleanup after writing document "${docId}" failed (the write itself succeeded)`, {
+          cause: error,
+        }),
+      );
+    }
+  }
+
+  /**
+   * Deletes versions of one document that no head points to and that are older than
+   * `graceMs`: leftovers of crashed or superseded writes.
+   * @returns the number of keys deleted.
+   */
+  async removeOrphans(docId: string, graceMs = this.orphanGraceMs): Promise<number> {
+    assertStoreDocId(docId);
+    const cutoff = Date.now() - graceMs;
+    const stale: string[] = [];
+    let live: string | undefined;
+    let liveKnown = false;
+    for await (const key of this.byteStore.yieldKeys(this.keys.versionsOf(docId))) {
+      const parsed = this.keys.parseVersionKey(key);
+      if (!parsed || parsed.docId !== docId) continue;
+      if (!liveKnown) {
+        // Read the head after listing starts, so a version published before then counts as live.
+        const [raw] = await this.byteStore.mget([this.keys.head(docId)]);
+        if (raw !== undefined) {
+          try {
+            live = decodeHead(raw, this.keys.head(docId), docId).versionId;
+          } catch {
+            return 0; // An unreadable head may still point anywhere: delete nothing.
+          }
+        }
+        liveKnown = true;
+      }
+      if (parsed.versionId === live) continue;
+      if ((versionTime(parsed.versionId) ?? Number.POSITIVE_INFINITY) <= cutoff) stale.push(key);
+    }
+    for (let i = 0; i < stale.length; i += READ_BATCH) {
+      await this.byteStore.mdelete(stale.slice(i, i + READ_BATCH));
+    }
+    return stale.length;
+  }
+
+  /**
+   * Removes every unpublished or superseded version older than `graceMs` (default: the
+   * store's `orphanGraceMs`) across all documents. Keys that are not in our layout are
+   * reported, never deleted; documents with an unreadable head are left alone. Pass
+   * `graceMs: 0` only when no other process is writing: it also removes versions being written.
+   */
+  async vacuum(options: { graceMs?: number } = {}): Promise<VacuumResult> {
+    const cutoff = Date.now() - (options.graceMs ?? this.orphanGraceMs);
+    const { heads, unreadable } = await this.readAllHeads();
+    const live = new Map(heads.map((head) => [head.docId, head.versionId]));
+    const result: VacuumResult = { deletedKeys: 0, removedVersions: 0, youngVersions: 0, foreignKeys: [] };
+    const stale: string[] = [];
+    const staleVersions = new Set<string>();
+    const youngVersions = new Set<string>();
+    for await (const key of this.byteStore.yieldKeys(this.keys.docPrefix)) {
+      const parsed = this.keys.parseVersionKey(key);
+      if (!parsed) {
+        result.foreignKeys.push(key);
+        continue;
+      }
+      if (unreadable.has(parsed.docId) || live.get(parsed.docId) === parsed.versionId) continue;
+      const version = `${parsed.docId}\n${parsed.versionId}`;
+      if ((versionTime(parsed.versionId) ?? Number.POSITIVE_INFINITY) <= cutoff) {
+        stale.push(key);
+        staleVersions.add(version);
+      } else {
+        youngVersions.add(version);
+      }
+    }
+    for (let i = 0; i < stale.length; i += READ_BATCH) {
+      await this.byteStore.mdelete(stale.slice(i, i + READ_BATCH));
+    }
+    result.deletedKeys = stale.length;
+    result.removedVersions = staleVersions.size;
+    result.youngVersions = youngVersions.size;
+    result.foreignKeys.sort();
+    return result;
+  }
+
+  // ---- reading -------------------------------------------------------------------------
+
+  /**
+   * Every readable document, sorted by id. Unreadable ones are skipped and passed to
+   * `onProblem`; use {@link PageIndexStore.inspectDocuments} to get them.
+   */
+  async listDocuments(): Promise<DocumentInfo[]> {
+    const { documents, problems } = await this.inspectDocuments();
+    for (const problem of problems) this.onProblem(problem);
+    return documents;
+  }
+
+  /** Like {@link PageIndexStore.listDocuments}, returning the problems instead of reporting them. */
+  async inspectDocuments(): Promise<DocumentListing> {
+    const { heads, problems } = await this.readAllHeads();
+    return { documents: heads.map((head) => head.info), problems };
+  }
+
+  /** The list entry of one document, or `undefined` when it is not stored. */
+  async getDocumentInfo(docId: string): Promise<DocumentInfo | undefined> {
+    return (await this.readHead(assertStoreDocId(docId)))?.info;
+  }
+
+  /** Whether a document is stored. */
+  async hasDocument(docId: string): Promise<boolean> {
+    const [raw] = await this.byteStore.mget([this.keys.head(assertStoreDocId(docId))]);
+    return raw !== undefined;
+  }
+
+  /** Documents matching every given field of `query` (see {@link DocumentQuery}). */
+  async findDocuments(query: DocumentQuery): Promise<DocumentInfo[]> {
+    const contains = query.match === "contains";
+    const matches = (value: string | undefined, wanted: string | undefined): boolean => {
+      if (wanted === undefined) return true;
+      if (value === undefined) return false;
+      return contains ? value.toLowerCase().includes(wanted.toLowerCase()) : value === wanted;
+    };
+    const { documents } = await this.inspectDocuments();
+    return documents.filter(
+      (info) =>
+        matches(info.docName, query.name) &&
+        matches(info.source, query.source) &&
+        (query.contentHash === undefined || info.contentHash === query.contentHash),
+    );
+  }
+
+  /**
+   * The tree without node texts. Cached; each call re-reads the one-key head, so a
+   * replacement by another process is seen at once. Treat the result as read-only.
+   * @throws {DocumentNotFoundError} @throws {StoreCorruptionError}
+   */
+  async getSkeleton(docId: string): Promise<TreeSkeleton> {
+    return (await this.currentVersion(assertStoreDocId(docId))).skeleton;
+  }
+
+  /**
+   * Texts of the given nodes, reading only the chunks that hold them. Unknown ids are
+   * absent from the result.
+   * @throws {DocumentNotFoundError} @throws {StoreCorruptionError} when a chunk is missing or bad.
+   */
+  async getNodeTexts(docId: string, nodeIds: readonly string[]): Promise<Map<string, string>> {
+    return (await this.readTexts(assertStoreDocId(docId), nodeIds)).texts;
+  }
+
+  /** Whole nodes (skeleton fields and text) in the order asked; unknown ids are skipped. */
+  async getNodes(docId: string, nodeIds: readonly string[]): Promise<TreeNode[]> {
+    const { version, texts } = await this.readTexts(assertStoreDocId(docId), nodeIds);
+    const out: TreeNode[] = [];
+    for (const id of nodeIds) {
+      const position = version.positions.get(id);
+      const text = texts.get(id);
+      if (position === undefined || text === undefined) continue;
+      out.push({ ...(version.skeleton.nodes[position] as SkeletonNode), text });
+    }
+    return out;
+  }
+
+  /** The whole tree, texts included. @throws {DocumentNotFoundError} @throws {StoreCorruptionError} */
+  async getTree(docId: string): Promise<TreeDocument> {
+    const { version, texts } = await this.readTexts(assertStoreDocId(docId), undefined);
+    const nodes = version.skeleton.nodes.map((node) => ({ ...node, text: texts.get(node.nodeId) as string }));
+    return { ...version.skeleton, nodes };
+  }
+
+  // ---- internals -----------------------------------------------------------------------
+
+  private describe(): string {
+    return `the store (namespace "${this.keys.namespace}")`;
+  }
+
+  private async readHead(docId: string): Promise<HeadRecord | undefined> {
+    const key = this.keys.head(docId);
+    const [raw] = await this.byteStore.mget([key]);
+    return raw === undefined ? undefined : decodeHead(raw, key, docId);
+  }
+
+  /** The head, or `undefined` when absent or unreadable (for writers, who replace it anyway). */
+  private async readHeadQuietly(docId: string): Promise<HeadRecord | undefined> {
+    try {
+      return await this.readHead(docId);
+    } catch (error) {
+      if (error instanceof PageIndexError) return undefined;
+      throw error;
+    }
+  }
+
+  private async readAllHeads(): Promise<{
+    heads: HeadRecord[];
+    problems: PageIndexError[];
+    unreadable: Set<string>;
+  }> {
+    const problems: PageIndexError[] = [];
+    const unreadable = new Set<string>();
+    const found = new Map<string, string>();
+    for await (const key of this.byteStore.yieldKeys(this.keys.headPrefix)) {
+      const docId = this.keys.parseHead(key);
+      if (docId === undefined) {
+        problems.push(new StoreCorruptionError(key, "not a valid head key (written by another program?)"));
+      } else {
+        found.set(docId, key);
+      }
+    }
+    const docIds = [...found.keys()].sort();
+    const heads: HeadRecord[] = [];
+    for (let i = 0; i < docIds.length; i += READ_BATCH) {
+      const batch = docIds.slice(i, i + READ_BATCH);
+      const values = await this.byteStore.mget(batch.map((docId) => found.get(docId) as string));
+      batch.forEach((docId, j) => {
+        const raw = values[j];
+        if (raw === undefined) return; // deleted since listed
+        try {
+          heads.push(decodeHead(raw, found.get(docId) as string, docId));
+        } catch (error) {
+          if (!(error instanceof PageIndexError)) throw error;
+          problems.push(error);
+          unreadable.add(docId);
+        }
+      });
+    }
+    return { heads, problems, unreadable };
+  }
+
+  private remember(version: LoadedVersion): void {
+    this.cache.delete(version.docId);
+    if (this.cacheSize === 0) return;
+    this.cache.set(version.docId, version);
+    while (this.cache.size > this.cacheSize) {
+      this.cache.delete(this.cache.keys().next().value as string);
+    }
+  }
+
+  /** The published version's skeleton: from the cache when the head still points at it. */
+  private async loadVersion(head: HeadRecord): Promise<LoadedVersion | undefined> {
+    const cached = this.cache.get(head.docId);
+    if (cached?.versionId === head.versionId) {
+      this.remember(cached);
+      return cached;
+    }
+    const key = this.keys.skeleton(head.docId, head.versionId);
+    const [raw] = await this.byteStore.mget([key]);
+    if (raw === undefined) return undefined;
+    const record = decodeSkeleton(raw, key, head, this.verifyOnRead);
+    const version = loaded(
+      head.docId,
+      head.versionId,
+      record.skeleton,
+      record.chunkStarts,
+      record.chunkSha256,
+    );
+    this.remember(version);
+    return version;
+  }
+
+  private async requireHead(docId: string): Promise<HeadRecord> {
+    const head = await this.readHead(docId);
+    if (!head) {
+      this.cache.delete(docId);
+      throw new DocumentNotFoundError(docId, this.describe());
+    }
+    return head;
+  }
+
+  /**
+   * Runs `read` against the published version. A value missing under a head that has since
+   * moved means a writer replaced the document mid-read: retry on the new version. Missing
+   * under an unchanged head, it is corruption.
+   */
+  private async withVersion<T>(
+    docId: string,
+    read: (version: LoadedVersion) => Promise<T | Missing>,
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      const head = await this.requireHead(docId);
+      const version = await this.loadVersion(head);
+      const outcome = version ? await read(version) : new Missing(this.keys.skeleton(docId, head.versionId));
+      if (!(outcome instanceof Missing)) return outcome;
+      const now = await this.requireHead(docId);
+      if (now.versionId === head.versionId || attempt >= READ_ATTEMPTS) {
+        throw new StoreCorruptionError(outcome.key, "value is missing", docId);
+      }
+    }
+  }
+
+  private currentVersion(docId: string): Promise<LoadedVersion> {
+    return this.withVersion(docId, async (version) => version);
+  }
+
+  /** Texts of `nodeIds` (all nodes when `undefined`) from one consistent version. */
+  private readTexts(
+    docId: string,
+    nodeIds: readonly string[] | undefined,
+  ): Promise<{ version: LoadedVersion; texts: Map<string, string> }> {
+    return this.withVersion(docId, async (version) => {
+      const { skeleton, chunkStarts, chunkSha256, positions, versionId } = version;
+      const wanted = new Set<number>(
+        nodeIds === undefined
+          ? skeleton.nodes.keys()
+          : nodeIds.flatMap((id) => {
+              const position = positions.get(id);
+              return position === undefined ? [] : [position];
+            }),
+      );
+      const chunks = [...new Set([...wanted].map((i) => chunkOf(chunkStarts, i)))].sort((a, b) => a - b);
+      const keys = chunks.map((chunk) => this.keys.text(docId, versionId, chunk));
+      const texts = new Map<string, string>();
+      for (let i = 0; i < chunks.length; i += READ_BATCH) {
+        const values = await this.byteStore.mget(keys.slice(i, i + READ_BATCH));
+        for (let j = 0; j < values.length; j += 1) {
+          const chunk = chunks[i + j] as number;
+          const key = keys[i + j] as string;
+          const raw = values[j];
+          if (raw === undefined) return new Missing(key);
+          const first = chunkStarts[chunk] as number;
+          const end = chunkStarts[chunk + 1] ?? skeleton.nodes.length;
+          const record = decodeTexts(raw, key, {
+            docId,
+            versionId,
+            chunk,
+            first,
+            count: end - first,
+            sha256: chunkSha256[chunk] as string,
+          });
+          record.texts.forEach((text, k) => {
+            if (wanted.has(first + k)) texts.set((skeleton.nodes[first + k] as SkeletonNode).nodeId, text);
+          });
+        }
+      }
+      return { version, texts };
+    });
+  }
+}

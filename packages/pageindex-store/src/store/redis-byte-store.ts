@@ -1,0 +1,159 @@
+import { BaseStore } from "@langchain/core/stores";
+import { PageIndexError } from "../errors.js";
+
+/**
+ * The part of a node-redis v5 client this store uses. Any `createClient()` result fits;
+ * keeping the type this small avoids tying callers to one set of modules/generics.
+ */
+export interface RedisCommandClient {
+  readonly isOpen: boolean;
+  sendCommand(
+    args: ReadonlyArray<string | Buffer>,
+    options?: { typeMapping?: Record<number, unknown> },
+  ): Promise<unknown>;
+}
+
+/** A client this store opened itself and must close. */
+interface OwnedRedisClient extends RedisCommandClient {
+  close(): Promise<void>;
+}
+
+/** Options of {@link RedisByteStore}. */
+export interface RedisByteStoreOptions {
+  /** Prepended to every key in Redis (e.g. `"myapp:"`), so several stores can share a database. */
+  prefix?: string;
+  /** Keys per MGET/MSET/DEL command (default 500). */
+  batchSize?: number;
+  /** {@link RedisByteStore.fromUrl} only: give up connecting after this long (default 5000 ms). */
+  connectTimeoutMs?: number;
+}
+
+// RESP type code of bulk strings ("$"); mapped to Buffer so binary values round-trip.
+const BLOB_STRING = 36;
+const BINARY = { typeMapping: { [BLOB_STRING]: Buffer } };
+
+/** Escapes Redis glob characters so a prefix matches literally in SCAN MATCH. */
+function globEscape(text: string): string {
+  return text.replace(/[*?[\]\\]/g, "\\$&");
+}
+
+/** The URL without a password, for error messages. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(unparsable URL)";
+  }
+}
+
+function toBuffer(value: Uint8Array): Buffer {
+  return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
+/**
+ * A LangChain byte store over Redis (node-redis v5), for several processes or machines
+ * sharing one index. Each `mset` batch is one MSET command, so it is applied atomically.
+ */
+export class RedisByteStore extends BaseStore<string, Uint8Array> {
+  lc_namespace = ["pageindex", "storage", "redis"];
+  readonly prefix: string;
+  private readonly client: RedisCommandClient;
+  private readonly batchSize: number;
+  private owned: OwnedRedisClient | undefined;
+
+  constructor(client: RedisCommandClient, options: RedisByteStoreOptions = {}) {
+    super();
+    this.client = client;
+    this.prefix = options.prefix ?? "";
+    this.batchSize = Math.max(1, options.batchSize ?? 500);
+  }
+
+  /**
+   * Connects to `url` (e.g. `redis://127.0.0.1:6379`) with a client this store owns;
+   * {@link RedisByteStore.close} disconnects it.
+   */
+  static async fromUrl(url: string, options: RedisByteStoreOptions = {}): Promise<RedisByteStore> {
+    // Loaded on demand: users of the file or memory backends never load the Redis client.
+    const { createClient } = await import("redis");
+    let connected = false;
+    const client = createClient({
+      url,
+      socket: {
+        connectTimeout: options.connectTimeoutMs ?? 5000,
+        // Fail fast when the server is not there at all; once connected, ride out restarts.
+        reconnectStrategy: (retries: number, cause: Error) =>
+          connected ? Math.min(50 * 2 ** retries, 2000) : cause,
+      },
+    });
+    client.on("error", () => {
+      // Reported through the failing command or connect(); without a listener Node would throw.
+    });
+    try {
+      await client.connect();
+      connected = true;
+    } catch (error) {
+      if (client.isOpen) client.destroy();
+      throw new PageIndexError(`Cannot connect to Redis at ${redactUrl(url)}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    const store = new RedisByteStore(client as unknown as RedisCommandClient, options);
+    store.owned = client as unknown as OwnedRedisClient;
+    return store;
+  }
+
+  /** Disconnects the client if this store opened it (see {@link RedisByteStore.fromUrl}). */
+  async close(): Promise<void> {
+    const owned = this.owned;
+    this.owned = undefined;
+    if (owned?.isOpen) await owned.close();
+  }
+
+  async mget(keys: string[]): Promise<(Uint8Array | undefined)[]> {
+    const out: (Uint8Array | undefined)[] = [];
+    for (let i = 0; i < keys.length; i += this.batchSize) {
+      const batch = keys.slice(i, i + this.batchSize).map((key) => this.prefix + key);
+      const values = (await this.client.sendCommand(["MGET", ...batch], BINARY)) as Array<Buffer | null>;
+      for (const value of values) out.push(value ?? undefined);
+    }
+    return out;
+  }
+
+  async mset(keyValuePairs: [string, Uint8Array][]): Promise<void> {
+    for (let i = 0; i < keyValuePairs.length; i += this.batchSize) {
+      const args: Array<string | Buffer> = ["MSET"];
+      for (const [key, value] of keyValuePairs.slice(i, i + this.batchSize)) {
+        args.push(this.prefix + key, toBuffer(value));
+      }
+      await this.client.sendCommand(args);
+    }
+  }
+
+  async mdelete(keys: string[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += this.batchSize) {
+      const batch = keys.slice(i, i + this.batchSize).map((key) => this.prefix + key);
+      await this.client.sendCommand(["DEL", ...batch]);
+    }
+  }
+
+  async *yieldKeys(prefix = ""): AsyncGenerator<string> {
+    const match = `${globEscape(this.prefix + prefix)}*`;
+    let cursor = "0";
+    // SCAN may return a key twice while Redis rehashes; yield each once.
+    const seen = new Set<string>();
+    do {
+      const reply = (await this.client.sendCommand(["SCAN", cursor, "MATCH", match, "COUNT", "1000"])) as [
+        string,
+        string[],
+      ];
+      cursor = String(reply[0]);
+      for (const key of reply[1]) {
+        if (seen.has(key)) continue;
+        seen.add(key);
+        yield key.slice(this.prefix.length);
+      }
+    } while (cursor !== "0");
+  }
+}

@@ -1,0 +1,43 @@
+import { BaseStore } from "@langchain/core/stores";
+
+/** Wraps a byte store, recording every key read and optionally failing the n-th mset. */
+export class WrappedStore extends BaseStore<string, Uint8Array> {
+  lc_namespace = ["pageindex", "test"];
+  readonly reads: string[] = [];
+  msets = 0;
+  /** Throw on this mset call (1-based), simulating a writer that dies midway. */
+  failOnMset: number | undefined;
+  /** Runs before each mget reaches the inner store (to interleave another writer). */
+  beforeMget: ((keys: string[]) => Promise<void>) | undefined;
+
+  constructor(readonly inner: BaseStore<string, Uint8Array>) {
+    super();
+  }
+
+  async mget(keys: string[]): Promise<(Uint8Array | undefined)[]> {
+    this.reads.push(...keys);
+    await this.beforeMget?.(keys);
+    return this.inner.mget(keys);
+  }
+
+  async mset(pairs: [string, Uint8Array][]): Promise<void> {
+    this.msets += 1;
+    if (this.failOnMset === this.msets) throw new Error("simulated crash during mset");
+    return this.inner.mset(pairs);
+  }
+
+  mdelete(keys: string[]): Promise<void> {
+    return this.inner.mdelete(keys);
+  }
+
+  yieldKeys(prefix?: string): AsyncGenerator<string> {
+    return this.inner.yieldKeys(prefix) as AsyncGenerator<string>;
+  }
+}
+
+/** All keys of a byte store under a prefix, sorted. */
+export async function allKeys(store: BaseStore<string, Uint8Array>, prefix = ""): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const key of store.yieldKeys(prefix)) keys.push(String(key));
+  return keys.sort();
+}

@@ -1,0 +1,429 @@
+/**
+ * Efficiency benchmark of the tree retriever's strategies, in counts (not clock time):
+ * model calls, sequential round trips and prompt tokens per query, plus hit rate, for
+ * expansion, beam, single-shot and a one-call-per-node traversal (LangRAG-style agent), with a
+ * simulated judge that knows where the answer is and errs at a set rate.
+ *
+ * Data (read from ../shared/corpus; the script exits cleanly when it is absent):
+ * - PageIndex's reference trees (`pageindex-reference/results/*.json`), with synthetic
+ *   questions aimed at random pages of random leaves;
+ * - FinanceBench filings and questions (`financebench/`), when `pageindex-loader` exports
+ *   `PdfTreeLoader` (trees built offline: outline/layout, extractive summaries).
+ *
+ * Run: pnpm -r --filter "./packages/**" run build && npx tsx scripts/bench-retriever.ts
+ *      [--error-rate 0.1] [--seed 7] [--k 3] [--questions-per-tree 10]
+ * Writes .bench-out/bench-retriever.json.
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { BaseChatModel as ChatModelBase } from "@langchain/core/language_models/chat_models";
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import type { ChatResult } from "@langchain/core/outputs";
+import { PageIndexRetriever, type SearchStrategy } from "pageindex-retriever";
+import {
+  asData,
+  childrenOf,
+  DATA_NOT_INSTRUCTIONS,
+  fromPageIndexJson,
+  invokeStructured,
+  rootsOf,
+  type SkeletonNode,
+  type TreeDocument,
+  titlePath,
+  UsageTracker,
+} from "pageindex-store";
+import { z } from "zod";
+import { requireCorpus } from "./corpus.js";
+
+// ---------------------------------------------------------------- options and randomness
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const value = i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  return Number.isFinite(value) ? value : fallback;
+}
+const ERROR_RATE = arg("error-rate", 0.1);
+const SEED = arg("seed", 7);
+const K = arg("k", 3);
+const PER_TREE = arg("questions-per-tree", 10);
+/** Chance that a judge picks a given wrong section (per section looked at). */
+const FALSE_POSITIVE_RATE = arg("false-positive-rate", ERROR_RATE / 5);
+
+/** Deterministic PRNG (mulberry32), so runs are comparable. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// ---------------------------------------------------------------- questions
+interface BenchQuestion {
+  id: string;
+  docId: string;
+  question: string;
+  /** Pages that hold the answer (1-based). */
+  pages: number[];
+}
+
+// ---------------------------------------------------------------- the simulated judge
+/**
+ * A text-only chat model that judges like a good model that knows where the answer is: a
+ * section is relevant when its page range holds an evidence page. It errs at `errorRate`: a
+ * right section is missed with probability `errorRate`, and each wrong section it looks at is
+ * picked with probability `FALSE_POSITIVE_RATE` (the same per-section rates for sibling calls and
+ * per-node calls; single-shot adds one wrong entry with probability `errorRate`).
+ */
+class SimulatedJudge extends ChatModelBase {
+  private readonly evidence: Map<string, number[]>;
+  private readonly errorRate: number;
+  private readonly random: () => number;
+
+  constructor(evidence: Map<string, number[]>, errorRate: number, seed: number) {
+    super({});
+    this.evidence = evidence;
+    this.errorRate = errorRate;
+    this.random = rng(seed);
+  }
+
+  _llmType(): string {
+    return "simulated-judge";
+  }
+
+  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    const prompt = messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
+    const question = /Question: (.*)/.exec(prompt)?.[1]?.trim() ?? "";
+    const pages = this.evidence.get(question) ?? [];
+    const holds = (a: number, b: number) => pages.some((p) => p >= a && p <= b);
+    let answer: string;
+    if (prompt.includes("<toc ")) answer = this.singleShot(prompt, holds);
+    else if (prompt.includes("Is this section relevant")) {
+      const m = /<node id="[^"]+" pages="(\d+)-(\d+)"/.exec(prompt);
+      const right = m ? holds(Number(m[1]), Number(m[2])) : false;
+      const relevant = right ? this.random() >= this.errorRate : this.random() < FALSE_POSITIVE_RATE;
+      answer = JSON.stringify({ relevant });
+    } else {
+      const offered = [...prompt.matchAll(/<node id="([^"]+)" pages="(\d+)-(\d+)"/g)].map((m) => ({
+        id: m[1] as string,
+        hit: holds(Number(m[2]), Number(m[3])),
+      }));
+      const chosen = offered.filter((o) => o.hit && this.random() >= this.errorRate);
+      for (const o of offered) if (!o.hit && this.random() < FALSE_POSITIVE_RATE) chosen.push(o);
+      answer = JSON.stringify({
+        relevant: chosen.map((o) => ({ id: o.id, score: o.hit ? 0.9 : 0.6, reason: "simulated" })),
+      });
+    }
+    return { generations: [{ text: answer, message: new AIMessage(answer) }] };
+  }
+
+  /** Picks the most specific TOC entries that hold an evidence page (one per evidence page). */
+  private singleShot(prompt: string, holds: (a: number, b: number) => boolean): string {
+    const picks: Array<{ doc: string; id: string }> = [];
+    for (const block of prompt.matchAll(/<toc doc="(\d+)"[^>]*>\n([\s\S]*?)\n<\/toc>/g)) {
+      const entries = [
+        ...(block[2] as string).matchAll(/\[(\w+)\] .*? \((?:pp?\. )(\d+)(?:-(\d+))?\)$/gm),
+      ].map((m) => ({
+        id: m[1] as string,
+        a: Number(m[2]),
+        b: Number(m[3] ?? m[2]),
+      }));
+      const hits = entries.filter((e) => holds(e.a, e.b)).sort((x, y) => x.b - x.a - (y.b - y.a));
+      const best = hits[0];
+      if (best && this.random() >= this.errorRate) picks.push({ doc: block[1] as string, id: best.id });
+      if (entries.length > 0 && this.random() < this.errorRate) {
+        const wrong = entries[Math.floor(this.random() * entries.length)];
+        if (wrong) picks.push({ doc: block[1] as string, id: wrong.id });
+      }
+    }
+    return JSON.stringify({ relevant: picks.map((p) => ({ ...p, score: 0.8, reason: "simulated" })) });
+  }
+}
+
+// ---------------------------------------------------------------- one call per node baseline
+/**
+ * LangRAG-style traversal: an agent asks about each node separately ("is this section
+ * relevant?"), opens the relevant ones level by level, and keeps the relevant leaves.
+ */
+async function perNodeTraversal(model: BaseChatModel, tree: TreeDocument, question: string, k: number) {
+  const usage = new UsageTracker();
+  const schema = z.object({ relevant: z.boolean() });
+  let level: SkeletonNode[] = rootsOf(tree);
+  let depth = 0;
+  const found: SkeletonNode[] = [];
+  while (level.length > 0) {
+    depth += 1;
+    const verdicts = await Promise.all(
+      level.map(async (node) => {
+        const range = `${node.startPage ?? 0}-${node.endPage ?? node.startPage ?? 0}`;
+        const messages = [
+          new SystemMessage(
+            `Decide whether a document section can contain the answer. ${DATA_NOT_INSTRUCTIONS}`,
+          ),
+          new HumanMessage(
+            `Question: ${question}\n\n${asData(
+              "node",
+              `Title: ${node.title}\nPath: ${titlePath(tree, node.nodeId).join(" > ")}${
+                (node.summary ?? node.prefixSummary) ? `\nSummary: ${node.summary ?? node.prefixSummary}` : ""
+              }`,
+              { id: node.nodeId, pages: range },
+            )}\n\nIs this section relevant? Answer {"relevant": true|false}.`,
+          ),
+        ];
+        const result = await invokeStructured(model, {
+          schema,
+          messages,
+          step: "per-node",
+          usage,
+          retries: 0,
+        });
+        return result.ok && result.value.relevant;
+      }),
+    );
+    const next: SkeletonNode[] = [];
+    level.forEach((node, i) => {
+      if (!verdicts[i]) return;
+      if (node.childIds.length === 0) found.push(node);
+      else next.push(...childrenOf(tree, node));
+    });
+    level = next;
+  }
+  const total = usage.total;
+  return {
+    nodes: found.slice(0, k),
+    calls: total.calls,
+    roundTrips: depth,
+    promptTokens: total.promptTokens,
+  };
+}
+
+// ---------------------------------------------------------------- running
+interface Row {
+  calls: number;
+  roundTrips: number;
+  promptTokens: number;
+  hit: boolean;
+}
+type Method = SearchStrategy | "beam-2" | "per-node" | "lexical" | "lexical-text";
+const METHODS: Method[] = ["expand", "beam-2", "single-shot", "per-node", "lexical", "lexical-text"];
+
+/**
+ * Whether a returned section holds an evidence page: its own pages (an internal node's intro,
+ * not its whole subtree) unless it was returned with its descendants.
+ */
+function hits(
+  nodes: Array<{
+    startPage?: number;
+    endPage?: number;
+    ownEndPage?: number;
+    includesDescendants?: boolean;
+    childIds?: string[];
+  }>,
+  pages: number[],
+): boolean {
+  return nodes.some((n) => {
+    if (n.startPage === undefined) return false;
+    const start = n.startPage;
+    const internal = (n.childIds?.length ?? 0) > 0 && !n.includesDescendants;
+    const end = internal ? (n.ownEndPage ?? start) : (n.endPage ?? start);
+    return pages.some((p) => p >= start && p <= end);
+  });
+}
+
+async function runSet(name: string, trees: TreeDocument[], questions: BenchQuestion[]) {
+  const evidence = new Map(questions.map((q) => [q.question, q.pages]));
+  const rows = new Map<Method, Row[]>(METHODS.map((m) => [m, []]));
+  const perQuery: Array<Record<string, unknown>> = [];
+  for (const [qi, q] of questions.entries()) {
+    const line: Record<string, unknown> = { id: q.id, docId: q.docId };
+    for (const method of METHODS) {
+      const judge = new SimulatedJudge(evidence, ERROR_RATE, SEED * 1000 + qi);
+      let row: Row;
+      if (method === "per-node") {
+        const tree = trees.find((t) => t.docId === q.docId) as TreeDocument;
+        const r = await perNodeTraversal(judge, tree, q.question, K);
+        row = {
+          calls: r.calls,
+          roundTrips: r.roundTrips,
+          promptTokens: r.promptTokens,
+          hit: hits(r.nodes, q.pages),
+        };
+      } else {
+        const retriever = new PageIndexRetriever({
+          trees,
+          ...(method.startsWith("lexical") ? {} : { model: judge }),
+          ...(method === "lexical-text" ? { lexicalText: "full" as const } : {}),
+          strategy:
+            method === "beam-2"
+              ? "beam"
+              : method.startsWith("lexical")
+                ? "expand"
+                : (method as SearchStrategy),
+          beamWidth: 2,
+          k: K,
+          docIds: [q.docId],
+          cache: false,
+          maxSteps: 60,
+          retries: 0,
+          collapseBelowTokens: 0,
+        });
+        const docs = await retriever.invoke(q.question);
+        const s = retriever.lastRun?.stats;
+        row = {
+          calls: s?.calls ?? 0,
+          roundTrips: s?.roundTrips ?? 0,
+          promptTokens: s?.promptTokens ?? 0,
+          hit: hits(
+            docs.map((d) => d.metadata),
+            q.pages,
+          ),
+        };
+      }
+      rows.get(method)?.push(row);
+      line[method] = row;
+    }
+    perQuery.push(line);
+  }
+  return { name, questions: questions.length, rows, perQuery };
+}
+
+function summarise(result: Awaited<ReturnType<typeof runSet>>) {
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+  const base = result.rows.get("per-node") ?? [];
+  const baseCalls = mean(base.map((r) => r.calls)) || 1;
+  const baseTokens = mean(base.map((r) => r.promptTokens)) || 1;
+  console.log(
+    `\n## ${result.name}: ${result.questions} questions, k=${K}, judge misses ${ERROR_RATE}, false positives ${FALSE_POSITIVE_RATE.toFixed(3)}`,
+  );
+  console.log(
+    "method        calls/q  round trips/q  prompt tokens/q  calls vs per-node  tokens vs per-node  hit rate",
+  );
+  const summary: Record<string, unknown> = {};
+  for (const [method, rows] of result.rows) {
+    const calls = mean(rows.map((r) => r.calls));
+    const trips = mean(rows.map((r) => r.roundTrips));
+    const tokens = mean(rows.map((r) => r.promptTokens));
+    const hitRate = mean(rows.map((r) => (r.hit ? 1 : 0)));
+    summary[method] = { calls, roundTrips: trips, promptTokens: tokens, hitRate };
+    console.log(
+      `${method.padEnd(13)} ${calls.toFixed(1).padStart(7)}  ${trips.toFixed(2).padStart(13)}  ${tokens.toFixed(0).padStart(15)}  ${(calls / baseCalls).toFixed(2).padStart(17)}  ${(tokens / baseTokens).toFixed(2).padStart(18)}  ${(hitRate * 100).toFixed(0).padStart(7)}%`,
+    );
+  }
+  return summary;
+}
+
+function referenceQuestions(trees: TreeDocument[]): BenchQuestion[] {
+  const random = rng(SEED);
+  const out: BenchQuestion[] = [];
+  for (const tree of trees) {
+    const leaves = tree.nodes.filter((n) => n.childIds.length === 0 && n.startPage !== undefined);
+    for (let i = 0; i < Math.min(PER_TREE, leaves.length); i += 1) {
+      const leaf = leaves[Math.floor(random() * leaves.length)] as SkeletonNode;
+      const start = leaf.startPage as number;
+      const page = start + Math.floor(random() * ((leaf.endPage ?? start) - start + 1));
+      out.push({
+        id: `${tree.docId}#${i}`,
+        docId: tree.docId,
+        // The simulated judge keys on the question text, so it must be unique.
+        question: `[${tree.docId} q${i}] What does the document say on page ${page} about ${leaf.title}?`,
+        pages: [page],
+      });
+    }
+  }
+  return out;
+}
+
+async function financeBench(
+  dir: string,
+): Promise<{ trees: TreeDocument[]; questions: BenchQuestion[] } | string> {
+  let loader: Record<string, unknown>;
+  try {
+    loader = (await import("pageindex-loader")) as Record<string, unknown>;
+  } catch (error) {
+    return `pageindex-loader could not be imported (${(error as Error).message}); build it first`;
+  }
+  const PdfTreeLoader = loader.PdfTreeLoader as
+    | (new (
+        input: string,
+        options?: Record<string, unknown>,
+      ) => { loadTree(): Promise<TreeDocument> })
+    | undefined;
+  if (!PdfTreeLoader) return "pageindex-loader does not export PdfTreeLoader (yet); FinanceBench skipped";
+  const lines = readFileSync(join(dir, "questions.jsonl"), "utf8")
+    .split("\n")
+    .filter((l) => l.trim());
+  const raw = lines.map(
+    (l) =>
+      JSON.parse(l) as { id: string; doc_name: string; question: string; evidence: Array<{ page: number }> },
+  );
+  const trees: TreeDocument[] = [];
+  for (const name of [...new Set(raw.map((q) => q.doc_name))]) {
+    try {
+      trees.push(await new PdfTreeLoader(join(dir, "pdfs", `${name}.pdf`), { docId: name }).loadTree());
+      const t = trees.at(-1) as TreeDocument;
+      console.log(`built ${name}: ${t.nodes.length} nodes, structure ${t.build.structure}`);
+    } catch (error) {
+      console.log(`could not build ${name}: ${(error as Error).message}`);
+    }
+  }
+  const built = new Set(trees.map((t) => t.docId));
+  const questions = raw
+    .filter((q) => built.has(q.doc_name))
+    .map((q) => ({
+      id: q.id,
+      docId: q.doc_name,
+      question: q.question,
+      pages: q.evidence.map((e) => e.page),
+    }));
+  return { trees, questions };
+}
+
+async function main() {
+  const corpus = requireCorpus();
+  const out: Record<string, unknown> = {
+    errorRate: ERROR_RATE,
+    falsePositiveRate: FALSE_POSITIVE_RATE,
+    seed: SEED,
+    k: K,
+  };
+
+  const refDir = join(corpus, "pageindex-reference/results");
+  const trees = readdirSync(refDir)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => fromPageIndexJson(JSON.parse(readFileSync(join(refDir, f), "utf8"))));
+  console.log(
+    `PageIndex reference trees: ${trees.map((t) => `${t.docId} (${t.nodes.length} nodes)`).join(", ")}`,
+  );
+  const ref = await runSet(
+    "PageIndex reference trees (synthetic page questions)",
+    trees,
+    referenceQuestions(trees),
+  );
+  out.reference = { summary: summarise(ref), perQuery: ref.perQuery };
+
+  const fb = await financeBench(join(corpus, "financebench"));
+  if (typeof fb === "string") {
+    console.log(`\nFinanceBench: ${fb}`);
+    out.financebench = { skipped: fb };
+  } else {
+    const result = await runSet("FinanceBench (evidence pages)", fb.trees, fb.questions);
+    out.financebench = { summary: summarise(result), perQuery: result.perQuery };
+    console.log("\nper query (calls / round trips / hit):");
+    for (const line of result.perQuery) {
+      const cells = METHODS.map((m) => {
+        const r = line[m] as Row;
+        return `${m} ${r.calls}/${r.roundTrips}/${r.hit ? "hit" : "miss"}`;
+      });
+      console.log(`  ${String(line.id).padEnd(22)} ${cells.join("  ")}`);
+    }
+  }
+  const dir = resolve(".bench-out");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "bench-retriever.json"), `${JSON.stringify(out, null, 2)}\n`);
+  console.log(`\nwrote ${join(dir, "bench-retriever.json")}`);
+}
+
+await main();

@@ -1,0 +1,200 @@
+// Runs the BUILT `pageindex` binary (pnpm test builds first), the way a shell user would.
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const BIN = resolve(import.meta.dirname, "../../packages/pageindex-retriever/dist/cli.mjs");
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      {
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+        timeout: 120_000,
+        maxBuffer: 20 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        done({ code, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
+  });
+}
+
+// Sections long enough (> 300 tokens each) that the retriever returns them one by one rather
+// than collapsing the whole small manual into one result.
+const filler = (topic: string) =>
+  Array.from(
+    { length: 12 },
+    (_, i) => `Paragraph ${i + 1} about ${topic} covers safe handling, parts and care of the appliance.`,
+  ).join(" ");
+const MANUAL = `# Kettle Manual
+
+Intro to the kettle. ${filler("the kettle")}
+
+## Filling
+
+Fill the kettle with fresh water up to the MAX line. ${filler("filling")}
+
+## Descaling
+
+Descale the kettle monthly with citric acid: dissolve two spoons in water, boil, rinse. ${filler("limescale")}
+
+### Descaling in hard-water areas
+
+In hard-water areas descale every two weeks. ${filler("hard water")}
+`;
+
+describe.skipIf(!existsSync(BIN))("pageindex CLI (built binary)", () => {
+  let dir: string;
+  let store: string;
+  const run = (args: string[], env: Record<string, string> = {}) => cli(["--store", store, ...args], env);
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "pageindex-cli-"));
+    store = join(dir, "store");
+    await writeFile(join(dir, "kettle.md"), MANUAL);
+    await writeFile(join(dir, "notes.docx"), "not supported");
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("indexes, then skips an unchanged file", async () => {
+    const first = await run(["--json", "index", join(dir, "kettle.md")]);
+    expect(first.code).toBe(0);
+    const out = JSON.parse(first.stdout);
+    expect(out.documents).toEqual([
+      expect.objectContaining({
+        docId: "kettle.md",
+        status: "indexed",
+        kind: "markdown",
+        nodes: 4,
+        llmCalls: 0,
+      }),
+    ]);
+    expect(first.stderr).toContain("running offline");
+    const again = await run(["--json", "index", join(dir, "kettle.md")]);
+    expect(JSON.parse(again.stdout).documents[0].status).toBe("unchanged");
+  });
+
+  it("lists documents and shows the tree in every format", async () => {
+    const list = JSON.parse((await run(["--json", "list"])).stdout);
+    expect(list.documents.map((d: { docId: string }) => d.docId)).toEqual(["kettle.md"]);
+    const text = await run(["tree", "kettle.md"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("[0002] Descaling (lines 9-15)");
+    expect(text.stdout).toContain("    [0003] Descaling in hard-water areas");
+    const pageindex = JSON.parse((await run(["tree", "kettle", "--format", "pageindex"])).stdout);
+    expect(pageindex.structure[0].nodes.map((n: { title: string }) => n.title)).toEqual([
+      "Filling",
+      "Descaling",
+    ]);
+    const json = JSON.parse((await run(["--json", "tree", "kettle.md"])).stdout);
+    expect(json.nodes).toHaveLength(4);
+    expect(json.nodes[0].text).toBeUndefined();
+  });
+
+  it("answers a question offline with cited sections", async () => {
+    const res = await run(["--json", "ask", "How often should I descale in hard water?"]);
+    expect(res.code).toBe(0);
+    const out = JSON.parse(res.stdout);
+    expect(out.model).toBe("offline");
+    expect(out.sections[0]).toMatchObject({
+      docId: "kettle.md",
+      title: "Descaling in hard-water areas",
+      judge: "lexical",
+    });
+    expect(out.sections[0].text).toContain("every two weeks");
+    expect(out.stats.calls).toBe(0);
+    const human = await run(["ask", "How often should I descale in hard water?"]);
+    expect(human.stdout).toContain(
+      "[1] kettle.md › Kettle Manual › Descaling › Descaling in hard-water areas (lines 13-15)",
+    );
+  });
+
+  it("imports a PageIndex tree and removes documents", async () => {
+    const file = join(dir, "paper_structure.json");
+    await writeFile(
+      file,
+      JSON.stringify({
+        doc_name: "paper.pdf",
+        structure: [{ title: "Intro", node_id: "0000", start_index: 1, end_index: 2 }],
+      }),
+    );
+    const imported = await run(["--json", "import", file]);
+    expect(JSON.parse(imported.stdout).imported[0]).toMatchObject({ docId: "paper.pdf", nodes: 1 });
+    const removed = await run(["--json", "rm", "paper.pdf"]);
+    expect(JSON.parse(removed.stdout)).toEqual({ removed: ["paper.pdf"] });
+    expect((await run(["tree", "paper.pdf"])).code).toBe(2);
+  });
+
+  it("gives actionable errors and exit codes for bad input", async () => {
+    const missing = await run(["index", join(dir, "nope.md")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/No such file or folder: .*nope\.md/);
+    const unsupported = await run(["index", join(dir, "notes.docx")]);
+    expect(unsupported.code).toBe(2);
+    expect(unsupported.stderr).toMatch(/Unsupported file type: .*notes\.docx/);
+    const unknown = await run(["tree", "no-such-doc"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('No document "no-such-doc"');
+    const badOption = await run(["ask", "x", "-k", "zero"]);
+    expect(badOption.code).toBe(2);
+    const badModel = await run(["--model", "nonsense", "ask", "x"]);
+    expect(badModel.code).toBe(4);
+    expect(badModel.stderr).toContain("provider:name");
+    const noKey = await run(["--model", "openai:gpt-4o-mini", "ask", "x"]);
+    expect(noKey.code).toBe(4);
+    expect(noKey.stderr).toContain("OPENAI_API_KEY");
+  });
+
+  it("reports an unreadable store", async () => {
+    const blocker = join(dir, "a-file");
+    await writeFile(blocker, "x");
+    const res = await cli(["--store", join(blocker, "store"), "list"]);
+    expect(res.code).toBe(3);
+    expect(res.stderr).toContain("Cannot open the store folder");
+    if (process.getuid?.() !== 0) {
+      const locked = join(dir, "locked");
+      await run(["--store", locked, "list"]);
+      await chmod(locked, 0o000);
+      expect((await cli(["--store", locked, "list"])).code).toBe(3);
+      await chmod(locked, 0o700);
+    }
+  });
+
+  it("runs the demo offline and prints the sections for the demo question", async () => {
+    const res = await run(["demo"]);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain(
+      "tiller-operator-manual.md › Tiller Message Queue — Operator Manual › 4. Security",
+    );
+    const json = JSON.parse((await run(["--json", "demo"])).stdout);
+    expect(json.sections[0].path).toContain("4.2 TLS certificates");
+    expect(json.sections[0].text).toContain("tillerctl tls reload");
+  });
+
+  it("prints help", async () => {
+    const help = await cli(["--help"]);
+    expect(help.code).toBe(0);
+    for (const cmd of ["index", "list", "tree", "import", "rm", "ask", "demo"])
+      expect(help.stdout).toContain(cmd);
+  });
+});
+
+it("has a built binary to test (pnpm test builds first)", () => {
+  expect(existsSync(BIN), `missing ${BIN}: run pnpm build`).toBe(true);
+  return readFile(BIN, "utf8").then((text) => expect(text.startsWith("#!/usr/bin/env node")).toBe(true));
+});

@@ -1,0 +1,132 @@
+import { createStuffDocumentsChain } from "@langchain/classic/chains/combine_documents";
+import { createRetrievalChain } from "@langchain/classic/chains/retrieval";
+import { EnsembleRetriever } from "@langchain/classic/retrievers/ensemble";
+import { MemoryVectorStore } from "@langchain/classic/vectorstores/memory";
+import type { Document } from "@langchain/core/documents";
+import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { ChatPromptTemplate } from "@langchain/core/prompts";
+import { RunnableLambda } from "@langchain/core/runnables";
+import { fakeModel } from "@langchain/core/testing";
+import { SyntheticEmbeddings } from "@langchain/core/utils/testing";
+import { createAgent } from "langchain";
+import { createPageIndexTools, PageIndexRetriever } from "pageindex-retriever";
+import { treeToDocuments } from "pageindex-store";
+import { describe, expect, it } from "vitest";
+import {
+  annualReport,
+  ID,
+  judgeByTitle,
+  manual,
+  offeredNodes,
+  TAX_PATH,
+} from "../packages/pageindex-retriever/test/support/fixtures.js";
+import { ScriptedChatModel } from "./support/scripted-model.js";
+
+const QUESTION = "What was the effective tax rate in 2023?";
+
+function judgedRetriever(extra: Record<string, unknown> = {}) {
+  const model = new ScriptedChatModel([], { fallback: judgeByTitle(TAX_PATH) });
+  return {
+    model,
+    retriever: new PageIndexRetriever({ trees: [annualReport(), manual()], model, backoffMs: 1, ...extra }),
+  };
+}
+
+/** An answering model that records the prompt it got (what a RAG chain put in the context). */
+function answerer(answer: string) {
+  return new ScriptedChatModel([], { fallback: () => answer });
+}
+
+describe("PageIndexRetriever in LangChain compositions", () => {
+  it("works in an LCEL chain with .pipe", async () => {
+    const { retriever } = judgedRetriever();
+    const format = RunnableLambda.from((docs: Document[]) =>
+      docs.map((d) => `${d.metadata.title} (pp. ${d.metadata.startPage}-${d.metadata.endPage})`).join("\n"),
+    );
+    const prompt = ChatPromptTemplate.fromMessages([
+      ["system", "Answer from these sections:\n{context}"],
+      ["human", "{question}"],
+    ]);
+    const llm = answerer("21.4%");
+    const chain = RunnableLambda.from(async (question: string) => ({
+      context: await retriever.pipe(format).invoke(question),
+      question,
+    }))
+      .pipe(prompt)
+      .pipe(llm);
+    const answer = await chain.invoke(QUESTION);
+    expect(answer.content).toBe("21.4%");
+    expect(llm.prompts[0]).toContain("Note 12. Income Taxes (pp. 46-50)");
+  });
+
+  it("drops into createRetrievalChain with createStuffDocumentsChain", async () => {
+    const { retriever } = judgedRetriever();
+    const llm = answerer("The effective tax rate was 21.4%.");
+    const combineDocsChain = await createStuffDocumentsChain({
+      llm,
+      prompt: ChatPromptTemplate.fromMessages([
+        ["system", "Use the context to answer.\n\n{context}"],
+        ["human", "{input}"],
+      ]),
+    });
+    const chain = await createRetrievalChain({ retriever, combineDocsChain });
+    const result = await chain.invoke({ input: QUESTION });
+    expect(result.answer).toBe("The effective tax rate was 21.4%.");
+    expect(result.context.map((d: Document) => d.id)).toEqual([`acme-10k:${ID.note12}`]);
+    expect(llm.prompts[0]).toContain("The effective tax rate was 21.4% in 2023 versus 19.8% in 2022.");
+  });
+
+  it("fuses with a vector retriever in an EnsembleRetriever, and uses one as a first stage", async () => {
+    const tree = annualReport();
+    const store = await MemoryVectorStore.fromDocuments(
+      treeToDocuments(tree),
+      new SyntheticEmbeddings({ vectorSize: 32 }),
+    );
+    const vector = store.asRetriever(3);
+    const { retriever } = judgedRetriever();
+    const ensemble = new EnsembleRetriever({ retrievers: [vector, retriever], weights: [0.5, 0.5] });
+    const fused = await ensemble.invoke(QUESTION);
+    const vectorOnly = await vector.invoke(QUESTION);
+    expect(fused.length).toBeGreaterThanOrEqual(vectorOnly.length);
+    expect(fused.some((d) => d.metadata.nodeId === ID.note12 && d.metadata.judge === "llm")).toBe(true);
+
+    // Hybrid: the vector hits seed the tree search (their metadata carries docId/nodeId).
+    const model = new ScriptedChatModel([], { fallback: judgeByTitle(/Note 12|Income Taxes/) });
+    const hybrid = new PageIndexRetriever({ trees: [tree], model, firstStage: vector, backoffMs: 1 });
+    await hybrid.invoke(QUESTION);
+    const seeded = new Set(vectorOnly.map((d) => d.metadata.parentId ?? d.metadata.nodeId));
+    // Every judging call opened a node the vector hits pointed at, not the roots.
+    for (const prompt of model.prompts) {
+      expect(offeredNodes(prompt).every((n) => n.id !== ID.partI)).toBe(true);
+    }
+    expect(model.calls).toBeLessThanOrEqual(seeded.size);
+    expect(hybrid.lastRun?.docIds).toEqual(["acme-10k"]);
+  });
+
+  it("gives an agent tools it calls to get the sections", async () => {
+    const { retriever } = judgedRetriever();
+    const model = fakeModel()
+      .respondWithTools([{ name: "search_documents", args: { query: QUESTION }, id: "c1" }])
+      .respondWithTools([{ name: "get_page_content", args: { docId: "acme-10k", pages: "46" }, id: "c2" }])
+      .respondWithTools([{ name: "get_page_content", args: { docId: "acme-10k", pages: "9-x" }, id: "c3" }])
+      .respond(new AIMessage("The effective tax rate was 21.4% (ACME 10-K, p. 46)."));
+    const agent = createAgent({ model, tools: createPageIndexTools(retriever) });
+    const state = await agent.invoke({ messages: [{ role: "user", content: QUESTION }] });
+    const messages = state.messages as BaseMessage[];
+    const toolMessages = messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
+    expect(toolMessages.map((m) => m.name)).toEqual([
+      "search_documents",
+      "get_page_content",
+      "get_page_content",
+    ]);
+    const [search, pages, bad] = toolMessages;
+    expect(String(search?.content)).toContain("Note 12. Income Taxes (pp. 46-50)");
+    expect(String(search?.content)).toContain("21.4%");
+    const artifact = search?.artifact as { sections: Array<{ nodeId: string; startPage: number }> };
+    expect(artifact.sections[0]).toMatchObject({ nodeId: ID.note12, startPage: 46 });
+    expect(String(pages?.content)).toContain("[docId=acme-10k nodeId=0013]");
+    expect(String(bad?.content)).toMatch(/^Error: bad page range: "9-x" is not a page/);
+    expect(String(messages.at(-1)?.content)).toContain("21.4%");
+    expect(model.callCount).toBe(4);
+  });
+});
