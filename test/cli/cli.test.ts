@@ -181,9 +181,21 @@ describe.skipIf(!existsSync(BIN))("pageindex CLI (built binary)", () => {
     expect(res.stdout).toContain(
       "tiller-operator-manual.md › Tiller Message Queue — Operator Manual › 4. Security",
     );
+    expect(res.stdout).toContain(
+      "acme-annual-report-2025.pdf › Item 7. Management's Discussion and Analysis",
+    );
     const json = JSON.parse((await run(["--json", "demo"])).stdout);
-    expect(json.sections[0].path).toContain("4.2 TLS certificates");
-    expect(json.sections[0].text).toContain("tillerctl tls reload");
+    const [tls, cash] = json.results;
+    expect(tls.sections[0].path).toContain("4.2 TLS certificates");
+    expect(tls.sections[0].text).toContain("tillerctl tls reload");
+    expect(cash.sections.map((s: { title: string }) => s.title)).toContain("Liquidity and Capital Resources");
+    expect(
+      cash.sections.find((s: { title: string }) => s.title === "Liquidity and Capital Resources"),
+    ).toMatchObject({
+      docId: "acme-annual-report-2025.pdf",
+      startPage: 7,
+      endPage: 7,
+    });
   });
 
   it("prints help", async () => {

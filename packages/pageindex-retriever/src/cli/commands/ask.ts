@@ -1,6 +1,7 @@
+import type { DocumentInterface } from "@langchain/core/documents";
 import { answerWithCitations, citationOf } from "../../answer.js";
 import { PageIndexRetriever } from "../../retriever.js";
-import type { SearchStrategy } from "../../types.js";
+import type { PageIndexDocumentMetadata, RetrievalRun, SearchStrategy } from "../../types.js";
 import type { CliContext } from "../context.js";
 import { CliError, EXIT, printJson } from "../output.js";
 import { resolveDocId } from "./documents.js";
@@ -18,8 +19,22 @@ export interface AskOptions {
 
 const STRATEGIES: SearchStrategy[] = ["expand", "beam", "single-shot"];
 
-/** `pageindex ask "<question>"`: retrieved sections with citations, and an answer when a model is set. */
-export async function ask(ctx: CliContext, question: string, options: AskOptions): Promise<number> {
+/** One question's result, as `--json` prints it. */
+export interface AskResult {
+  question: string;
+  model: string;
+  sections: Array<Record<string, unknown>>;
+  answer?: string;
+  stats?: RetrievalRun["stats"];
+  warnings: string[];
+}
+
+/** Retrieves (and, with a model, answers) one question; prints nothing. */
+export async function retrieveAnswer(
+  ctx: CliContext,
+  question: string,
+  options: AskOptions,
+): Promise<{ result: AskResult; docs: DocumentInterface<PageIndexDocumentMetadata>[]; run?: RetrievalRun }> {
   if (!question.trim()) throw new CliError("The question is empty");
   if (options.strategy && !STRATEGIES.includes(options.strategy)) {
     throw new CliError(`--strategy must be one of ${STRATEGIES.join(", ")} (got "${options.strategy}")`);
@@ -43,53 +58,59 @@ export async function ask(ctx: CliContext, question: string, options: AskOptions
     ...(docIds ? { docIds } : {}),
     ...(options.expert ? { expertKnowledge: options.expert } : {}),
   });
-  const sections = await retriever.invoke(question);
+  const docs = await retriever.invoke(question);
   const run = retriever.lastRun;
-  const wantAnswer = options.answer !== false && model !== undefined && sections.length > 0;
-  const answer = wantAnswer && model ? await answerWithCitations(model, question, sections) : undefined;
+  const wantAnswer = options.answer !== false && model !== undefined && docs.length > 0;
+  const answer = wantAnswer && model ? await answerWithCitations(model, question, docs) : undefined;
+  const result: AskResult = {
+    question,
+    model: ctx.modelLabel(),
+    sections: docs.map((doc) => ({
+      rank: doc.metadata.rank,
+      docId: doc.metadata.docId,
+      docName: doc.metadata.docName,
+      nodeId: doc.metadata.nodeId,
+      title: doc.metadata.title,
+      path: doc.metadata.path,
+      startPage: doc.metadata.startPage,
+      endPage: doc.metadata.endPage,
+      startLine: doc.metadata.startLine,
+      endLine: doc.metadata.endLine,
+      score: doc.metadata.score,
+      reason: doc.metadata.reason,
+      judge: doc.metadata.judge,
+      text: doc.pageContent,
+    })),
+    ...(answer !== undefined ? { answer } : {}),
+    ...(run ? { stats: run.stats } : {}),
+    warnings: run?.warnings ?? [],
+  };
+  return run ? { result, docs, run } : { result, docs };
+}
 
-  if (ctx.options.json) {
-    printJson(ctx.io, {
-      question,
-      model: ctx.modelLabel(),
-      sections: sections.map((doc) => ({
-        rank: doc.metadata.rank,
-        docId: doc.metadata.docId,
-        docName: doc.metadata.docName,
-        nodeId: doc.metadata.nodeId,
-        title: doc.metadata.title,
-        path: doc.metadata.path,
-        startPage: doc.metadata.startPage,
-        endPage: doc.metadata.endPage,
-        startLine: doc.metadata.startLine,
-        endLine: doc.metadata.endLine,
-        score: doc.metadata.score,
-        reason: doc.metadata.reason,
-        judge: doc.metadata.judge,
-        text: doc.pageContent,
-      })),
-      ...(answer !== undefined ? { answer } : {}),
-      stats: run?.stats,
-      warnings: run?.warnings ?? [],
-    });
-    return EXIT.ok;
-  }
-
-  ctx.io.out(`Question: ${question}\n`);
-  if (sections.length === 0) ctx.io.out("No relevant section found.");
+/** Prints one question's result for a person. */
+function printAsk(
+  ctx: CliContext,
+  { result, docs, run }: Awaited<ReturnType<typeof retrieveAnswer>>,
+  options: AskOptions,
+  offline: boolean,
+): void {
+  ctx.io.out(`Question: ${result.question}\n`);
+  if (docs.length === 0) ctx.io.out("No relevant section found.");
   const chars = options.chars ?? 400;
-  sections.forEach((doc, i) => {
+  docs.forEach((doc, i) => {
     ctx.io.out(`[${i + 1}] ${citationOf(doc)}`);
     ctx.io.out(`    score ${doc.metadata.score.toFixed(2)} (${doc.metadata.judge}) — ${doc.metadata.reason}`);
     const text = doc.pageContent.replace(/\s+/g, " ").trim();
     if (chars > 0 && text) ctx.io.out(`    ${text.length > chars ? `${text.slice(0, chars)}…` : text}`);
     ctx.io.out("");
   });
-  if (answer !== undefined) ctx.io.out(`Answer (${ctx.modelLabel()}):\n${answer}\n`);
-  else if (!model)
+  if (result.answer !== undefined) ctx.io.out(`Answer (${result.model}):\n${result.answer}\n`);
+  else if (offline) {
     ctx.io.out(
       "(Offline: sections chosen by the BM25 judge; set --model or PAGEINDEX_MODEL for an LLM judge and an answer.)",
     );
+  }
   if (run) {
     const s = run.stats;
     ctx.io.out(
@@ -97,5 +118,24 @@ export async function ask(ctx: CliContext, question: string, options: AskOptions
     );
     for (const warning of run.warnings) ctx.io.err(`warning: ${warning}`);
   }
+}
+
+/** `pageindex ask "<question>"`: retrieved sections with citations, and an answer when a model is set. */
+export async function ask(ctx: CliContext, question: string, options: AskOptions): Promise<number> {
+  return askMany(ctx, [question], options);
+}
+
+/** Asks several questions; `--json` prints one result, or `{ results: [...] }` for several. */
+export async function askMany(ctx: CliContext, questions: string[], options: AskOptions): Promise<number> {
+  const results: AskResult[] = [];
+  for (const [i, question] of questions.entries()) {
+    const outcome = await retrieveAnswer(ctx, question, options);
+    results.push(outcome.result);
+    if (!ctx.options.json) {
+      if (i > 0) ctx.io.out("");
+      printAsk(ctx, outcome, options, (await ctx.model()) === undefined);
+    }
+  }
+  if (ctx.options.json) printJson(ctx.io, results.length === 1 ? results[0] : { results });
   return EXIT.ok;
 }

@@ -3,11 +3,14 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CliContext } from "../context.js";
 import { CliError, EXIT } from "../output.js";
-import { ask } from "./ask.js";
+import { askMany } from "./ask.js";
 import { indexFiles } from "./index-files.js";
 
-/** The question the demo asks of the bundled samples. */
-export const DEMO_QUESTION = "How do I rotate the TLS certificates without downtime?";
+/** The questions the demo asks of the bundled samples: one per sample, from one shared index. */
+export const DEMO_QUESTIONS = [
+  "How do I rotate the TLS certificates without downtime?",
+  "How much cash did Acme generate from operations in 2025, and why did it increase?",
+];
 
 /** The package's `samples/` folder, found from this file in `src/` (tests) or `dist/` (the bin). */
 export function samplesDir(): string {
@@ -31,5 +34,5 @@ export async function demo(ctx: CliContext, options: { question?: string }): Pro
   const indexed = await indexFiles(ctx, [samples], {}, { json: false });
   if (indexed !== EXIT.ok) return indexed;
   if (!ctx.options.json) ctx.io.out("");
-  return ask(ctx, options.question ?? DEMO_QUESTION, { k: 3 });
+  return askMany(ctx, options.question ? [options.question] : DEMO_QUESTIONS, { k: 3 });
 }

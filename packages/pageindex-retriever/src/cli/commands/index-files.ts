@@ -43,6 +43,7 @@ export async function indexFiles(
   ctx: CliContext,
   inputs: string[],
   options: IndexCommandOptions,
+  output: { json: boolean } = { json: Boolean(ctx.options.json) },
 ): Promise<number> {
   if (options.structure && !STRUCTURES.includes(options.structure)) {
     throw new CliError(`--structure must be one of ${STRUCTURES.join(", ")} (got "${options.structure}")`);
