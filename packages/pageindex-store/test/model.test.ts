@@ -277,3 +277,15 @@ describe("PageIndex JSON", () => {
     expect(tree.build.warnings?.[0]).toMatch(/ended \(page 4\) before it started/);
   });
 });
+
+describe("countTokens", () => {
+  it("counts ordinary text exactly and pathological runs in linear time", async () => {
+    const { countTokens } = await import("pageindex-store");
+    expect(countTokens("")).toBe(0);
+    expect(countTokens("Hello world, this is  a test.\n\n  Next para")).toBe(12);
+    // 200 kB without whitespace: quadratic BPE would take minutes; sliced it is a fraction of a second.
+    const run = countTokens("=".repeat(200_000));
+    expect(run).toBeGreaterThanOrEqual(200_000 / 64);
+    expect(run).toBeLessThan(200_000);
+  });
+});

@@ -1,0 +1,180 @@
+/**
+ * Extractive (no-LLM) summaries: a short, deterministic lead of a section with markup removed.
+ * Works on a bounded window of the text so a huge section costs no more than a small one.
+ */
+
+/** How to read the text: Markdown markup is stripped; plain text (PDF) is only tidied. */
+export type TextMarkup = "markdown" | "plain";
+
+/** Options of {@link extractiveSummary} and {@link toPlainText}. */
+export interface ExtractiveOptions {
+  /** Longest summary in characters; whole sentences are kept up to this length. Default 300. */
+  maxChars?: number;
+  /** Default `"markdown"`. */
+  markup?: TextMarkup;
+  /** The section's title: dropped when the text starts with it (plain text) so the lead is content. */
+  title?: string;
+}
+
+/** Default length of an extractive summary, in characters. */
+export const DEFAULT_SUMMARY_CHARS = 300;
+
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  "#39": "'",
+};
+
+const ATX = /^ {0,3}#{1,6}(?:[ \t]|$)/;
+const SETEXT = /^ {0,3}(?:=+|-+)[ \t]*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+const LINK_DEFINITION = /^ {0,3}\[[^\]]+\]:\s/;
+const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
+const THEMATIC = /^ {0,3}(?:(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/;
+
+/** Removes inline Markdown/HTML markup from one line, keeping the readable text. */
+function stripInline(line: string): string {
+  return line
+    .replace(/<!--.*?-->/g, " ")
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
+    .replace(/<((?:https?|mailto):[^>\s]+)>/g, "$1")
+    .replace(/<\/?[A-Za-z][^>]*>/g, " ")
+    .replace(/\{%[^%]*%\}/g, " ")
+    .replace(/`+([^`]*)`+/g, "$1")
+    .replace(/(\*\*|__|~~)(?=\S)(.+?)(?<=\S)\1/g, "$2")
+    .replace(/(^|[^\w*])[*_](?=\S)([^*_]+?)(?<=\S)[*_](?=[^\w*]|$)/g, "$1$2")
+    .replace(/&(#39|amp|lt|gt|quot|apos|nbsp);/g, (_, name: string) => ENTITIES[name] ?? "")
+    .replace(/\|/g, " ")
+    .replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, "$1");
+}
+
+/**
+ * Markdown to readable plain text: headings, fences, HTML comments, table rules, link
+ * definitions and block markers (lists, quotes) removed; fenced/indented code kept only when
+ * the text has no prose at all. Whitespace is collapsed to single spaces.
+ */
+function markdownToPlain(text: string): string {
+  const prose: string[] = [];
+  const code: string[] = [];
+  let fence: string | undefined;
+  let inComment = false;
+  let previousBlank = true;
+  let inList = false;
+  const lines = text.split(/\r\n|\r|\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (fence !== undefined) {
+      const marker = FENCE.exec(line)?.[1];
+      if (
+        marker !== undefined &&
+        marker[0] === fence[0] &&
+        marker.length >= fence.length &&
+        !line.trim().slice(marker.length).trim()
+      ) {
+        fence = undefined;
+      } else code.push(line);
+      continue;
+    }
+    if (inComment) {
+      if (line.includes("-->")) inComment = false;
+      continue;
+    }
+    const open = FENCE.exec(line);
+    if (open) {
+      fence = open[1] as string;
+      continue;
+    }
+    if (/^\s*<!--/.test(line) && !line.includes("-->")) {
+      inComment = true;
+      continue;
+    }
+    const blank = line.trim() === "";
+    const indented = /^(?: {4}|\t)/.test(line);
+    if (!blank && previousBlank && indented && !inList) {
+      code.push(line);
+      continue;
+    }
+    previousBlank = blank;
+    // Indented lines after a list item continue it; they are not code.
+    if (!blank) inList = LIST_ITEM.test(line) || (inList && indented);
+    if (
+      blank ||
+      ATX.test(line) ||
+      TABLE_RULE.test(line) ||
+      LINK_DEFINITION.test(line) ||
+      THEMATIC.test(line)
+    ) {
+      continue;
+    }
+    const next = lines[i + 1];
+    if (next !== undefined && SETEXT.test(next) && !/^\s*[-*+]\s/.test(line)) {
+      i += 1; // a setext heading: its text is the title, not content
+      continue;
+    }
+    if (SETEXT.test(line)) continue;
+    const body = line
+      .replace(/^\s*(?:>\s?)+/, "")
+      .replace(/^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/, "");
+    prose.push(stripInline(body));
+  }
+  const chosen = prose.some((l) => l.trim()) ? prose : code;
+  return collapse(chosen.join(" "));
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function windowOf(text: string, maxChars: number): string {
+  // Enough text for the lead even after markup removal, without touching the rest.
+  const limit = Math.max(4000, maxChars * 12);
+  if (text.length <= limit) return text;
+  const cut = text.lastIndexOf("\n", limit);
+  return text.slice(0, cut > limit / 2 ? cut : limit);
+}
+
+/**
+ * Readable plain text of a section: Markdown markup stripped (or, for plain text, whitespace
+ * collapsed and a leading repeat of the title dropped). Reads the whole text; see
+ * {@link extractiveSummary} for a bounded lead.
+ */
+export function toPlainText(text: string, options: Omit<ExtractiveOptions, "maxChars"> = {}): string {
+  const markup = options.markup ?? "markdown";
+  let plain = markup === "markdown" ? markdownToPlain(text) : collapse(text);
+  const title = options.title ? collapse(options.title) : "";
+  if (markup === "plain" && title && plain.toLowerCase().startsWith(title.toLowerCase())) {
+    plain = plain.slice(title.length).replace(/^[\s:.\-–—]+/, "");
+  }
+  return plain;
+}
+
+/** Whole sentences from the start of `plain`, up to `maxChars`; a long first sentence is cut at a word. */
+export function leadSentences(plain: string, maxChars: number): string {
+  if (plain.length <= maxChars) return plain;
+  const ends = /[.!?…]["')\]]*(?=\s|$)/g;
+  let cut = 0;
+  for (let m = ends.exec(plain); m !== null; m = ends.exec(plain)) {
+    const end = m.index + m[0].length;
+    if (end > maxChars) break;
+    cut = end;
+  }
+  if (cut > 0) return plain.slice(0, cut);
+  const space = plain.lastIndexOf(" ", maxChars - 1);
+  return `${plain.slice(0, space > maxChars / 2 ? space : maxChars - 1).replace(/[\s,;:]+$/, "")}…`;
+}
+
+/**
+ * A deterministic lead of a section: markup stripped, first sentences up to `maxChars`.
+ * Returns `""` when the section has no content besides its heading.
+ */
+export function extractiveSummary(text: string, options: ExtractiveOptions = {}): string {
+  const maxChars = options.maxChars ?? DEFAULT_SUMMARY_CHARS;
+  return leadSentences(toPlainText(windowOf(text, maxChars), options), maxChars);
+}

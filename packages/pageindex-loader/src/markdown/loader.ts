@@ -1,0 +1,279 @@
+import type { Callbacks } from "@langchain/core/callbacks/manager";
+import { BaseDocumentLoader } from "@langchain/core/document_loaders/base";
+import type { Document } from "@langchain/core/documents";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import {
+  assertSafeId,
+  type BuildInfo,
+  createTree,
+  type NodeDocumentMetadata,
+  type TreeDocument,
+  toDocId,
+  treeToDocuments,
+  UsageTracker,
+} from "pageindex-store";
+import { describeDocument } from "../common/describe.js";
+import { EmptyDocumentError, InvalidInputError } from "../common/errors.js";
+import { DEFAULT_SUMMARY_CHARS } from "../common/extractive.js";
+import { decodeText, readSource, type SourceInput, sha256Hex } from "../common/source.js";
+import {
+  checkSummaryOptions,
+  DEFAULT_SUMMARY_CONCURRENCY,
+  DEFAULT_SUMMARY_THRESHOLD,
+  modelName,
+  type SummaryMode,
+  summarizeTree,
+} from "../common/summarize.js";
+import { parseMarkdown } from "./parse.js";
+import { buildSections, thinSections, toDrafts } from "./sections.js";
+
+/** Options of {@link MarkdownTreeLoader} and {@link markdownToTree}. */
+export interface MarkdownTreeLoaderOptions {
+  /** Document id; derived from the name (or, for unnamed input, the content hash) when omitted. */
+  docId?: string;
+  /** Human-readable name; defaults to the file name. */
+  docName?: string;
+  /** Where the document came from; defaults to the file path. */
+  source?: string;
+  /**
+   * Merge small subtrees: a section whose subtree has fewer than `minTokens` tokens absorbs its
+   * descendants. Default: off.
+   */
+  thinning?: { minTokens: number } | false;
+  /**
+   * `"extractive"` (default): a deterministic lead of each section; `"llm"`: written by `model`;
+   * `"none"`: no summaries.
+   */
+  summaries?: SummaryMode;
+  /** Chat model for LLM summaries and the description. */
+  model?: BaseChatModel;
+  /** In LLM mode, sections under this many tokens are their own summary. Default 200. */
+  summaryThreshold?: number;
+  /** Length of extractive summaries in characters. Default 300. */
+  summaryChars?: number;
+  /** Concurrent model calls. Default 4. */
+  concurrency?: number;
+  /** Add a one-sentence document description (LLM when `model` is given, else extractive). Default false. */
+  description?: boolean;
+  /** Retries per model call on a bad answer or rate limit. Default 1. */
+  retries?: number;
+  /** Per-call timeout in ms. Default 60 s. */
+  timeoutMs?: number;
+  /** Refuse inputs larger than this many bytes. Default: no limit. */
+  maxBytes?: number;
+  /** Also add this document's LLM usage to a caller's tracker (e.g. over a batch). */
+  usage?: UsageTracker;
+  callbacks?: Callbacks;
+  signal?: AbortSignal;
+}
+
+function checkOptions(options: MarkdownTreeLoaderOptions): void {
+  const where = options.docName ?? "(options)";
+  checkSummaryOptions(
+    {
+      mode: options.summaries ?? "extractive",
+      ...(options.model ? { model: options.model } : {}),
+      ...(options.summaryThreshold !== undefined ? { threshold: options.summaryThreshold } : {}),
+      ...(options.summaryChars !== undefined ? { maxChars: options.summaryChars } : {}),
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    },
+    where,
+  );
+  const thinning = options.thinning;
+  if (thinning && !(Number.isFinite(thinning.minTokens) && thinning.minTokens >= 0)) {
+    throw new InvalidInputError(
+      where,
+      `thinning.minTokens must be a non-negative number, got ${thinning.minTokens}`,
+    );
+  }
+  if (options.docId !== undefined) assertSafeId(options.docId);
+}
+
+/** The options that shape the result, as recorded in `build.options`. */
+function recordedOptions(options: MarkdownTreeLoaderOptions): Record<string, unknown> {
+  const mode = options.summaries ?? "extractive";
+  const recorded: Record<string, unknown> = {
+    summaries: mode,
+    thinning: options.thinning ? { minTokens: options.thinning.minTokens } : false,
+    description: options.description ?? false,
+  };
+  if (mode === "extractive" || mode === "llm")
+    recorded.summaryChars = options.summaryChars ?? DEFAULT_SUMMARY_CHARS;
+  if (mode === "llm") {
+    recorded.summaryThreshold = options.summaryThreshold ?? DEFAULT_SUMMARY_THRESHOLD;
+    recorded.concurrency = options.concurrency ?? DEFAULT_SUMMARY_CONCURRENCY;
+  }
+  return recorded;
+}
+
+function stripExtension(name: string): string {
+  return name.replace(/\.(?:md|markdown|mdx|mdown|mkd|txt)$/i, "") || name;
+}
+
+/** What {@link markdownToTree} needs to know about the input besides its text. */
+export interface MarkdownSourceInfo {
+  /** Display name of the input (e.g. the file name). */
+  name?: string;
+  /** File path, used as `source`. */
+  path?: string;
+  /** What to call the input in errors. Default: the name. */
+  label?: string;
+  /** SHA-256 of the source bytes; computed from the text when omitted. */
+  contentHash?: string;
+}
+
+/**
+ * Builds a tree from Markdown text (the loader's work after reading the file): headings become
+ * nodes, optional thinning, summaries and description.
+ * @throws {EmptyDocumentError} when the text is empty or only whitespace.
+ * @throws {InvalidInputError} for inconsistent options (e.g. LLM summaries without a model).
+ */
+export async function markdownToTree(
+  markdown: string,
+  options: MarkdownTreeLoaderOptions = {},
+  info: MarkdownSourceInfo = {},
+): Promise<TreeDocument> {
+  checkOptions(options);
+  const contentHash = info.contentHash ?? sha256Hex(new TextEncoder().encode(markdown));
+  const label = info.label ?? info.path ?? options.docName ?? info.name ?? "(in-memory input)";
+  if (markdown.trim() === "") throw new EmptyDocumentError(label);
+
+  const name = options.docName ?? info.name ?? `markdown-${contentHash.slice(0, 12)}`;
+  const docId = options.docId ?? toDocId(name);
+  const warnings: string[] = [];
+  const usage = new UsageTracker();
+
+  const parsed = parseMarkdown(markdown);
+  const frontMatter = parsed.frontMatter;
+  if (frontMatter?.error !== undefined) warnings.push(`front matter is not valid YAML: ${frontMatter.error}`);
+  const fmTitle = frontMatter?.data?.title;
+  const fallbackTitle = typeof fmTitle === "string" && fmTitle.trim() ? fmTitle.trim() : stripExtension(name);
+
+  const sections = buildSections(parsed, fallbackTitle);
+  if (options.thinning) thinSections(parsed, sections, options.thinning.minTokens);
+
+  const build: BuildInfo = {
+    loader: "markdown",
+    structure: parsed.headings.length > 0 ? "headings" : "flat",
+    options: recordedOptions(options),
+  };
+  const metadata: Record<string, unknown> = {};
+  if (frontMatter) metadata.frontMatter = frontMatter.data ?? { raw: frontMatter.raw };
+
+  const source = options.source ?? info.path;
+  const tree = createTree(
+    {
+      docId,
+      docName: name,
+      kind: "markdown",
+      build,
+      lineCount: parsed.lineCount,
+      contentHash,
+      ...(source !== undefined ? { source } : {}),
+      ...(frontMatter ? { metadata } : {}),
+    },
+    toDrafts(sections),
+  );
+
+  const mode = options.summaries ?? "extractive";
+  const shared = {
+    usage,
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.callbacks ? { callbacks: options.callbacks } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.retries !== undefined ? { retries: options.retries } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+  };
+  if (mode !== "none") {
+    const result = await summarizeTree(tree, {
+      ...shared,
+      mode,
+      markup: "markdown",
+      ...(options.summaryThreshold !== undefined ? { threshold: options.summaryThreshold } : {}),
+      ...(options.summaryChars !== undefined ? { maxChars: options.summaryChars } : {}),
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    });
+    warnings.push(...result.warnings);
+  }
+  if (options.description) {
+    const described = await describeDocument(tree, {
+      ...shared,
+      markup: "markdown",
+      ...(typeof fmTitle === "string" ? { title: fmTitle } : {}),
+    });
+    if (described.description !== undefined) tree.description = described.description;
+    if (described.warning) warnings.push(described.warning);
+  }
+
+  const usedModel = options.model && (mode === "llm" || options.description);
+  if (usedModel && options.model) build.model = modelName(options.model);
+  build.usage = usage.toJSON();
+  build.warnings = warnings;
+  options.usage?.merge(usage);
+  return tree;
+}
+
+/**
+ * A LangChain document loader that turns a Markdown file into a PageIndex tree: one node per
+ * heading (ATX or setext, nested by level), text before the first heading as a "Preface",
+ * line ranges, token counts, and summaries.
+ *
+ * `load()` returns one `Document` per node (see `treeToDocuments`); `loadTree()` returns the
+ * tree itself, ready for a tree store.
+ *
+ * @example
+ * ```ts
+ * const tree = await new MarkdownTreeLoader("docs/guide.md").loadTree();
+ * const docs = await new MarkdownTreeLoader({ text: "# Title\n\nBody" }).load();
+ * ```
+ */
+export class MarkdownTreeLoader extends BaseDocumentLoader {
+  readonly input: SourceInput;
+  readonly options: MarkdownTreeLoaderOptions;
+
+  /**
+   * @param input a file path (a bare string is always a path), `file:` URL, `Blob`/`File`,
+   *   bytes, or `{ text, name? }` for Markdown already in memory.
+   * @throws {InvalidInputError} at once for inconsistent options.
+   */
+  constructor(input: SourceInput, options: MarkdownTreeLoaderOptions = {}) {
+    super();
+    checkOptions(options);
+    this.input = input;
+    this.options = options;
+  }
+
+  /** A loader for Markdown text held in memory. */
+  static fromText(
+    markdown: string,
+    options: MarkdownTreeLoaderOptions & { name?: string } = {},
+  ): MarkdownTreeLoader {
+    const { name, ...rest } = options;
+    return new MarkdownTreeLoader(name === undefined ? { text: markdown } : { text: markdown, name }, rest);
+  }
+
+  /**
+   * Reads and indexes the input.
+   * @throws {SourceNotFoundError} for a missing path.
+   * @throws {UnsupportedContentError} for binary or non-UTF-8 content.
+   * @throws {EmptyDocumentError} for an empty or whitespace-only document.
+   */
+  async loadTree(): Promise<TreeDocument> {
+    const loaded = await readSource(this.input, {
+      ...(this.options.docName !== undefined ? { name: this.options.docName } : {}),
+      ...(this.options.maxBytes !== undefined ? { maxBytes: this.options.maxBytes } : {}),
+    });
+    const text = loaded.text ?? decodeText(loaded.bytes, loaded.label);
+    return markdownToTree(text, this.options, {
+      label: loaded.label,
+      contentHash: sha256Hex(loaded.bytes),
+      ...(loaded.name !== undefined ? { name: loaded.name } : {}),
+      ...(loaded.path !== undefined ? { path: loaded.path } : {}),
+    });
+  }
+
+  /** One Document per node, in document order (pre-order). */
+  async load(): Promise<Document<NodeDocumentMetadata>[]> {
+    return treeToDocuments(await this.loadTree());
+  }
+}

@@ -1,0 +1,450 @@
+import type { Callbacks } from "@langchain/core/callbacks/manager";
+import { BaseDocumentLoader } from "@langchain/core/document_loaders/base";
+import type { Document } from "@langchain/core/documents";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import {
+  assertSafeId,
+  type BuildInfo,
+  createTree,
+  type NodeDocumentMetadata,
+  type NodeDraft,
+  type StructureSource,
+  type TreeDocument,
+  toDocId,
+  treeToDocuments,
+  UsageTracker,
+} from "pageindex-store";
+import { describeDocument } from "../common/describe.js";
+import { InvalidInputError } from "../common/errors.js";
+import { readSource, type SourceInput, sha256Hex } from "../common/source.js";
+import { checkSummaryOptions, modelName, type SummaryMode, summarizeTree } from "../common/summarize.js";
+import { PdfNoTextError, PdfStructureError } from "./errors.js";
+import { buildStructureWithLlm, type LlmStructureOptions, splitLargeNodeWithLlm } from "./llm/index.js";
+import { type ParsedPdf, readPdf } from "./read/read-pdf.js";
+import { pageRangeEntries } from "./structure/flat.js";
+import { type LayoutContext, layoutContext, layoutStructure } from "./structure/layout.js";
+import { outlineStructure } from "./structure/outline.js";
+import { entriesToDrafts, flatten, locateEntries, orderPositions, TextSlicer } from "./structure/sections.js";
+import { type SplitReport, splitLargeSections } from "./structure/split.js";
+import type { ParsedPage, PdfPage, PdfProgressEvent, SectionEntry } from "./types.js";
+
+/**
+ * Which structure path to use. `auto` tries, cheapest first: the embedded outline, the page
+ * layout, the LLM pipeline (only when a model is given), and finally page ranges.
+ */
+export type PdfStructureMode = "auto" | "outline" | "layout" | "llm";
+
+/** Options of {@link PdfTreeLoader} and {@link pdfToTree}. */
+export interface PdfTreeLoaderOptions {
+  /** Document id; derived from the file name (or the content hash) when omitted. */
+  docId?: string;
+  /** Human-readable name; defaults to the file name. */
+  docName?: string;
+  /** Where the document came from; defaults to the file path. */
+  source?: string;
+  /** Structure path. Default `"auto"`. */
+  structure?: PdfStructureMode;
+  /** Password of an encrypted PDF. */
+  password?: string;
+  /** Chat model for the LLM structure path, LLM splitting, summaries and the description. */
+  model?: BaseChatModel;
+  /** First pages searched for a printed table of contents (layout and LLM paths). Default 20. */
+  tocScanPages?: number;
+  /**
+   * Split sections whose own text is over BOTH budgets (default more than 10 pages and more
+   * than 20,000 tokens): by layout headings, then the model, then page ranges. `false` turns it off.
+   */
+  split?: { maxPages?: number; maxTokens?: number } | false;
+  /** Add a "Preface" node for text before the first section. Default true. */
+  preface?: boolean;
+  /** `"extractive"` (default), `"llm"` (needs `model`) or `"none"`. */
+  summaries?: SummaryMode;
+  /** In LLM mode, sections under this many tokens are their own summary. Default 200. */
+  summaryThreshold?: number;
+  /** Length of extractive summaries in characters. Default 300. */
+  summaryChars?: number;
+  /** Add a one-sentence description (LLM when `model` is given, else extractive). Default false. */
+  description?: boolean;
+  /** Concurrent model calls. Default 3 for structure, 4 for summaries. */
+  concurrency?: number;
+  /** Retries per model call. */
+  retries?: number;
+  /** Per-call timeout in ms. */
+  timeoutMs?: number;
+  /** Refuse inputs larger than this many bytes. */
+  maxBytes?: number;
+  /** Also add this document's LLM usage to a caller's tracker. */
+  usage?: UsageTracker;
+  callbacks?: Callbacks;
+  signal?: AbortSignal;
+  /** Progress: pages parsed, phase, model calls so far. */
+  onProgress?: (event: PdfProgressEvent) => void;
+}
+
+/** What one structure attempt gave, recorded in `tree.metadata.pdf.attempts`. */
+export interface StructureAttempt {
+  path: "outline" | "layout" | "llm" | "flat";
+  used: boolean;
+  detail: string;
+}
+
+const DEFAULT_SPLIT = { maxPages: 10, maxTokens: 20_000 };
+const MODES: readonly PdfStructureMode[] = ["auto", "outline", "layout", "llm"];
+
+function checkOptions(options: PdfTreeLoaderOptions): void {
+  const where = options.docName ?? "(options)";
+  if (options.structure !== undefined && !MODES.includes(options.structure)) {
+    throw new InvalidInputError(
+      where,
+      `structure must be one of ${MODES.join(", ")}, got "${options.structure}"`,
+    );
+  }
+  if (options.structure === "llm" && !options.model) {
+    throw new InvalidInputError(where, 'structure: "llm" needs a chat model (the model option)');
+  }
+  checkSummaryOptions(
+    {
+      mode: options.summaries ?? "extractive",
+      ...(options.model ? { model: options.model } : {}),
+      ...(options.summaryThreshold !== undefined ? { threshold: options.summaryThreshold } : {}),
+      ...(options.summaryChars !== undefined ? { maxChars: options.summaryChars } : {}),
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    },
+    where,
+  );
+  const split = options.split;
+  if (split) {
+    for (const key of ["maxPages", "maxTokens"] as const) {
+      const v = split[key];
+      if (v !== undefined && !(Number.isFinite(v) && v >= 1)) {
+        throw new InvalidInputError(where, `split.${key} must be a positive number, got ${v}`);
+      }
+    }
+  }
+  if (
+    options.tocScanPages !== undefined &&
+    !(Number.isInteger(options.tocScanPages) && options.tocScanPages >= 0)
+  ) {
+    throw new InvalidInputError(
+      where,
+      `tocScanPages must be a non-negative integer, got ${options.tocScanPages}`,
+    );
+  }
+  if (options.docId !== undefined) assertSafeId(options.docId);
+}
+
+function ranges(pages: number[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < pages.length; i++) {
+    const start = pages[i] as number;
+    let end = start;
+    while (pages[i + 1] === end + 1) end = pages[++i] as number;
+    out.push(start === end ? `${start}` : `${start}-${end}`);
+  }
+  return out.join(", ");
+}
+
+/** LLM drafts (nested, with `startPage`) to entries; drafts with an invalid page are dropped (children kept). */
+function draftsToEntries(drafts: NodeDraft[], pageCount: number): SectionEntry[] {
+  return drafts.flatMap((d): SectionEntry[] => {
+    const children = draftsToEntries(d.children ?? [], pageCount);
+    const page = d.startPage;
+    const title = d.title?.trim();
+    if (!title || page === undefined || !Number.isInteger(page) || page < 1 || page > pageCount)
+      return children;
+    const entry: SectionEntry = { title, page, children };
+    if (d.metadata?.appearStart === true) entry.line = 0;
+    return [entry];
+  });
+}
+
+const plainPages = (pages: readonly ParsedPage[]): PdfPage[] =>
+  pages.map((p) => ({ pageNumber: p.pageNumber, text: p.text, tokenCount: p.tokenCount }));
+
+interface Chosen {
+  entries: SectionEntry[];
+  structure: StructureSource;
+}
+
+/** What {@link pdfToTree} needs to know about the input besides its bytes. */
+export interface PdfSourceInfo {
+  name?: string;
+  path?: string;
+  /** What to call the input in errors. */
+  label?: string;
+}
+
+/**
+ * Builds a tree from PDF bytes (the loader's work after reading the file).
+ * @throws {NotAPdfError} | {PdfCorruptError} | {PdfPasswordError} | {PdfEmptyError} | {PdfNoTextError}
+ *   for unusable input; {PdfStructureError} when a forced structure path finds nothing.
+ */
+export async function pdfToTree(
+  bytes: Uint8Array,
+  options: PdfTreeLoaderOptions = {},
+  info: PdfSourceInfo = {},
+): Promise<TreeDocument> {
+  checkOptions(options);
+  const contentHash = sha256Hex(bytes);
+  const label = info.label ?? info.path ?? options.docName ?? info.name ?? "(in-memory PDF)";
+  const usage = new UsageTracker();
+  const warnings: string[] = [];
+  let pageCount = 0;
+  let pagesParsed = 0;
+  const progress = (phase: PdfProgressEvent["phase"]) =>
+    options.onProgress?.({ phase, pagesParsed, pageCount, llmCalls: usage.total.calls });
+
+  const pdf: ParsedPdf = await readPdf(bytes, {
+    source: label,
+    ...(options.password !== undefined ? { password: options.password } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    onPage: (n, total) => {
+      pagesParsed = n;
+      pageCount = total;
+      progress("parse");
+    },
+  });
+  pageCount = pdf.pageCount;
+  const pages = pdf.pages;
+  const empty = pages.filter((p) => p.text.trim() === "").map((p) => p.pageNumber);
+  if (empty.length === pages.length) throw new PdfNoTextError(label, pages.length);
+  if (pdf.unreadablePages.length > 0) {
+    warnings.push(`page(s) ${ranges(pdf.unreadablePages)} could not be read; their text is missing`);
+  }
+  const textless = empty.filter((p) => !pdf.unreadablePages.includes(p));
+  if (textless.length > 0) {
+    warnings.push(
+      `page(s) ${ranges(textless)} have no text layer (scanned images or blank); their content is not indexed`,
+    );
+  }
+
+  const mode = options.structure ?? "auto";
+  const attempts: StructureAttempt[] = [];
+  let ctx: LayoutContext | undefined;
+  const layout = () => {
+    ctx ??= layoutContext(pages, { tocScanPages: options.tocScanPages ?? 20 });
+    return ctx;
+  };
+  const llmOptions = (model: BaseChatModel): LlmStructureOptions => ({
+    model,
+    usage,
+    tocScanPages: options.tocScanPages ?? 20,
+    onProgress: () => progress("structure"),
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    ...(options.callbacks ? { callbacks: options.callbacks } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.retries !== undefined ? { retries: options.retries } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+  });
+
+  progress("structure");
+  const choose = async (): Promise<Chosen> => {
+    if (mode === "auto" || mode === "outline") {
+      const outline = outlineStructure(pdf.outline);
+      if (outline.usable) {
+        attempts.push({
+          path: "outline",
+          used: true,
+          detail: `${outline.total - outline.dropped} bookmarks`,
+        });
+        if (outline.dropped > 0)
+          warnings.push(`${outline.dropped} bookmark(s) without a usable destination were dropped`);
+        return { entries: outline.entries, structure: "outline" };
+      }
+      attempts.push({ path: "outline", used: false, detail: outline.reason ?? "not usable" });
+      if (mode === "outline")
+        throw new PdfStructureError(label, `outline structure not usable: ${outline.reason}`);
+    }
+    if (mode === "auto" || mode === "layout") {
+      const result = layoutStructure(layout());
+      const toc = result.toc
+        ? `; printed TOC on page(s) ${ranges(result.toc.pages)}, ${result.toc.located}/${result.toc.entries} entries placed${result.toc.offset !== undefined ? `, page offset ${result.toc.offset}` : ""}`
+        : "";
+      if (result.headingCount >= 2) {
+        attempts.push({ path: "layout", used: true, detail: `${result.headingCount} headings${toc}` });
+        return { entries: result.entries, structure: "layout" };
+      }
+      const reason = `found ${result.headingCount} heading(s)${toc}`;
+      attempts.push({ path: "layout", used: false, detail: reason });
+      if (mode === "layout") throw new PdfStructureError(label, `layout structure not usable: ${reason}`);
+    }
+    if ((mode === "auto" || mode === "llm") && options.model) {
+      const result = await buildStructureWithLlm(plainPages(pages), llmOptions(options.model));
+      warnings.push(...result.warnings.map((w) => `llm: ${w}`));
+      const entries = draftsToEntries(result.drafts, pages.length);
+      const detail = `mode ${result.mode}, ${flatten(entries).length} sections${result.complete ? "" : " (partial)"}`;
+      if (entries.length > 0) {
+        attempts.push({ path: "llm", used: true, detail });
+        return { entries, structure: "llm" };
+      }
+      attempts.push({ path: "llm", used: false, detail });
+      if (mode === "llm") throw new PdfStructureError(label, `LLM structure found no sections (${detail})`);
+    }
+    const budget = { ...DEFAULT_SPLIT, ...(options.split || {}) };
+    const entries = pageRangeEntries(pages, 1, pages.length, {
+      maxPages: Math.min(budget.maxPages, 5),
+      maxTokens: Math.min(budget.maxTokens, 5_000),
+    });
+    attempts.push({ path: "flat", used: true, detail: `${entries.length} page-range nodes` });
+    warnings.push("no document structure found; the tree is made of page ranges");
+    return { entries, structure: "flat" };
+  };
+  const chosen = await choose();
+  options.signal?.throwIfAborted();
+
+  locateEntries(chosen.entries, pages);
+  const moved = orderPositions(chosen.entries);
+  if (moved > 0) warnings.push(`${moved} section(s) pointed before the previous one and were moved to it`);
+
+  const furniture = chosen.structure === "flat" ? new Map() : layout().furniture;
+  const slicer = new TextSlicer(pages, furniture);
+  let split: SplitReport | undefined;
+  if (options.split !== false && chosen.structure !== "flat") {
+    progress("split");
+    const budget = { ...DEFAULT_SPLIT, ...(options.split || {}) };
+    const model = options.model;
+    split = await splitLargeSections(
+      chosen.entries,
+      layout(),
+      slicer,
+      budget,
+      model
+        ? async (range) => {
+            const r = await splitLargeNodeWithLlm(plainPages(range), llmOptions(model));
+            warnings.push(...r.warnings.map((w) => `llm split: ${w}`));
+            return draftsToEntries(r.drafts, pages.length);
+          }
+        : undefined,
+    );
+  }
+
+  const name = options.docName ?? info.name ?? pdf.infoTitle ?? `pdf-${contentHash.slice(0, 12)}`;
+  const docId = options.docId ?? toDocId(name);
+  const summaries = options.summaries ?? "extractive";
+  const build: BuildInfo = {
+    loader: "pdf",
+    structure: chosen.structure,
+    options: {
+      structure: mode,
+      split: options.split === false ? false : { ...DEFAULT_SPLIT, ...(options.split || {}) },
+      preface: options.preface ?? true,
+      summaries,
+      description: options.description ?? false,
+      tocScanPages: options.tocScanPages ?? 20,
+    },
+  };
+  const pdfMeta: Record<string, unknown> = { attempts };
+  if (ctx?.toc) {
+    pdfMeta.printedToc = {
+      pages: ctx.toc.pages,
+      entries: ctx.toc.entries.length,
+      placed: ctx.toc.headings.length,
+      ...(ctx.toc.offset !== undefined ? { offset: ctx.toc.offset } : {}),
+    };
+  }
+  if (split) pdfMeta.split = split;
+  if (textless.length > 0) pdfMeta.pagesWithoutText = textless;
+  if (pdf.infoTitle) pdfMeta.title = pdf.infoTitle;
+
+  const source = options.source ?? info.path;
+  const tree = createTree(
+    {
+      docId,
+      docName: name,
+      kind: "pdf",
+      build,
+      pageCount: pages.length,
+      contentHash,
+      metadata: { pdf: pdfMeta },
+      ...(source !== undefined ? { source } : {}),
+    },
+    entriesToDrafts(chosen.entries, slicer, { preface: options.preface ?? true }),
+  );
+
+  const shared = {
+    usage,
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.callbacks ? { callbacks: options.callbacks } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.retries !== undefined ? { retries: options.retries } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+  };
+  if (summaries !== "none") {
+    progress("summarize");
+    const result = await summarizeTree(tree, {
+      ...shared,
+      mode: summaries,
+      markup: "plain",
+      ...(options.summaryThreshold !== undefined ? { threshold: options.summaryThreshold } : {}),
+      ...(options.summaryChars !== undefined ? { maxChars: options.summaryChars } : {}),
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    });
+    warnings.push(...result.warnings);
+  }
+  if (options.description) {
+    progress("describe");
+    const described = await describeDocument(tree, {
+      ...shared,
+      markup: "plain",
+      ...(pdf.infoTitle ? { title: pdf.infoTitle } : {}),
+    });
+    if (described.description !== undefined) tree.description = described.description;
+    if (described.warning) warnings.push(described.warning);
+  }
+
+  if (options.model && usage.total.calls > 0) build.model = modelName(options.model);
+  build.usage = usage.toJSON();
+  build.warnings = warnings;
+  options.usage?.merge(usage);
+  progress("done");
+  return tree;
+}
+
+/**
+ * A LangChain document loader that turns a PDF into a PageIndex tree. Structure comes from,
+ * cheapest first, the PDF's outline (bookmarks), the page layout (heading size and weight,
+ * numbering, a printed table of contents), the LLM pipeline when a model is given, or page
+ * ranges. Nodes carry page ranges (union semantics), their own text cut at the heading line,
+ * token counts and summaries.
+ *
+ * `load()` returns one `Document` per node; `loadTree()` returns the tree, ready for a tree store.
+ *
+ * @example
+ * ```ts
+ * const tree = await new PdfTreeLoader("reports/10-K.pdf").loadTree();
+ * console.log(tree.build.structure); // "outline" | "layout" | "llm" | "flat"
+ * ```
+ */
+export class PdfTreeLoader extends BaseDocumentLoader {
+  readonly input: SourceInput;
+  readonly options: PdfTreeLoaderOptions;
+
+  /**
+   * @param input a file path (a bare string is always a path), `file:` URL, `Blob`/`File`, or bytes.
+   * @throws {InvalidInputError} at once for inconsistent options.
+   */
+  constructor(input: SourceInput, options: PdfTreeLoaderOptions = {}) {
+    super();
+    checkOptions(options);
+    this.input = input;
+    this.options = options;
+  }
+
+  /** Reads and indexes the PDF. See {@link pdfToTree} for the errors. */
+  async loadTree(): Promise<TreeDocument> {
+    const loaded = await readSource(this.input, {
+      ...(this.options.docName !== undefined ? { name: this.options.docName } : {}),
+      ...(this.options.maxBytes !== undefined ? { maxBytes: this.options.maxBytes } : {}),
+    });
+    return pdfToTree(loaded.bytes, this.options, {
+      label: loaded.label,
+      ...(loaded.name !== undefined ? { name: loaded.name } : {}),
+      ...(loaded.path !== undefined ? { path: loaded.path } : {}),
+    });
+  }
+
+  /** One Document per node, in document order (pre-order). */
+  async load(): Promise<Document<NodeDocumentMetadata>[]> {
+    return treeToDocuments(await this.loadTree());
+  }
+}

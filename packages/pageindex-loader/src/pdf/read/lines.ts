@@ -1,0 +1,127 @@
+import type { PdfLine } from "../types.js";
+import type { FontStyle } from "./fonts.js";
+
+/** The fields of a pdf.js text item this module reads. */
+export interface RawTextItem {
+  str: string;
+  transform: number[];
+  width: number;
+  height: number;
+  fontName: string;
+  hasEOL: boolean;
+}
+
+interface LineAcc {
+  parts: string[];
+  x: number;
+  y: number;
+  end: number;
+  size: number;
+  chars: number;
+  boldChars: number;
+  italicChars: number;
+  sizeChars: Map<number, number>;
+}
+
+const round = (n: number): number => Math.round(n * 2) / 2;
+
+function dominantSize(sizes: Map<number, number>, fallback: number): number {
+  let best = fallback;
+  let bestCount = -1;
+  for (const [size, count] of sizes) {
+    if (count > bestCount || (count === bestCount && size > best)) {
+      best = size;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+/**
+ * Groups pdf.js text items into visual lines (same baseline, moving right), keeping content
+ * order so multi-column text stays in reading order. Runs separated by a wide gap are joined
+ * with a tab (table cells, "Title .... 12" leaders), narrower gaps with a space.
+ */
+export function assembleLines(
+  items: Iterable<RawTextItem>,
+  styleOf: (fontName: string) => FontStyle,
+  pageTop: number,
+): PdfLine[] {
+  const lines: PdfLine[] = [];
+  let cur: LineAcc | undefined;
+  let prevY = pageTop;
+  // pdf.js marks an item "end of line" from its own guess; a next item on the same baseline
+  // further right still continues the line (numbered headings, dot leaders, table cells).
+  let eol = false;
+
+  const flush = (): void => {
+    if (!cur) return;
+    const text = cur.parts
+      .join("")
+      .replace(/[ \u00a0]+/g, " ")
+      .replace(/ ?\t ?/g, "\t")
+      .trim();
+    if (text.length > 0 && cur.chars > 0) {
+      lines.push({
+        text,
+        size: dominantSize(cur.sizeChars, cur.size),
+        maxSize: cur.size,
+        bold: cur.boldChars > cur.chars * 0.6,
+        italic: cur.italicChars > cur.chars * 0.6,
+        x: cur.x,
+        y: cur.y,
+        gapBefore: Math.max(0, prevY - cur.y),
+      });
+      prevY = cur.y;
+    }
+    cur = undefined;
+  };
+
+  for (const item of items) {
+    const t = item.transform;
+    const size = Math.hypot(t[2] ?? 0, t[3] ?? 0) || Math.hypot(t[0] ?? 0, t[1] ?? 0) || item.height || 1;
+    const x = t[4] ?? 0;
+    const y = t[5] ?? 0;
+    const str = item.str;
+    if (str.length > 0 && str.trim() === "") {
+      // Whitespace items carry unreliable positions; they only separate words.
+      if (cur && !/\s$/.test(cur.parts[cur.parts.length - 1] ?? "")) cur.parts.push(" ");
+    } else if (str.length > 0) {
+      const sameLine =
+        cur !== undefined &&
+        Math.abs(y - cur.y) <= (eol ? 0.2 : 0.5) * Math.max(size, cur.size) &&
+        x >= cur.end - (eol ? 0.5 : 2) * Math.max(size, cur.size);
+      if (!sameLine) flush();
+      if (!cur) {
+        eol = false;
+        cur = { parts: [], x, y, end: x, size, chars: 0, boldChars: 0, italicChars: 0, sizeChars: new Map() };
+      } else {
+        const gap = x - cur.end;
+        const last = cur.parts[cur.parts.length - 1] ?? "";
+        const spaced = /\s$/.test(last) || /^\s/.test(str);
+        if (gap > 1.5 * size) cur.parts.push("\t");
+        else if (gap > 0.2 * size && !spaced) cur.parts.push(" ");
+      }
+      cur.parts.push(str);
+      eol = false;
+      cur.end = Math.max(cur.end, x + item.width);
+      const visible = str.replace(/\s+|\.{2,}|[·…_]{2,}/g, "").length;
+      if (visible > 0) {
+        const style = styleOf(item.fontName);
+        cur.chars += visible;
+        if (style.bold) cur.boldChars += visible;
+        if (style.italic) cur.italicChars += visible;
+        const key = round(size);
+        cur.sizeChars.set(key, (cur.sizeChars.get(key) ?? 0) + visible);
+        // The line's position follows its dominant text, not a superscript that opened it.
+        if (size > cur.size) {
+          cur.size = size;
+          cur.y = y;
+        }
+      }
+    }
+    if (item.hasEOL) eol = true;
+  }
+  flush();
+  return lines;
+}

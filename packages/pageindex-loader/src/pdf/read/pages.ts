@@ -1,0 +1,61 @@
+import { countTokens } from "pageindex-store";
+import type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
+import type { ParsedPage } from "../types.js";
+import { type FontStyle, fontStyleFromName } from "./fonts.js";
+import { assembleLines, type RawTextItem } from "./lines.js";
+
+/**
+ * Font names (and so weights) per pdf.js font id. pdf.js's text content only names fonts by
+ * an internal id; the PostScript name reaches the main thread when a page's operator list is
+ * built. Fonts are shared by the whole document, so only pages that use a font not seen yet
+ * pay for an operator list (a handful per document).
+ */
+export class FontBook {
+  private readonly styles = new Map<string, FontStyle>();
+  readonly names = new Map<string, string>();
+
+  async learn(page: PDFPageProxy, fontIds: string[]): Promise<void> {
+    const unknown = fontIds.filter((id) => !this.styles.has(id));
+    if (unknown.length === 0) return;
+    try {
+      await page.getOperatorList();
+    } catch {
+      // A page whose drawing operators cannot be read still has its text; weights stay unknown.
+    }
+    for (const id of unknown) {
+      let name: string | undefined;
+      try {
+        if (page.commonObjs.has(id)) name = (page.commonObjs.get(id) as { name?: string } | null)?.name;
+      } catch {
+        name = undefined;
+      }
+      this.names.set(id, name ?? "");
+      this.styles.set(id, fontStyleFromName(name));
+    }
+  }
+
+  styleOf = (id: string): FontStyle => this.styles.get(id) ?? { bold: false, italic: false };
+}
+
+/** Reads one page: lines with style, text and token count. Frees the page's resources after. */
+export async function readPage(
+  doc: PDFDocumentProxy,
+  pageNumber: number,
+  fonts: FontBook,
+): Promise<ParsedPage> {
+  const page = await doc.getPage(pageNumber);
+  try {
+    const content = await page.getTextContent();
+    await fonts.learn(page, Object.keys(content.styles));
+    const [, , , top = 792] = page.view;
+    const bottom = page.view[1] ?? 0;
+    const items = content.items.filter(
+      (item): item is RawTextItem & (typeof content.items)[number] => "str" in item,
+    );
+    const lines = assembleLines(items as RawTextItem[], fonts.styleOf, top);
+    const text = lines.map((l) => l.text).join("\n");
+    return { pageNumber, text, tokenCount: countTokens(text), lines, top, height: top - bottom };
+  } finally {
+    page.cleanup();
+  }
+}

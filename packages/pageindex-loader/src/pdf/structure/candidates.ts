@@ -1,0 +1,136 @@
+import type { ParsedPage, PdfLine } from "../types.js";
+import { isStrongKeyword, type Numbering, parseNumbering } from "./numbering.js";
+import { type BodyStyle, compareStyle, type StyleSig, styleOf } from "./style.js";
+import { cleanTitle, normalizeTitle } from "./titles.js";
+
+/** A line (or a few wrapped lines) that looks like a heading. */
+export interface Heading {
+  title: string;
+  page: number;
+  /** Index of the heading's first line on its page. */
+  line: number;
+  style: StyleSig;
+  numbering?: Numbering;
+  /** `strong`: styled apart from body text or a PART/Item/Chapter keyword; `weak`: only hints (caps, numbering, spacing). */
+  strength: "strong" | "weak";
+  /** Level in a printed table of contents that lists this heading (1 = top). */
+  tocLevel?: number;
+}
+
+/** Options for {@link findHeadings}. */
+export interface FindHeadingsOptions {
+  body: BodyStyle;
+  /** Pages to ignore (the printed table of contents). */
+  skipPages?: ReadonlySet<number>;
+  /** Per page, line indices that are running headers/footers. */
+  furniture?: ReadonlyMap<number, ReadonlySet<number>>;
+  /** Ignore lines before this position (the end of a printed TOC) on its page. */
+  skipBefore?: { page: number; line: number };
+  /** Only pages in this range (inclusive). */
+  fromPage?: number;
+  toPage?: number;
+}
+
+const MAX_WORDS = 20;
+const MAX_CHARS = 160;
+const TABLE_ROW = /\t\s*[-$(]?\s*[\d,.]+\s*%?\)?\s*$/;
+
+function words(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
+}
+
+/** Text checks every heading must pass, whatever its style. */
+function headingLikeText(raw: string, title: string, numbered: boolean): boolean {
+  if (title.length === 0 || title.length > MAX_CHARS) return false;
+  const letters = title.replace(/[^\p{L}]/gu, "").length;
+  if (letters < 2) return false;
+  if (letters < title.replace(/\s/g, "").length * 0.5) return false;
+  if (/^[\p{Ll}•▪◦●■□◆♦✓✔➢►*–—-]/u.test(title)) return false;
+  // "(In millions, except per share data)": a parenthetical note, not a heading.
+  if (/^\(.*\)$/.test(title) && !numbered) return false;
+  if (TABLE_ROW.test(raw)) return false;
+  const n = words(title);
+  if (n > MAX_WORDS) return false;
+  if (/[,;]$/.test(title)) return false;
+  if (!numbered && /:$/.test(title)) return false;
+  if (!numbered && /[.!?]$/.test(title) && n > 8) return false;
+  return true;
+}
+
+function startsOwnHeading(line: PdfLine): boolean {
+  return parseNumbering(line.text) !== undefined;
+}
+
+/**
+ * Finds heading candidates from page content: lines set apart from body text by size or
+ * weight, lines opening with strong numbering keywords (PART II, Item 7, Chapter IV) after
+ * a paragraph gap, and, as weak candidates, short capitalised or numbered lines after a gap.
+ * Wrapped headings (same style, tight leading) are joined. Linear in the number of lines.
+ */
+export function findHeadings(pages: readonly ParsedPage[], options: FindHeadingsOptions): Heading[] {
+  const { body } = options;
+  const out: Heading[] = [];
+  const seenKeyword = new Set<string>();
+  for (const page of pages) {
+    if (options.fromPage !== undefined && page.pageNumber < options.fromPage) continue;
+    if (options.toPage !== undefined && page.pageNumber > options.toPage) continue;
+    if (options.skipPages?.has(page.pageNumber)) continue;
+    const furniture = options.furniture?.get(page.pageNumber);
+    const lines = page.lines;
+    const skipBefore = options.skipBefore;
+    const firstLine = skipBefore && skipBefore.page === page.pageNumber ? skipBefore.line : 0;
+    for (let i = firstLine; i < lines.length; i++) {
+      if (furniture?.has(i)) continue;
+      const line = lines[i] as PdfLine;
+      const style = styleOf(line);
+      const bigger = style.size >= body.size + 0.9;
+      const notSmaller = line.maxSize >= body.size - 0.5;
+      const styled = notSmaller && (bigger || (line.bold && !body.bold));
+      const numbering = parseNumbering(line.text);
+      const gapped = line.gapBefore === 0 || line.gapBefore >= body.leading * 1.25 || i === 0;
+
+      // Join wrapped heading lines of the same look.
+      let raw = line.text;
+      let j = i;
+      while (j + 1 < lines.length && j - i < 2) {
+        const next = lines[j + 1] as PdfLine;
+        if (furniture?.has(j + 1)) break;
+        if (compareStyle(styleOf(next), style) !== 0 || next.bold !== line.bold) break;
+        if (next.gapBefore <= 0 || next.gapBefore > Math.max(line.size * 1.6, body.leading * 1.15)) break;
+        if (/[.:]$/.test(raw.trim()) || startsOwnHeading(next)) break;
+        if (!styled && !/\b(and|of|or|the|to|for|in|on|with|,)$/i.test(raw.trim())) break;
+        raw = `${raw} ${next.text}`;
+        j += 1;
+      }
+      const title = cleanTitle(raw.replace(/\t/g, " "));
+      const numbered = numbering !== undefined;
+      if (!headingLikeText(raw, title, numbered)) continue;
+
+      let strength: Heading["strength"] | undefined;
+      if (styled) strength = "strong";
+      else if (isStrongKeyword(numbering) && gapped && words(title) <= 15) strength = "strong";
+      else if (
+        gapped &&
+        notSmaller &&
+        words(title) <= 10 &&
+        (style.caps || numbered) &&
+        !/[.]$/.test(title)
+      ) {
+        strength = "weak";
+      }
+      if (!strength) continue;
+
+      if (numbering?.kind === "keyword") {
+        // A PART/Item heading appears once; later copies are cross-references or running heads.
+        const key = normalizeTitle(title);
+        if (seenKeyword.has(key)) continue;
+        seenKeyword.add(key);
+      }
+      const heading: Heading = { title, page: page.pageNumber, line: i, style, strength };
+      if (numbering) heading.numbering = numbering;
+      out.push(heading);
+      i = j;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,116 @@
+import type { ParsedPage, SectionEntry } from "../types.js";
+import { findHeadings, type Heading } from "./candidates.js";
+import { nestHeadings } from "./hierarchy.js";
+import { findPrintedToc, type PrintedToc } from "./printed-toc.js";
+import { type BodyStyle, bodyStyle, findFurniture } from "./style.js";
+import { compactTitle, titleSimilarity } from "./titles.js";
+
+/** Facts about a document's layout, computed once and shared by the layout path and node splitting. */
+export interface LayoutContext {
+  pages: readonly ParsedPage[];
+  body: BodyStyle;
+  furniture: Map<number, Set<number>>;
+  toc: PrintedToc | undefined;
+}
+
+/** Options for the layout path. */
+export interface LayoutOptions {
+  /** How many first pages may hold a printed table of contents. Default 20. */
+  tocScanPages?: number;
+}
+
+/** Result of the layout path. */
+export interface LayoutResult {
+  entries: SectionEntry[];
+  headingCount: number;
+  toc?: { pages: number[]; entries: number; located: number; offset?: number };
+}
+
+export function layoutContext(pages: readonly ParsedPage[], options: LayoutOptions = {}): LayoutContext {
+  const furniture = findFurniture(pages as ParsedPage[]);
+  return {
+    pages,
+    body: bodyStyle(pages),
+    furniture,
+    toc: findPrintedToc(pages, { scanPages: options.tocScanPages ?? 20, furniture }),
+  };
+}
+
+/** The printed TOC's lines are not headings; a section may start on its last page after it. */
+function tocSkip(ctx: LayoutContext): {
+  skipPages: Set<number>;
+  skipBefore?: { page: number; line: number };
+} {
+  const toc = ctx.toc;
+  if (!toc) return { skipPages: new Set() };
+  return { skipPages: new Set(toc.pages.slice(0, -1)), skipBefore: toc.end };
+}
+
+const byPosition = (a: Heading, b: Heading): number => a.page - b.page || a.line - b.line;
+
+/**
+ * The layout path: headings from page content (size, weight, numbering), anchored on the
+ * printed table of contents when one was found and placed, nested into a hierarchy.
+ */
+export function layoutStructure(ctx: LayoutContext): LayoutResult {
+  const found = findHeadings(ctx.pages, { body: ctx.body, furniture: ctx.furniture, ...tocSkip(ctx) }).filter(
+    (h) => h.strength === "strong",
+  );
+  const tocHeadings = ctx.toc && ctx.toc.headings.length >= 2 ? ctx.toc.headings : [];
+  let all: Heading[] = found;
+  if (tocHeadings.length > 0) {
+    // A body heading the TOC already placed (same page, same title or its wrapped second line) is dropped.
+    const taken = new Map<number, Heading[]>();
+    for (const t of tocHeadings) {
+      const list = taken.get(t.page) ?? [];
+      list.push(t);
+      taken.set(t.page, list);
+    }
+    const rest = found.filter(
+      (h) =>
+        !(taken.get(h.page) ?? []).some(
+          (t) =>
+            h.line === t.line ||
+            (h.line > t.line &&
+              h.line <= t.line + 2 &&
+              compactTitle(t.title).includes(compactTitle(h.title))) ||
+            titleSimilarity(t.title, h.title) >= 0.8,
+        ),
+    );
+    all = [...tocHeadings, ...rest].sort(byPosition);
+  }
+  const result: LayoutResult = { entries: nestHeadings(all), headingCount: all.length };
+  if (ctx.toc) {
+    result.toc = {
+      pages: ctx.toc.pages,
+      entries: ctx.toc.entries.length,
+      located: ctx.toc.headings.length,
+      ...(ctx.toc.offset !== undefined ? { offset: ctx.toc.offset } : {}),
+    };
+  }
+  return result;
+}
+
+/**
+ * Headings inside a page range, for splitting one large section: strong and weak
+ * candidates after the section's own heading, nested among themselves.
+ */
+export function layoutWithin(
+  ctx: LayoutContext,
+  from: { page: number; line: number },
+  to: { page: number; line: number },
+): SectionEntry[] {
+  const inside = findHeadings(ctx.pages, {
+    body: ctx.body,
+    furniture: ctx.furniture,
+    ...tocSkip(ctx),
+    fromPage: from.page,
+    toPage: to.page,
+  }).filter(
+    (h) =>
+      (h.page > from.page || (h.page === from.page && h.line > from.line)) &&
+      (h.page < to.page || (h.page === to.page && h.line < to.line)),
+  );
+  const strong = inside.filter((h) => h.strength === "strong");
+  return nestHeadings(strong.length >= 2 ? strong : inside);
+}

@@ -1,0 +1,79 @@
+/** A heading's numbering, which decides nesting when style alone cannot. */
+export interface Numbering {
+  /**
+   * `keyword` (PART II, Item 7, Note 12, Chapter IV), `dotted` (2.1.3 or 4), `roman` (IV.),
+   * `alpha` (B.), `alpha-lower` (b.), `paren` ((a), (1), (iv)).
+   */
+  kind: "keyword" | "dotted" | "roman" | "alpha" | "alpha-lower" | "paren";
+  /** For keywords: the lower-cased keyword. */
+  keyword?: string;
+  /** For keywords: lower tiers contain higher ones (part 0 ⊃ chapter 1 ⊃ article 2 ⊃ item 3 ⊃ note 4). */
+  tier?: number;
+  /** For dotted numbers: the number of components. */
+  depth?: number;
+  /** The number itself, e.g. "7A", "2.1.3", "IV". */
+  value: string;
+}
+
+const KEYWORD_TIERS: Record<string, number> = {
+  part: 0,
+  book: 0,
+  chapter: 1,
+  appendix: 1,
+  annex: 1,
+  article: 2,
+  item: 3,
+  section: 3,
+  note: 4,
+  schedule: 4,
+  exhibit: 4,
+};
+
+const KEYWORD = new RegExp(
+  `^(${Object.keys(KEYWORD_TIERS).join("|")})\\s+([0-9]{1,3}[A-Z]?|[IVXLC]{1,6}|[A-Z])(?=$|[\\s.:\\-—–)])`,
+  "i",
+);
+const DOTTED = /^(\d{1,2}(?:\.\d{1,2}){1,4})\.?(?:\s+|\t)(?=\S)/;
+const SINGLE = /^(\d{1,2})(?:\.\s*|\s+|\t)(?=\p{L})/u;
+const ROMAN = /^([IVXLC]{2,6}|[IVX])(?:\.\s*|\t)(?=\S)/;
+const ALPHA = /^([A-Z])[.)](?:\s+|\t)(?=\S)/;
+const ALPHA_LOWER = /^([a-z])[.)](?:\s+|\t)(?=\S)/;
+const PAREN = /^\(([a-z]|\d{1,2}|[ivx]{1,4})\)\s+(?=\S)/i;
+
+/** Keywords strong enough to make a heading of an unstyled line (they are rare in running text at a line start). */
+export function isStrongKeyword(n: Numbering | undefined): boolean {
+  return n?.kind === "keyword" && (n.tier ?? 9) <= 3;
+}
+
+/** Reads the numbering at the start of a heading, if any. */
+export function parseNumbering(text: string): Numbering | undefined {
+  const t = text.trim();
+  let m = KEYWORD.exec(t);
+  if (m) {
+    const keyword = (m[1] as string).toLowerCase();
+    return {
+      kind: "keyword",
+      keyword,
+      tier: KEYWORD_TIERS[keyword] as number,
+      value: (m[2] as string).toUpperCase(),
+    };
+  }
+  m = DOTTED.exec(t);
+  if (m) return { kind: "dotted", depth: (m[1] as string).split(".").length, value: m[1] as string };
+  m = ROMAN.exec(t);
+  if (m) return { kind: "roman", value: m[1] as string };
+  m = SINGLE.exec(t);
+  if (m) return { kind: "dotted", depth: 1, value: m[1] as string };
+  m = ALPHA.exec(t);
+  if (m) return { kind: "alpha", value: m[1] as string };
+  m = ALPHA_LOWER.exec(t);
+  if (m) return { kind: "alpha-lower", value: m[1] as string };
+  m = PAREN.exec(t);
+  if (m) return { kind: "paren", value: m[1] as string };
+  return undefined;
+}
+
+/** Kind used by the "a kind already open above is a sibling" rule. */
+export function numberingClass(n: Numbering): string {
+  return n.kind === "keyword" ? `keyword:${n.keyword}` : n.kind;
+}

@@ -1,0 +1,339 @@
+import type { ParsedPage, PdfLine } from "../types.js";
+import type { Heading } from "./candidates.js";
+import { nestHeadings } from "./hierarchy.js";
+import { type Numbering, parseNumbering } from "./numbering.js";
+import { isCaps, styleOf } from "./style.js";
+import { cleanTitle, compactTitle, normalizeTitle, stripNumbering, titleSimilarity } from "./titles.js";
+
+/** One line of a printed table of contents. */
+export interface TocEntry {
+  title: string;
+  /** Printed page number as written ("12", "iv"), when the line has one. */
+  printed?: string;
+  /** Level in the printed TOC (1 = top), from indentation, weight and numbering. */
+  level: number;
+}
+
+/** A printed TOC found in the first pages, with its entries placed on physical pages. */
+export interface PrintedToc {
+  /** Physical pages the TOC occupies. */
+  pages: number[];
+  entries: TocEntry[];
+  /** Physical minus printed page number, when the TOC has page numbers and some titles were found. */
+  offset?: number;
+  /** First position after the TOC's last line (a section may start lower on that page). */
+  end: { page: number; line: number };
+  /** Entries found in the body, as headings carrying their TOC level. */
+  headings: Heading[];
+}
+
+const TOC_TITLE = /^(table of contents|contents|index|table des matières|inhalt)$/i;
+const ARABIC_END = /^(.*?\S)(?:\s*(?:\.{2,}|…+|·{2,}|_{2,}))?\s+(\d{1,4})$/;
+const ROMAN_END = /^(.*?\S)\s*(?:\.{2,}|…+|·{2,}|\t)\s*([ivxlc]{1,6})$/i;
+const HEADER_WORDS = /^(page|pages|page no\.?|page number)$/i;
+const BARE_KEYWORD = /^(part|item|chapter|note|section|article|schedule|appendix)$/i;
+
+interface TocLine {
+  title: string;
+  printed?: string;
+  x: number;
+  line: PdfLine;
+  page: number;
+  index: number;
+}
+
+function splitTocLine(text: string): { title: string; printed?: string } {
+  const t = text.trim();
+  const m = ARABIC_END.exec(t) ?? ROMAN_END.exec(t);
+  if (m) {
+    const title = cleanTitle((m[1] as string).replace(/\t/g, " "));
+    if (!BARE_KEYWORD.test(title)) return { title, printed: m[2] as string };
+  }
+  return { title: cleanTitle(t.replace(/\t/g, " ")) };
+}
+
+/**
+ * The entry lines of a TOC page: after its "Contents" title (lines above it, such as the
+ * company name, are not entries) and up to the first line that reads like body text, or an
+ * entry repeating an earlier one (the first heading of the document proper, on the same page).
+ */
+function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined): TocLine[] {
+  const out: TocLine[] = [];
+  const titleAt = page.lines.findIndex((l, i) => i < 12 && TOC_TITLE.test(normalizeTitle(l.text)));
+  const seen = new Set<string>();
+  for (let i = Math.max(0, titleAt + 1); i < page.lines.length; i++) {
+    if (furniture?.has(i)) continue;
+    const line = page.lines[i] as PdfLine;
+    const text = line.text.trim();
+    if (HEADER_WORDS.test(text)) continue;
+    const split = splitTocLine(text);
+    if (!/\p{L}{2}/u.test(split.title)) continue;
+    const n = split.title.split(" ").length;
+    const bodyLike = split.printed === undefined && (n > 15 || (/[.;,]$/.test(split.title) && n > 8));
+    const key = compactTitle(split.title);
+    if (bodyLike || seen.has(key)) {
+      if (out.length > 0) break;
+      continue;
+    }
+    seen.add(key);
+    out.push({ ...split, x: line.x, line, page: page.pageNumber, index: i });
+  }
+  return out;
+}
+
+function looksLikeTocPage(
+  page: ParsedPage,
+  furniture: ReadonlySet<number> | undefined,
+  continuing: boolean,
+): boolean {
+  const titled = page.lines.slice(0, 8).some((l) => TOC_TITLE.test(normalizeTitle(l.text)));
+  const lines = tocLinesOf(page, furniture);
+  if (lines.length === 0) return false;
+  const numbered = lines.filter((l) => l.printed !== undefined && /^\d+$/.test(l.printed));
+  const nums = numbered.map((l) => Number(l.printed));
+  let rising = 0;
+  for (let i = 1; i < nums.length; i++) if ((nums[i] as number) >= (nums[i - 1] as number)) rising++;
+  const monotone = nums.length < 2 || rising >= (nums.length - 1) * 0.7;
+  if (titled && numbered.length >= 2 && monotone) return true;
+  if (titled && lines.filter((l) => parseNumbering(l.title) !== undefined).length >= 3) return true;
+  const share = numbered.length / lines.length;
+  return monotone && numbered.length >= (continuing ? 3 : 6) && share >= (continuing ? 0.3 : 0.5);
+}
+
+/** Joins wrapped TOC lines: a line without a page number continues into a more indented or lower-case next line. */
+function joinWrapped(lines: TocLine[]): TocLine[] {
+  const out: TocLine[] = [];
+  let pending: TocLine | undefined;
+  for (const l of lines) {
+    if (pending) {
+      const continues =
+        l.x > pending.x + 4 ||
+        /^\p{Ll}/u.test(l.title) ||
+        /\b(and|of|or|the|to|for|in|on|with)$|[,&-]$/i.test(pending.title);
+      if (continues && parseNumbering(l.title) === undefined) {
+        out.push({ ...l, title: `${pending.title} ${l.title}`, x: pending.x, line: pending.line });
+        pending = undefined;
+        continue;
+      }
+      out.push(pending);
+      pending = undefined;
+    }
+    if (l.printed === undefined) pending = l;
+    else out.push(l);
+  }
+  if (pending) out.push(pending);
+  return out;
+}
+
+/** Lines of the body indexed by the first letters of their text, with and without numbering. */
+class LineIndex {
+  private readonly map = new Map<string, Array<{ page: number; line: number }>>();
+  constructor(
+    private readonly pages: readonly ParsedPage[],
+    from: { page: number; line: number },
+  ) {
+    for (const page of pages) {
+      if (page.pageNumber < from.page) continue;
+      page.lines.forEach((line, i) => {
+        if (page.pageNumber === from.page && i < from.line) return;
+        for (const key of LineIndex.keys(line.text)) {
+          const list = this.map.get(key) ?? [];
+          list.push({ page: page.pageNumber, line: i });
+          this.map.set(key, list);
+        }
+      });
+    }
+  }
+
+  static keys(text: string): Set<string> {
+    const keys = new Set<string>();
+    const a = compactTitle(text).slice(0, 6);
+    const b = compactTitle(stripNumbering(text)).slice(0, 6);
+    if (a.length >= 4) keys.add(a);
+    if (b.length >= 4) keys.add(b);
+    return keys;
+  }
+
+  /** Places where a title starts a line (also across a wrap onto the next line), scored 0..1. */
+  find(title: string): Array<{ page: number; line: number; score: number }> {
+    const seen = new Set<string>();
+    const out: Array<{ page: number; line: number; score: number }> = [];
+    const target = compactTitle(title);
+    const bare = compactTitle(stripNumbering(title));
+    for (const key of LineIndex.keys(title)) {
+      for (const pos of this.map.get(key) ?? []) {
+        const id = `${pos.page}:${pos.line}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const lines = (this.pages[pos.page - 1] as ParsedPage).lines;
+        const text = (lines[pos.line] as PdfLine).text;
+        let score = Math.max(
+          titleSimilarity(title, text),
+          titleSimilarity(stripNumbering(title), stripNumbering(text)),
+        );
+        const next = lines[pos.line + 1];
+        if (score < 0.8 && next) {
+          const here = compactTitle(text);
+          const joined = compactTitle(`${text} ${next.text}`);
+          for (const t of [target, bare]) {
+            if (t.length > 0 && t.startsWith(here) && here.length >= t.length * 0.4 && joined.startsWith(t))
+              score = 0.9;
+          }
+        }
+        if (score >= 0.8) out.push({ ...pos, score });
+      }
+    }
+    return out;
+  }
+}
+
+/** Options for {@link findPrintedToc}. */
+export interface FindTocOptions {
+  /** How many first pages to look in. */
+  scanPages: number;
+  furniture?: ReadonlyMap<number, ReadonlySet<number>>;
+}
+
+/**
+ * Finds a printed table of contents in the first pages, reads its entries (title, printed
+ * page, level) and places them: the printed→physical offset is the most common difference
+ * between where a title really appears and its printed number; each entry then takes the
+ * best match near its expected page. Entries without numbers are searched in order.
+ */
+export function findPrintedToc(
+  pages: readonly ParsedPage[],
+  options: FindTocOptions,
+): PrintedToc | undefined {
+  const tocPages: number[] = [];
+  for (const page of pages.slice(0, options.scanPages)) {
+    const continuing = tocPages.length > 0 && tocPages[tocPages.length - 1] === page.pageNumber - 1;
+    if (looksLikeTocPage(page, options.furniture?.get(page.pageNumber), continuing))
+      tocPages.push(page.pageNumber);
+    else if (tocPages.length > 0) break;
+  }
+  if (tocPages.length === 0) return undefined;
+
+  const raw = joinWrapped(
+    tocPages.flatMap((p) => tocLinesOf(pages[p - 1] as ParsedPage, options.furniture?.get(p))),
+  );
+  if (raw.length < 2) return undefined;
+
+  // Levels: indentation stands in for size; weight, capitals and numbering as for headings.
+  const minX = Math.min(...raw.map((l) => l.x));
+  const proxies: Heading[] = raw.map((l, i) => {
+    const s = styleOf(l.line);
+    const h: Heading = {
+      title: l.title,
+      page: 1,
+      line: i,
+      style: {
+        size: 100 - Math.round((l.x - minX) / 8),
+        bold: s.bold,
+        italic: s.italic,
+        caps: isCaps(l.title),
+      },
+      strength: "strong",
+    };
+    const n = parseNumbering(l.title);
+    if (n) h.numbering = n;
+    return h;
+  });
+  const levels = new Array<number>(raw.length).fill(1);
+  const walk = (entries: ReturnType<typeof nestHeadings>, depth: number): void => {
+    for (const e of entries) {
+      levels[e.line as number] = depth;
+      walk(e.children, depth + 1);
+    }
+  };
+  walk(nestHeadings(proxies), 1);
+  const entries: TocEntry[] = raw.map((l, i) => ({
+    title: l.title,
+    ...(l.printed !== undefined ? { printed: l.printed } : {}),
+    level: levels[i] as number,
+  }));
+
+  const lastTocPage = tocPages[tocPages.length - 1] as number;
+  const lastLine = raw.filter((l) => l.page === lastTocPage).reduce((m, l) => Math.max(m, l.index), -1);
+  const end = { page: lastTocPage, line: lastLine + 1 };
+  const index = new LineIndex(pages, end);
+  const found = entries.map((e) => index.find(e.title));
+
+  const votes = new Map<number, number>();
+  entries.forEach((e, i) => {
+    if (e.printed === undefined || !/^\d+$/.test(e.printed)) return;
+    const diffs = new Set((found[i] ?? []).map((f) => f.page - Number(e.printed)));
+    for (const d of diffs) votes.set(d, (votes.get(d) ?? 0) + 1);
+  });
+  let offset: number | undefined;
+  let bestVotes = 0;
+  for (const [d, n] of votes) {
+    if (n > bestVotes || (n === bestVotes && offset !== undefined && Math.abs(d) < Math.abs(offset))) {
+      offset = d;
+      bestVotes = n;
+    }
+  }
+
+  // Entries with a page number first; entries without one (group headers such as "PART I",
+  // or a TOC without numbers) are then searched between their placed neighbours.
+  const placed: Array<{ page: number; line?: number } | undefined> = entries.map((e, i) => {
+    if (e.printed === undefined || !/^\d+$/.test(e.printed) || offset === undefined) return undefined;
+    const expected = Number(e.printed) + offset;
+    const near = (found[i] ?? [])
+      .filter((m) => Math.abs(m.page - expected) <= 2)
+      .sort((a, b) => Math.abs(a.page - expected) - Math.abs(b.page - expected) || b.score - a.score)[0];
+    if (near) return near;
+    return expected >= 1 && expected <= pages.length ? { page: expected } : undefined;
+  });
+  let prev: { page: number; line: number } = { page: end.page, line: end.line - 1 };
+  entries.forEach((_, i) => {
+    const here = placed[i];
+    if (here) {
+      prev = { page: here.page, line: here.line ?? 0 };
+      return;
+    }
+    let nextPlaced: { page: number; line: number } | undefined;
+    for (let k = i + 1; k < entries.length; k++) {
+      const p = placed[k];
+      if (p) {
+        nextPlaced = { page: p.page, line: p.line ?? 0 };
+        break;
+      }
+    }
+    const after = (p: { page: number; line: number }) =>
+      p.page > prev.page || (p.page === prev.page && p.line > prev.line);
+    const notAfter = (p: { page: number; line: number }) =>
+      !nextPlaced || p.page < nextPlaced.page || (p.page === nextPlaced.page && p.line <= nextPlaced.line);
+    const pick = (found[i] ?? [])
+      .filter((m) => after(m) && notAfter(m))
+      .sort((a, b) => a.page - b.page || a.line - b.line)[0];
+    // A group header not found in the body starts where its first entry starts.
+    const chosen = pick ?? (nextPlaced && offset !== undefined ? nextPlaced : undefined);
+    if (chosen) {
+      placed[i] = chosen;
+      prev = chosen;
+    }
+  });
+
+  const headings: Heading[] = [];
+  entries.forEach((e, i) => {
+    const pick = placed[i];
+    if (!pick) return;
+    const page = pages[pick.page - 1] as ParsedPage;
+    const lineIdx = pick.line ?? 0;
+    const line = page.lines[lineIdx];
+    const h: Heading = {
+      title: e.title,
+      page: pick.page,
+      line: lineIdx,
+      style: line ? styleOf(line) : { size: 0, bold: false, italic: false, caps: false },
+      strength: "strong",
+      tocLevel: e.level,
+    };
+    const n: Numbering | undefined = parseNumbering(e.title);
+    if (n) h.numbering = n;
+    headings.push(h);
+  });
+  headings.sort((a, b) => a.page - b.page || a.line - b.line);
+
+  return { pages: tocPages, end, entries, ...(offset !== undefined ? { offset } : {}), headings };
+}

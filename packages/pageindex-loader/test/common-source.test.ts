@@ -1,0 +1,108 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { PageIndexError } from "pageindex-store";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  decodeText,
+  InvalidInputError,
+  readSource,
+  SourceNotFoundError,
+  SourceReadError,
+  SourceTooLargeError,
+  sha256Hex,
+  UnsupportedContentError,
+} from "../src/index.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "pageindex-source-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("readSource", () => {
+  it("reads a path and a file: URL, naming the file after its base name", async () => {
+    const path = join(dir, "guide.md");
+    await writeFile(path, "# Hi\n");
+    for (const input of [path, pathToFileURL(path)]) {
+      const loaded = await readSource(input);
+      expect(new TextDecoder().decode(loaded.bytes)).toBe("# Hi\n");
+      expect(loaded).toMatchObject({ name: "guide.md", path, label: path });
+    }
+  });
+
+  it("reads Blobs, Files, bytes and { text }", async () => {
+    const file = new File(["# F"], "from-file.md");
+    expect(await readSource(file)).toMatchObject({ name: "from-file.md", label: "from-file.md" });
+    const blob = await readSource(new Blob(["# B"]), { name: "given.md" });
+    expect(blob).toMatchObject({ name: "given.md" });
+    expect(new TextDecoder().decode(blob.bytes)).toBe("# B");
+    const bytes = await readSource(new TextEncoder().encode("# U"));
+    expect(bytes.label).toBe("(in-memory input)");
+    expect(bytes.name).toBeUndefined();
+    const buffer = await readSource(new TextEncoder().encode("# A").buffer);
+    expect(new TextDecoder().decode(buffer.bytes)).toBe("# A");
+    const text = await readSource({ text: "# T", name: "t.md" });
+    expect(text).toMatchObject({ text: "# T", name: "t.md" });
+    expect(sha256Hex(text.bytes)).toBe(sha256Hex(new TextEncoder().encode("# T")));
+  });
+
+  it("throws SourceNotFoundError naming a missing path", async () => {
+    const missing = join(dir, "nope", "missing.md");
+    const error = await readSource(missing).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SourceNotFoundError);
+    expect(error).toBeInstanceOf(PageIndexError);
+    expect((error as SourceNotFoundError).source).toBe(missing);
+    expect((error as Error).message).toContain(missing);
+  });
+
+  it("rejects a directory, an empty path, a non-file URL and unknown input types", async () => {
+    await expect(readSource(dir)).rejects.toThrow(SourceReadError);
+    await expect(readSource(dir)).rejects.toThrow(/is a directory/);
+    await expect(readSource("  ")).rejects.toThrow(InvalidInputError);
+    await expect(readSource(new URL("https://example.com/a.md"))).rejects.toThrow(InvalidInputError);
+    await expect(readSource(42 as unknown as string)).rejects.toThrow(/Unsupported input type number/);
+  });
+
+  it("enforces maxBytes for paths, Blobs and bytes", async () => {
+    const path = join(dir, "big.md");
+    await writeFile(path, "x".repeat(100));
+    await expect(readSource(path, { maxBytes: 10 })).rejects.toThrow(SourceTooLargeError);
+    await expect(readSource(new Blob(["x".repeat(11)]), { maxBytes: 10 })).rejects.toThrow(
+      /over the 10-byte/,
+    );
+    await expect(readSource(new Uint8Array(11), { maxBytes: 10 })).rejects.toThrow(SourceTooLargeError);
+    await expect(readSource(path, { maxBytes: 100 })).resolves.toBeDefined();
+  });
+});
+
+describe("decodeText", () => {
+  const bytes = (...values: number[]) => new Uint8Array(values);
+
+  it("decodes UTF-8 (dropping a BOM) and UTF-16 with a BOM", () => {
+    expect(decodeText(new TextEncoder().encode("é ✓"), "a")).toBe("é ✓");
+    expect(decodeText(bytes(0xef, 0xbb, 0xbf, 0x23, 0x20, 0x41), "a")).toBe("# A");
+    expect(decodeText(bytes(0xff, 0xfe, 0x23, 0, 0x41, 0), "a")).toBe("#A");
+    expect(decodeText(bytes(0xfe, 0xff, 0, 0x23, 0, 0x41), "a")).toBe("#A");
+  });
+
+  it("names known binary formats", () => {
+    const pdf = new TextEncoder().encode("%PDF-1.7\n...");
+    expect(() => decodeText(pdf, "report.md")).toThrow(UnsupportedContentError);
+    expect(() => decodeText(pdf, "report.md")).toThrow("report.md looks like a PDF file, not text");
+    expect(() => decodeText(bytes(0x89, 0x50, 0x4e, 0x47, 1, 2), "x.md")).toThrow(/PNG image/);
+  });
+
+  it("rejects NUL bytes and invalid UTF-8 with the offset", () => {
+    expect(() => decodeText(bytes(0x41, 0x42, 0, 0x43), "bin.md")).toThrow(
+      "bin.md looks binary (NUL byte at offset 2), not text",
+    );
+    const latin1 = bytes(0x23, 0x20, 0x43, 0x61, 0x66, 0xe9, 0x0a);
+    expect(() => decodeText(latin1, "latin1.md")).toThrow(
+      "latin1.md is not valid UTF-8 text (invalid byte 0xe9 at offset 5)",
+    );
+  });
+});
