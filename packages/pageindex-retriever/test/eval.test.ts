@@ -83,7 +83,7 @@ class ListRetriever extends BaseRetriever {
   constructor(private readonly answer: (q: string) => Document[]) {
     super();
   }
-  async _getRelevantDocuments(query: string): Promise<Document[]> {
+  override async _getRelevantDocuments(query: string): Promise<Document[]> {
     return this.answer(query);
   }
 }
@@ -91,7 +91,7 @@ class ListRetriever extends BaseRetriever {
 class ModelBackedRetriever extends BaseRetriever {
   override lc_namespace = ["test"];
   model = new ScriptedChatModel([], { fallback: "ok" });
-  async _getRelevantDocuments(query: string, runManager?: { getChild(): unknown }): Promise<Document[]> {
+  override async _getRelevantDocuments(query: string, runManager?: { getChild(): unknown }): Promise<Document[]> {
     await this.model.invoke(query, { callbacks: runManager?.getChild() as never });
     return [node({ docId: "ACME_2025_10K", startPage: 7, endPage: 7 })];
   }
