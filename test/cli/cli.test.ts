@@ -198,10 +198,44 @@ describe.skipIf(!existsSync(BIN))("pageindex CLI (built binary)", () => {
     });
   });
 
+  it("runs the A/B evaluation and writes a table, a chart and JSON", async () => {
+    const questions = join(dir, "questions.jsonl");
+    await writeFile(
+      questions,
+      [
+        {
+          question: "How often should I descale in hard water?",
+          doc_name: "kettle.md",
+          evidence: [{ section: "hard-water" }],
+        },
+        { question: "How much water goes in?", doc_name: "kettle.md", evidence: [{ section: "Filling" }] },
+      ]
+        .map((q) => JSON.stringify(q))
+        .join("\n"),
+    );
+    const out = join(dir, "eval");
+    const res = await run(["--json", "eval", questions, "--out", out, "-k", "2"]);
+    expect(res.code).toBe(0);
+    const report = JSON.parse(res.stdout);
+    expect(report.summaries.map((s: { name: string }) => s.name)).toEqual([
+      "pageindex (offline BM25 judge)",
+      "bm25 chunks",
+      "vector chunks",
+    ]);
+    expect(report.summaries[0]).toMatchObject({ questions: 2, hitRate: 1, meanLlmCalls: 0 });
+    expect(await readFile(join(out, "report.md"), "utf8")).toContain(
+      "| pageindex (offline BM25 judge) | 2 | 100 % |",
+    );
+    expect(await readFile(join(out, "chart.svg"), "utf8")).toMatch(/^<svg/);
+    const bad = await run(["eval", questions, "--retrievers", "pageindex,magic"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("Unknown retriever(s) magic");
+  });
+
   it("prints help", async () => {
     const help = await cli(["--help"]);
     expect(help.code).toBe(0);
-    for (const cmd of ["index", "list", "tree", "import", "rm", "ask", "demo"])
+    for (const cmd of ["index", "list", "tree", "import", "rm", "ask", "demo", "eval"])
       expect(help.stdout).toContain(cmd);
   });
 });

@@ -7,6 +7,7 @@
 export * from "./answer.js";
 export { chatModelFromSpec, type ModelEnv, ModelSpecError, type ResolvedModel } from "./cli/model-spec.js";
 export * from "./errors.js";
+export * from "./eval/baselines.js";
 export * from "./eval/metrics.js";
 export * from "./eval/questions.js";
 export * from "./eval/report.js";

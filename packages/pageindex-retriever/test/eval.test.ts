@@ -75,6 +75,17 @@ describe("metrics", () => {
         },
       ),
     ).toBe(true);
+    const collapsed = node(
+      { docName: "manual.md", path: ["Security"], includesDescendants: true },
+      "## Security\n\n### TLS certificates\n\nRotate them.",
+    );
+    expect(documentHoldsEvidence(collapsed, { doc: "manual.md", section: "TLS certificates" })).toBe(true);
+    expect(
+      documentHoldsEvidence(
+        { ...collapsed, metadata: { ...collapsed.metadata, includesDescendants: false } },
+        { doc: "manual.md", section: "TLS certificates" },
+      ),
+    ).toBe(false);
   });
 });
 
@@ -91,7 +102,10 @@ class ListRetriever extends BaseRetriever {
 class ModelBackedRetriever extends BaseRetriever {
   override lc_namespace = ["test"];
   model = new ScriptedChatModel([], { fallback: "ok" });
-  override async _getRelevantDocuments(query: string, runManager?: { getChild(): unknown }): Promise<Document[]> {
+  override async _getRelevantDocuments(
+    query: string,
+    runManager?: { getChild(): unknown },
+  ): Promise<Document[]> {
     await this.model.invoke(query, { callbacks: runManager?.getChild() as never });
     return [node({ docId: "ACME_2025_10K", startPage: 7, endPage: 7 })];
   }

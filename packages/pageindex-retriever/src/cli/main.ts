@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { ask } from "./commands/ask.js";
 import { demo } from "./commands/demo.js";
 import { importTrees, listDocuments, removeDocuments, showTree } from "./commands/documents.js";
+import { evaluate } from "./commands/eval.js";
 import { indexFiles } from "./commands/index-files.js";
 import { type CliContext, createContext, DEFAULT_STORE_DIR, type GlobalOptions } from "./context.js";
 import { EXIT, exitCodeOf, type Io, processIo } from "./output.js";
@@ -114,6 +115,22 @@ export function buildProgram(
     .description("index the bundled sample documents and ask a question (offline without a model)")
     .option("--question <q>", "ask this instead of the demo question")
     .action(run((ctx, opts) => demo(ctx, opts)));
+
+  program
+    .command("eval")
+    .description(
+      "A/B test: the tree retriever vs BM25 and vector retrievers over chunks, on a questions file",
+    )
+    .argument("<questions>", "JSONL: {question, doc_name?, evidence: [{page | section}]} per line")
+    .option("--docs <paths...>", "index these files or folders first")
+    .option("-k <n>", "cut-off for hit rate and MRR", positiveInt, 5)
+    .option("--retrievers <list>", "comma-separated: pageindex,bm25,vector", "pageindex,bm25,vector")
+    .addOption(
+      new Option("--strategy <strategy>", "tree search strategy").choices(["expand", "beam", "single-shot"]),
+    )
+    .option("--all-docs", "search every document, not only the one a question names")
+    .option("--out <dir>", "where report.md, chart.svg and report.json go", ".pageindex-eval")
+    .action(run((ctx, questions: string, opts) => evaluate(ctx, questions, opts)));
 
   return program;
 }

@@ -43,7 +43,15 @@ export function documentHoldsEvidence(doc: DocumentInterface, evidence: Evidence
   if (evidence.section) {
     const wanted = evidence.section.toLowerCase();
     const path = Array.isArray(meta.path) ? meta.path : [meta.title];
-    return path.some((t) => typeof t === "string" && t.toLowerCase().includes(wanted));
+    if (path.some((t) => typeof t === "string" && t.toLowerCase().includes(wanted))) return true;
+    // A section returned with its whole subtree holds its subsections too; their headings are
+    // lines of its text.
+    return (
+      meta.includesDescendants === true &&
+      doc.pageContent
+        .split("\n")
+        .some((line) => line.toLowerCase().includes(wanted) && line.length < wanted.length + 40)
+    );
   }
   return false;
 }

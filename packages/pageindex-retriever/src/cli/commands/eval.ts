@@ -1,0 +1,160 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
+import type { DocumentInfo } from "pageindex-store";
+import {
+  Bm25ChunkRetriever,
+  chunkTree,
+  HashingEmbeddings,
+  VectorChunkRetriever,
+} from "../../eval/baselines.js";
+import { normaliseDocName } from "../../eval/metrics.js";
+import { type EvalQuestion, readQuestions } from "../../eval/questions.js";
+import { evaluationChart, evaluationTable } from "../../eval/report.js";
+import { evaluateRetrievers, type RetrieverUnderTest } from "../../eval/run.js";
+import { PageIndexRetriever } from "../../retriever.js";
+import type { SearchStrategy } from "../../types.js";
+import type { CliContext } from "../context.js";
+import { CliError, EXIT, printJson } from "../output.js";
+import { indexFiles } from "./index-files.js";
+
+/** Options of `pageindex eval`. */
+export interface EvalOptions {
+  docs?: string[];
+  k?: number;
+  out?: string;
+  retrievers?: string;
+  strategy?: SearchStrategy;
+  allDocs?: boolean;
+}
+
+const KNOWN = ["pageindex", "bm25", "vector"];
+
+/** The store document a question is about (by normalised name), when it names one. */
+function documentFor(question: EvalQuestion, docs: DocumentInfo[]): DocumentInfo | undefined {
+  if (!question.doc) return undefined;
+  const wanted = normaliseDocName(question.doc);
+  return docs.find((d) => normaliseDocName(d.docId) === wanted || normaliseDocName(d.docName) === wanted);
+}
+
+async function embeddingsFor(ctx: CliContext): Promise<{ embeddings: EmbeddingsInterface; label: string }> {
+  if (ctx.env.OPENAI_API_KEY && (ctx.env.PAGEINDEX_EMBEDDINGS ?? "openai") === "openai") {
+    const { OpenAIEmbeddings } = await import("@langchain/openai");
+    const model = ctx.env.PAGEINDEX_EMBEDDING_MODEL ?? "text-embedding-3-small";
+    return { embeddings: new OpenAIEmbeddings({ model }), label: `openai:${model}` };
+  }
+  return {
+    embeddings: new HashingEmbeddings(),
+    label: "hashing (offline lexical stand-in, not a semantic model)",
+  };
+}
+
+/**
+ * `pageindex eval <questions.jsonl>`: the A/B test. Each question is asked of the tree retriever
+ * and of BM25 and vector retrievers over chunks of the same documents (scoped to the question's
+ * document when it names one), and scored on hit rate at k, MRR, returned tokens, model calls
+ * and tokens, latency. Writes a Markdown table, an SVG chart and JSON.
+ */
+export async function evaluate(
+  ctx: CliContext,
+  questionsFile: string,
+  options: EvalOptions,
+): Promise<number> {
+  const names = (options.retrievers ?? KNOWN.join(","))
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !KNOWN.includes(n));
+  if (unknown.length > 0)
+    throw new CliError(`Unknown retriever(s) ${unknown.join(", ")}: use ${KNOWN.join(", ")}`);
+  const questions = await readQuestions(questionsFile);
+  if (questions.length === 0) throw new CliError(`No questions in ${questionsFile}`);
+  if (options.docs?.length) {
+    const code = await indexFiles(ctx, options.docs, {}, { json: false });
+    if (code !== EXIT.ok) return code;
+  }
+  const store = await ctx.store();
+  const docs = await store.listDocuments();
+  if (docs.length === 0) throw new CliError("The store is empty: pass --docs or index the documents first");
+  const missing = [...new Set(questions.filter((q) => q.doc && !documentFor(q, docs)).map((q) => q.doc))];
+  if (missing.length > 0 && !ctx.options.json) {
+    ctx.io.err(
+      `warning: not in the store, questions about them search every document: ${missing.join(", ")}`,
+    );
+  }
+  const k = options.k ?? 5;
+  const model = await ctx.model();
+  const scope = (q: EvalQuestion): string[] => {
+    const doc = options.allDocs ? undefined : documentFor(q, docs);
+    return doc ? [doc.docId] : docs.map((d) => d.docId);
+  };
+
+  // Chunk baselines are built once per document set and reused across questions.
+  const chunkCache = new Map<string, Promise<BaseRetrieverInterface>>();
+  const chunked = (kind: "bm25" | "vector", embeddings?: EmbeddingsInterface) => (q: EvalQuestion) => {
+    const ids = scope(q);
+    const key = `${kind}:${ids.join(",")}`;
+    let retriever = chunkCache.get(key);
+    if (!retriever) {
+      retriever = (async () => {
+        const chunks = (await Promise.all(ids.map(async (id) => chunkTree(await store.getTree(id))))).flat();
+        return kind === "bm25"
+          ? new Bm25ChunkRetriever({ documents: chunks, k })
+          : new VectorChunkRetriever({ documents: chunks, embeddings: embeddings as EmbeddingsInterface, k });
+      })();
+      chunkCache.set(key, retriever);
+    }
+    return retriever;
+  };
+
+  const retrievers: Record<string, RetrieverUnderTest> = {};
+  let embeddingsLabel: string | undefined;
+  for (const name of names) {
+    if (name === "pageindex") {
+      const label = model ? `pageindex (${ctx.modelLabel()})` : "pageindex (offline BM25 judge)";
+      retrievers[label] = (q) =>
+        new PageIndexRetriever({
+          reader: store,
+          k,
+          docIds: scope(q),
+          ...(model ? { model } : {}),
+          ...(options.strategy ? { strategy: options.strategy } : {}),
+        });
+    } else if (name === "bm25") {
+      retrievers["bm25 chunks"] = chunked("bm25");
+    } else {
+      const { embeddings, label } = await embeddingsFor(ctx);
+      embeddingsLabel = label;
+      retrievers["vector chunks"] = chunked("vector", embeddings);
+    }
+  }
+  if (embeddingsLabel && !ctx.options.json) ctx.io.err(`Vector baseline embeddings: ${embeddingsLabel}`);
+
+  const result = await evaluateRetrievers({
+    questions,
+    retrievers,
+    k,
+    onResult: (name, question, score) => {
+      if (ctx.options.json || ctx.options.progress === false) return;
+      const hit = score.firstHitRank === null ? "miss" : `hit@${score.firstHitRank}`;
+      ctx.io.err(`${name} · ${question.id}: ${hit}${score.error ? ` (error: ${score.error})` : ""}`);
+    },
+  });
+  const table = evaluationTable(result);
+  const outDir = resolve(options.out ?? ".pageindex-eval");
+  await mkdir(outDir, { recursive: true });
+  const report = { questionsFile, model: ctx.modelLabel(), embeddings: embeddingsLabel, ...result };
+  await writeFile(join(outDir, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(join(outDir, "report.md"), `${table}\n`);
+  await writeFile(
+    join(outDir, "chart.svg"),
+    evaluationChart(result, `Hit@${k} vs context size (${questions.length} questions)`),
+  );
+  if (ctx.options.json) printJson(ctx.io, report);
+  else {
+    ctx.io.out(table);
+    ctx.io.out(`\nWrote ${join(outDir, "report.md")}, chart.svg and report.json`);
+  }
+  return EXIT.ok;
+}
