@@ -6,6 +6,7 @@
 
 export * from "./auto-loader.js";
 export * from "./common/describe.js";
+export * from "./common/enrich.js";
 export * from "./common/errors.js";
 export * from "./common/extractive.js";
 export * from "./common/source.js";

@@ -12,7 +12,7 @@ import {
   treeToDocuments,
   UsageTracker,
 } from "pageindex-store";
-import { describeDocument } from "../common/describe.js";
+import { enrichTree } from "../common/enrich.js";
 import { EmptyDocumentError, InvalidInputError } from "../common/errors.js";
 import { DEFAULT_SUMMARY_CHARS } from "../common/extractive.js";
 import { decodeText, readSource, type SourceInput, sha256Hex } from "../common/source.js";
@@ -20,9 +20,7 @@ import {
   checkSummaryOptions,
   DEFAULT_SUMMARY_CONCURRENCY,
   DEFAULT_SUMMARY_THRESHOLD,
-  modelName,
   type SummaryMode,
-  summarizeTree,
 } from "../common/summarize.js";
 import { parseMarkdown } from "./parse.js";
 import { buildSections, thinSections, toDrafts } from "./sections.js";
@@ -175,41 +173,13 @@ export async function markdownToTree(
     toDrafts(sections),
   );
 
-  const mode = options.summaries ?? "extractive";
-  const shared = {
+  await enrichTree(tree, options, {
+    mode: options.summaries ?? "extractive",
+    markup: "markdown",
     usage,
-    ...(options.model ? { model: options.model } : {}),
-    ...(options.callbacks ? { callbacks: options.callbacks } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.retries !== undefined ? { retries: options.retries } : {}),
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-  };
-  if (mode !== "none") {
-    const result = await summarizeTree(tree, {
-      ...shared,
-      mode,
-      markup: "markdown",
-      ...(options.summaryThreshold !== undefined ? { threshold: options.summaryThreshold } : {}),
-      ...(options.summaryChars !== undefined ? { maxChars: options.summaryChars } : {}),
-      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-    });
-    warnings.push(...result.warnings);
-  }
-  if (options.description) {
-    const described = await describeDocument(tree, {
-      ...shared,
-      markup: "markdown",
-      ...(typeof fmTitle === "string" ? { title: fmTitle } : {}),
-    });
-    if (described.description !== undefined) tree.description = described.description;
-    if (described.warning) warnings.push(described.warning);
-  }
-
-  const usedModel = options.model && (mode === "llm" || options.description);
-  if (usedModel && options.model) build.model = modelName(options.model);
-  build.usage = usage.toJSON();
-  build.warnings = warnings;
-  options.usage?.merge(usage);
+    warnings,
+    ...(typeof fmTitle === "string" ? { title: fmTitle } : {}),
+  });
   return tree;
 }
 

@@ -14,10 +14,10 @@ import {
   treeToDocuments,
   UsageTracker,
 } from "pageindex-store";
-import { describeDocument } from "../common/describe.js";
+import { enrichTree } from "../common/enrich.js";
 import { InvalidInputError } from "../common/errors.js";
 import { readSource, type SourceInput, sha256Hex } from "../common/source.js";
-import { checkSummaryOptions, modelName, type SummaryMode, summarizeTree } from "../common/summarize.js";
+import { checkSummaryOptions, type SummaryMode } from "../common/summarize.js";
 import { PdfNoTextError, PdfStructureError } from "./errors.js";
 import { buildStructureWithLlm, type LlmStructureOptions, splitLargeNodeWithLlm } from "./llm/index.js";
 import { type ParsedPdf, readPdf } from "./read/read-pdf.js";
@@ -361,41 +361,14 @@ export async function pdfToTree(
     entriesToDrafts(chosen.entries, slicer, { preface: options.preface ?? true }),
   );
 
-  const shared = {
+  await enrichTree(tree, options, {
+    mode: summaries,
+    markup: "plain",
     usage,
-    ...(options.model ? { model: options.model } : {}),
-    ...(options.callbacks ? { callbacks: options.callbacks } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.retries !== undefined ? { retries: options.retries } : {}),
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-  };
-  if (summaries !== "none") {
-    progress("summarize");
-    const result = await summarizeTree(tree, {
-      ...shared,
-      mode: summaries,
-      markup: "plain",
-      ...(options.summaryThreshold !== undefined ? { threshold: options.summaryThreshold } : {}),
-      ...(options.summaryChars !== undefined ? { maxChars: options.summaryChars } : {}),
-      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-    });
-    warnings.push(...result.warnings);
-  }
-  if (options.description) {
-    progress("describe");
-    const described = await describeDocument(tree, {
-      ...shared,
-      markup: "plain",
-      ...(pdf.infoTitle ? { title: pdf.infoTitle } : {}),
-    });
-    if (described.description !== undefined) tree.description = described.description;
-    if (described.warning) warnings.push(described.warning);
-  }
-
-  if (options.model && usage.total.calls > 0) build.model = modelName(options.model);
-  build.usage = usage.toJSON();
-  build.warnings = warnings;
-  options.usage?.merge(usage);
+    warnings,
+    ...(pdf.infoTitle ? { title: pdf.infoTitle } : {}),
+    onPhase: progress,
+  });
   progress("done");
   return tree;
 }
