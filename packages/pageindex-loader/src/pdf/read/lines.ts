@@ -123,5 +123,40 @@ export function assembleLines(
     if (item.hasEOL) eol = true;
   }
   flush();
-  return lines;
+  return hoistTrailingHeads(lines, pageTop);
+}
+
+/**
+ * Moves running heads that the content stream draws last (some producers write the page
+ * header after the body) back to the top: the lines at the end of the stream that stand above
+ * the page's first line, passing over footers below everything before them. Lines of a second
+ * column are left in place, since the stream does not end with them above the first line.
+ * Gaps are recomputed for the new order.
+ */
+export function hoistTrailingHeads(lines: PdfLine[], pageTop: number): PdfLine[] {
+  const first = lines[0];
+  if (!first || lines.length < 2) return lines;
+  const prefixMin: number[] = [];
+  let min = Number.POSITIVE_INFINITY;
+  for (const line of lines) {
+    prefixMin.push(min);
+    min = Math.min(min, line.y);
+  }
+  const above = (l: PdfLine) => l.y > first.y + 0.5 * Math.max(l.size, first.size);
+  let start = lines.length;
+  while (start > 1) {
+    const l = lines[start - 1] as PdfLine;
+    if (!above(l) && !(l.y < (prefixMin[start - 1] as number) - 0.5 * l.size)) break;
+    start--;
+  }
+  const tail = lines.slice(start);
+  const heads = tail.filter(above);
+  if (heads.length === 0) return lines;
+  const ordered = [...heads, ...lines.slice(0, start), ...tail.filter((l) => !above(l))];
+  let prevY = pageTop;
+  return ordered.map((l) => {
+    const line = { ...l, gapBefore: Math.max(0, prevY - l.y) };
+    prevY = l.y;
+    return line;
+  });
 }

@@ -15,6 +15,8 @@ export interface Heading {
   strength: "strong" | "weak";
   /** Level in a printed table of contents that lists this heading (1 = top). */
   tocLevel?: number;
+  /** Index of the heading's last line on its page (wrapped headings span several). */
+  endLine?: number;
 }
 
 /** Options for {@link findHeadings}. */
@@ -34,13 +36,26 @@ export interface FindHeadingsOptions {
 const MAX_WORDS = 20;
 const MAX_CHARS = 160;
 const TABLE_ROW = /\t\s*[-$(]?\s*[\d,.]+\s*%?\)?\s*$/;
+/** Captions of figures, tables, boxes and charts, and source/note lines under them. */
+const CAPTION =
+  /^(?:(?:figure|fig\.|table|box|chart|graph|exhibit|map|plate|illustration|panel)\s+[A-Z]?\d+(?:[.\-–]\d+)*[a-z]?(?=$|[\s.:—–-])|(?:sources?|notes?)\s*:)/i;
+/** A running head repeated over a box or section that spans pages: "Box 6.1—continued", "(cont'd)". */
+const CONTINUED = /[\s(—–-](?:continued|cont['’]d|cont\.)\)?\.?$/i;
+
+/** Cells of a table row: runs set far apart on one line (the leading numbering's tab is not a cell break). */
+function cellCount(raw: string): number {
+  const t = raw.trim();
+  const tab = t.indexOf("\t");
+  const rest = tab >= 0 && tab <= 15 && parseNumbering(t) !== undefined ? t.slice(tab + 1) : t;
+  return rest.split("\t").filter((c) => c.trim().length > 0).length;
+}
 
 function words(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
 }
 
 /** Text checks every heading must pass, whatever its style. */
-function headingLikeText(raw: string, title: string, numbered: boolean): boolean {
+function headingLikeText(raw: string, title: string, numbered: boolean, styled: boolean): boolean {
   if (title.length === 0 || title.length > MAX_CHARS) return false;
   const letters = title.replace(/[^\p{L}]/gu, "").length;
   if (letters < 2) return false;
@@ -49,10 +64,14 @@ function headingLikeText(raw: string, title: string, numbered: boolean): boolean
   // "(In millions, except per share data)": a parenthetical note, not a heading.
   if (/^\(.*\)$/.test(title) && !numbered) return false;
   if (TABLE_ROW.test(raw)) return false;
+  // Three or more cells on a line: a table row or chart labels, not a heading.
+  if (cellCount(raw) >= 3) return false;
+  if (CAPTION.test(title) || CONTINUED.test(title)) return false;
   const n = words(title);
   if (n > MAX_WORDS) return false;
   if (/[,;]$/.test(title)) return false;
-  if (!numbered && /:$/.test(title)) return false;
+  // "Key Points:" set in bold on its own line heads a list; an unstyled line ending in ":" introduces one.
+  if (!numbered && /:$/.test(title) && !(styled && n <= 6)) return false;
   if (!numbered && /[.!?]$/.test(title) && n > 8) return false;
   return true;
 }
@@ -102,9 +121,10 @@ export function findHeadings(pages: readonly ParsedPage[], options: FindHeadings
         raw = `${raw} ${next.text}`;
         j += 1;
       }
-      const title = cleanTitle(raw.replace(/\t/g, " "));
       const numbered = numbering !== undefined;
-      if (!headingLikeText(raw, title, numbered)) continue;
+      const text = cleanTitle(raw.replace(/\t/g, " "));
+      if (!headingLikeText(raw, text, numbered, styled)) continue;
+      const title = text.replace(/\s*:$/, "");
 
       let strength: Heading["strength"] | undefined;
       if (styled) strength = "strong";
@@ -126,7 +146,7 @@ export function findHeadings(pages: readonly ParsedPage[], options: FindHeadings
         if (seenKeyword.has(key)) continue;
         seenKeyword.add(key);
       }
-      const heading: Heading = { title, page: page.pageNumber, line: i, style, strength };
+      const heading: Heading = { title, page: page.pageNumber, line: i, endLine: j, style, strength };
       if (numbering) heading.numbering = numbering;
       out.push(heading);
       i = j;

@@ -1,6 +1,7 @@
 import type { ParsedPage, SectionEntry } from "../types.js";
 import { findHeadings, type Heading } from "./candidates.js";
 import { nestHeadings } from "./hierarchy.js";
+import { dropLabels } from "./labels.js";
 import { findPrintedToc, type PrintedToc } from "./printed-toc.js";
 import { type BodyStyle, bodyStyle, findFurniture } from "./style.js";
 import { compactTitle, titleSimilarity } from "./titles.js";
@@ -79,6 +80,7 @@ export function layoutStructure(ctx: LayoutContext): LayoutResult {
     );
     all = [...tocHeadings, ...rest].sort(byPosition);
   }
+  all = dropLabels(all, ctx);
   const result: LayoutResult = { entries: nestHeadings(all), headingCount: all.length };
   if (ctx.toc) {
     result.toc = {
@@ -112,5 +114,5 @@ export function layoutWithin(
       (h.page < to.page || (h.page === to.page && h.line < to.line)),
   );
   const strong = inside.filter((h) => h.strength === "strong");
-  return nestHeadings(strong.length >= 2 ? strong : inside);
+  return nestHeadings(dropLabels(strong.length >= 2 ? strong : inside, ctx));
 }
