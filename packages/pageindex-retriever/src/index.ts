@@ -17,9 +17,27 @@ export { lexicalJudgment } from "./judge/lexical-judge.js";
 export type { ExpertKnowledge } from "./judge/prompts.js";
 export { type Selection, type SelectionItem, SelectionSchema } from "./judge/schema.js";
 export type { JudgeKind, JudgeRequest, Judgment, NodeVerdict } from "./judge/types.js";
-export { type Bm25Doc, Bm25Index, type Bm25Params, bm25Doc, type WeightedField } from "./lexical/bm25.js";
-export { type LexicalScores, type LexicalTextMode, NodeTermIndex, needsText } from "./lexical/node-index.js";
-export { isStopWord, stem, tokenize } from "./lexical/tokenize.js";
+export {
+  type Bm25Doc,
+  type Bm25fField,
+  Bm25fIndex,
+  Bm25Index,
+  type Bm25Params,
+  bm25Doc,
+  type QueryTerm,
+  type WeightedField,
+} from "./lexical/bm25.js";
+export { documentPriors } from "./lexical/doc-names.js";
+export { expandQuery } from "./lexical/expand.js";
+export {
+  AUTO_TEXT_MAX_TOKENS,
+  type LexicalScores,
+  type LexicalTextMode,
+  NodeTermIndex,
+  needsText,
+  queryTerms,
+} from "./lexical/node-index.js";
+export { isStopWord, stem, tokenize, tokenizeQuery } from "./lexical/tokenize.js";
 export { PageIndexRetriever, type PageIndexRetrieverInput } from "./retriever.js";
 export * from "./tools/index.js";
 export type * from "./types.js";

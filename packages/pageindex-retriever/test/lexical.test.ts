@@ -55,17 +55,26 @@ describe("node term index", () => {
 
 describe("offline retrieval (no model)", () => {
   it("navigates with the lexical judge and explains its choice", async () => {
-    const reader = new SpyReader([annualReport(), manual()]);
+    const trees = [annualReport(), manual()];
+    const reader = new SpyReader(trees);
     const retriever = new PageIndexRetriever({ reader, k: 2 });
     const docs = await retriever.invoke("What was the effective tax rate?");
     expect(docs[0]?.metadata).toMatchObject({ nodeId: ID.note12, judge: "lexical" });
     expect(docs[0]?.metadata.reason).toMatch(/lexical match on .*tax/);
     expect(docs[0]?.metadata.visited).toEqual([ID.partII, ID.item8, ID.notes, ID.note12]);
     expect(retriever.lastRun?.stats).toMatchObject({ calls: 0, roundTrips: 0 });
-    // Summaries are present, so the skeleton suffices: only returned texts were read.
-    expect(reader.nodeIdsRead).toEqual(docs.map((d) => d.metadata.nodeId));
+    // `auto` indexes the texts of (small) documents once: one read of all nodes per document,
+    // otherwise only the returned sections' texts are read.
+    const whole = (r: { docId: string; nodeIds: string[] }) =>
+      r.nodeIds.length === trees.find((t) => t.docId === r.docId)?.nodes.length;
+    const indexReads = () => reader.textReads.filter(whole).map((r) => r.docId);
+    expect(indexReads().sort()).toEqual(trees.map((t) => t.docId).sort());
+    expect(reader.textReads.filter((r) => !whole(r)).flatMap((r) => r.nodeIds)).toEqual(
+      docs.map((d) => d.metadata.nodeId),
+    );
 
     const manualDocs = await retriever.invoke("how often to replace the fuel filter");
+    expect(indexReads()).toHaveLength(2);
     expect(manualDocs[0]?.id).toBe("rocket-manual:0002");
     const acq = await retriever.invoke("acquisitions made in 2023");
     expect(acq[0]?.metadata.nodeId).toBe(ID.note5);

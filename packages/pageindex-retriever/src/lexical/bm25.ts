@@ -77,3 +77,82 @@ export class Bm25Index {
     });
   }
 }
+
+/** One field of a BM25F document: its terms, weight and length normalisation. */
+export interface Bm25fField {
+  terms: readonly string[];
+  weight: number;
+  /** Length normalisation of this field (0: none, 1: full). */
+  b: number;
+}
+
+/** Query-term frequency saturation of {@link Bm25fIndex.scoreAll}. */
+const K3 = 1.5;
+
+/** A weighted query term (expanded terms weigh less). */
+export interface QueryTerm {
+  term: string;
+  weight: number;
+}
+
+/**
+ * BM25F (Robertson, Zaragoza & Taylor 2004): each field's term frequency is normalised by that
+ * field's length relative to its average, weighted, summed, and only then saturated — so a
+ * long text field neither drowns a title match nor is crushed by the document's total length.
+ * The per-term pseudo-frequencies are query-independent and computed once at build time.
+ */
+export class Bm25fIndex {
+  /** Pseudo term frequency per document. */
+  readonly docs: ReadonlyArray<ReadonlyMap<string, number>>;
+  private readonly df = new Map<string, number>();
+  private readonly k1: number;
+
+  /** @param docs one list of fields per document; fields at the same position are one field. */
+  constructor(docs: ReadonlyArray<readonly Bm25fField[]>, k1 = 1.2) {
+    this.k1 = k1;
+    const fieldCount = Math.max(0, ...docs.map((d) => d.length));
+    const avg = Array.from({ length: fieldCount }, (_, f) => {
+      const lengths = docs.map((d) => d[f]?.terms.length ?? 0);
+      return lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length) || 1;
+    });
+    this.docs = docs.map((fields) => {
+      const tf = new Map<string, number>();
+      fields.forEach(({ terms, weight, b }, f) => {
+        if (weight <= 0 || terms.length === 0) return;
+        const norm = 1 - b + (b * terms.length) / (avg[f] as number);
+        const add = weight / norm;
+        for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + add);
+      });
+      for (const term of tf.keys()) this.df.set(term, (this.df.get(term) ?? 0) + 1);
+      return tf;
+    });
+  }
+
+  /** Inverse document frequency (the non-negative "+1" variant). */
+  idf(term: string): number {
+    const n = this.docs.length;
+    const df = this.df.get(term) ?? 0;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
+  /**
+   * Score of every document for weighted query terms. A term repeated in the query weighs more,
+   * saturating like BM25's query-term frequency (k3 = 1.5): the words a question insists on
+   * ("gross margin … gross margin") matter more than its incidental ones.
+   */
+  scoreAll(query: readonly QueryTerm[]): number[] {
+    const weights = new Map<string, number>();
+    for (const { term, weight } of query) {
+      if (this.df.has(term)) weights.set(term, (weights.get(term) ?? 0) + weight);
+    }
+    const terms = [...weights].map(([term, w]) => ({ term, w: ((K3 + 1) * w * this.idf(term)) / (K3 + w) }));
+    return this.docs.map((tf) => {
+      let score = 0;
+      for (const { term, w } of terms) {
+        const f = tf.get(term);
+        if (f) score += (w * f * (this.k1 + 1)) / (f + this.k1);
+      }
+      return score;
+    });
+  }
+}

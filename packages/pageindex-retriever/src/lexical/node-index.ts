@@ -1,22 +1,59 @@
 import { type SkeletonNode, type TreeSkeleton, walk } from "pageindex-store";
-import { Bm25Index, bm25Doc } from "./bm25.js";
-import { tokenize } from "./tokenize.js";
+import { Bm25fIndex, type QueryTerm } from "./bm25.js";
+import { EXPANSION_WEIGHT, expandQuery } from "./expand.js";
+import { tokenize, tokenizeQuery } from "./tokenize.js";
 
 /**
  * Which text the lexical index reads. The skeleton carries no node text, so:
  * - `skeleton`: titles, ancestor titles and summaries only (reads no text at all);
  * - `full`: also every node's own text, fetched once per document and cached by the retriever
  *   (an indexing cost, like any BM25 index, not a per-query one);
- * - `auto` (default): `full` when fewer than half of the nodes carry a summary (e.g. PageIndex
- *   trees imported with titles only), `skeleton` otherwise.
+ * - `auto` (default): `full` unless the document is very large (over
+ *   {@link AUTO_TEXT_MAX_TOKENS} tokens) and most of its nodes carry summaries; section text is
+ *   where a filing's answers are (statement line items, figures), summaries alone miss them.
  */
 export type LexicalTextMode = "auto" | "skeleton" | "full";
 
-/** Field weights of the per-node BM25F document. */
-const WEIGHTS = { title: 2, path: 0.5, summary: 1, text: 1 } as const;
+/**
+ * Fields of the per-node BM25F document: weight and length normalisation. A title is short and
+ * precise (weighs most, barely length-normalised); a node's own text is long and noisy. When the
+ * text is indexed the extractive summary mostly repeats its opening, so it weighs less.
+ */
+const FIELDS = {
+  title: { weight: 3, b: 0.3 },
+  path: { weight: 0.5, b: 0.3 },
+  summary: { weight: 1, b: 0.5 },
+  summaryWithText: { weight: 0.5, b: 0.5 },
+  text: { weight: 1, b: 0.75 },
+} as const;
+
+/** Query weights: words, adjacent word pairs (phrases), and expanded financial line items. */
+const QUERY_WEIGHTS = { term: 1, phrase: 0.6 } as const;
 
 /** How much a subsection's score counts for its ancestors (keeps the best branch on top). */
 const SUBTREE_DECAY = 0.95;
+
+/** `auto` reads node texts for documents up to this many tokens (a 190-page 10-K has ~110k; its index ~65k entries, ~0.15 s). */
+export const AUTO_TEXT_MAX_TOKENS = 2_000_000;
+
+/** Terms plus their adjacent pairs ("cash flow"), so phrases score above scattered words. */
+export function withPhrases(terms: readonly string[]): string[] {
+  const out = [...terms];
+  for (let i = 1; i < terms.length; i += 1) out.push(`${terms[i - 1]} ${terms[i]}`);
+  return out;
+}
+
+/** The weighted terms of a query: words, phrases, and expansions at a lower weight. */
+export function queryTerms(query: string): QueryTerm[] {
+  const terms = tokenizeQuery(query);
+  const out: QueryTerm[] = terms.map((term) => ({ term, weight: QUERY_WEIGHTS.term }));
+  for (let i = 1; i < terms.length; i += 1)
+    out.push({ term: `${terms[i - 1]} ${terms[i]}`, weight: QUERY_WEIGHTS.phrase });
+  for (const phrase of expandQuery(terms)) {
+    for (const term of withPhrases(phrase)) out.push({ term, weight: EXPANSION_WEIGHT });
+  }
+  return out;
+}
 
 /** Lexical scores of every node of one document for one query. */
 export interface LexicalScores {
@@ -32,10 +69,12 @@ export interface LexicalScores {
   matched(nodeId: string): string[];
 }
 
-/** Whether the skeleton is poor in summaries, so `auto` should read node texts. */
+/** Whether `auto` should read the document's node texts (see {@link LexicalTextMode}). */
 export function needsText(skeleton: TreeSkeleton): boolean {
   const withSummary = skeleton.nodes.filter((n) => (n.summary ?? n.prefixSummary ?? "").trim()).length;
-  return withSummary * 2 < skeleton.nodes.length;
+  if (withSummary * 2 < skeleton.nodes.length) return true;
+  const tokens = skeleton.nodes.reduce((sum, n) => sum + n.tokenCount, 0);
+  return tokens <= AUTO_TEXT_MAX_TOKENS;
 }
 
 /**
@@ -48,7 +87,7 @@ export class NodeTermIndex {
   readonly withText: boolean;
   private readonly skeleton: TreeSkeleton;
   private readonly ids: string[];
-  private readonly index: Bm25Index;
+  private readonly index: Bm25fIndex;
 
   constructor(skeleton: TreeSkeleton, texts?: ReadonlyMap<string, string>) {
     this.docId = skeleton.docId;
@@ -65,22 +104,33 @@ export class NodeTermIndex {
       }
       return out;
     };
-    this.index = new Bm25Index(
-      skeleton.nodes.map((node) =>
-        bm25Doc([
-          { terms: tokenize(node.title), weight: WEIGHTS.title },
-          { terms: pathTerms(node), weight: WEIGHTS.path },
-          { terms: tokenize(`${node.summary ?? ""} ${node.prefixSummary ?? ""}`), weight: WEIGHTS.summary },
-          { terms: tokenize(texts?.get(node.nodeId) ?? ""), weight: WEIGHTS.text },
-        ]),
-      ),
+    const summaryField = texts ? FIELDS.summaryWithText : FIELDS.summary;
+    this.index = new Bm25fIndex(
+      skeleton.nodes.map((node) => [
+        { terms: withPhrases(tokenize(node.title)), ...FIELDS.title },
+        { terms: pathTerms(node), ...FIELDS.path },
+        {
+          terms: withPhrases(tokenize(`${node.summary ?? ""} ${node.prefixSummary ?? ""}`)),
+          ...summaryField,
+        },
+        { terms: withPhrases(tokenize(texts?.get(node.nodeId) ?? "")), ...FIELDS.text },
+      ]),
     );
   }
 
-  /** Scores every node for a query. */
-  score(query: string): LexicalScores {
-    const terms = tokenize(query);
-    const raw = this.index.scoreAll(terms);
+  /** Term entries held over all nodes (words and phrases): the index's size, for diagnostics. */
+  get postings(): number {
+    return this.index.docs.reduce((sum, tf) => sum + tf.size, 0);
+  }
+
+  /**
+   * Scores every node for a query.
+   * @param prior multiplies every score: how likely this document is the one asked about
+   *   (see `documentPriors`), so scores compare across documents.
+   */
+  score(query: string, prior = 1): LexicalScores {
+    const terms = queryTerms(query);
+    const raw = this.index.scoreAll(terms).map((s) => s * prior);
     const own = new Map<string, number>();
     for (const [i, id] of this.ids.entries()) own.set(id, raw[i] ?? 0);
     const subtree = new Map<string, number>();
@@ -104,7 +154,8 @@ export class NodeTermIndex {
     }
     const docs = this.index.docs;
     const idIndex = new Map(this.ids.map((id, i) => [id, i]));
-    const termSet = [...new Set(terms)];
+    // Shown in reasons: the query's own words (not phrases or expansions) found in a node.
+    const termSet = [...new Set(tokenizeQuery(query))];
     return {
       own,
       subtree,
@@ -112,7 +163,7 @@ export class NodeTermIndex {
       best: Math.max(0, ...raw),
       matched: (nodeId) => {
         const doc = docs[idIndex.get(nodeId) ?? -1];
-        return doc ? termSet.filter((t) => doc.tf.has(t)) : [];
+        return doc ? termSet.filter((t) => doc.has(t)) : [];
       },
     };
   }

@@ -13,6 +13,7 @@ import { lexicalJudgment } from "../judge/lexical-judge.js";
 import { type ExpertKnowledge, judgeChildrenPrompt } from "../judge/prompts.js";
 import { normaliseScore, type Selection, SelectionSchema } from "../judge/schema.js";
 import type { JudgeRequest, Judgment, NodeVerdict } from "../judge/types.js";
+import { documentPriors } from "../lexical/doc-names.js";
 import type { LexicalScores, NodeTermIndex } from "../lexical/node-index.js";
 import type { Candidate, RetrievalStats, SearchStrategy, VisitedNode } from "../types.js";
 
@@ -73,6 +74,7 @@ export class SearchContext {
   private readonly lexicalIndex: (skeleton: TreeSkeleton) => Promise<NodeTermIndex>;
   private readonly lexicalMemo = new Map<string, Promise<LexicalScores>>();
   private normaliser: Promise<number> | undefined;
+  private priors: Promise<Map<string, number>> | undefined;
   private order = 0;
 
   constructor(init: {
@@ -152,11 +154,24 @@ export class SearchContext {
     return result.ok ? { value: result.value } : { error: result.error.message };
   }
 
-  /** Lexical scores of every node of a document for this query. */
+  /**
+   * How likely each searched document is the one the query asks about (1, or less for the
+   * documents it does not name when it names some), from the documents' names and descriptions.
+   */
+  documentPriors(): Promise<Map<string, number>> {
+    this.priors ??= Promise.all(this.docIds.map((id) => this.skeleton(id))).then((docs) =>
+      documentPriors(this.query, docs),
+    );
+    return this.priors;
+  }
+
+  /** Lexical scores of every node of a document for this query (weighted by its document prior). */
   lexical(skeleton: TreeSkeleton): Promise<LexicalScores> {
     let scores = this.lexicalMemo.get(skeleton.docId);
     if (!scores) {
-      scores = this.lexicalIndex(skeleton).then((index) => index.score(this.query));
+      scores = Promise.all([this.lexicalIndex(skeleton), this.documentPriors()]).then(([index, priors]) =>
+        index.score(this.query, priors.get(skeleton.docId) ?? 1),
+      );
       this.lexicalMemo.set(skeleton.docId, scores);
     }
     return scores;
