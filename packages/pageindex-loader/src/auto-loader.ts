@@ -1,8 +1,7 @@
-import { BaseDocumentLoader } from "@langchain/core/document_loaders/base";
-import type { Document } from "@langchain/core/documents";
-import { type NodeDocumentMetadata, type TreeDocument, treeToDocuments } from "pageindex-store";
-import { decodeText, readSource, type SourceInput, sha256Hex } from "./common/source.js";
-import { type MarkdownTreeLoaderOptions, markdownToTree } from "./markdown/loader.js";
+import type { TreeDocument } from "pageindex-store";
+import type { LoadedSource, SourceInput } from "./common/source.js";
+import { sourceInfo, TreeLoader } from "./common/tree-loader.js";
+import { type MarkdownTreeLoaderOptions, markdownFromSource } from "./markdown/loader.js";
 import { type PdfTreeLoaderOptions, pdfToTree } from "./pdf/loader.js";
 import { hasPdfHeader } from "./pdf/read/document.js";
 
@@ -25,38 +24,18 @@ export function detectFormat(bytes: Uint8Array, name?: string): "pdf" | "markdow
  * loader. A file named `.pdf` without a PDF header is handed to the PDF loader, which
  * reports it as not a PDF rather than indexing binary noise as text.
  */
-export class PageIndexLoader extends BaseDocumentLoader {
-  readonly input: SourceInput;
+export class PageIndexLoader extends TreeLoader {
   readonly options: PageIndexLoaderOptions;
 
   constructor(input: SourceInput, options: PageIndexLoaderOptions = {}) {
-    super();
-    this.input = input;
+    super(input);
     this.options = options;
   }
 
-  /** Reads the input and builds its tree with the matching loader. */
-  async loadTree(): Promise<TreeDocument> {
-    const loaded = await readSource(this.input);
-    const name = loaded.name;
-    if (detectFormat(loaded.bytes, name) === "pdf") {
-      return pdfToTree(loaded.bytes, this.options.pdf ?? {}, {
-        label: loaded.label,
-        ...(name !== undefined ? { name } : {}),
-        ...(loaded.path !== undefined ? { path: loaded.path } : {}),
-      });
-    }
-    const text = loaded.text ?? decodeText(loaded.bytes, loaded.label);
-    return markdownToTree(text, this.options.markdown ?? {}, {
-      label: loaded.label,
-      contentHash: sha256Hex(loaded.bytes),
-      ...(name !== undefined ? { name } : {}),
-      ...(loaded.path !== undefined ? { path: loaded.path } : {}),
-    });
-  }
-
-  /** One Document per node, in document order. */
-  async load(): Promise<Document<NodeDocumentMetadata>[]> {
-    return treeToDocuments(await this.loadTree());
+  /** Builds the tree with the loader that matches the content. */
+  protected treeFrom(loaded: LoadedSource): Promise<TreeDocument> {
+    return detectFormat(loaded.bytes, loaded.name) === "pdf"
+      ? pdfToTree(loaded.bytes, this.options.pdf ?? {}, sourceInfo(loaded))
+      : markdownFromSource(loaded, this.options.markdown ?? {});
   }
 }

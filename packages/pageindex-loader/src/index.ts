@@ -11,6 +11,7 @@ export * from "./common/errors.js";
 export * from "./common/extractive.js";
 export * from "./common/source.js";
 export * from "./common/summarize.js";
+export * from "./common/tree-loader.js";
 export * from "./markdown/loader.js";
 export * from "./markdown/parse.js";
 export * from "./markdown/sections.js";

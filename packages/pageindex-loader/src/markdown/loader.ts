@@ -1,27 +1,30 @@
 import type { Callbacks } from "@langchain/core/callbacks/manager";
-import { BaseDocumentLoader } from "@langchain/core/document_loaders/base";
-import type { Document } from "@langchain/core/documents";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import {
   assertSafeId,
   type BuildInfo,
   createTree,
-  type NodeDocumentMetadata,
   type TreeDocument,
   toDocId,
-  treeToDocuments,
   UsageTracker,
 } from "pageindex-store";
 import { enrichTree } from "../common/enrich.js";
 import { EmptyDocumentError, InvalidInputError } from "../common/errors.js";
 import { DEFAULT_SUMMARY_CHARS } from "../common/extractive.js";
-import { decodeText, readSource, type SourceInput, sha256Hex } from "../common/source.js";
+import {
+  decodeText,
+  type LoadedSource,
+  type ReadSourceOptions,
+  type SourceInput,
+  sha256Hex,
+} from "../common/source.js";
 import {
   checkSummaryOptions,
   DEFAULT_SUMMARY_CONCURRENCY,
   DEFAULT_SUMMARY_THRESHOLD,
   type SummaryMode,
 } from "../common/summarize.js";
+import { readOptionsOf, sourceInfo, TreeLoader } from "../common/tree-loader.js";
 import { parseMarkdown } from "./parse.js";
 import { buildSections, thinSections, toDrafts } from "./sections.js";
 
@@ -197,8 +200,7 @@ export async function markdownToTree(
  * const docs = await new MarkdownTreeLoader({ text: "# Title\n\nBody" }).load();
  * ```
  */
-export class MarkdownTreeLoader extends BaseDocumentLoader {
-  readonly input: SourceInput;
+export class MarkdownTreeLoader extends TreeLoader {
   readonly options: MarkdownTreeLoaderOptions;
 
   /**
@@ -207,9 +209,8 @@ export class MarkdownTreeLoader extends BaseDocumentLoader {
    * @throws {InvalidInputError} at once for inconsistent options.
    */
   constructor(input: SourceInput, options: MarkdownTreeLoaderOptions = {}) {
-    super();
+    super(input);
     checkOptions(options);
-    this.input = input;
     this.options = options;
   }
 
@@ -222,28 +223,25 @@ export class MarkdownTreeLoader extends BaseDocumentLoader {
     return new MarkdownTreeLoader(name === undefined ? { text: markdown } : { text: markdown, name }, rest);
   }
 
+  protected override readOptions(): ReadSourceOptions {
+    return readOptionsOf(this.options);
+  }
+
   /**
-   * Reads and indexes the input.
    * @throws {SourceNotFoundError} for a missing path.
    * @throws {UnsupportedContentError} for binary or non-UTF-8 content.
    * @throws {EmptyDocumentError} for an empty or whitespace-only document.
    */
-  async loadTree(): Promise<TreeDocument> {
-    const loaded = await readSource(this.input, {
-      ...(this.options.docName !== undefined ? { name: this.options.docName } : {}),
-      ...(this.options.maxBytes !== undefined ? { maxBytes: this.options.maxBytes } : {}),
-    });
-    const text = loaded.text ?? decodeText(loaded.bytes, loaded.label);
-    return markdownToTree(text, this.options, {
-      label: loaded.label,
-      contentHash: sha256Hex(loaded.bytes),
-      ...(loaded.name !== undefined ? { name: loaded.name } : {}),
-      ...(loaded.path !== undefined ? { path: loaded.path } : {}),
-    });
+  protected treeFrom(loaded: LoadedSource): Promise<TreeDocument> {
+    return markdownFromSource(loaded, this.options);
   }
+}
 
-  /** One Document per node, in document order (pre-order). */
-  async load(): Promise<Document<NodeDocumentMetadata>[]> {
-    return treeToDocuments(await this.loadTree());
-  }
+/** Builds a Markdown tree from an input already read into memory. */
+export function markdownFromSource(
+  loaded: LoadedSource,
+  options: MarkdownTreeLoaderOptions,
+): Promise<TreeDocument> {
+  const text = loaded.text ?? decodeText(loaded.bytes, loaded.label);
+  return markdownToTree(text, options, { ...sourceInfo(loaded), contentHash: sha256Hex(loaded.bytes) });
 }

@@ -1,23 +1,20 @@
 import type { Callbacks } from "@langchain/core/callbacks/manager";
-import { BaseDocumentLoader } from "@langchain/core/document_loaders/base";
-import type { Document } from "@langchain/core/documents";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import {
   assertSafeId,
   type BuildInfo,
   createTree,
-  type NodeDocumentMetadata,
   type NodeDraft,
   type StructureSource,
   type TreeDocument,
   toDocId,
-  treeToDocuments,
   UsageTracker,
 } from "pageindex-store";
 import { enrichTree } from "../common/enrich.js";
 import { InvalidInputError } from "../common/errors.js";
-import { readSource, type SourceInput, sha256Hex } from "../common/source.js";
+import { type LoadedSource, type ReadSourceOptions, type SourceInput, sha256Hex } from "../common/source.js";
 import { checkSummaryOptions, type SummaryMode } from "../common/summarize.js";
+import { readOptionsOf, sourceInfo, TreeLoader } from "../common/tree-loader.js";
 import { PdfNoTextError, PdfStructureError } from "./errors.js";
 import { buildStructureWithLlm, type LlmStructureOptions, splitLargeNodeWithLlm } from "./llm/index.js";
 import { type ParsedPdf, readPdf } from "./read/read-pdf.js";
@@ -388,8 +385,7 @@ export async function pdfToTree(
  * console.log(tree.build.structure); // "outline" | "layout" | "llm" | "flat"
  * ```
  */
-export class PdfTreeLoader extends BaseDocumentLoader {
-  readonly input: SourceInput;
+export class PdfTreeLoader extends TreeLoader {
   readonly options: PdfTreeLoaderOptions;
 
   /**
@@ -397,27 +393,17 @@ export class PdfTreeLoader extends BaseDocumentLoader {
    * @throws {InvalidInputError} at once for inconsistent options.
    */
   constructor(input: SourceInput, options: PdfTreeLoaderOptions = {}) {
-    super();
+    super(input);
     checkOptions(options);
-    this.input = input;
     this.options = options;
   }
 
-  /** Reads and indexes the PDF. See {@link pdfToTree} for the errors. */
-  async loadTree(): Promise<TreeDocument> {
-    const loaded = await readSource(this.input, {
-      ...(this.options.docName !== undefined ? { name: this.options.docName } : {}),
-      ...(this.options.maxBytes !== undefined ? { maxBytes: this.options.maxBytes } : {}),
-    });
-    return pdfToTree(loaded.bytes, this.options, {
-      label: loaded.label,
-      ...(loaded.name !== undefined ? { name: loaded.name } : {}),
-      ...(loaded.path !== undefined ? { path: loaded.path } : {}),
-    });
+  protected override readOptions(): ReadSourceOptions {
+    return readOptionsOf(this.options);
   }
 
-  /** One Document per node, in document order (pre-order). */
-  async load(): Promise<Document<NodeDocumentMetadata>[]> {
-    return treeToDocuments(await this.loadTree());
+  /** See {@link pdfToTree} for the errors. */
+  protected treeFrom(loaded: LoadedSource): Promise<TreeDocument> {
+    return pdfToTree(loaded.bytes, this.options, sourceInfo(loaded));
   }
 }

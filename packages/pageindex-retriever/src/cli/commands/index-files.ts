@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { basename, extname } from "node:path";
-import { MarkdownTreeLoader, PdfTreeLoader } from "pageindex-loader";
-import { type TreeDocument, toDocId, UsageTracker } from "pageindex-store";
+import { basename } from "node:path";
+import { PageIndexLoader } from "pageindex-loader";
+import { toDocId, UsageTracker } from "pageindex-store";
 import type { CliContext } from "../context.js";
 import { expandInputs } from "../files.js";
 import { CliError, EXIT, exitCodeOf, printJson } from "../output.js";
@@ -96,11 +96,11 @@ export async function indexFiles(
         ...(model ? { model } : {}),
         ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
       };
-      const isPdf =
-        extname(file).toLowerCase() === ".pdf" || bytes.subarray(0, 5).toString("latin1") === "%PDF-";
-      let tree: TreeDocument;
-      if (isPdf) {
-        tree = await new PdfTreeLoader(new Uint8Array(bytes), {
+      progress.update({ phase: "parsing" });
+      // The loader picks PDF or Markdown by content (the %PDF- header) or a .pdf name.
+      const tree = await new PageIndexLoader(new File([bytes], name), {
+        markdown: common,
+        pdf: {
           ...common,
           structure: options.structure ?? "auto",
           ...(options.password !== undefined ? { password: options.password } : {}),
@@ -111,11 +111,8 @@ export async function indexFiles(
               total: event.pageCount,
               llmCalls: event.llmCalls,
             }),
-        }).loadTree();
-      } else {
-        progress.update({ phase: "parsing" });
-        tree = await new MarkdownTreeLoader(new Uint8Array(bytes), common).loadTree();
-      }
+        },
+      }).loadTree();
       tree.contentHash = contentHash;
       await store.addTree(tree);
       const outcome: IndexOutcome = {
@@ -140,7 +137,7 @@ export async function indexFiles(
       progress.stop(`${name}: failed`);
       const message = error instanceof Error ? error.message : String(error);
       outcomes.push({ file, docId, status: "failed", error: message });
-      if (!ctx.options.json) ctx.io.err(`error: ${name}: ${message}`);
+      if (!ctx.options.json) ctx.io.err(`error: ${message.includes(name) ? message : `${name}: ${message}`}`);
       if (exitCode === EXIT.ok) exitCode = exitCodeOf(error);
     }
   }
