@@ -21,9 +21,17 @@ import { type ParsedPdf, readPdf } from "./read/read-pdf.js";
 import { pageRangeEntries } from "./structure/flat.js";
 import { type LayoutContext, layoutContext, layoutStructure } from "./structure/layout.js";
 import { outlineStructure } from "./structure/outline.js";
-import { entriesToDrafts, flatten, locateEntries, orderPositions, TextSlicer } from "./structure/sections.js";
+import {
+  entriesToDrafts,
+  flatten,
+  locateEntries,
+  locateTitle,
+  orderPositions,
+  TextSlicer,
+} from "./structure/sections.js";
 import { type SplitReport, splitLargeSections } from "./structure/split.js";
-import type { ParsedPage, PdfPage, PdfProgressEvent, SectionEntry } from "./types.js";
+import { stripNumbering, titleSimilarity } from "./structure/titles.js";
+import type { ParsedPage, PdfLine, PdfPage, PdfProgressEvent, SectionEntry } from "./types.js";
 
 /**
  * Which structure path to use. `auto` tries, cheapest first: the embedded outline, the page
@@ -141,16 +149,34 @@ function ranges(pages: number[]): string {
   return out.join(", ");
 }
 
+/**
+ * The heading line of an LLM section on its page. Models often give the title without the
+ * numbering printed before it ("Risk factors" for "1.2 Risk factors"), which a plain title
+ * match misses (the section would then start at the top of the page and take the text above
+ * its heading), so numbering is also ignored on both sides. Undefined when no line matches.
+ */
+function headingLine(page: ParsedPage, title: string): number | undefined {
+  const matches = (p: ParsedPage, t: string, i: number) =>
+    titleSimilarity(t, (p.lines[i] as PdfLine | undefined)?.text ?? "") >= 0.8;
+  const line = locateTitle(page, title);
+  if (matches(page, title, line)) return line;
+  const bare = stripNumbering(title);
+  const stripped = { ...page, lines: page.lines.map((l) => ({ ...l, text: stripNumbering(l.text) })) };
+  const again = locateTitle(stripped, bare);
+  return matches(stripped, bare, again) ? again : undefined;
+}
+
 /** LLM drafts (nested, with `startPage`) to entries; drafts with an invalid page are dropped (children kept). */
-function draftsToEntries(drafts: NodeDraft[], pageCount: number): SectionEntry[] {
+function draftsToEntries(drafts: NodeDraft[], pages: readonly ParsedPage[]): SectionEntry[] {
   return drafts.flatMap((d): SectionEntry[] => {
-    const children = draftsToEntries(d.children ?? [], pageCount);
+    const children = draftsToEntries(d.children ?? [], pages);
     const page = d.startPage;
     const title = d.title?.trim();
-    if (!title || page === undefined || !Number.isInteger(page) || page < 1 || page > pageCount)
+    if (!title || page === undefined || !Number.isInteger(page) || page < 1 || page > pages.length)
       return children;
     const entry: SectionEntry = { title, page, children };
-    if (d.metadata?.appearStart === true) entry.line = 0;
+    const line = d.metadata?.appearStart === true ? 0 : headingLine(pages[page - 1] as ParsedPage, title);
+    if (line !== undefined) entry.line = line;
     return [entry];
   });
 }
@@ -222,11 +248,12 @@ export async function pdfToTree(
     ctx ??= layoutContext(pages, { tocScanPages: options.tocScanPages ?? 20 });
     return ctx;
   };
-  const llmOptions = (model: BaseChatModel): LlmStructureOptions => ({
+  // Model calls are reported under the phase that makes them (structure, or splitting large nodes).
+  const llmOptions = (model: BaseChatModel, phase: "structure" | "split"): LlmStructureOptions => ({
     model,
     usage,
     tocScanPages: options.tocScanPages ?? 20,
-    onProgress: () => progress("structure"),
+    onProgress: () => progress(phase),
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     ...(options.callbacks ? { callbacks: options.callbacks } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -266,9 +293,9 @@ export async function pdfToTree(
       if (mode === "layout") throw new PdfStructureError(label, `layout structure not usable: ${reason}`);
     }
     if ((mode === "auto" || mode === "llm") && options.model) {
-      const result = await buildStructureWithLlm(plainPages(pages), llmOptions(options.model));
+      const result = await buildStructureWithLlm(plainPages(pages), llmOptions(options.model, "structure"));
       warnings.push(...result.warnings.map((w) => `llm: ${w}`));
-      const entries = draftsToEntries(result.drafts, pages.length);
+      const entries = draftsToEntries(result.drafts, pages);
       const detail = `mode ${result.mode}, ${flatten(entries).length} sections${result.complete ? "" : " (partial)"}`;
       if (entries.length > 0) {
         attempts.push({ path: "llm", used: true, detail });
@@ -306,10 +333,13 @@ export async function pdfToTree(
       slicer,
       budget,
       model
-        ? async (range) => {
-            const r = await splitLargeNodeWithLlm(plainPages(range), llmOptions(model));
+        ? async (range, sectionTitle) => {
+            const r = await splitLargeNodeWithLlm(plainPages(range), {
+              ...llmOptions(model, "split"),
+              nodeTitle: sectionTitle,
+            });
             warnings.push(...r.warnings.map((w) => `llm split: ${w}`));
-            return draftsToEntries(r.drafts, pages.length);
+            return draftsToEntries(r.drafts, pages);
           }
         : undefined,
     );

@@ -13,8 +13,11 @@ export interface SplitBudget {
   maxTokens: number;
 }
 
-/** Finds sub-sections of a page range with a model; returns nested entries (may be empty). */
-export type LlmSplitter = (pages: ParsedPage[]) => Promise<SectionEntry[]>;
+/**
+ * Finds sub-sections of one section's page range with a model; returns nested entries (may be
+ * empty). The section's title tells the model what it is reading.
+ */
+export type LlmSplitter = (pages: ParsedPage[], sectionTitle: string) => Promise<SectionEntry[]>;
 
 /** What splitting did. */
 export interface SplitReport {
@@ -86,7 +89,7 @@ export async function splitLargeSections(
       let sub = inside(layoutWithin(ctx, start, end ?? { page: lastPage + 1, line: 0 }), e, start, end);
       let how: keyof SplitReport = "byLayout";
       if (sub.length === 0 && llm) {
-        const found = await llm(ctx.pages.slice(e.page - 1, lastPage) as ParsedPage[]);
+        const found = await llm(ctx.pages.slice(e.page - 1, lastPage) as ParsedPage[], e.title);
         locateEntries(found, ctx.pages);
         sub = inside(found, e, start, end);
         how = "byLlm";
