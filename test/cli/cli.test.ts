@@ -227,6 +227,23 @@ describe.skipIf(!existsSync(BIN))("pageindex CLI (built binary)", () => {
       "| pageindex (offline BM25 judge) | 2 | 100 % |",
     );
     expect(await readFile(join(out, "chart.svg"), "utf8")).toMatch(/^<svg/);
+    const capped = JSON.parse(
+      (
+        await run([
+          "--json",
+          "eval",
+          questions,
+          "--out",
+          out,
+          "--retrievers",
+          "pageindex",
+          "--content-tokens",
+          "60",
+        ])
+      ).stdout,
+    );
+    expect(capped.summaries[0].meanReturnedTokens).toBeLessThanOrEqual(60);
+    expect(capped.summaries[0].meanReturnedTokens).toBeLessThan(report.summaries[0].meanReturnedTokens);
     const bad = await run(["eval", questions, "--retrievers", "pageindex,magic"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("Unknown retriever(s) magic");

@@ -129,6 +129,11 @@ export function buildProgram(
       new Option("--strategy <strategy>", "tree search strategy").choices(["expand", "beam", "single-shot"]),
     )
     .option("--all-docs", "search every document, not only the one a question names")
+    .option(
+      "--content-tokens <n>",
+      "cap the tree retriever's returned text, for an equal-budget comparison",
+      positiveInt,
+    )
     .option("--out <dir>", "where report.md, chart.svg and report.json go", ".pageindex-eval")
     .action(run((ctx, questions: string, opts) => evaluate(ctx, questions, opts)));
 

@@ -27,6 +27,8 @@ export interface EvalOptions {
   retrievers?: string;
   strategy?: SearchStrategy;
   allDocs?: boolean;
+  /** Cap on the tree retriever's returned text (tokens), to compare at an equal context budget. */
+  contentTokens?: number;
 }
 
 const KNOWN = ["pageindex", "bm25", "vector"];
@@ -120,6 +122,7 @@ export async function evaluate(
           docIds: scope(q),
           ...(model ? { model } : {}),
           ...(options.strategy ? { strategy: options.strategy } : {}),
+          ...(options.contentTokens !== undefined ? { maxContentTokens: options.contentTokens } : {}),
         });
     } else if (name === "bm25") {
       retrievers["bm25 chunks"] = chunked("bm25");
