@@ -184,3 +184,54 @@ describe("which text auto mode indexes", () => {
     expect(needsText(bare)).toBe(true);
   });
 });
+
+describe("printed tables of contents", () => {
+  it("are left out of the index: dot leaders followed by a page number", async () => {
+    const { withoutTocLines } = await import("../src/lexical/node-index.js");
+    expect(
+      withoutTocLines(
+        "Contents\nLiquidity and Capital Resources ........ 41\nItem 8. Statements . . . . . 52\nBody text.",
+      ),
+    ).toBe("Contents\n \nItem 8. \nBody text.");
+    expect(withoutTocLines("Revenue grew 9 %... mostly in Q4.")).toBe("Revenue grew 9 %... mostly in Q4.");
+  });
+
+  it("so a contents page does not outrank the sections it lists", async () => {
+    const filler = (topic: string) => `${topic} `.repeat(3) + "and other matters of the year. ".repeat(30);
+    const tree = createTree(
+      {
+        docId: "toc-report",
+        docName: "report.pdf",
+        kind: "pdf",
+        pageCount: 9,
+        build: { loader: "t", structure: "layout" },
+      },
+      [
+        {
+          title: "Annual Report",
+          startPage: 1,
+          text: [
+            "Annual Report 2025",
+            "Table of Contents",
+            "Results of Operations ............ 4",
+            "Liquidity and Capital Resources ........ 6",
+            "Operating Cash Flow Statement ........ 8",
+          ].join("\n"),
+        },
+        { title: "Results of Operations", startPage: 4, endPage: 5, text: filler("revenue growth") },
+        {
+          title: "Liquidity and Capital Resources",
+          startPage: 6,
+          endPage: 7,
+          text: `Operating cash flow was $212 million. ${filler("liquidity")}`,
+        },
+        { title: "Statements", startPage: 8, endPage: 9, text: filler("balance sheet") },
+      ],
+    );
+    const docs = await new PageIndexRetriever({ trees: [tree], k: 3 }).invoke(
+      "What was the operating cash flow and how is liquidity?",
+    );
+    expect(docs[0]?.metadata.title).toBe("Liquidity and Capital Resources");
+    expect(docs.map((d) => d.metadata.title)).not.toContain("Annual Report");
+  });
+});

@@ -77,6 +77,17 @@ export function needsText(skeleton: TreeSkeleton): boolean {
   return tokens <= AUTO_TEXT_MAX_TOKENS;
 }
 
+// A printed table of contents ("Item 7. Management's Discussion ........ 25") names every
+// section, so indexing it would make the cover or contents node match any query as well as
+// the sections themselves. Entries with dot leaders ending in a page number are left out
+// (up to 120 characters before the leaders, so a summary flattened to one line keeps the rest).
+const TOC_ENTRY = /[^\n.]{0,120}?(?:\.\s?){4,}\s*[0-9ivxlc]{1,5}\b/gi;
+
+/** The text without printed table-of-contents entries (dot leaders followed by a page number). */
+export function withoutTocLines(text: string): string {
+  return text.includes("....") || text.includes(". . . .") ? text.replace(TOC_ENTRY, " ") : text;
+}
+
 /**
  * A BM25 index over the nodes of one document: each node is a document made of its title,
  * its ancestors' titles, its summary and (optionally) its own text. Branch scores propagate
@@ -110,10 +121,10 @@ export class NodeTermIndex {
         { terms: withPhrases(tokenize(node.title)), ...FIELDS.title },
         { terms: pathTerms(node), ...FIELDS.path },
         {
-          terms: withPhrases(tokenize(`${node.summary ?? ""} ${node.prefixSummary ?? ""}`)),
+          terms: withPhrases(tokenize(withoutTocLines(`${node.summary ?? ""} ${node.prefixSummary ?? ""}`))),
           ...summaryField,
         },
-        { terms: withPhrases(tokenize(texts?.get(node.nodeId) ?? "")), ...FIELDS.text },
+        { terms: withPhrases(tokenize(withoutTocLines(texts?.get(node.nodeId) ?? ""))), ...FIELDS.text },
       ]),
     );
   }
