@@ -5,16 +5,36 @@ import { describeDocument } from "./describe.js";
 import type { TextMarkup } from "./extractive.js";
 import { modelName, type SummaryMode, summarizeTree } from "./summarize.js";
 
-/** The loader options that decide summaries, description and model calls (both loaders share them). */
-export interface EnrichOptions {
+/** Options every tree loader takes: identity, summaries, description, model calls, limits. */
+export interface TreeLoaderOptions {
+  /** Document id; derived from the name (or, for unnamed input, the content hash) when omitted. */
+  docId?: string;
+  /** Human-readable name; defaults to the file name. */
+  docName?: string;
+  /** Where the document came from; defaults to the file path. */
+  source?: string;
+  /**
+   * `"extractive"` (default): a deterministic lead of each section; `"llm"`: written by `model`;
+   * `"none"`: no summaries.
+   */
+  summaries?: SummaryMode;
+  /** Chat model for LLM summaries and the description (and, for PDFs, the LLM structure path). */
   model?: BaseChatModel;
+  /** In LLM mode, sections under this many tokens are their own summary. Default 200. */
   summaryThreshold?: number;
+  /** Length of extractive summaries in characters. Default 300. */
   summaryChars?: number;
+  /** Concurrent model calls. Default 4 for summaries (3 for the PDF structure path). */
   concurrency?: number;
+  /** Add a one-sentence document description (LLM when `model` is given, else extractive). Default false. */
   description?: boolean;
+  /** Retries per model call on a bad answer or rate limit. */
   retries?: number;
+  /** Per-call timeout in ms. Default 60 s. */
   timeoutMs?: number;
-  /** The caller's tracker: this build's usage is added to it at the end. */
+  /** Refuse inputs larger than this many bytes. Default: no limit. */
+  maxBytes?: number;
+  /** Also add this document's LLM usage to a caller's tracker (e.g. over a batch). */
   usage?: UsageTracker;
   callbacks?: Callbacks;
   signal?: AbortSignal;
@@ -28,7 +48,7 @@ export interface EnrichOptions {
  */
 export async function enrichTree(
   tree: TreeDocument,
-  options: EnrichOptions,
+  options: TreeLoaderOptions,
   run: {
     mode: SummaryMode;
     markup: TextMarkup;

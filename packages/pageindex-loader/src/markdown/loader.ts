@@ -1,5 +1,3 @@
-import type { Callbacks } from "@langchain/core/callbacks/manager";
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import {
   assertSafeId,
   type BuildInfo,
@@ -8,7 +6,7 @@ import {
   toDocId,
   UsageTracker,
 } from "pageindex-store";
-import { enrichTree } from "../common/enrich.js";
+import { enrichTree, type TreeLoaderOptions } from "../common/enrich.js";
 import { EmptyDocumentError, InvalidInputError } from "../common/errors.js";
 import { DEFAULT_SUMMARY_CHARS } from "../common/extractive.js";
 import {
@@ -22,50 +20,18 @@ import {
   checkSummaryOptions,
   DEFAULT_SUMMARY_CONCURRENCY,
   DEFAULT_SUMMARY_THRESHOLD,
-  type SummaryMode,
 } from "../common/summarize.js";
 import { readOptionsOf, sourceInfo, TreeLoader } from "../common/tree-loader.js";
 import { parseMarkdown } from "./parse.js";
 import { buildSections, thinSections, toDrafts } from "./sections.js";
 
 /** Options of {@link MarkdownTreeLoader} and {@link markdownToTree}. */
-export interface MarkdownTreeLoaderOptions {
-  /** Document id; derived from the name (or, for unnamed input, the content hash) when omitted. */
-  docId?: string;
-  /** Human-readable name; defaults to the file name. */
-  docName?: string;
-  /** Where the document came from; defaults to the file path. */
-  source?: string;
+export interface MarkdownTreeLoaderOptions extends TreeLoaderOptions {
   /**
    * Merge small subtrees: a section whose subtree has fewer than `minTokens` tokens absorbs its
    * descendants. Default: off.
    */
   thinning?: { minTokens: number } | false;
-  /**
-   * `"extractive"` (default): a deterministic lead of each section; `"llm"`: written by `model`;
-   * `"none"`: no summaries.
-   */
-  summaries?: SummaryMode;
-  /** Chat model for LLM summaries and the description. */
-  model?: BaseChatModel;
-  /** In LLM mode, sections under this many tokens are their own summary. Default 200. */
-  summaryThreshold?: number;
-  /** Length of extractive summaries in characters. Default 300. */
-  summaryChars?: number;
-  /** Concurrent model calls. Default 4. */
-  concurrency?: number;
-  /** Add a one-sentence document description (LLM when `model` is given, else extractive). Default false. */
-  description?: boolean;
-  /** Retries per model call on a bad answer or rate limit. Default 1. */
-  retries?: number;
-  /** Per-call timeout in ms. Default 60 s. */
-  timeoutMs?: number;
-  /** Refuse inputs larger than this many bytes. Default: no limit. */
-  maxBytes?: number;
-  /** Also add this document's LLM usage to a caller's tracker (e.g. over a batch). */
-  usage?: UsageTracker;
-  callbacks?: Callbacks;
-  signal?: AbortSignal;
 }
 
 function checkOptions(options: MarkdownTreeLoaderOptions): void {

@@ -1,4 +1,3 @@
-import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import {
   assertSafeId,
@@ -10,10 +9,10 @@ import {
   toDocId,
   UsageTracker,
 } from "pageindex-store";
-import { enrichTree } from "../common/enrich.js";
+import { enrichTree, type TreeLoaderOptions } from "../common/enrich.js";
 import { InvalidInputError } from "../common/errors.js";
 import { type LoadedSource, type ReadSourceOptions, type SourceInput, sha256Hex } from "../common/source.js";
-import { checkSummaryOptions, type SummaryMode } from "../common/summarize.js";
+import { checkSummaryOptions } from "../common/summarize.js";
 import { readOptionsOf, sourceInfo, TreeLoader } from "../common/tree-loader.js";
 import { PdfNoTextError, PdfStructureError } from "./errors.js";
 import { buildStructureWithLlm, type LlmStructureOptions, splitLargeNodeWithLlm } from "./llm/index.js";
@@ -40,19 +39,11 @@ import type { ParsedPage, PdfLine, PdfPage, PdfProgressEvent, SectionEntry } fro
 export type PdfStructureMode = "auto" | "outline" | "layout" | "llm";
 
 /** Options of {@link PdfTreeLoader} and {@link pdfToTree}. */
-export interface PdfTreeLoaderOptions {
-  /** Document id; derived from the file name (or the content hash) when omitted. */
-  docId?: string;
-  /** Human-readable name; defaults to the file name. */
-  docName?: string;
-  /** Where the document came from; defaults to the file path. */
-  source?: string;
+export interface PdfTreeLoaderOptions extends TreeLoaderOptions {
   /** Structure path. Default `"auto"`. */
   structure?: PdfStructureMode;
   /** Password of an encrypted PDF. */
   password?: string;
-  /** Chat model for the LLM structure path, LLM splitting, summaries and the description. */
-  model?: BaseChatModel;
   /** First pages searched for a printed table of contents (layout and LLM paths). Default 20. */
   tocScanPages?: number;
   /**
@@ -62,26 +53,6 @@ export interface PdfTreeLoaderOptions {
   split?: { maxPages?: number; maxTokens?: number } | false;
   /** Add a "Preface" node for text before the first section. Default true. */
   preface?: boolean;
-  /** `"extractive"` (default), `"llm"` (needs `model`) or `"none"`. */
-  summaries?: SummaryMode;
-  /** In LLM mode, sections under this many tokens are their own summary. Default 200. */
-  summaryThreshold?: number;
-  /** Length of extractive summaries in characters. Default 300. */
-  summaryChars?: number;
-  /** Add a one-sentence description (LLM when `model` is given, else extractive). Default false. */
-  description?: boolean;
-  /** Concurrent model calls. Default 3 for structure, 4 for summaries. */
-  concurrency?: number;
-  /** Retries per model call. */
-  retries?: number;
-  /** Per-call timeout in ms. */
-  timeoutMs?: number;
-  /** Refuse inputs larger than this many bytes. */
-  maxBytes?: number;
-  /** Also add this document's LLM usage to a caller's tracker. */
-  usage?: UsageTracker;
-  callbacks?: Callbacks;
-  signal?: AbortSignal;
   /** Progress: pages parsed, phase, model calls so far. */
   onProgress?: (event: PdfProgressEvent) => void;
 }
