@@ -54,8 +54,12 @@ if (files[0]) {
   await build(warm, "warm", "layout");
 }
 
-console.log(`best of ${runs} run(s) per cell; ratios are loader time / raw pdf-parse time on the same file\n`);
-console.log("file | pages | raw pdf-parse ms | read step × | outline path × | layout path × | layout pages/s");
+console.log(
+  `best of ${runs} run(s) per cell; ratios are loader time / raw pdf-parse time on the same file\n`,
+);
+console.log(
+  "file | pages | raw pdf-parse ms | read step × | outline path × | layout path × | layout pages/s",
+);
 console.log("--- | ---: | ---: | ---: | ---: | ---: | ---:");
 const totals = { pages: 0, raw: 0, read: 0, layout: 0, outlineRaw: 0, outline: 0 };
 for (const file of files) {
