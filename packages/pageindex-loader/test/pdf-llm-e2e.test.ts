@@ -242,7 +242,7 @@ describe("PDF loader, LLM path end to end", () => {
       ["llm", true],
     ]);
     expect(attempts[1]?.detail).toMatch(/^found 0 heading/);
-    expect(attempts[2]?.detail).toBe("mode toc-with-pages, 10 sections");
+    expect(attempts[2]?.detail).toBe("mode toc-with-pages, 10 sections placed");
 
     // One call per step: 4 pages judged at once, one TOC piece, one offset lookup, one batch of checks.
     expect(callsByStep(tree)).toEqual({ "toc-detect": 1, "toc-transform": 1, "toc-offset": 1, verify: 1 });
@@ -358,6 +358,8 @@ describe("PDF loader, LLM path end to end", () => {
     async (_name, answer) => {
       const model = fakeModel(answer);
       const tree = await load(await reportPdf(), { model });
+      // Labelled for what it is: page ranges, not a structure the model found.
+      expect(tree.build.structure).toBe("flat");
 
       // The model is given up on after 3 failed calls in a row (each tried 3 times).
       expect(model.calls).toBe(9);
@@ -374,18 +376,33 @@ describe("PDF loader, LLM path end to end", () => {
       );
       // Every page is covered by page-range nodes, in order, without gaps.
       const roots = tree.rootIds.map((id) => tree.nodes.find((n) => n.nodeId === id) as TreeNode);
-      expect(roots.map((n) => n.title)).toEqual(["Pages 1-10", "Pages 11-17"]);
+      expect(roots.map((n) => n.title)).toEqual(["Pages 1–5", "Pages 6–10", "Pages 11–15", "Pages 16–17"]);
       expect(roots.map((n) => [n.startPage, n.endPage])).toEqual([
-        [1, 10],
-        [11, 17],
+        [1, 5],
+        [6, 10],
+        [11, 15],
+        [16, 17],
       ]);
       expect(roots[0]?.text).toContain("Annual Report and Accounts 2023");
-      expect(attemptsOf(tree).at(-1)).toMatchObject({
-        path: "llm",
-        detail: "mode partial, 2 sections (partial)",
-      });
+      expect(attemptsOf(tree).slice(-2)).toEqual([
+        { path: "llm", used: false, detail: "mode partial, the model placed no section" },
+        { path: "flat", used: true, detail: "4 page-range nodes" },
+      ]);
+      expect(warnings).toContain("no document structure found; the tree is made of page ranges");
     },
   );
+
+  it("structure: 'llm' forced and the model fails → still a page-range tree, not an exception", async () => {
+    const model = fakeModel(() => new Error("401 invalid api key"));
+    const tree = await load(await reportPdf(), { model, structure: "llm" });
+    expect(tree.build.structure).toBe("flat");
+    expect(attemptsOf(tree).map((a) => [a.path, a.used])).toEqual([
+      ["llm", false],
+      ["flat", true],
+    ]);
+    expect(tree.nodes.map((n) => n.title)).toEqual(["Pages 1–5", "Pages 6–10", "Pages 11–15", "Pages 16–17"]);
+    expect(tree.build.warnings).toContain("llm: the model failed 3 calls in a row; stopped calling it");
+  });
 
   it("structure: 'llm' without a model is refused before the file is read", async () => {
     expect(() => new PdfTreeLoader("report.pdf", { structure: "llm" })).toThrow(InvalidInputError);

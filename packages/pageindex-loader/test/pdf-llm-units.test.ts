@@ -113,8 +113,8 @@ describe("nesting", () => {
   it("covers pages with 'Pages a-b' nodes of at most ten pages", () => {
     const pages = Array.from({ length: 12 }, (_, i) => page(i + 5, 10));
     expect(rangeDrafts(pages, 20_000).map((d) => [d.title, d.startPage])).toEqual([
-      ["Pages 5-14", 5],
-      ["Pages 15-16", 15],
+      ["Pages 5–14", 5],
+      ["Pages 15–16", 15],
     ]);
     expect(rangeDrafts([page(3, 10)], 20_000)[0]!.title).toBe("Page 3");
   });

@@ -292,7 +292,7 @@ describe("buildStructureWithLlm: fallbacks", () => {
     expect(result.complete).toBe(false);
     // The five entries whose printed numbers were right are kept; pages 1-2 become a range node.
     expect(flatten(result.drafts)).toEqual([
-      { title: "Pages 1-2", startPage: 1, depth: 1, appearStart: true },
+      { title: "Pages 1–2", startPage: 1, depth: 1, appearStart: true },
       ...expected(REPORT_SECTIONS.filter((s) => !(s.title in printed))),
     ]);
     expect(result.warnings.join("\n")).toMatch(/kept 5 verified section\(s\) from toc-with-pages/);
@@ -307,9 +307,9 @@ describe("buildStructureWithLlm: fallbacks", () => {
       expect(result.mode).toBe("partial");
       expect(result.complete).toBe(false);
       expect(flatten(result.drafts).map((d) => [d.title, d.startPage])).toEqual([
-        ["Pages 1-10", 1],
-        ["Pages 11-20", 11],
-        ["Pages 21-30", 21],
+        ["Pages 1–10", 1],
+        ["Pages 11–20", 11],
+        ["Pages 21–30", 21],
       ]);
       expect(result.warnings.join("\n")).toMatch(/stopped calling it/);
       expect(result.warnings.join("\n")).toMatch(/split into page-range nodes/);
@@ -326,7 +326,7 @@ describe("buildStructureWithLlm: fallbacks", () => {
     expect(flat.filter((d) => d.startPage! <= 20)).toEqual(
       expected(REPORT_SECTIONS.filter((s) => s.page <= 20)),
     );
-    expect(flat.filter((d) => d.startPage! > 20).map((d) => d.title)).toEqual(["Pages 21-30"]);
+    expect(flat.filter((d) => d.startPage! > 20).map((d) => d.title)).toEqual(["Pages 21–30"]);
     expect(result.warnings.join("\n")).toMatch(/maxPages/);
     for (const p of model.prompts) expect(p).not.toContain('physical_page="21"');
   });
@@ -381,7 +381,7 @@ describe("splitLargeNodeWithLlm", () => {
     const model = new ScriptedChatModel([], { fallback: () => new Error("boom") });
     const result = await splitLargeNodeWithLlm(pages, options(model, { retries: 0 }));
     expect(result.complete).toBe(false);
-    expect(flatten(result.drafts).map((d) => d.title)).toEqual(["Pages 9-18", "Pages 19-26"]);
+    expect(flatten(result.drafts).map((d) => d.title)).toEqual(["Pages 9–18", "Pages 19–26"]);
   });
 });
 

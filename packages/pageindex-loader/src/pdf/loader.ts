@@ -171,7 +171,8 @@ export interface PdfSourceInfo {
 /**
  * Builds a tree from PDF bytes (the loader's work after reading the file).
  * @throws {NotAPdfError} | {PdfCorruptError} | {PdfPasswordError} | {PdfEmptyError} | {PdfNoTextError}
- *   for unusable input; {PdfStructureError} when a forced structure path finds nothing.
+ *   for unusable input; {PdfStructureError} when a forced outline or layout path finds nothing
+ *   (a forced LLM path whose model fails still yields a page-range tree, with warnings).
  */
 export async function pdfToTree(
   bytes: Uint8Array,
@@ -267,13 +268,15 @@ export async function pdfToTree(
       const result = await buildStructureWithLlm(plainPages(pages), llmOptions(options.model, "structure"));
       warnings.push(...result.warnings.map((w) => `llm: ${w}`));
       const entries = draftsToEntries(result.drafts, pages);
-      const detail = `mode ${result.mode}, ${flatten(entries).length} sections${result.complete ? "" : " (partial)"}`;
-      if (entries.length > 0) {
+      // When the model placed nothing, its drafts are page ranges only: not an LLM structure.
+      if (result.placed > 0 && entries.length > 0) {
+        const detail = `mode ${result.mode}, ${result.placed} sections placed${result.complete ? "" : ", page ranges for the rest"}`;
         attempts.push({ path: "llm", used: true, detail });
         return { entries, structure: "llm" };
       }
-      attempts.push({ path: "llm", used: false, detail });
-      if (mode === "llm") throw new PdfStructureError(label, `LLM structure found no sections (${detail})`);
+      // Never an exception here, even when "llm" was forced: the page-range tree below keeps the
+      // document usable, and the warnings say why the model gave nothing.
+      attempts.push({ path: "llm", used: false, detail: `mode ${result.mode}, the model placed no section` });
     }
     const budget = { ...DEFAULT_SPLIT, ...(options.split || {}) };
     const entries = pageRangeEntries(pages, 1, pages.length, {
@@ -310,7 +313,8 @@ export async function pdfToTree(
               nodeTitle: sectionTitle,
             });
             warnings.push(...r.warnings.map((w) => `llm split: ${w}`));
-            return draftsToEntries(r.drafts, pages);
+            // Nothing placed: let the split fall back to plain page ranges (counted as such).
+            return r.placed > 0 ? draftsToEntries(r.drafts, pages) : [];
           }
         : undefined,
     );

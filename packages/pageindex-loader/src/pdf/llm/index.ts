@@ -35,6 +35,11 @@ export interface LlmStructureResult {
   complete: boolean;
   /** The mode that produced the drafts: `toc-with-pages`, `toc-without-pages`, `no-toc`, `partial` or `empty`. */
   mode: string;
+  /**
+   * Sections the model placed (verified), not counting the "Pages a-b" nodes that cover what it
+   * could not structure. 0 means the model contributed nothing: the drafts are page ranges only.
+   */
+  placed: number;
 }
 
 /** Options of {@link buildStructureWithLlm} and {@link splitLargeNodeWithLlm}. */
@@ -121,6 +126,7 @@ function finish(
       warnings,
       complete: unread.length === 0,
       mode: winner.mode,
+      placed: winner.result.entries.length,
     };
   }
   // Every mode failed: keep what was verified (from the attempt that verified most) and cover
@@ -137,7 +143,13 @@ function finish(
       ? `no mode produced a verified structure; kept ${verified.length} verified section(s) from ${best?.mode} and page-range nodes for the rest`
       : "no mode produced a verified structure; the document is split into page-range nodes",
   );
-  return { drafts: [...head, ...nestEntries(verified), ...tail], warnings, complete: false, mode: "partial" };
+  return {
+    drafts: [...head, ...nestEntries(verified), ...tail],
+    warnings,
+    complete: false,
+    mode: "partial",
+    placed: verified.length,
+  };
 }
 
 /**
@@ -153,7 +165,7 @@ export async function buildStructureWithLlm(
   opts: LlmStructureOptions,
 ): Promise<LlmStructureResult> {
   if (pages.length === 0)
-    return { drafts: [], warnings: ["no pages to structure"], complete: true, mode: "empty" };
+    return { drafts: [], warnings: ["no pages to structure"], complete: true, mode: "empty", placed: 0 };
   const { ctx, unread } = setup(pages, opts);
   const attempts: Array<{ mode: LlmMode; result: CheckedEntries }> = [];
   const attempt = async (mode: LlmMode, run: () => Promise<CheckedEntries>) => {
@@ -194,7 +206,7 @@ export async function splitLargeNodeWithLlm(
   opts: LlmStructureOptions,
 ): Promise<LlmStructureResult> {
   if (pages.length === 0)
-    return { drafts: [], warnings: ["no pages to structure"], complete: true, mode: "empty" };
+    return { drafts: [], warnings: ["no pages to structure"], complete: true, mode: "empty", placed: 0 };
   const { ctx, unread } = setup(pages, opts);
   const result = await noToc(ctx, opts.nodeTitle);
   const run = { mode: "no-toc" as const, result };

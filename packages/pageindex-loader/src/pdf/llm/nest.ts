@@ -1,4 +1,5 @@
 import type { NodeDraft } from "pageindex-store";
+import { rangeTitle } from "../structure/flat.js";
 import type { PdfPage } from "../types.js";
 import type { Entry } from "./entries.js";
 import { chunkPages } from "./pages.js";
@@ -44,13 +45,13 @@ export function nestEntries(entries: Entry[]): NodeDraft[] {
 /** Most pages in one range node: under the 10-page size at which large nodes are re-split. */
 export const RANGE_NODE_PAGES = 10;
 
-/** "Pages 12-20" nodes covering `pages`, for what no mode could structure. */
+/** "Pages 12–20" nodes covering `pages`, for what no mode could structure. */
 export function rangeDrafts(pages: PdfPage[], maxTokens: number): NodeDraft[] {
   return chunkPages(pages, maxTokens, RANGE_NODE_PAGES).map((chunk) => {
     const first = chunk[0]!.pageNumber;
     const last = chunk[chunk.length - 1]!.pageNumber;
     return {
-      title: first === last ? `Page ${first}` : `Pages ${first}-${last}`,
+      title: rangeTitle(first, last),
       startPage: first,
       metadata: { appearStart: true },
     };

@@ -10,7 +10,8 @@ export interface PageRangeOptions {
   maxSiblings?: number;
 }
 
-const rangeTitle = (from: number, to: number): string =>
+/** Title of a node standing for a run of pages: "Page 7" or "Pages 12–20". */
+export const rangeTitle = (from: number, to: number): string =>
   from === to ? `Page ${from}` : `Pages ${from}–${to}`;
 
 /**
