@@ -22,7 +22,6 @@ import { type LayoutContext, layoutContext, layoutStructure } from "./structure/
 import { outlineStructure } from "./structure/outline.js";
 import {
   entriesToDrafts,
-  flatten,
   locateEntries,
   locateTitle,
   orderPositions,
