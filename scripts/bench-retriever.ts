@@ -24,6 +24,7 @@ import { PageIndexRetriever, type SearchStrategy } from "pageindex-retriever";
 import {
   asData,
   childrenOf,
+  countTokens,
   DATA_NOT_INSTRUCTIONS,
   fromPageIndexJson,
   invokeStructured,
@@ -192,11 +193,14 @@ async function perNodeTraversal(model: BaseChatModel, tree: TreeDocument, questi
     level = next;
   }
   const total = usage.total;
+  const nodes = found.slice(0, k);
   return {
-    nodes: found.slice(0, k),
+    nodes,
     calls: total.calls,
     roundTrips: depth,
+    depth,
     promptTokens: total.promptTokens,
+    returnedTokens: nodes.reduce((sum, n) => sum + n.tokenCount, 0),
   };
 }
 
@@ -206,9 +210,22 @@ interface Row {
   roundTrips: number;
   promptTokens: number;
   hit: boolean;
+  /** Deepest tree level a judge was shown (1 = the roots): what round trips should equal. */
+  depth: number;
+  /** Tokens of the returned sections' text. */
+  returnedTokens: number;
 }
-type Method = SearchStrategy | "beam-2" | "per-node" | "lexical" | "lexical-text";
-const METHODS: Method[] = ["expand", "beam-2", "single-shot", "per-node", "lexical", "lexical-text"];
+type Method = SearchStrategy | "expand-drop" | "beam-2" | "per-node" | "lexical" | "lexical-text";
+/** `expand-drop`: expansion with `keepDeadEnds: false` (a branch whose children are all rejected is lost). */
+const METHODS: Method[] = [
+  "expand",
+  "expand-drop",
+  "beam-2",
+  "single-shot",
+  "per-node",
+  "lexical",
+  "lexical-text",
+];
 
 /**
  * Whether a returned section holds an evidence page: its own pages (an internal node's intro,
@@ -250,6 +267,8 @@ async function runSet(name: string, trees: TreeDocument[], questions: BenchQuest
           roundTrips: r.roundTrips,
           promptTokens: r.promptTokens,
           hit: hits(r.nodes, q.pages),
+          depth: r.depth,
+          returnedTokens: r.returnedTokens,
         };
       } else {
         const retriever = new PageIndexRetriever({
@@ -259,9 +278,10 @@ async function runSet(name: string, trees: TreeDocument[], questions: BenchQuest
           strategy:
             method === "beam-2"
               ? "beam"
-              : method.startsWith("lexical")
+              : method.startsWith("lexical") || method === "expand-drop"
                 ? "expand"
                 : (method as SearchStrategy),
+          keepDeadEnds: method !== "expand-drop",
           beamWidth: 2,
           k: K,
           docIds: [q.docId],
@@ -271,7 +291,10 @@ async function runSet(name: string, trees: TreeDocument[], questions: BenchQuest
           collapseBelowTokens: 0,
         });
         const docs = await retriever.invoke(q.question);
-        const s = retriever.lastRun?.stats;
+        const run = retriever.lastRun;
+        const s = run?.stats;
+        const tree = trees.find((t) => t.docId === q.docId);
+        const levels = new Map(tree?.nodes.map((n) => [n.nodeId, n.level]));
         row = {
           calls: s?.calls ?? 0,
           roundTrips: s?.roundTrips ?? 0,
@@ -280,6 +303,8 @@ async function runSet(name: string, trees: TreeDocument[], questions: BenchQuest
             docs.map((d) => d.metadata),
             q.pages,
           ),
+          depth: Math.max(0, ...(run?.visited ?? []).map((v) => levels.get(v.nodeId) ?? 0)),
+          returnedTokens: docs.reduce((sum, d) => sum + countTokens(d.pageContent), 0),
         };
       }
       rows.get(method)?.push(row);
@@ -299,7 +324,7 @@ function summarise(result: Awaited<ReturnType<typeof runSet>>) {
     `\n## ${result.name}: ${result.questions} questions, k=${K}, judge misses ${ERROR_RATE}, false positives ${FALSE_POSITIVE_RATE.toFixed(3)}`,
   );
   console.log(
-    "method        calls/q  round trips/q  prompt tokens/q  calls vs per-node  tokens vs per-node  hit rate",
+    "method        calls/q  round trips/q  depth reached/q  prompt tokens/q  calls vs per-node  tokens vs per-node  returned tokens/q  hit rate",
   );
   const summary: Record<string, unknown> = {};
   for (const [method, rows] of result.rows) {
@@ -307,9 +332,18 @@ function summarise(result: Awaited<ReturnType<typeof runSet>>) {
     const trips = mean(rows.map((r) => r.roundTrips));
     const tokens = mean(rows.map((r) => r.promptTokens));
     const hitRate = mean(rows.map((r) => (r.hit ? 1 : 0)));
-    summary[method] = { calls, roundTrips: trips, promptTokens: tokens, hitRate };
+    const depth = mean(rows.map((r) => r.depth));
+    const returned = mean(rows.map((r) => r.returnedTokens));
+    summary[method] = {
+      calls,
+      roundTrips: trips,
+      depth,
+      promptTokens: tokens,
+      returnedTokens: returned,
+      hitRate,
+    };
     console.log(
-      `${method.padEnd(13)} ${calls.toFixed(1).padStart(7)}  ${trips.toFixed(2).padStart(13)}  ${tokens.toFixed(0).padStart(15)}  ${(calls / baseCalls).toFixed(2).padStart(17)}  ${(tokens / baseTokens).toFixed(2).padStart(18)}  ${(hitRate * 100).toFixed(0).padStart(7)}%`,
+      `${method.padEnd(13)} ${calls.toFixed(1).padStart(7)}  ${trips.toFixed(2).padStart(13)}  ${depth.toFixed(2).padStart(15)}  ${tokens.toFixed(0).padStart(15)}  ${(calls / baseCalls).toFixed(2).padStart(17)}  ${(tokens / baseTokens).toFixed(2).padStart(18)}  ${returned.toFixed(0).padStart(17)}  ${(hitRate * 100).toFixed(0).padStart(7)}%`,
     );
   }
   return summary;

@@ -46,6 +46,16 @@ export interface PageIndexRetrieverInput extends BaseRetrieverInput {
   internalNodes?: boolean;
   /** Subtrees at most this many tokens are returned whole instead of opened. Default 300. */
   collapseBelowTokens?: number;
+  /**
+   * When a section is judged relevant but none of its subsections is, one of the two judgments
+   * was wrong: keep the branch instead of dropping it (`metadata.deadEnd`, ranked after sections
+   * found directly). The section is returned whole when its subtree has at most
+   * `deadEndMaxTokens`, otherwise its best lexical matches inside are. Needs `internalNodes`.
+   * Default true.
+   */
+  keepDeadEnds?: boolean;
+  /** Largest dead-end subtree returned whole (tokens). Default 4000. */
+  deadEndMaxTokens?: number;
   /** Budget (tokens) for the content of all returned Documents together. Default unlimited. */
   maxContentTokens?: number;
   /** Single-shot prompts above this size are not sent. Default 60 000. */
@@ -166,6 +176,8 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
       beamWidth: positive("beamWidth", fields.beamWidth, 3),
       internalNodes: fields.internalNodes ?? true,
       collapseBelowTokens: fields.collapseBelowTokens ?? 300,
+      keepDeadEnds: fields.keepDeadEnds ?? true,
+      deadEndMaxTokens: positive("deadEndMaxTokens", fields.deadEndMaxTokens, 4000, 0),
       maxPromptTokens: positive("maxPromptTokens", fields.maxPromptTokens, 60_000),
       onPromptTooLarge: fields.onPromptTooLarge ?? "expand",
       expertKnowledge: fields.expertKnowledge,

@@ -81,6 +81,11 @@ export interface PageIndexDocumentMetadata extends NodeDocumentMetadata {
   includesDescendants?: boolean;
   /** An internal node returned because the step budget ran out before its children were judged. */
   budgetStopped?: boolean;
+  /**
+   * An internal node judged relevant whose subsections were all judged not relevant: returned
+   * whole (see `keepDeadEnds`), ranked after sections found directly.
+   */
+  deadEnd?: boolean;
   /** The content was cut to fit `maxContentTokens`. */
   truncated?: boolean;
 }
@@ -96,6 +101,8 @@ export interface Candidate {
   /** Return the whole subtree's text. */
   whole?: boolean;
   budgetStopped?: boolean;
+  /** Relevant section whose children were all judged not relevant. */
+  deadEnd?: boolean;
   /** Discovery order, a stable tie-break. */
   order: number;
 }

@@ -189,6 +189,132 @@ describe("expansion strategy with a model judge", () => {
     expect(whole[0]?.pageContent).toContain("free cash flow $650 million");
   });
 
+  describe("dead ends: a section judged relevant, none of its subsections", () => {
+    // First pass: Item 7 and Item 8 are opened, none of Item 7's subsections is picked, the income
+    // statement under Item 8 is.
+    const firstPass = judgeByTitle(/^(Part II|Item 7\.|Item 8\.|Consolidated Statements of Income)/, [
+      [/^Item 7\./, 0.9],
+      [/^Consolidated Statements of Income/, 0.7],
+    ]);
+    const secondLook = (prompt: string) => prompt.includes("Second look");
+    const run = async (
+      answer: (prompt: string) => string | Error,
+      options = {},
+      query = "how did the business do?",
+    ) => {
+      const model = new ScriptedChatModel([], {
+        fallback: (prompt) => answer(prompt),
+      });
+      const retriever = new PageIndexRetriever({ trees: [annualReport()], model, ...fast, ...options });
+      const docs = await retriever.invoke(query);
+      return { docs, model, stats: retriever.lastRun?.stats, warnings: retriever.lastRun?.warnings ?? [] };
+    };
+
+    it("asks the model a second time, saying so, and follows what it picks then", async () => {
+      const { docs, model, stats } = await run((prompt) =>
+        secondLook(prompt) ? judgeByTitle(/^Liquidity/, [[/^Liquidity/, 0.8]])(prompt) : firstPass(prompt),
+      );
+      expect(docs.map((d) => [d.metadata.nodeId, d.metadata.judge, d.metadata.deadEnd ?? false])).toEqual([
+        [ID.liquidity, "llm", false],
+        [ID.income, "llm", false],
+      ]);
+      expect(docs[0]?.metadata.visited).toEqual([ID.partII, ID.item7, ID.liquidity]);
+      // Roots, Part II, Item 7, Item 8, and one second look at Item 7's subsections.
+      expect(stats).toMatchObject({ calls: 5, roundTrips: 4 });
+      const second = model.prompts.filter(secondLook);
+      expect(second).toHaveLength(1);
+      expect(offeredNodes(second[0] as string).map((n) => n.id)).toEqual([ID.results, ID.liquidity]);
+      expect(stats?.usage.byStep?.["judge-second-look"]?.calls).toBe(1);
+    });
+
+    it("drops the section when the second look says it cannot hold the answer", async () => {
+      const { docs, stats } = await run(firstPass);
+      expect(docs.map((d) => d.metadata.nodeId)).toEqual([ID.income]);
+      expect(stats?.calls).toBe(5);
+    });
+
+    it("when the second look fails and nothing matches lexically, keeps the section whole", async () => {
+      const failing = (prompt: string) =>
+        secondLook(prompt) ? "I'm sorry, I can't help with that." : firstPass(prompt);
+      const small = await run(failing, { retries: 0 });
+      // What the judge picked directly comes first, even at a lower score than the dead end's.
+      expect(
+        small.docs.map((d) => [d.metadata.nodeId, d.metadata.score, d.metadata.deadEnd ?? false]),
+      ).toEqual([
+        [ID.income, 0.7, false],
+        [ID.item7, 0.9, true],
+      ]);
+      const item7 = small.docs[1];
+      expect(item7?.metadata).toMatchObject({
+        includesDescendants: true,
+        isLeaf: false,
+        startPage: 11,
+        endPage: 30,
+      });
+      expect(item7?.pageContent).toContain("Revenue grew 12%");
+      expect(item7?.pageContent).toContain("free cash flow $650 million");
+
+      // A failed second look judges the subsections lexically, like any failed call.
+      const rescued = await run(failing, { retries: 0 }, "free cash flow of the business");
+      expect(rescued.docs.map((d) => [d.metadata.nodeId, d.metadata.judge])).toEqual([
+        [ID.liquidity, "lexical-fallback"],
+        [ID.income, "llm"],
+      ]);
+    });
+
+    it("with no step left for a second look, keeps the section: whole if small, else its best lexical matches", async () => {
+      // Roots, Part II, Item 7, Item 8: the budget ends before the second look.
+      const budget = { maxSteps: 4 };
+      const small = await run(firstPass, budget);
+      expect(small.docs.map((d) => [d.metadata.nodeId, d.metadata.deadEnd ?? false])).toEqual([
+        [ID.income, false],
+        [ID.item7, true],
+      ]);
+      expect(small.docs[1]?.metadata.includesDescendants).toBe(true);
+
+      const large = await run(
+        firstPass,
+        { ...budget, deadEndMaxTokens: 10 },
+        "free cash flow of the business",
+      );
+      expect(
+        large.docs.map((d) => [d.metadata.nodeId, d.metadata.judge, d.metadata.deadEnd ?? false]),
+      ).toEqual([
+        [ID.income, "llm", false],
+        [ID.liquidity, "lexical-fallback", true],
+        [ID.results, "lexical-fallback", true],
+      ]);
+      expect(large.docs[1]?.metadata.score).toBeCloseTo(0.81);
+      expect(large.docs[2]?.metadata.score).toBeLessThan(0.81);
+      expect(large.docs[1]?.metadata.visited).toEqual([ID.partII, ID.item7, ID.liquidity]);
+      expect(large.docs[1]?.metadata.reason).toMatch(
+        /^inside "Item 7\. Management's Discussion and Analysis"/,
+      );
+      expect(large.stats?.calls).toBe(4);
+
+      // Nothing inside matches the query: the section's own text stands for it.
+      const none = await run(firstPass, { ...budget, deadEndMaxTokens: 10 }, "zebra migration");
+      expect(
+        none.docs.map((d) => [d.metadata.nodeId, d.metadata.deadEnd ?? false, d.metadata.isLeaf]),
+      ).toEqual([
+        [ID.income, false, true],
+        [ID.item7, true, false],
+      ]);
+      expect(none.docs[1]?.metadata.includesDescendants).toBeUndefined();
+    });
+
+    it("keepDeadEnds: false (or internalNodes: false) drops the branch without a second look", async () => {
+      for (const options of [{ keepDeadEnds: false }, { internalNodes: false }]) {
+        const { docs, stats } = await run(
+          (prompt) => (secondLook(prompt) ? judgeByTitle(/^Liquidity/)(prompt) : firstPass(prompt)),
+          options,
+        );
+        expect(docs.map((d) => d.metadata.nodeId)).toEqual([ID.income]);
+        expect(stats?.calls).toBe(4);
+      }
+    });
+  });
+
   it("keeps returned content within maxContentTokens", async () => {
     const judge = judgeByTitle(/^(Part II|Item 8\.|Notes to|Note)/, [
       [/Note 12/, 0.95],

@@ -62,6 +62,7 @@ export function judgeChildrenPrompt(
   parent: SkeletonNode | null,
   candidates: readonly SkeletonNode[],
   expert: ExpertKnowledge,
+  secondLook = false,
 ): BaseMessage[] {
   const where = parent
     ? `Section being opened: ${titlePath(skeleton, parent.nodeId).join(" > ")}${
@@ -74,7 +75,13 @@ export function judgeChildrenPrompt(
       "You navigate a document's table of contents top-down, like a reader looking for the part that " +
         "answers a question. For each offered section decide whether it (or its subsections) can contain " +
         'the answer. For a section with subsections, add "self": true only when its own introduction ' +
-        "text answers by itself.",
+        "text answers by itself." +
+        (secondLook
+          ? " Second look: a first pass judged the section being opened relevant, yet none of its " +
+            "subsections. One of those judgments is wrong. If the answer can be in this section, list the " +
+            "subsection(s) most likely to hold it; answer with an empty list only if the section cannot " +
+            "contain the answer after all."
+          : ""),
       expert,
     ),
     new HumanMessage(

@@ -31,4 +31,9 @@ export interface JudgeRequest {
   /** The node whose children are judged; `null` for the document's roots. */
   parent: SkeletonNode | null;
   candidates: SkeletonNode[];
+  /**
+   * The parent was judged relevant but, in a first pass, none of these candidates: ask again,
+   * saying so (one extra call, only at such dead ends).
+   */
+  secondLook?: boolean;
 }

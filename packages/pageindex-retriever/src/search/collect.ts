@@ -33,6 +33,8 @@ export function rankCandidates(
   }
   const ranked = [...best.values()].sort(
     (a, b) =>
+      // What a judge picked directly comes before what a dead end stands for, whatever the scores.
+      Number(a.deadEnd ?? false) - Number(b.deadEnd ?? false) ||
       b.score - a.score ||
       Number(a.budgetStopped ?? false) - Number(b.budgetStopped ?? false) ||
       b.node.level - a.node.level ||
@@ -133,6 +135,7 @@ export async function collectDocuments(
     };
     if (c.whole) metadata.includesDescendants = true;
     if (c.budgetStopped) metadata.budgetStopped = true;
+    if (c.deadEnd) metadata.deadEnd = true;
     if (truncateTo !== undefined) {
       const cut = truncateToTokens(content, truncateTo);
       if (cut.length < content.length) metadata.truncated = true;

@@ -27,6 +27,8 @@ export interface SearchSettings {
   beamWidth: number;
   internalNodes: boolean;
   collapseBelowTokens: number;
+  keepDeadEnds: boolean;
+  deadEndMaxTokens: number;
   maxPromptTokens: number;
   onPromptTooLarge: "expand" | "error";
   expertKnowledge: ExpertKnowledge;
@@ -220,6 +222,8 @@ export class SearchContext {
       request.skeleton.contentHash ?? request.skeleton.createdAt,
       request.parent?.nodeId ?? "",
       request.candidates.map((c) => c.nodeId),
+      // Appended only when set, so first-pass keys stay what they were.
+      ...(request.secondLook ? ["second-look"] : []),
     ]);
     const cached = await this.cache?.get(key);
     if (cached) {
@@ -236,8 +240,9 @@ export class SearchContext {
       request.parent,
       request.candidates,
       this.settings.expertKnowledge,
+      request.secondLook ?? false,
     );
-    const answer = await this.select(messages, "judge");
+    const answer = await this.select(messages, request.secondLook ? "judge-second-look" : "judge");
     let judgment: Judgment | undefined;
     let error = answer.error;
     if (answer.value) {
@@ -288,7 +293,7 @@ export class SearchContext {
     verdict: Pick<NodeVerdict, "score" | "reason">,
     judge: Candidate["judge"],
     trail: Candidate["trail"],
-    extra: Pick<Candidate, "whole" | "budgetStopped"> = {},
+    extra: Pick<Candidate, "whole" | "budgetStopped" | "deadEnd"> = {},
   ): Candidate {
     return {
       docId,

@@ -111,7 +111,7 @@ async function fromFirstStage(
           },
         ]
       : [];
-    starts.push({ docId, parent, trail, priority: 1 - starts.length * 1e-3, chain: 0 });
+    starts.push({ docId, parent, trail, priority: 1 - starts.length * 1e-3, chain: 0, seed: true });
   }
   if (ignored > 0) ctx.warnings.push(`first stage: ignored ${ignored} hit(s) without a known metadata.docId`);
   if (docOrder.length === 0) {

@@ -1,6 +1,13 @@
 import pLimit from "p-limit";
-import { childrenOf, rootsOf, type SkeletonNode, subtreeTokenCount } from "pageindex-store";
-import type { NodeVerdict } from "../judge/types.js";
+import {
+  childrenOf,
+  rootsOf,
+  type SkeletonNode,
+  subtreeNodes,
+  subtreeTokenCount,
+  type TreeSkeleton,
+} from "pageindex-store";
+import type { JudgeRequest, Judgment, NodeVerdict } from "../judge/types.js";
 import type { Candidate, TrailStep } from "../types.js";
 import type { SearchContext } from "./context.js";
 
@@ -15,6 +22,10 @@ export interface WorkItem {
   priority: number;
   /** Model calls this item had to wait for (round trips so far). */
   chain: number;
+  /** The parent is already a result (its own text answers), so it is no dead end. */
+  answered?: boolean;
+  /** The parent is a first-stage hit, not a judged section: if the judge rejects its children, so be it. */
+  seed?: boolean;
 }
 
 /** Shared state of one tree search. */
@@ -32,7 +43,9 @@ function trailStep(node: SkeletonNode, verdict: NodeVerdict, judge: TrailStep["j
 
 /**
  * Judges one item's children and returns the relevant internal children to expand next;
- * relevant leaves (and internal nodes that answer by themselves) become candidates.
+ * relevant leaves (and internal nodes that answer by themselves) become candidates. A dead end
+ * (a relevant section none of whose children is) gets a second look from the model, then the
+ * fallback of {@link deadEndCandidates}.
  */
 async function processItem(ctx: SearchContext, item: WorkItem, state: SearchState): Promise<WorkItem[]> {
   const key = `${item.docId}:${item.parent?.nodeId ?? ""}`;
@@ -46,7 +59,8 @@ async function processItem(ctx: SearchContext, item: WorkItem, state: SearchStat
       state.candidates.push(ctx.candidate(item.docId, item.parent, last, last.judge, item.trail));
     return [];
   }
-  const outcome = await ctx.judge({ query: ctx.query, skeleton, parent: item.parent, candidates: children });
+  const request: JudgeRequest = { query: ctx.query, skeleton, parent: item.parent, candidates: children };
+  const outcome = await ctx.judge(request);
   if (!outcome) {
     // Budget spent: the best we know about this branch is the branch itself.
     if (item.parent && last) {
@@ -56,14 +70,45 @@ async function processItem(ctx: SearchContext, item: WorkItem, state: SearchStat
     } else state.unjudgedRoots.push(item);
     return [];
   }
-  const chain = item.chain + (outcome.calledModel ? 1 : 0);
+  let chain = item.chain + (outcome.calledModel ? 1 : 0);
   ctx.noteChain(chain);
-  const { judgment } = outcome;
+  const first = applyVerdicts(ctx, item, skeleton, outcome.judgment, chain, state);
+  const { keepDeadEnds, internalNodes } = ctx.settings;
+  if (first.found || !item.parent || !last || item.answered || item.seed || !keepDeadEnds || !internalNodes)
+    return first.next;
+
+  // Dead end: the section was judged relevant, none of its subsections was.
+  if (ctx.model) {
+    const second = await ctx.judge({ ...request, secondLook: true });
+    if (second) {
+      chain += second.calledModel ? 1 : 0;
+      ctx.noteChain(chain);
+      const again = applyVerdicts(ctx, item, skeleton, second.judgment, chain, state);
+      // An empty model answer withdraws the section: trust it. A failed call does not.
+      if (again.found || second.judgment.judge === "llm") return again.next;
+    }
+  }
+  state.candidates.push(...(await deadEndCandidates(ctx, item.docId, item.parent, item.trail)));
+  return [];
+}
+
+/** Turns one judgment of an item's children into candidates and items to expand. */
+function applyVerdicts(
+  ctx: SearchContext,
+  item: WorkItem,
+  skeleton: TreeSkeleton,
+  judgment: Judgment,
+  chain: number,
+  state: SearchState,
+): { next: WorkItem[]; found: boolean } {
+  const children = item.parent ? childrenOf(skeleton, item.parent) : rootsOf(skeleton);
   const byId = new Map(children.map((c) => [c.nodeId, c]));
   const next: WorkItem[] = [];
+  let found = false;
   for (const verdict of judgment.verdicts) {
     const node = byId.get(verdict.nodeId);
     if (!node || !verdict.relevant) continue;
+    found = true;
     const trail = [...item.trail, trailStep(node, verdict, judgment.judge)];
     if (node.childIds.length === 0) {
       state.candidates.push(ctx.candidate(item.docId, node, verdict, judgment.judge, trail));
@@ -76,12 +121,53 @@ async function processItem(ctx: SearchContext, item: WorkItem, state: SearchStat
       state.candidates.push(ctx.candidate(item.docId, node, verdict, judgment.judge, trail, { whole: true }));
       continue;
     }
-    if (internalNodes && verdict.self) {
-      state.candidates.push(ctx.candidate(item.docId, node, verdict, judgment.judge, trail));
-    }
-    next.push({ docId: item.docId, parent: node, trail, priority: verdict.score, chain });
+    const answered = internalNodes && verdict.self === true;
+    if (answered) state.candidates.push(ctx.candidate(item.docId, node, verdict, judgment.judge, trail));
+    next.push({ docId: item.docId, parent: node, trail, priority: verdict.score, chain, answered });
   }
-  return next;
+  return { next, found };
+}
+
+/**
+ * A dead end the model could not resolve (no model, a failed second look, or no step budget
+ * left): rather than lose the branch, a section up to `deadEndMaxTokens` is returned
+ * whole; a larger one by its best lexical matches inside (no extra model call), or by its own
+ * text when nothing in it matches the query. Ranked after what was found directly.
+ */
+async function deadEndCandidates(
+  ctx: SearchContext,
+  docId: string,
+  parent: SkeletonNode,
+  trail: TrailStep[],
+): Promise<Candidate[]> {
+  const last = trail.at(-1) as TrailStep;
+  const skeleton = await ctx.skeleton(docId);
+  const size = subtreeTokenCount(skeleton, parent.nodeId);
+  if (size <= ctx.settings.deadEndMaxTokens) {
+    return [ctx.candidate(docId, parent, last, last.judge, trail, { whole: true, deadEnd: true })];
+  }
+  const scores = await ctx.lexical(skeleton);
+  const inside = subtreeNodes(skeleton, parent.nodeId)
+    .filter((n) => n.nodeId !== parent.nodeId && (scores.own.get(n.nodeId) ?? 0) > 0)
+    .sort((a, b) => (scores.own.get(b.nodeId) ?? 0) - (scores.own.get(a.nodeId) ?? 0))
+    .slice(0, Math.max(1, Math.min(2, ctx.settings.k)));
+  if (inside.length === 0) return [ctx.candidate(docId, parent, last, last.judge, trail, { deadEnd: true })];
+  const best = scores.own.get(inside[0]?.nodeId ?? "") || 1;
+  return inside.map((node) => {
+    // Below the section's own score, in proportion to the lexical match.
+    const score = last.score * 0.9 * ((scores.own.get(node.nodeId) ?? 0) / best);
+    const reason = `inside "${parent.title}" (judged relevant; no subsection was): lexical match on ${scores.matched(node.nodeId).slice(0, 6).join(", ")}`;
+    const step: TrailStep = {
+      nodeId: node.nodeId,
+      title: node.title,
+      score,
+      reason,
+      judge: "lexical-fallback",
+    };
+    return ctx.candidate(docId, node, { score, reason }, "lexical-fallback", [...trail, step], {
+      deadEnd: true,
+    });
+  });
 }
 
 /** When the budget allowed no judgment at all, the lexical judge still finds something. */
