@@ -5,23 +5,17 @@
 // noisy neighbour on the shared machine inflates a number less often.
 // Reads ../shared/corpus (FinanceBench and PageIndex sample PDFs) and says so when it is absent.
 // Usage: pnpm build && npx tsx scripts/bench-pdf.ts [--runs N]
-import { readdirSync, readFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { outlineStructure, pdfToTree, readPdf } from "pageindex-loader";
 import { PDFParse } from "pdf-parse";
-import { requireCorpus } from "./corpus.js";
+import { corpusPdfs } from "./corpus.js";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "2" } } });
 const runs = Math.max(1, Number.parseInt(values.runs ?? "2", 10) || 2);
 
-const corpus = requireCorpus();
-const files = ["financebench/pdfs", "pageindex-reference/pdfs"].flatMap((sub) =>
-  readdirSync(join(corpus, sub))
-    .filter((f) => f.toLowerCase().endsWith(".pdf"))
-    .sort()
-    .map((f) => join(corpus, sub, f)),
-);
+const files = corpusPdfs();
 
 async function rawPdfParse(bytes: Uint8Array): Promise<number> {
   // pdf.js may take ownership of the buffer it is given: hand each parser its own copy.

@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { existsSync, readdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** `../shared/corpus` beside the repository: evaluation data, never needed by tests. */
@@ -13,4 +13,15 @@ export function requireCorpus(sub = ""): string {
     process.exit(0);
   }
   return dir;
+}
+
+/** Every PDF of the corpus (FinanceBench filings, then PageIndex's samples), sorted by name; exits cleanly when absent. */
+export function corpusPdfs(): string[] {
+  const corpus = requireCorpus();
+  return ["financebench/pdfs", "pageindex-reference/pdfs"].flatMap((sub) =>
+    readdirSync(join(corpus, sub))
+      .filter((f) => f.toLowerCase().endsWith(".pdf"))
+      .sort()
+      .map((f) => join(corpus, sub, f)),
+  );
 }

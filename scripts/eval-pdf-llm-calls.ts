@@ -13,12 +13,12 @@
  * Reads ../shared/corpus (FinanceBench and PageIndex sample PDFs); exits cleanly when absent.
  * Run: pnpm build && npx tsx scripts/eval-pdf-llm-calls.ts
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { pdfToTree, titleSimilarity } from "pageindex-loader";
 import type { TreeDocument } from "pageindex-store";
 import { ScriptedChatModel } from "../test/support/scripted-model.js";
-import { requireCorpus } from "./corpus.js";
+import { corpusPdfs } from "./corpus.js";
 
 interface Truth {
   code: string;
@@ -111,13 +111,7 @@ function callsOf(tree: TreeDocument): { total: number; steps: string } {
   };
 }
 
-const corpus = requireCorpus();
-const files = ["financebench/pdfs", "pageindex-reference/pdfs"].flatMap((sub) =>
-  readdirSync(join(corpus, sub))
-    .filter((f) => f.toLowerCase().endsWith(".pdf"))
-    .sort()
-    .map((f) => join(corpus, sub, f)),
-);
+const files = corpusPdfs();
 
 console.log(
   "file | pages | page groups | sections | PageIndex ≈ 20 + groups + 3 × sections | ours, auto (structure) | ours, auto + LLM summaries | ours, LLM path forced | forced, by step",
