@@ -210,6 +210,52 @@ describe("layout path", () => {
     expect(byTitle(tree, "Pricing Strategy").endPage).toBe(6);
   });
 
+  it("reads a 10-K style index: running 'Table of Contents' header, subtitle lines, a 'Page' column header", async () => {
+    const RUNNING = { text: "Table of Contents", size: 8 };
+    const content = (lines: Array<LineSpec | string>, printed: number): PageSpec => ({
+      lines: [RUNNING, ...lines],
+      footer: String(printed),
+    });
+    const bytes = await buildPdf({
+      pages: [
+        { lines: [h("ACME CORPORATION", 20), "FORM 10-K", ...body(4, 1)] },
+        {
+          lines: [
+            RUNNING,
+            { text: "ACME CORPORATION", bold: true, gap: 20 },
+            { text: "Index to the Form 10-K", bold: true },
+            { text: "For the Fiscal Year Ended December 31, 2024", bold: true },
+            { text: "", cells: ["PART I", "", "", "Page"], bold: true, gap: 8 },
+            { text: "", cells: ["Item 1.", "Business", "1"] },
+            { text: "", cells: ["Item 1A.", "Risk Factors", "2"] },
+            { text: "", cells: ["PART II"], bold: true },
+            { text: "", cells: ["Item 7.", "Management's Discussion", "3"] },
+          ],
+        },
+        content([{ text: "PART I", bold: true, gap: 14 }, "Item 1. Business", ...body(12, 3)], 1),
+        content(["Item 1A. Risk Factors", ...body(14, 4)], 2),
+        content(
+          [{ text: "PART II", bold: true, gap: 14 }, "Item 7. Management's Discussion", ...body(12, 5)],
+          3,
+        ),
+      ],
+    });
+    const tree = await load(bytes, { structure: "layout" });
+    expect(tree.metadata?.pdf).toMatchObject({ printedToc: { pages: [2], offset: 2 } });
+    const titles = tree.nodes.map((n) => n.title);
+    // The TOC's own subtitle lines are not sections, and the column header is not part of a title.
+    expect(titles.some((t) => /Fiscal Year|Index to/.test(t))).toBe(false);
+    expect(titles.some((t) => /\bPage\b/.test(t))).toBe(false);
+    const partI = byTitle(tree, "PART I");
+    expect([partI.startPage, partI.endPage]).toEqual([3, 4]);
+    expect(partI.childIds.map((id) => getNode(tree, id)?.title)).toEqual([
+      "Item 1. Business",
+      "Item 1A. Risk Factors",
+    ]);
+    expect(byTitle(tree, "Item 1A. Risk Factors").startPage).toBe(4);
+    expect(byTitle(tree, "PART II").startPage).toBe(5);
+  });
+
   it("splits a section over the page and token budget: by sub-headings, else by page ranges", async () => {
     const long = (seed: number): PageSpec => ({ lines: body(40, seed) });
     const withSubheads: PageSpec[] = [

@@ -27,7 +27,12 @@ export interface PrintedToc {
   headings: Heading[];
 }
 
-const TOC_TITLE = /^(table of contents|contents|index|table des matières|inhalt)$/i;
+const TOC_TITLE = /^(table of contents|contents|index|index to .{1,60}|table des matières|inhalt)$/i;
+/** A column header at the end of a TOC line ("PART I<tab>Page"). */
+const HEADER_END = /\t\s*(page|pages|page no\.?)\s*$/i;
+/** A date ending a line ("… December 31, 2022"): the number is a year, not a page. */
+const DATE_END =
+  /(,|\b(january|february|march|april|may|june|july|august|september|october|november|december)(\s+\d{1,2})?,?)$/i;
 const ARABIC_END = /^(.*?\S)(?:\s*(?:\.{2,}|…+|·{2,}|_{2,}))?\s+(\d{1,4})$/;
 const ROMAN_END = /^(.*?\S)\s*(?:\.{2,}|…+|·{2,}|\t)\s*([ivxlc]{1,6})$/i;
 const HEADER_WORDS = /^(page|pages|page no\.?|page number)$/i;
@@ -43,11 +48,13 @@ interface TocLine {
 }
 
 function splitTocLine(text: string): { title: string; printed?: string } {
-  const t = text.trim();
+  const t = text.replace(HEADER_END, "").trim();
   const m = ARABIC_END.exec(t) ?? ROMAN_END.exec(t);
   if (m) {
     const title = cleanTitle((m[1] as string).replace(/\t/g, " "));
-    if (!BARE_KEYWORD.test(title)) return { title, printed: m[2] as string };
+    const printed = m[2] as string;
+    const year = /^(19|20)\d\d$/.test(printed) && DATE_END.test(title);
+    if (!BARE_KEYWORD.test(title) && !year) return { title, printed };
   }
   return { title: cleanTitle(t.replace(/\t/g, " ")) };
 }
@@ -59,7 +66,9 @@ function splitTocLine(text: string): { title: string; printed?: string } {
  */
 function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined): TocLine[] {
   const out: TocLine[] = [];
-  const titleAt = page.lines.findIndex((l, i) => i < 12 && TOC_TITLE.test(normalizeTitle(l.text)));
+  // The last title-like line near the top: "Table of Contents" may be a running header above
+  // the real title ("Index to the Form 10-K") and the cover lines under it.
+  const titleAt = page.lines.slice(0, 12).findLastIndex((l) => TOC_TITLE.test(normalizeTitle(l.text)));
   const seen = new Set<string>();
   for (let i = Math.max(0, titleAt + 1); i < page.lines.length; i++) {
     if (furniture?.has(i)) continue;
@@ -306,8 +315,12 @@ export function findPrintedToc(
     const pick = (found[i] ?? [])
       .filter((m) => after(m) && notAfter(m))
       .sort((a, b) => a.page - b.page || a.line - b.line)[0];
-    // A group header not found in the body starts where its first entry starts.
-    const chosen = pick ?? (nextPlaced && offset !== undefined ? nextPlaced : undefined);
+    // A group header or numbered entry ("Item 6. Reserved") not found in the body starts where
+    // the next entry starts; a line that is neither (a subtitle of the TOC page, a date) is not
+    // placed at all.
+    const entry = entries[i] as TocEntry;
+    const keep = entry.level < (entries[i + 1]?.level ?? 0) || parseNumbering(entry.title) !== undefined;
+    const chosen = pick ?? (nextPlaced && offset !== undefined && keep ? nextPlaced : undefined);
     if (chosen) {
       placed[i] = chosen;
       prev = chosen;
