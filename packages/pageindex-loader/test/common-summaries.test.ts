@@ -89,6 +89,12 @@ describe("extractive summaries", () => {
     expect(
       toPlainText("Risk Factors\n\nOur *business* may suffer.", { markup: "plain", title: "Risk factors" }),
     ).toBe("Our *business* may suffer.");
+    // Dot leaders of a printed contents page are dropped; an ellipsis is kept.
+    expect(
+      toPlainText("Contents\nItem 1. Business ........ 2\nItem 7. MD&A . . . . . 14\nWait... more", {
+        markup: "plain",
+      }),
+    ).toBe("Contents Item 1. Business 2 Item 7. MD&A 14 Wait... more");
   });
 
   it("only read a bounded window of a huge section", () => {

@@ -147,7 +147,9 @@ function windowOf(text: string, maxChars: number): string {
  */
 export function toPlainText(text: string, options: Omit<ExtractiveOptions, "maxChars"> = {}): string {
   const markup = options.markup ?? "markdown";
-  let plain = markup === "markdown" ? markdownToPlain(text) : collapse(text);
+  // Dot leaders of a printed contents page ("Business ........ 2") are layout, not words.
+  let plain =
+    markup === "markdown" ? markdownToPlain(text) : collapse(text.replace(/(?:[ \t]*[.·…_]){4,}/g, " "));
   const title = options.title ? collapse(options.title) : "";
   if (markup === "plain" && title && plain.toLowerCase().startsWith(title.toLowerCase())) {
     plain = plain.slice(title.length).replace(/^[\s:.\-–—]+/, "");
