@@ -21,6 +21,7 @@ import {
   splitTexts,
   type VerifyMode,
 } from "./codec.js";
+import { DerivedArtifacts } from "./derived.js";
 import { StoreCorruptionError } from "./errors.js";
 import { FileByteStore, type FileByteStoreOptions } from "./file-byte-store.js";
 import { assertStoreDocId, KeyLayout, newVersionId, versionTime } from "./keys.js";
@@ -165,11 +166,13 @@ export class PageIndexStore implements TreeReader {
   private readonly verifyOnRead: VerifyMode;
   private readonly onProblem: (problem: Error) => void;
   private readonly cache = new Map<string, LoadedVersion>();
+  private readonly derived: DerivedArtifacts;
   private closer: (() => Promise<void>) | undefined;
 
   constructor(byteStore: BaseStore<string, Uint8Array>, options: PageIndexStoreOptions = {}) {
     this.byteStore = byteStore;
     this.keys = new KeyLayout(options.namespace ?? DEFAULTS.namespace);
+    this.derived = new DerivedArtifacts(byteStore, this.keys.namespace);
     this.chunkChars = Math.max(1, options.chunkChars ?? DEFAULTS.chunkChars);
     this.orphanGraceMs = Math.max(0, options.orphanGraceMs ?? DEFAULTS.orphanGraceMs);
     this.cacheSize = Math.max(0, options.cacheSize ?? DEFAULTS.cacheSize);
@@ -288,6 +291,7 @@ export class PageIndexStore implements TreeReader {
         const current = await this.readHeadQuietly(docId);
         if (current?.versionId !== previous.versionId) {
           await this.byteStore.mdelete(this.keys.versionKeys(docId, previous.versionId, previous.chunks));
+          await this.derived.removeStale(docId, current?.versionId);
         }
       }
       if (this.cleanupOnWrite) await this.removeOrphans(docId, this.orphanGraceMs);
@@ -456,6 +460,29 @@ export class PageIndexStore implements TreeReader {
     const { version, texts } = await this.readTexts(assertStoreDocId(docId), undefined);
     const nodes = version.skeleton.nodes.map((node) => ({ ...node, text: texts.get(node.nodeId) as string }));
     return { ...version.skeleton, nodes };
+  }
+
+  /**
+   * A value derived from the document's published version (e.g. a search index over its
+   * texts) stored by {@link PageIndexStore.putDerived}, or `undefined`. Removed with the version.
+   * @throws {DocumentNotFoundError} @throws {InvalidIdError} for a bad `name`.
+   */
+  async getDerived(docId: string, name: string): Promise<Uint8Array | undefined> {
+    const head = await this.requireHead(assertStoreDocId(docId));
+    return this.derived.get(docId, head.versionId, name);
+  }
+
+  /**
+   * Stores a value derived from the document's published version, so other processes need not
+   * rebuild it. The version may change between the caller's reads and this write: make the
+   * value self-checking (see {@link DerivedArtifacts}).
+   * @returns false when the document no longer exists.
+   */
+  async putDerived(docId: string, name: string, value: Uint8Array): Promise<boolean> {
+    const head = await this.readHead(assertStoreDocId(docId));
+    if (!head) return false;
+    await this.derived.put(docId, head.versionId, name, value);
+    return true;
   }
 
   // ---- internals -----------------------------------------------------------------------

@@ -1,0 +1,76 @@
+import type { BaseStore } from "@langchain/core/stores";
+import { InvalidIdError } from "../errors.js";
+
+/** Names of derived artifacts: short, dot-free, within the byte stores' key alphabet. */
+const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Checks the name of a derived artifact. @throws {InvalidIdError} */
+export function assertDerivedName(name: string): string {
+  if (!NAME_PATTERN.test(name)) {
+    throw new InvalidIdError(
+      `Invalid derived artifact name "${name}": use 1-64 characters from A-Z a-z 0-9 _ - (no dots)`,
+    );
+  }
+  return name;
+}
+
+/**
+ * Values derived from one stored version of a document (e.g. a search index built from its
+ * texts): computed by a reader once, kept next to the version and removed with it, so a fresh
+ * process reads one key instead of every text chunk.
+ *
+ * Keys: `<ns>.derived.<docId>.<versionId>.<name>`. They live under their own prefix, so listing
+ * documents and {@link PageIndexStore.vacuum} never meet them; the owner store removes the
+ * artifacts of superseded or deleted versions after each write.
+ *
+ * An artifact is an optimisation, never the source of truth: a writer may publish a new
+ * version between a reader's reads and its `put`, so values should carry their own check (e.g.
+ * a fingerprint of the skeleton they were built from) and be rebuilt when it does not match.
+ */
+export class DerivedArtifacts {
+  private readonly byteStore: BaseStore<string, Uint8Array>;
+  private readonly prefix: string;
+  private readonly keyPattern: RegExp;
+
+  /** @param namespace an already validated store namespace (dot-free). */
+  constructor(byteStore: BaseStore<string, Uint8Array>, namespace: string) {
+    this.byteStore = byteStore;
+    this.prefix = `${namespace}.derived.`;
+    this.keyPattern = new RegExp(
+      `^${namespace}\\.derived\\.(.+)\\.([0-9a-z]{9}-[0-9a-f]{8})\\.([A-Za-z0-9_-]{1,64})$`,
+    );
+  }
+
+  /** The key of one artifact of one version. */
+  key(docId: string, versionId: string, name: string): string {
+    return `${this.prefix}${docId}.${versionId}.${assertDerivedName(name)}`;
+  }
+
+  /** The artifact's bytes, or `undefined` when absent. */
+  async get(docId: string, versionId: string, name: string): Promise<Uint8Array | undefined> {
+    const [value] = await this.byteStore.mget([this.key(docId, versionId, name)]);
+    return value;
+  }
+
+  /** Stores (or replaces) an artifact. */
+  async put(docId: string, versionId: string, name: string, value: Uint8Array): Promise<void> {
+    await this.byteStore.mset([[this.key(docId, versionId, name), value]]);
+  }
+
+  /**
+   * Deletes the artifacts of a document's versions other than `liveVersionId` (all of them
+   * when it is `undefined`, e.g. after a delete). Document ids may contain dots: a key is parsed
+   * from the right, so another document whose id extends this one is never touched.
+   * @returns the number of keys deleted.
+   */
+  async removeStale(docId: string, liveVersionId: string | undefined): Promise<number> {
+    const stale: string[] = [];
+    for await (const key of this.byteStore.yieldKeys(`${this.prefix}${docId}.`)) {
+      const match = this.keyPattern.exec(key);
+      if (!match || match[1] !== docId || match[2] === liveVersionId) continue;
+      stale.push(key);
+    }
+    if (stale.length > 0) await this.byteStore.mdelete(stale);
+    return stale.length;
+  }
+}

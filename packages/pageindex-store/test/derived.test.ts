@@ -1,0 +1,60 @@
+import { InMemoryStore } from "@langchain/core/stores";
+import { describe, expect, it } from "vitest";
+import { DocumentNotFoundError, InvalidIdError, PageIndexStore } from "../src/index.js";
+import { makeTree } from "./helpers/trees.js";
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const text = (value: Uint8Array | undefined) => (value ? new TextDecoder().decode(value) : undefined);
+
+/** Keys of document "a"'s artifacts (not those of "a.b", whose keys share the prefix). */
+async function keysOfA(byteStore: InMemoryStore<Uint8Array>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const key of byteStore.yieldKeys("pageindex.derived.a.")) {
+    if (!key.startsWith("pageindex.derived.a.b.")) out.push(key);
+  }
+  return out;
+}
+
+describe("derived artifacts of a document version", () => {
+  it("are read back for the published version and survive a fresh store over the same bytes", async () => {
+    const byteStore = new InMemoryStore<Uint8Array>();
+    const store = new PageIndexStore(byteStore);
+    await store.addTree(makeTree("a"));
+    expect(await store.getDerived("a", "lexical-v1")).toBeUndefined();
+    expect(await store.putDerived("a", "lexical-v1", bytes("index"))).toBe(true);
+    expect(text(await new PageIndexStore(byteStore).getDerived("a", "lexical-v1"))).toBe("index");
+  });
+
+  it("are removed when the document is replaced or deleted, and only that document's", async () => {
+    const byteStore = new InMemoryStore<Uint8Array>();
+    const store = new PageIndexStore(byteStore);
+    await store.addTree(makeTree("a"));
+    await store.addTree(makeTree("a.b")); // an id extending the other one's, dot included
+    await store.putDerived("a", "idx", bytes("old"));
+    await store.putDerived("a.b", "idx", bytes("other"));
+
+    expect(await keysOfA(byteStore)).toHaveLength(1);
+    await store.addTree(makeTree("a", { seed: 2 }));
+    expect(await keysOfA(byteStore)).toEqual([]);
+    expect(await store.getDerived("a", "idx")).toBeUndefined();
+    expect(text(await store.getDerived("a.b", "idx"))).toBe("other");
+    await store.putDerived("a", "idx", bytes("new"));
+    expect(text(await store.getDerived("a", "idx"))).toBe("new");
+
+    await store.deleteDocument("a");
+    expect(await keysOfA(byteStore)).toEqual([]);
+    expect(text(await store.getDerived("a.b", "idx"))).toBe("other");
+  });
+
+  it("are invisible to vacuum and listing, and checked", async () => {
+    const byteStore = new InMemoryStore<Uint8Array>();
+    const store = new PageIndexStore(byteStore);
+    await store.addTree(makeTree("a"));
+    await store.putDerived("a", "idx", bytes("x"));
+    expect((await store.vacuum({ graceMs: 0 })).foreignKeys).toEqual([]);
+    expect((await store.listDocuments()).map((d) => d.docId)).toEqual(["a"]);
+    await expect(store.putDerived("a", "bad.name", bytes("x"))).rejects.toThrow(InvalidIdError);
+    await expect(store.getDerived("missing", "idx")).rejects.toThrow(DocumentNotFoundError);
+    expect(await store.putDerived("missing", "idx", bytes("x"))).toBe(false);
+  });
+});
