@@ -11,6 +11,7 @@ import {
   type UsageTracker,
 } from "pageindex-store";
 import { z } from "zod";
+import { throwIfAborted } from "./abort.js";
 import { leadSentences, type TextMarkup, toPlainText } from "./extractive.js";
 
 /** Options of {@link describeDocument}. */
@@ -108,11 +109,13 @@ function extractiveDescription(tree: TreeDocument, title: string, markup: TextMa
  * the model when one is given (from the table of contents and the opening text), otherwise
  * extractive (title, first sentence, main section titles). A failed model call falls back to
  * the extractive description with a warning; it never throws for a model problem.
+ * @throws The abort error (see `abortError`) when `signal` fires.
  */
 export async function describeDocument(
   tree: TreeDocument,
   options: DescribeOptions = {},
 ): Promise<DescriptionResult> {
+  throwIfAborted(options.signal);
   const markup = options.markup ?? "markdown";
   const byId = new Map(tree.nodes.map((n) => [n.nodeId, n]));
   const title = documentTitle(tree, children(byId, tree.rootIds), options.title);
@@ -143,6 +146,7 @@ export async function describeDocument(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
+  throwIfAborted(options.signal);
   const description = result.ok ? result.value.description.replace(/\s+/g, " ").trim() : "";
   if (description) return { description, method: "llm" };
   const reason = result.ok ? "the model returned an empty description" : result.error.message;

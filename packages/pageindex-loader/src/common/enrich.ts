@@ -1,6 +1,7 @@
 import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { TreeDocument, UsageTracker } from "pageindex-store";
+import { throwIfAborted } from "./abort.js";
 import { describeDocument } from "./describe.js";
 import type { TextMarkup } from "./extractive.js";
 import { modelName, type SummaryMode, summarizeTree } from "./summarize.js";
@@ -45,6 +46,8 @@ export interface TreeLoaderOptions {
  * document description, and the record of what it cost (`build.model`, `build.usage`,
  * `build.warnings`). A failed model call never aborts: it leaves an extractive result and a
  * warning.
+ * @throws The abort error (see `abortError`) when `options.signal` fires: an aborted load
+ * rejects instead of returning a tree of fallbacks.
  */
 export async function enrichTree(
   tree: TreeDocument,
@@ -59,6 +62,7 @@ export async function enrichTree(
     onPhase?: (phase: "summarize" | "describe") => void;
   },
 ): Promise<void> {
+  throwIfAborted(options.signal);
   const { usage, warnings, markup } = run;
   const shared = {
     usage,

@@ -11,6 +11,7 @@ import {
   type UsageTracker,
 } from "pageindex-store";
 import { z } from "zod";
+import { raceAbort, throwIfAborted } from "./abort.js";
 import { InvalidInputError } from "./errors.js";
 import { DEFAULT_SUMMARY_CHARS, extractiveSummary, type TextMarkup, toPlainText } from "./extractive.js";
 
@@ -133,12 +134,15 @@ export function checkSummaryOptions(options: SummarizeOptions, source = "(option
  * calls run with bounded concurrency, and a failed or unusable answer falls back to the
  * extractive summary with a warning; it never throws for a model problem).
  * @throws {InvalidInputError} when mode `llm` is asked without a model.
+ * @throws The abort error (see `abortError`) when `signal` fires, before or during the calls:
+ * cancelling is the caller's request, not a model failure to paper over.
  */
 export async function summarizeNodes(
   targets: SummaryTarget[],
   options: SummarizeOptions = {},
 ): Promise<SummarizeResult> {
   checkSummaryOptions(options);
+  throwIfAborted(options.signal);
   const mode = options.mode ?? "extractive";
   const warnings: string[] = [];
   const total = targets.length;
@@ -174,7 +178,7 @@ export async function summarizeNodes(
     if (!plain) return { id: t.id };
     const tokens = t.tokenCount ?? countTokens(t.text);
     if (tokens < threshold) return outcome(t.id, plain, "text");
-    if (options.signal?.aborted) return outcome(t.id, extractive(t), "fallback");
+    throwIfAborted(options.signal);
 
     const context = [
       options.docName ? `Document: ${options.docName}` : "",
@@ -197,6 +201,8 @@ export async function summarizeNodes(
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     });
+    // invokeStructured reports an aborted call as a failure; it must not become a fallback.
+    throwIfAborted(options.signal);
     const summary = result.ok ? result.value.summary.replace(/\s+/g, " ").trim() : "";
     if (summary) return outcome(t.id, summary, "llm");
     const reason = result.ok ? "the model returned an empty summary" : result.error.message;
@@ -204,16 +210,19 @@ export async function summarizeNodes(
     return outcome(t.id, extractive(t), "fallback");
   };
 
-  const outcomes = await Promise.all(
-    targets.map((t) =>
-      limit(async () => {
-        try {
-          return await summarizeOne(t);
-        } finally {
-          progress();
-        }
-      }),
+  const outcomes = await raceAbort(
+    Promise.all(
+      targets.map((t) =>
+        limit(async () => {
+          try {
+            return await summarizeOne(t);
+          } finally {
+            progress();
+          }
+        }),
+      ),
     ),
+    options.signal,
   );
   return { outcomes, warnings };
 }

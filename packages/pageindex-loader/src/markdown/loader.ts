@@ -6,6 +6,7 @@ import {
   toDocId,
   UsageTracker,
 } from "pageindex-store";
+import { throwIfAborted } from "../common/abort.js";
 import { enrichTree, type TreeLoaderOptions } from "../common/enrich.js";
 import { EmptyDocumentError, InvalidInputError } from "../common/errors.js";
 import { DEFAULT_SUMMARY_CHARS } from "../common/extractive.js";
@@ -94,6 +95,7 @@ export interface MarkdownSourceInfo {
  * nodes, optional thinning, summaries and description.
  * @throws {EmptyDocumentError} when the text is empty or only whitespace.
  * @throws {InvalidInputError} for inconsistent options (e.g. LLM summaries without a model).
+ * @throws The abort error (see `abortError`) when `options.signal` fires before the tree is done.
  */
 export async function markdownToTree(
   markdown: string,
@@ -101,6 +103,7 @@ export async function markdownToTree(
   info: MarkdownSourceInfo = {},
 ): Promise<TreeDocument> {
   checkOptions(options);
+  throwIfAborted(options.signal);
   const contentHash = info.contentHash ?? sha256Hex(new TextEncoder().encode(markdown));
   const label = info.label ?? info.path ?? options.docName ?? info.name ?? "(in-memory input)";
   if (markdown.trim() === "") throw new EmptyDocumentError(label);
