@@ -7,10 +7,11 @@ import {
   type BaseRetrieverInterface,
 } from "@langchain/core/retrievers";
 import type { BaseStore } from "@langchain/core/stores";
-import { MemoryTreeReader, type TreeDocument, type TreeReader, type TreeSkeleton } from "pageindex-store";
+import { MemoryTreeReader, type TreeDocument, type TreeReader } from "pageindex-store";
 import { RetrieverConfigError } from "./errors.js";
 import { ByteStoreJudgmentCache, isByteStore, type JudgmentCache, LruJudgmentCache } from "./judge/cache.js";
-import { type LexicalTextMode, NodeTermIndex, needsText } from "./lexical/node-index.js";
+import { LexicalIndexes } from "./lexical/index-cache.js";
+import type { LexicalTextMode } from "./lexical/node-index.js";
 import { collectDocuments } from "./search/collect.js";
 import { SearchContext, type SearchSettings } from "./search/context.js";
 import { planStarts } from "./search/documents.js";
@@ -149,7 +150,7 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
   private readonly settings: SearchSettings;
   private readonly options: PageIndexRetrieverInput;
   private readonly cache: JudgmentCache | undefined;
-  private readonly lexicalIndexes = new Map<string, Promise<NodeTermIndex>>();
+  private readonly lexicalIndexes: LexicalIndexes;
 
   constructor(fields: PageIndexRetrieverInput) {
     super(fields);
@@ -190,34 +191,8 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
     if (fields.cache === false) this.cache = undefined;
     else if (fields.cache === undefined) this.cache = new LruJudgmentCache(fields.cacheSize ?? 2000);
     else this.cache = isByteStore(fields.cache) ? new ByteStoreJudgmentCache(fields.cache) : fields.cache;
+    this.lexicalIndexes = new LexicalIndexes(this.reader, fields.lexicalText ?? "auto", LEXICAL_INDEX_CACHE);
   }
-
-  /** The lexical index of a document, built once and reused across queries. */
-  private lexicalIndex = (skeleton: TreeSkeleton): Promise<NodeTermIndex> => {
-    const mode = this.options.lexicalText ?? "auto";
-    const withText = mode === "full" || (mode === "auto" && needsText(skeleton));
-    const key = JSON.stringify([skeleton.docId, skeleton.createdAt, skeleton.contentHash ?? "", withText]);
-    let index = this.lexicalIndexes.get(key);
-    if (!index) {
-      index = (async () => {
-        const texts = withText
-          ? await this.reader.getNodeTexts(
-              skeleton.docId,
-              skeleton.nodes.map((n) => n.nodeId),
-            )
-          : undefined;
-        return new NodeTermIndex(skeleton, texts);
-      })();
-      index.catch(() => this.lexicalIndexes.delete(key));
-      this.lexicalIndexes.set(key, index);
-      while (this.lexicalIndexes.size > LEXICAL_INDEX_CACHE) {
-        const oldest = this.lexicalIndexes.keys().next().value;
-        if (oldest === undefined) break;
-        this.lexicalIndexes.delete(oldest);
-      }
-    }
-    return index;
-  };
 
   /** @internal LangChain entry point; use `invoke`. */
   override async _getRelevantDocuments(
@@ -231,7 +206,7 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
       model: this.model,
       settings: this.settings,
       cache: this.cache,
-      lexicalIndex: this.lexicalIndex,
+      lexicalIndex: (skeleton, need) => this.lexicalIndexes.get(skeleton, need),
       ...(runManager ? { runManager } : {}),
     });
     const { strategy } = this.settings;

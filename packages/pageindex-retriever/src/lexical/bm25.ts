@@ -86,6 +86,21 @@ export interface Bm25fField {
   b: number;
 }
 
+/** A {@link Bm25fField} already counted: term frequencies and the field's length in terms. */
+export interface Bm25fCountedField {
+  counts: ReadonlyMap<string, number>;
+  length: number;
+  weight: number;
+  b: number;
+}
+
+/** Counts a field's terms (what {@link Bm25fIndex} stores, and what a saved index keeps). */
+export function countField(field: Bm25fField): Bm25fCountedField {
+  const counts = new Map<string, number>();
+  for (const term of field.terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return { counts, length: field.terms.length, weight: field.weight, b: field.b };
+}
+
 /** Query-term frequency saturation of {@link Bm25fIndex.scoreAll}. */
 const K3 = 1.5;
 
@@ -107,21 +122,25 @@ export class Bm25fIndex {
   private readonly df = new Map<string, number>();
   private readonly k1: number;
 
-  /** @param docs one list of fields per document; fields at the same position are one field. */
-  constructor(docs: ReadonlyArray<readonly Bm25fField[]>, k1 = 1.2) {
+  /**
+   * @param input one list of fields per document (term lists, or counted as by
+   *   {@link countField}); fields at the same position are one field.
+   */
+  constructor(input: ReadonlyArray<ReadonlyArray<Bm25fField | Bm25fCountedField>>, k1 = 1.2) {
     this.k1 = k1;
+    const docs = input.map((fields) => fields.map((f) => ("terms" in f ? countField(f) : f)));
     const fieldCount = Math.max(0, ...docs.map((d) => d.length));
     const avg = Array.from({ length: fieldCount }, (_, f) => {
-      const lengths = docs.map((d) => d[f]?.terms.length ?? 0);
+      const lengths = docs.map((d) => d[f]?.length ?? 0);
       return lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length) || 1;
     });
     this.docs = docs.map((fields) => {
       const tf = new Map<string, number>();
-      fields.forEach(({ terms, weight, b }, f) => {
-        if (weight <= 0 || terms.length === 0) return;
-        const norm = 1 - b + (b * terms.length) / (avg[f] as number);
+      fields.forEach(({ counts, length, weight, b }, f) => {
+        if (weight <= 0 || length === 0) return;
+        const norm = 1 - b + (b * length) / (avg[f] as number);
         const add = weight / norm;
-        for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + add);
+        for (const [term, count] of counts) tf.set(term, (tf.get(term) ?? 0) + add * count);
       });
       for (const term of tf.keys()) this.df.set(term, (this.df.get(term) ?? 0) + 1);
       return tf;

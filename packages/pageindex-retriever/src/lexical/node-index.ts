@@ -1,5 +1,5 @@
 import { type SkeletonNode, type TreeSkeleton, walk } from "pageindex-store";
-import { Bm25fIndex, type QueryTerm } from "./bm25.js";
+import { type Bm25fCountedField, Bm25fIndex, countField, type QueryTerm } from "./bm25.js";
 import { EXPANSION_WEIGHT, expandQuery } from "./expand.js";
 import { tokenize, tokenizeQuery } from "./tokenize.js";
 
@@ -88,6 +88,57 @@ export function withoutTocLines(text: string): string {
   return text.includes("....") || text.includes(". . . .") ? text.replace(TOC_ENTRY, " ") : text;
 }
 
+/** Weight and length normalisation of the four per-node fields, in order. */
+export function nodeFieldParams(withText: boolean): ReadonlyArray<{ weight: number; b: number }> {
+  return [FIELDS.title, FIELDS.path, withText ? FIELDS.summaryWithText : FIELDS.summary, FIELDS.text];
+}
+
+/**
+ * The counted BM25F fields of every node (skeleton order): title, ancestors' titles, summary and,
+ * with `texts`, the node's own text. What {@link NodeTermIndex} is built from and what a saved
+ * index keeps (see `lexical/persisted.ts`), so reading it back scores exactly the same.
+ */
+export function nodeFields(
+  skeleton: TreeSkeleton,
+  texts?: ReadonlyMap<string, string>,
+): Bm25fCountedField[][] {
+  const byId = new Map(skeleton.nodes.map((n) => [n.nodeId, n]));
+  const pathTerms = (node: SkeletonNode): string[] => {
+    const out: string[] = [];
+    let parent = node.parentId === null ? undefined : byId.get(node.parentId);
+    for (let hops = 0; parent && hops < 32; hops += 1) {
+      out.push(...tokenize(parent.title));
+      parent = parent.parentId === null ? undefined : byId.get(parent.parentId);
+    }
+    return out;
+  };
+  const [title, path, summary, text] = nodeFieldParams(texts !== undefined) as [
+    { weight: number; b: number },
+    { weight: number; b: number },
+    { weight: number; b: number },
+    { weight: number; b: number },
+  ];
+  return skeleton.nodes.map((node) =>
+    [
+      { terms: withPhrases(tokenize(node.title)), ...title },
+      { terms: pathTerms(node), ...path },
+      {
+        terms: withPhrases(tokenize(withoutTocLines(`${node.summary ?? ""} ${node.prefixSummary ?? ""}`))),
+        ...summary,
+      },
+      { terms: withPhrases(tokenize(withoutTocLines(texts?.get(node.nodeId) ?? ""))), ...text },
+    ].map(countField),
+  );
+}
+
+/** Counted fields of every node, e.g. read back from a saved index. */
+export interface CountedNodeFields {
+  /** Whether the nodes' own texts were indexed. */
+  withText: boolean;
+  /** One list of fields per skeleton node, in skeleton order (see {@link nodeFields}). */
+  fields: ReadonlyArray<readonly Bm25fCountedField[]>;
+}
+
 /**
  * A BM25 index over the nodes of one document: each node is a document made of its title,
  * its ancestors' titles, its summary and (optionally) its own text. Branch scores propagate
@@ -100,33 +151,27 @@ export class NodeTermIndex {
   private readonly ids: string[];
   private readonly index: Bm25fIndex;
 
-  constructor(skeleton: TreeSkeleton, texts?: ReadonlyMap<string, string>) {
+  /**
+   * @param source the nodes' own texts (indexed with the skeleton's fields), or fields counted
+   *   before (see {@link nodeFields}); neither: the skeleton's fields only.
+   */
+  constructor(skeleton: TreeSkeleton, source?: ReadonlyMap<string, string> | CountedNodeFields) {
     this.docId = skeleton.docId;
     this.skeleton = skeleton;
-    this.withText = texts !== undefined;
     this.ids = skeleton.nodes.map((n) => n.nodeId);
-    const byId = new Map(skeleton.nodes.map((n) => [n.nodeId, n]));
-    const pathTerms = (node: SkeletonNode): string[] => {
-      const out: string[] = [];
-      let parent = node.parentId === null ? undefined : byId.get(node.parentId);
-      for (let hops = 0; parent && hops < 32; hops += 1) {
-        out.push(...tokenize(parent.title));
-        parent = parent.parentId === null ? undefined : byId.get(parent.parentId);
+    if (source instanceof Map || source === undefined) {
+      this.withText = source !== undefined;
+      this.index = new Bm25fIndex(nodeFields(skeleton, source));
+    } else {
+      const counted = source as CountedNodeFields;
+      if (counted.fields.length !== skeleton.nodes.length) {
+        throw new RangeError(
+          `NodeTermIndex: ${counted.fields.length} field lists for ${skeleton.nodes.length} nodes`,
+        );
       }
-      return out;
-    };
-    const summaryField = texts ? FIELDS.summaryWithText : FIELDS.summary;
-    this.index = new Bm25fIndex(
-      skeleton.nodes.map((node) => [
-        { terms: withPhrases(tokenize(node.title)), ...FIELDS.title },
-        { terms: pathTerms(node), ...FIELDS.path },
-        {
-          terms: withPhrases(tokenize(withoutTocLines(`${node.summary ?? ""} ${node.prefixSummary ?? ""}`))),
-          ...summaryField,
-        },
-        { terms: withPhrases(tokenize(withoutTocLines(texts?.get(node.nodeId) ?? ""))), ...FIELDS.text },
-      ]),
-    );
+      this.withText = counted.withText;
+      this.index = new Bm25fIndex(counted.fields);
+    }
   }
 
   /** Term entries held over all nodes (words and phrases): the index's size, for diagnostics. */

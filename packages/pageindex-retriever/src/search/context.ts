@@ -14,6 +14,7 @@ import { type ExpertKnowledge, judgeChildrenPrompt } from "../judge/prompts.js";
 import { normaliseScore, type Selection, SelectionSchema } from "../judge/schema.js";
 import type { JudgeRequest, Judgment, NodeVerdict } from "../judge/types.js";
 import { documentPriors } from "../lexical/doc-names.js";
+import type { LexicalNeed } from "../lexical/index-cache.js";
 import type { LexicalScores, NodeTermIndex } from "../lexical/node-index.js";
 import type { Candidate, RetrievalStats, SearchStrategy, VisitedNode } from "../types.js";
 
@@ -73,7 +74,7 @@ export class SearchContext {
     budgetExhausted: false,
   };
   private readonly cache: JudgmentCache | undefined;
-  private readonly lexicalIndex: (skeleton: TreeSkeleton) => Promise<NodeTermIndex>;
+  private readonly lexicalIndex: (skeleton: TreeSkeleton, need: LexicalNeed) => Promise<NodeTermIndex>;
   private readonly lexicalMemo = new Map<string, Promise<LexicalScores>>();
   private normaliser: Promise<number> | undefined;
   private priors: Promise<Map<string, number>> | undefined;
@@ -85,7 +86,7 @@ export class SearchContext {
     model: BaseChatModel | undefined;
     settings: SearchSettings;
     cache: JudgmentCache | undefined;
-    lexicalIndex: (skeleton: TreeSkeleton) => Promise<NodeTermIndex>;
+    lexicalIndex: (skeleton: TreeSkeleton, need: LexicalNeed) => Promise<NodeTermIndex>;
     runManager?: CallbackManagerForRetrieverRun;
   }) {
     this.query = init.query;
@@ -167,14 +168,21 @@ export class SearchContext {
     return this.priors;
   }
 
-  /** Lexical scores of every node of a document for this query (weighted by its document prior). */
-  lexical(skeleton: TreeSkeleton): Promise<LexicalScores> {
-    let scores = this.lexicalMemo.get(skeleton.docId);
+  /**
+   * Lexical scores of every node of a document for this query (weighted by its document prior).
+   * `rank` (ordering inside a branch a model chose) never reads node texts; `judge` may, once
+   * per document version (see `LexicalIndexes`).
+   */
+  lexical(skeleton: TreeSkeleton, need: LexicalNeed = "judge"): Promise<LexicalScores> {
+    const judged = this.lexicalMemo.get(`judge:${skeleton.docId}`);
+    if (judged) return judged;
+    const key = `${need}:${skeleton.docId}`;
+    let scores = this.lexicalMemo.get(key);
     if (!scores) {
-      scores = Promise.all([this.lexicalIndex(skeleton), this.documentPriors()]).then(([index, priors]) =>
-        index.score(this.query, priors.get(skeleton.docId) ?? 1),
+      scores = Promise.all([this.lexicalIndex(skeleton, need), this.documentPriors()]).then(
+        ([index, priors]) => index.score(this.query, priors.get(skeleton.docId) ?? 1),
       );
-      this.lexicalMemo.set(skeleton.docId, scores);
+      this.lexicalMemo.set(key, scores);
     }
     return scores;
   }

@@ -146,7 +146,8 @@ async function deadEndCandidates(
   if (size <= ctx.settings.deadEndMaxTokens) {
     return [ctx.candidate(docId, parent, last, last.judge, trail, { whole: true, deadEnd: true })];
   }
-  const scores = await ctx.lexical(skeleton);
+  // With a model this ranking must not read the document's texts (the model did the judging).
+  const scores = await ctx.lexical(skeleton, ctx.model ? "rank" : "judge");
   const inside = subtreeNodes(skeleton, parent.nodeId)
     .filter((n) => n.nodeId !== parent.nodeId && (scores.own.get(n.nodeId) ?? 0) > 0)
     .sort((a, b) => (scores.own.get(b.nodeId) ?? 0) - (scores.own.get(a.nodeId) ?? 0))

@@ -1,0 +1,94 @@
+import { InMemoryStore } from "@langchain/core/stores";
+import { PageIndexRetriever } from "pageindex-retriever";
+import { PageIndexStore } from "pageindex-store";
+import { describe, expect, it } from "vitest";
+import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
+import { annualReport, ID, judgeByTitle, offeredNodes, TAX_PATH } from "./support/fixtures.js";
+
+/** A byte store that counts the node-text chunk keys read (`….text.<n>`). */
+class CountingStore extends InMemoryStore<Uint8Array> {
+  textKeysRead = 0;
+  override async mget(keys: string[]) {
+    this.textKeysRead += keys.filter((k) => /\.text\.\d+$/.test(k)).length;
+    return super.mget(keys);
+  }
+}
+
+const QUERY = "What was the effective tax rate in 2023?";
+const TOTAL_NODES = 15;
+
+/** The annual report in a store with one node text per chunk, so chunks read = texts read. */
+async function setup() {
+  const bytes = new CountingStore();
+  const store = new PageIndexStore(bytes, { chunkChars: 1 });
+  await store.addTree(annualReport());
+  bytes.textKeysRead = 0;
+  return { bytes, store, fresh: () => new PageIndexStore(bytes, { chunkChars: 1 }) };
+}
+
+describe("a query reads the skeleton and the selected nodes' texts, not every text", () => {
+  it("with a model judge: only the chunks of the returned sections", async () => {
+    const { bytes, store } = await setup();
+    const model = new ScriptedChatModel([], { fallback: judgeByTitle(TAX_PATH) });
+    const docs = await new PageIndexRetriever({ reader: store, model }).invoke(QUERY);
+    expect(docs.map((d) => d.metadata.nodeId)).toEqual([ID.note12]);
+    expect(bytes.textKeysRead).toBe(1);
+  });
+
+  it("with a model judge at a large dead end: ranks inside it without reading every text", async () => {
+    const { bytes, store } = await setup();
+    // Item 8 is judged relevant, none of its children is, and no step is left for a second look.
+    const judge = (prompt: string) =>
+      offeredNodes(prompt).some((n) => n.id === ID.income)
+        ? JSON.stringify({ relevant: [] })
+        : judgeByTitle(/^(Part II|Item 8\.)/)(prompt);
+    const model = new ScriptedChatModel([], { fallback: judge });
+    const retriever = new PageIndexRetriever({
+      reader: store,
+      model,
+      k: 2,
+      maxSteps: 3,
+      deadEndMaxTokens: 10,
+    });
+    const docs = await retriever.invoke("balance sheet total assets");
+    expect(docs.length).toBeGreaterThan(0);
+    expect(docs.every((d) => d.metadata.deadEnd)).toBe(true);
+    expect(bytes.textKeysRead).toBe(retriever.lastRun?.stats.textsFetched);
+    expect(bytes.textKeysRead).toBeLessThan(TOTAL_NODES);
+  });
+
+  it("offline: the first query indexes every text once; a fresh process reads the saved index", async () => {
+    const { bytes, store, fresh } = await setup();
+    const first = new PageIndexRetriever({ reader: store });
+    const firstDocs = await first.invoke(QUERY);
+    const selected = first.lastRun?.stats.textsFetched ?? 0;
+    expect(bytes.textKeysRead).toBe(TOTAL_NODES + selected);
+
+    bytes.textKeysRead = 0;
+    await first.invoke("operating cash flow");
+    expect(bytes.textKeysRead).toBe(first.lastRun?.stats.textsFetched); // same process: in memory
+
+    bytes.textKeysRead = 0;
+    const again = new PageIndexRetriever({ reader: fresh() }); // as a new `pageindex ask` would
+    const againDocs = await again.invoke(QUERY);
+    expect(bytes.textKeysRead).toBe(selected);
+    expect(againDocs.map((d) => [d.metadata.nodeId, d.metadata.score])).toEqual(
+      firstDocs.map((d) => [d.metadata.nodeId, d.metadata.score]),
+    );
+  });
+
+  it("rebuilds the saved index when the document is replaced", async () => {
+    const { bytes, store, fresh } = await setup();
+    await new PageIndexRetriever({ reader: store }).invoke(QUERY);
+    const tree = annualReport();
+    const note12 = tree.nodes.find((n) => n.nodeId === ID.note12);
+    if (!note12) throw new Error("fixture changed");
+    note12.text = `${note12.text} The uncertain tax positions grew.`;
+    note12.tokenCount += 6;
+    await store.addTree(tree);
+    bytes.textKeysRead = 0;
+    const retriever = new PageIndexRetriever({ reader: fresh() });
+    await retriever.invoke(QUERY);
+    expect(bytes.textKeysRead).toBe(TOTAL_NODES + (retriever.lastRun?.stats.textsFetched ?? 0));
+  });
+});
