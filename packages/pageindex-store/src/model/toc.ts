@@ -1,3 +1,4 @@
+import { oneLine } from "../llm/prompt.js";
 import { type NodeGraph, walk } from "./navigate.js";
 import type { SkeletonNode } from "./types.js";
 
@@ -29,7 +30,10 @@ export function formatRange(node: SkeletonNode): string {
   return "";
 }
 
-/** Renders a tree or skeleton as an indented table of contents, one node a line. */
+/**
+ * Renders a tree or skeleton as an indented table of contents, one node a line. Titles and
+ * summaries are put on one line, so a title holding a newline cannot add a fake `[id]` entry.
+ */
 export function renderToc(tree: NodeGraph, options: RenderTocOptions = {}): string {
   const { ids = true, ranges = true, summaries = false, summaryChars = 200, indent = "  " } = options;
   const lines: string[] = [];
@@ -37,10 +41,10 @@ export function renderToc(tree: NodeGraph, options: RenderTocOptions = {}): stri
     if (options.maxDepth !== undefined && depth > options.maxDepth) return "skip";
     const pad = indent.repeat(depth - 1);
     const range = ranges ? formatRange(node) : "";
-    lines.push(`${pad}${ids ? `[${node.nodeId}] ` : ""}${node.title}${range ? ` (${range})` : ""}`);
+    lines.push(`${pad}${ids ? `[${node.nodeId}] ` : ""}${oneLine(node.title)}${range ? ` (${range})` : ""}`);
     const summary = summaries ? (node.summary ?? node.prefixSummary) : undefined;
     if (summary) {
-      const flat = summary.replace(/\s+/g, " ").trim();
+      const flat = oneLine(summary);
       const cut = flat.length > summaryChars ? `${flat.slice(0, summaryChars - 1)}…` : flat;
       lines.push(`${pad}${indent}${cut}`);
     }
