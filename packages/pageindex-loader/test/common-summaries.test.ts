@@ -253,7 +253,7 @@ describe("summarizeTree", () => {
     const model = new ScriptedModel({ responses: ['{"summary": "How to install."}'] });
     await summarizeTree(tree, { mode: "llm", model, retries: 0 });
     expect(model.prompts).toHaveLength(1);
-    expect(model.prompts[0]).toContain("Section: User Guide > Install");
+    expect(model.prompts[0]).toContain("Section: User Guide › Install");
     expect(tree.nodes[1]?.summary).toBe("How to install.");
   });
 });

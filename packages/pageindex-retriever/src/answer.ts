@@ -2,14 +2,24 @@ import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { DocumentInterface } from "@langchain/core/documents";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { asData, DATA_NOT_INSTRUCTIONS, formatRange, type SkeletonNode } from "pageindex-store";
+import {
+  asData,
+  DATA_NOT_INSTRUCTIONS,
+  formatRange,
+  oneLine,
+  pathLine,
+  type SkeletonNode,
+} from "pageindex-store";
 
-/** A retrieved section as a one-line citation: "report.pdf › Item 7 › Liquidity (pp. 41-43)". */
+/**
+ * A retrieved section as a one-line citation: "report.pdf › Item 7 › Liquidity (pp. 41-43)".
+ * Titles come from the document, so they are put on one line (a title cannot add lines).
+ */
 export function citationOf(doc: DocumentInterface): string {
   const meta = doc.metadata as Partial<SkeletonNode> & { docName?: string; path?: string[]; title?: string };
-  const path = meta.path?.length ? meta.path.join(" › ") : (meta.title ?? "");
+  const path = meta.path?.length ? pathLine(meta.path) : oneLine(meta.title ?? "");
   const range = formatRange(meta as SkeletonNode);
-  return `${meta.docName ?? "document"} › ${path}${range ? ` (${range})` : ""}`;
+  return `${oneLine(meta.docName ?? "document")} › ${path}${range ? ` (${range})` : ""}`;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   asData,
   DATA_NOT_INSTRUCTIONS,
   invokeStructured,
+  oneLine,
   renderToc,
   type TreeDocument,
   type TreeNode,
@@ -137,7 +138,7 @@ export async function describeDocument(
     messages: [
       new SystemMessage(SYSTEM_PROMPT),
       new HumanMessage(
-        `Document name: ${tree.docName}\nTitle: ${title}\n\n${asData("toc", toc)}\n\n${asData("document", opening)}\n\nDescribe this document in one sentence.`,
+        `${asData("document", `Document name: ${oneLine(tree.docName)}\nTitle: ${oneLine(title)}`)}\n\n${asData("toc", toc)}\n\n${asData("section", opening, { part: "opening text" })}\n\nDescribe this document in one sentence.`,
       ),
     ],
     retries: options.retries ?? 1,

@@ -7,6 +7,8 @@ import {
   countTokens,
   DATA_NOT_INSTRUCTIONS,
   invokeStructured,
+  oneLine,
+  pathLine,
   type TreeDocument,
   type UsageTracker,
 } from "pageindex-store";
@@ -180,9 +182,10 @@ export async function summarizeNodes(
     if (tokens < threshold) return outcome(t.id, plain, "text");
     throwIfAborted(options.signal);
 
+    // Names and titles are document text too: delimited and escaped like the section itself.
     const context = [
-      options.docName ? `Document: ${options.docName}` : "",
-      `Section: ${(t.path ?? [t.title]).join(" > ")}`,
+      options.docName ? `Document: ${oneLine(options.docName)}` : "",
+      `Section: ${pathLine(t.path ?? [t.title])}`,
     ]
       .filter(Boolean)
       .join("\n");
@@ -192,7 +195,7 @@ export async function summarizeNodes(
       messages: [
         new SystemMessage(SYSTEM_PROMPT),
         new HumanMessage(
-          `${context}\n\n${asData("section", truncate(t.text, options.maxInputChars ?? 24_000))}\n\nSummarise this section.`,
+          `${asData("document", context)}\n\n${asData("section", truncate(t.text, options.maxInputChars ?? 24_000))}\n\nSummarise this section.`,
         ),
       ],
       retries: options.retries ?? 1,

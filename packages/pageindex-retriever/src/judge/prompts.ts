@@ -3,6 +3,8 @@ import {
   asData,
   DATA_NOT_INSTRUCTIONS,
   formatRange,
+  oneLine,
+  pathLine,
   type SkeletonNode,
   type TreeSkeleton,
   titlePath,
@@ -14,7 +16,7 @@ export type ExpertKnowledge = string | readonly string[] | undefined;
 const SUMMARY_CHARS = 600;
 
 function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = oneLine(text);
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -36,10 +38,13 @@ function system(task: string, expert: ExpertKnowledge): SystemMessage {
   );
 }
 
-/** One candidate node as a data block: id, page range, path, size and summary. */
+/**
+ * One candidate node as a data block: id, page range, path, size and summary. Title and path
+ * are put on one line (a title cannot add a fake "Summary:" line); {@link asData} escapes them.
+ */
 export function renderCandidate(skeleton: TreeSkeleton, node: SkeletonNode): string {
   const range = formatRange(node);
-  const lines = [`Title: ${node.title}`, `Path: ${titlePath(skeleton, node.nodeId).join(" > ")}`];
+  const lines = [`Title: ${oneLine(node.title)}`, `Path: ${pathLine(titlePath(skeleton, node.nodeId))}`];
   if (range) lines.push(`Location: ${range}`);
   lines.push(
     node.childIds.length > 0
@@ -65,11 +70,11 @@ export function judgeChildrenPrompt(
   secondLook = false,
 ): BaseMessage[] {
   const where = parent
-    ? `Section being opened: ${titlePath(skeleton, parent.nodeId).join(" > ")}${
+    ? `Section being opened: ${pathLine(titlePath(skeleton, parent.nodeId))}${
         formatRange(parent) ? ` (${formatRange(parent)})` : ""
       }`
     : "Top-level sections of the document.";
-  const doc = `Document: ${skeleton.docName}${skeleton.description ? ` — ${clip(skeleton.description, 300)}` : ""}`;
+  const doc = `Document: ${oneLine(skeleton.docName)}${skeleton.description ? ` — ${clip(skeleton.description, 300)}` : ""}`;
   return [
     system(
       "You navigate a document's table of contents top-down, like a reader looking for the part that " +
@@ -138,7 +143,7 @@ export function chooseDocumentsPrompt(
         .map((d) =>
           asData(
             "document",
-            `Name: ${d.docName}${d.pageCount ? `\nPages: ${d.pageCount}` : ""}\nDescription: ${clip(d.description ?? "(none)", 500)}`,
+            `Name: ${oneLine(d.docName)}${d.pageCount ? `\nPages: ${d.pageCount}` : ""}\nDescription: ${clip(d.description ?? "(none)", 500)}`,
             { id: d.docId },
           ),
         )

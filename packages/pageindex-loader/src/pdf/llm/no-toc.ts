@@ -1,4 +1,4 @@
-import { asData } from "pageindex-store";
+import { asData, unescapeData } from "pageindex-store";
 import { z } from "zod";
 import type { PdfPage } from "../types.js";
 import type { LlmCaller } from "./caller.js";
@@ -80,7 +80,8 @@ export async function structureWithoutToc(
     }
     let rejected = 0;
     for (const item of answer.sections) {
-      const title = cleanTitle(item.title);
+      // The model read the title from escaped data and may copy an entity back ("&lt;").
+      const title = cleanTitle(unescapeData(item.title));
       const page = Number(item.physical_page);
       const floor = entries[entries.length - 1]?.page ?? 0;
       if (!title || !shown.has(page) || page < floor) {

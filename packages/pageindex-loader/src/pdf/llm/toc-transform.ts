@@ -1,4 +1,4 @@
-import { asData, countTokens } from "pageindex-store";
+import { asData, countTokens, unescapeData } from "pageindex-store";
 import { z } from "zod";
 import type { LlmCaller } from "./caller.js";
 import { cleanStructure, cleanTitle, type Entry, titleKey, toPageNumber } from "./entries.js";
@@ -85,7 +85,8 @@ export async function transformToc(
     }
     const recent = new Set(tail.map((e) => `${titleKey(e.title)}|${e.printedPage ?? ""}`));
     for (const item of answer.entries) {
-      const title = cleanTitle(item.title);
+      // The model read the title from escaped data and may copy an entity back ("&lt;").
+      const title = cleanTitle(unescapeData(item.title));
       if (!title) continue;
       const printedPage = toPageNumber(item.page);
       // A line repeated at a piece boundary (or echoed context) is one entry, not two.
