@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   decodeText,
   InvalidInputError,
+  MarkdownTreeLoader,
   readSource,
   SourceNotFoundError,
   SourceReadError,
@@ -96,7 +97,7 @@ describe("decodeText", () => {
     expect(() => decodeText(bytes(0x89, 0x50, 0x4e, 0x47, 1, 2), "x.md")).toThrow(/PNG image/);
   });
 
-  it("rejects NUL bytes and invalid UTF-8 with the offset", () => {
+  it("rejects NUL bytes early in the input and invalid UTF-8 with the offset", () => {
     expect(() => decodeText(bytes(0x41, 0x42, 0, 0x43), "bin.md")).toThrow(
       "bin.md looks binary (NUL byte at offset 2), not text",
     );
@@ -104,5 +105,40 @@ describe("decodeText", () => {
     expect(() => decodeText(latin1, "latin1.md")).toThrow(
       "latin1.md is not valid UTF-8 text (invalid byte 0xe9 at offset 5)",
     );
+  });
+
+  describe("NUL bytes past the first 8 KiB", () => {
+    const text = (size: number) => new TextEncoder().encode(`# Log\n${"line of text\n".repeat(size / 12)}`);
+    const withNuls = (size: number, offsets: number[]) => {
+      const b = text(size);
+      for (const at of offsets) b[at] = 0;
+      return b;
+    };
+
+    it("are binary when there are more than one per 4 KiB, naming the first offset", () => {
+      // A text header followed by a binary blob: 20 KiB with 10 NULs from offset 12,000.
+      const blob = withNuls(
+        20_400,
+        [12_000, 12_003, 12_010, 12_020, 12_021, 12_022, 12_100, 12_200, 12_300, 12_400],
+      );
+      expect(() => decodeText(blob, "mixed.md")).toThrow(
+        "mixed.md looks binary (10 NUL bytes, the first at offset 12000), not text",
+      );
+    });
+
+    it("are stray bytes in text when few: dropped, reported, the lines intact", () => {
+      const warnings: string[] = [];
+      const log = withNuls(24_000, [9_000, 20_004]);
+      const decoded = decodeText(log, "log.md", warnings);
+      const original = new TextDecoder().decode(text(24_000));
+      expect(decoded).toBe(original.slice(0, 9_000) + original.slice(9_001, 20_004) + original.slice(20_005));
+      expect(warnings).toEqual(["2 stray NUL byte(s) dropped from the text"]);
+    });
+
+    it("reach the tree's warnings through the Markdown loader", async () => {
+      const tree = await new MarkdownTreeLoader(withNuls(24_000, [9_000]), { summaries: "none" }).loadTree();
+      expect(tree.build.warnings).toEqual(["1 stray NUL byte(s) dropped from the text"]);
+      expect(tree.nodes.map((n) => [n.title, n.text.includes("\uFFFD")])).toEqual([["Log", false]]);
+    });
   });
 });

@@ -169,13 +169,48 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   return -1;
 }
 
+/** Binary files have NUL bytes early; text may hold stray ones (a bad copy, a corrupted log). */
+const BINARY_HEAD = 8192;
+/** More NULs than one per this many bytes is binary data, wherever they are. */
+const BYTES_PER_STRAY_NUL = 4096;
+
+/** Counts NUL bytes from `first` on (`indexOf` is a native scan: cheap even for 20 MB). */
+function countNuls(bytes: Uint8Array, first: number): number {
+  let count = 0;
+  for (let at = first; at !== -1; at = bytes.indexOf(0, at + 1)) count += 1;
+  return count;
+}
+
 /**
- * Decodes text bytes: UTF-8 (a BOM is dropped) or UTF-16 when it starts with a UTF-16 BOM.
- * @param label what to call the input in errors (a path or name).
- * @throws {UnsupportedContentError} for binary data (a known file signature or NUL bytes)
- * and for bytes that are not valid UTF-8, naming the file and the byte offset.
+ * Decides about NUL bytes in the whole input: any in the first 8 KiB, or more than one per
+ * 4 KiB overall, means binary; fewer, later ones are stray bytes in a text file.
+ * @returns how many stray NULs the text holds (0 when none).
+ * @throws {UnsupportedContentError} when the bytes look binary.
  */
-export function decodeText(bytes: Uint8Array, label: string): string {
+function checkNuls(bytes: Uint8Array, label: string): number {
+  const first = bytes.indexOf(0);
+  if (first === -1) return 0;
+  const count = countNuls(bytes, first);
+  if (first < BINARY_HEAD || count > bytes.length / BYTES_PER_STRAY_NUL) {
+    throw new UnsupportedContentError(
+      label,
+      `${label} looks binary (${count === 1 ? "NUL byte" : `${count} NUL bytes, the first`} at offset ${first}), not text`,
+    );
+  }
+  return count;
+}
+
+/**
+ * Decodes text bytes: UTF-8 (a BOM is dropped) or UTF-16 when it starts with a UTF-16 BOM. A
+ * few stray NUL bytes late in a text file are dropped (reported through `warnings`), since
+ * Markdown parsers would turn each into U+FFFD.
+ * @param label what to call the input in errors (a path or name).
+ * @param warnings receives a line when stray NULs were dropped.
+ * @throws {UnsupportedContentError} for binary data (a known file signature, a NUL byte in the
+ * first 8 KiB or more than one per 4 KiB) and for bytes that are not valid UTF-8, naming the
+ * file and the byte offset.
+ */
+export function decodeText(bytes: Uint8Array, label: string, warnings?: string[]): string {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes);
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes);
   for (const [kind, signature] of SIGNATURES) {
@@ -183,14 +218,10 @@ export function decodeText(bytes: Uint8Array, label: string): string {
       throw new UnsupportedContentError(label, `${label} looks like ${kind}, not text`);
     }
   }
-  // Text never contains NUL; checking a prefix is enough to reject binary files cheaply.
-  const head = bytes.subarray(0, 8192);
-  const nul = head.indexOf(0);
-  if (nul >= 0) {
-    throw new UnsupportedContentError(label, `${label} looks binary (NUL byte at offset ${nul}), not text`);
-  }
+  const strayNuls = checkNuls(bytes, label);
+  let text: string;
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch (error) {
     const at = firstInvalidUtf8(bytes);
     throw new UnsupportedContentError(
@@ -199,4 +230,7 @@ export function decodeText(bytes: Uint8Array, label: string): string {
       { cause: error },
     );
   }
+  if (strayNuls === 0) return text;
+  warnings?.push(`${strayNuls} stray NUL byte(s) dropped from the text`);
+  return text.replaceAll("\0", "");
 }

@@ -88,6 +88,8 @@ export interface MarkdownSourceInfo {
   label?: string;
   /** SHA-256 of the source bytes; computed from the text when omitted. */
   contentHash?: string;
+  /** Problems met while reading the source (e.g. stray NUL bytes dropped), kept in `build.warnings`. */
+  warnings?: string[];
 }
 
 /**
@@ -110,7 +112,7 @@ export async function markdownToTree(
 
   const name = options.docName ?? info.name ?? `markdown-${contentHash.slice(0, 12)}`;
   const docId = options.docId ?? toDocId(name);
-  const warnings: string[] = [];
+  const warnings: string[] = [...(info.warnings ?? [])];
   const usage = new UsageTracker();
 
   const parsed = parseMarkdown(markdown);
@@ -211,6 +213,11 @@ export function markdownFromSource(
   loaded: LoadedSource,
   options: MarkdownTreeLoaderOptions,
 ): Promise<TreeDocument> {
-  const text = loaded.text ?? decodeText(loaded.bytes, loaded.label);
-  return markdownToTree(text, options, { ...sourceInfo(loaded), contentHash: sha256Hex(loaded.bytes) });
+  const warnings: string[] = [];
+  const text = loaded.text ?? decodeText(loaded.bytes, loaded.label, warnings);
+  return markdownToTree(text, options, {
+    ...sourceInfo(loaded),
+    contentHash: sha256Hex(loaded.bytes),
+    warnings,
+  });
 }
