@@ -55,6 +55,14 @@ describe("FileByteStore", () => {
     expect((await readdir(dir)).sort()).toEqual([".tmp"]);
   });
 
+  it("accepts only keys whose temp and final file names fit 255 bytes", async () => {
+    const store = await FileByteStore.fromPath(dir);
+    const longest = "k".repeat(231);
+    await store.mset([[longest, bytes("x")]]);
+    expect(new TextDecoder().decode((await store.mget([longest]))[0])).toBe("x");
+    await expect(store.mset([[`${longest}k`, bytes("x")]])).rejects.toThrow(/use 1-231 characters/);
+  });
+
   it("writes through a temp file and leaves none behind", async () => {
     const store = await FileByteStore.fromPath(dir, { durable: true });
     await store.mset(Array.from({ length: 50 }, (_, i): [string, Uint8Array] => [`k${i}`, bytes(`v${i}`)]));

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   DocumentNotFoundError,
   InvalidIdError,
+  maxDocIdLength,
   PageIndexStore,
   type PageIndexStoreOptions,
   StoreCorruptionError,
@@ -299,13 +300,21 @@ export function describeStoreBehaviour(
 
       it("rejects ids that could escape the store", async () => {
         const store = storeOn(backend.byteStore);
-        for (const bad of ["../etc", "a/b", "..", "", "a b", "x\\y", "a".repeat(151)]) {
+        for (const bad of [
+          "../etc",
+          "a/b",
+          "..",
+          "",
+          "a b",
+          "x\\y",
+          "a".repeat(maxDocIdLength("pageindex") + 1),
+        ]) {
           await expect(store.getSkeleton(bad)).rejects.toBeInstanceOf(InvalidIdError);
           await expect(store.deleteDocument(bad)).rejects.toBeInstanceOf(InvalidIdError);
         }
         const escaping = { ...makeTree("ok"), docId: "../../etc/passwd" };
         await expect(store.addTree(escaping)).rejects.toBeInstanceOf(TreeValidationError);
-        const long = makeTree("a".repeat(151), { nodes: 1 });
+        const long = makeTree("a".repeat(maxDocIdLength("pageindex") + 1), { nodes: 1 });
         await expect(store.addTree(long)).rejects.toBeInstanceOf(InvalidIdError);
         expect(await allKeys(backend.byteStore)).toEqual([]);
       });

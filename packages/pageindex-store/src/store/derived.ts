@@ -1,14 +1,15 @@
 import type { BaseStore } from "@langchain/core/stores";
 import { InvalidIdError } from "../errors.js";
+import { MAX_DERIVED_NAME_LENGTH } from "./keys.js";
 
-/** Names of derived artifacts: short, dot-free, within the byte stores' key alphabet. */
-const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+/** Names of derived artifacts: short (keys must fit file names), dot-free, within the key alphabet. */
+const NAME_PATTERN = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_DERIVED_NAME_LENGTH}}$`);
 
 /** Checks the name of a derived artifact. @throws {InvalidIdError} */
 export function assertDerivedName(name: string): string {
   if (!NAME_PATTERN.test(name)) {
     throw new InvalidIdError(
-      `Invalid derived artifact name "${name}": use 1-64 characters from A-Z a-z 0-9 _ - (no dots)`,
+      `Invalid derived artifact name "${name}": use 1-${MAX_DERIVED_NAME_LENGTH} characters from A-Z a-z 0-9 _ - (no dots)`,
     );
   }
   return name;
@@ -37,7 +38,7 @@ export class DerivedArtifacts {
     this.byteStore = byteStore;
     this.prefix = `${namespace}.derived.`;
     this.keyPattern = new RegExp(
-      `^${namespace}\\.derived\\.(.+)\\.([0-9a-z]{9}-[0-9a-f]{8})\\.([A-Za-z0-9_-]{1,64})$`,
+      `^${namespace}\\.derived\\.(.+)\\.([0-9a-z]{9}-[0-9a-f]{8})\\.([A-Za-z0-9_-]{1,${MAX_DERIVED_NAME_LENGTH}})$`,
     );
   }
 

@@ -16,7 +16,12 @@ export interface FileByteStoreOptions {
   concurrency?: number;
 }
 
-const KEY_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,239}$/;
+/**
+ * Longest key: its temp file's name, `<key>.<pid, up to 10 digits>.<12 hex>`, must stay within
+ * the 255-byte file-name limit of common file systems.
+ */
+const MAX_KEY_LENGTH = 255 - (1 + 10 + 1 + 12);
+const KEY_PATTERN = new RegExp(`^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,${MAX_KEY_LENGTH - 1}}$`);
 /** Temp files live in a dot-folder: no valid key starts with a dot, so none can collide with it. */
 const TEMP_DIR = ".tmp";
 /** Temp files older than this are leftovers of a crashed writer and are removed on open. */
@@ -94,7 +99,7 @@ export class FileByteStore extends BaseStore<string, Uint8Array> {
   private pathOf(key: string): string {
     if (typeof key !== "string" || !KEY_PATTERN.test(key)) {
       throw new InvalidIdError(
-        `Invalid key ${JSON.stringify(key)} for the file store at ${this.rootPath}: use 1-240 characters from A-Z a-z 0-9 _ . - not starting with a dot`,
+        `Invalid key ${JSON.stringify(key)} for the file store at ${this.rootPath}: use 1-${MAX_KEY_LENGTH} characters from A-Z a-z 0-9 _ . - not starting with a dot`,
       );
     }
     return join(this.rootPath, key);

@@ -2,7 +2,13 @@
 export { STORE_FORMAT_VERSION, type VerifyMode } from "./codec.js";
 export { StoreCorruptionError, StoreVersionError } from "./errors.js";
 export { FileByteStore, type FileByteStoreOptions } from "./file-byte-store.js";
-export { KeyLayout, MAX_STORE_DOC_ID_LENGTH, type ParsedVersionKey } from "./keys.js";
+export {
+  KeyLayout,
+  MAX_STORE_DOC_ID_LENGTH,
+  MAX_STORE_KEY_LENGTH,
+  maxDocIdLength,
+  type ParsedVersionKey,
+} from "./keys.js";
 export {
   type DocumentListing,
   type DocumentQuery,

@@ -17,29 +17,55 @@ import { assertSafeId } from "../ids.js";
  * remains is the document id.
  */
 
-/** Longest document id the store accepts: keeps file-backed keys under 255-byte file names. */
-export const MAX_STORE_DOC_ID_LENGTH = 150;
+/**
+ * Longest key this layout writes, so that every file-backed byte store keeps file names within
+ * the usual 255-byte limit: LangChain's `LocalFileStore` stores `<key>.txt` and writes it
+ * through `<key>.txt.<13-digit ms>-<up to 13 hex>.tmp`, 36 bytes more than the key;
+ * {@link FileByteStore}'s temp names add fewer.
+ */
+export const MAX_STORE_KEY_LENGTH = 255 - 36;
 
-const NAMESPACE_PATTERN = /^[A-Za-z0-9_-]{1,40}$/;
+const NAMESPACE_MAX = 40;
+const NAMESPACE_PATTERN = new RegExp(`^[A-Za-z0-9_-]{1,${NAMESPACE_MAX}}$`);
 /** `<time base36, 9 chars>-<random hex, 8 chars>`: sortable by creation time, dot-free. */
 const VERSION_PATTERN = /^[0-9a-z]{9}-[0-9a-f]{8}$/;
+const VERSION_ID_LENGTH = 18;
+/** Longest name of a derived artifact (`<ns>.derived.<docId>.<versionId>.<name>`, see `derived.ts`). */
+export const MAX_DERIVED_NAME_LENGTH = 24;
+/**
+ * What the longest key adds to the namespace and document id: a derived artifact's key
+ * (`.derived.` `.<version>` `.<name>`) or a text chunk's (`.doc.` `.v.<version>` `.text.<9 digits>`).
+ */
+const LONGEST_KEY_OVERHEAD = Math.max(
+  ".derived.".length + 1 + VERSION_ID_LENGTH + 1 + MAX_DERIVED_NAME_LENGTH,
+  ".doc.".length + ".v.".length + VERSION_ID_LENGTH + ".text.".length + 9,
+);
+
+/** Longest document id usable under `namespace`: what the longest key leaves for it. */
+export function maxDocIdLength(namespace: string): number {
+  return MAX_STORE_KEY_LENGTH - LONGEST_KEY_OVERHEAD - namespace.length;
+}
+
+/** Longest document id accepted under every namespace (the limit under a 40-character one). */
+export const MAX_STORE_DOC_ID_LENGTH = maxDocIdLength("n".repeat(NAMESPACE_MAX));
 
 /** Checks a namespace (key prefix) given by a caller. */
 export function assertNamespace(namespace: string): string {
   if (!NAMESPACE_PATTERN.test(namespace)) {
     throw new InvalidIdError(
-      `Invalid store namespace "${namespace}": use 1-40 characters from A-Z a-z 0-9 _ - (no dots)`,
+      `Invalid store namespace "${namespace}": use 1-${NAMESPACE_MAX} characters from A-Z a-z 0-9 _ - (no dots)`,
     );
   }
   return namespace;
 }
 
-/** Checks a document id for use in keys. @throws {InvalidIdError} */
-export function assertStoreDocId(docId: string): string {
+/** Checks a document id for use in keys under `namespace`. @throws {InvalidIdError} */
+export function assertStoreDocId(docId: string, namespace: string): string {
   assertSafeId(docId);
-  if (docId.length > MAX_STORE_DOC_ID_LENGTH) {
+  const max = maxDocIdLength(namespace);
+  if (docId.length > max) {
     throw new InvalidIdError(
-      `Invalid document id "${docId.slice(0, 40)}…": longer than ${MAX_STORE_DOC_ID_LENGTH} characters (toDocId() derives a shorter one)`,
+      `Invalid document id "${docId.slice(0, 40)}…": ${docId.length} characters, more than the ${max} allowed under namespace "${namespace}" (keys must fit 255-byte file names; toDocId() derives a shorter id)`,
     );
   }
   return docId;
@@ -85,6 +111,11 @@ export class KeyLayout {
     );
   }
 
+  /** Checks a document id for use in this namespace's keys. @throws {InvalidIdError} */
+  assertDocId(docId: string): string {
+    return assertStoreDocId(docId, this.namespace);
+  }
+
   head(docId: string): string {
     return this.headPrefix + docId;
   }
@@ -114,7 +145,7 @@ export class KeyLayout {
     if (!key.startsWith(this.headPrefix)) return undefined;
     const docId = key.slice(this.headPrefix.length);
     try {
-      return assertStoreDocId(docId);
+      return this.assertDocId(docId);
     } catch {
       return undefined;
     }
@@ -126,7 +157,7 @@ export class KeyLayout {
     if (!match) return undefined;
     const [, docId, versionId, part, chunk] = match as unknown as [string, string, string, string, string?];
     try {
-      assertStoreDocId(docId);
+      this.assertDocId(docId);
     } catch {
       return undefined;
     }

@@ -24,7 +24,7 @@ import {
 import { DerivedArtifacts } from "./derived.js";
 import { StoreCorruptionError } from "./errors.js";
 import { FileByteStore, type FileByteStoreOptions } from "./file-byte-store.js";
-import { assertStoreDocId, KeyLayout, newVersionId, versionTime } from "./keys.js";
+import { KeyLayout, newVersionId, versionTime } from "./keys.js";
 import { RedisByteStore, type RedisByteStoreOptions, type RedisCommandClient } from "./redis-byte-store.js";
 
 /** Options of {@link PageIndexStore}. */
@@ -227,7 +227,7 @@ export class PageIndexStore implements TreeReader {
    */
   async addTree(input: TreeDocument): Promise<DocumentInfo> {
     const tree = parseTree(input);
-    const docId = assertStoreDocId(tree.docId);
+    const docId = this.keys.assertDocId(tree.docId);
     const versionId = newVersionId();
     const { chunkStarts, chunks } = splitTexts(tree.nodes, this.chunkChars);
     const skeleton = toSkeleton(tree);
@@ -267,7 +267,7 @@ export class PageIndexStore implements TreeReader {
    * @returns whether the document existed.
    */
   async deleteDocument(docId: string): Promise<boolean> {
-    assertStoreDocId(docId);
+    this.keys.assertDocId(docId);
     const headKey = this.keys.head(docId);
     const [raw] = await this.byteStore.mget([headKey]);
     if (raw === undefined) return false;
@@ -310,7 +310,7 @@ export class PageIndexStore implements TreeReader {
    * @returns the number of keys deleted.
    */
   async removeOrphans(docId: string, graceMs = this.orphanGraceMs): Promise<number> {
-    assertStoreDocId(docId);
+    this.keys.assertDocId(docId);
     const cutoff = Date.now() - graceMs;
     const stale: string[] = [];
     let live: string | undefined;
@@ -398,12 +398,12 @@ export class PageIndexStore implements TreeReader {
 
   /** The list entry of one document, or `undefined` when it is not stored. */
   async getDocumentInfo(docId: string): Promise<DocumentInfo | undefined> {
-    return (await this.readHead(assertStoreDocId(docId)))?.info;
+    return (await this.readHead(this.keys.assertDocId(docId)))?.info;
   }
 
   /** Whether a document is stored. */
   async hasDocument(docId: string): Promise<boolean> {
-    const [raw] = await this.byteStore.mget([this.keys.head(assertStoreDocId(docId))]);
+    const [raw] = await this.byteStore.mget([this.keys.head(this.keys.assertDocId(docId))]);
     return raw !== undefined;
   }
 
@@ -430,7 +430,7 @@ export class PageIndexStore implements TreeReader {
    * @throws {DocumentNotFoundError} @throws {StoreCorruptionError}
    */
   async getSkeleton(docId: string): Promise<TreeSkeleton> {
-    return (await this.currentVersion(assertStoreDocId(docId))).skeleton;
+    return (await this.currentVersion(this.keys.assertDocId(docId))).skeleton;
   }
 
   /**
@@ -439,12 +439,12 @@ export class PageIndexStore implements TreeReader {
    * @throws {DocumentNotFoundError} @throws {StoreCorruptionError} when a chunk is missing or bad.
    */
   async getNodeTexts(docId: string, nodeIds: readonly string[]): Promise<Map<string, string>> {
-    return (await this.readTexts(assertStoreDocId(docId), nodeIds)).texts;
+    return (await this.readTexts(this.keys.assertDocId(docId), nodeIds)).texts;
   }
 
   /** Whole nodes (skeleton fields and text) in the order asked; unknown ids are skipped. */
   async getNodes(docId: string, nodeIds: readonly string[]): Promise<TreeNode[]> {
-    const { version, texts } = await this.readTexts(assertStoreDocId(docId), nodeIds);
+    const { version, texts } = await this.readTexts(this.keys.assertDocId(docId), nodeIds);
     const out: TreeNode[] = [];
     for (const id of nodeIds) {
       const position = version.positions.get(id);
@@ -457,7 +457,7 @@ export class PageIndexStore implements TreeReader {
 
   /** The whole tree, texts included. @throws {DocumentNotFoundError} @throws {StoreCorruptionError} */
   async getTree(docId: string): Promise<TreeDocument> {
-    const { version, texts } = await this.readTexts(assertStoreDocId(docId), undefined);
+    const { version, texts } = await this.readTexts(this.keys.assertDocId(docId), undefined);
     const nodes = version.skeleton.nodes.map((node) => ({ ...node, text: texts.get(node.nodeId) as string }));
     return { ...version.skeleton, nodes };
   }
@@ -468,7 +468,7 @@ export class PageIndexStore implements TreeReader {
    * @throws {DocumentNotFoundError} @throws {InvalidIdError} for a bad `name`.
    */
   async getDerived(docId: string, name: string): Promise<Uint8Array | undefined> {
-    const head = await this.requireHead(assertStoreDocId(docId));
+    const head = await this.requireHead(this.keys.assertDocId(docId));
     return this.derived.get(docId, head.versionId, name);
   }
 
@@ -479,7 +479,7 @@ export class PageIndexStore implements TreeReader {
    * @returns false when the document no longer exists.
    */
   async putDerived(docId: string, name: string, value: Uint8Array): Promise<boolean> {
-    const head = await this.readHead(assertStoreDocId(docId));
+    const head = await this.readHead(this.keys.assertDocId(docId));
     if (!head) return false;
     await this.derived.put(docId, head.versionId, name, value);
     return true;
