@@ -124,7 +124,7 @@ describe("PageIndexRetriever in LangChain compositions", () => {
     expect(String(search?.content)).toContain("21.4%");
     const artifact = search?.artifact as { sections: Array<{ nodeId: string; startPage: number }> };
     expect(artifact.sections[0]).toMatchObject({ nodeId: ID.note12, startPage: 46 });
-    expect(String(pages?.content)).toContain("[docId=acme-10k nodeId=0013]");
+    expect(String(pages?.content)).toContain('<section docId="acme-10k" nodeId="0013" location="pp. 46-50">');
     expect(String(bad?.content)).toMatch(/^Error: bad page range: "9-x" is not a page/);
     expect(String(messages.at(-1)?.content)).toContain("21.4%");
     expect(model.callCount).toBe(4);

@@ -3,7 +3,14 @@ import type { PageIndexRetriever } from "../retriever.js";
 import { createNavigationTools, type NavigationToolOptions } from "./navigation-tools.js";
 import { createSearchTool, type SearchToolOptions } from "./search-tool.js";
 
-export { clipText, renderSection, toolError } from "./format.js";
+export {
+  clipText,
+  renderSection,
+  type SectionBlockInput,
+  sectionBlock,
+  TOOL_DATA_NOTE,
+  toolError,
+} from "./format.js";
 export * from "./navigation-tools.js";
 export { InvalidPageRangeError, parsePageRanges } from "./page-ranges.js";
 export { createSearchTool, type SearchToolOptions, type SectionCitation } from "./search-tool.js";

@@ -1,12 +1,14 @@
 import { Document } from "@langchain/core/documents";
 import { tool } from "@langchain/core/tools";
 import {
+  asData,
   type DocumentInfo,
   DocumentNotFoundError,
   formatRange,
   getNode,
   nodeDocumentId,
   nodeMetadata,
+  oneLine,
   type SkeletonNode,
   type TreeReader,
   type TreeSkeleton,
@@ -14,7 +16,7 @@ import {
 } from "pageindex-store";
 import { z } from "zod";
 import { resolveId } from "../search/context.js";
-import { renderSection, toolError } from "./format.js";
+import { renderSection, TOOL_DATA_NOTE, toolError } from "./format.js";
 import { InvalidPageRangeError, parsePageRanges } from "./page-ranges.js";
 
 /** Options of {@link createNavigationTools}. */
@@ -74,11 +76,29 @@ async function nodeContent(
   return { content, documents };
 }
 
+/** One document of `list_documents`: ids and counts as attributes, name and description as data. */
+function documentBlock(d: DocumentInfo): string {
+  const attributes: Record<string, string | number> = { docId: d.docId, kind: d.kind };
+  if (d.pageCount) attributes.pages = d.pageCount;
+  attributes.sections = d.nodeCount;
+  const lines = [`Name: ${oneLine(d.docName)}`];
+  if (d.description) lines.push(`Description: ${oneLine(d.description)}`);
+  return asData("document", lines.join("\n"), attributes);
+}
+
+/** One structure line: "[0003] Title (pp. 3-5) — summary", on one line so a title cannot add lines. */
+function structureLine(node: SkeletonNode, depth: number): string {
+  const range = formatRange(node);
+  const summary = oneLine(node.summary ?? node.prefixSummary ?? "").slice(0, 160);
+  return `${"  ".repeat(depth - 1)}[${node.nodeId}] ${oneLine(node.title)}${range ? ` (${range})` : ""}${summary ? ` — ${summary}` : ""}`;
+}
+
 /**
  * Navigation tools an agent can drive itself (the contract of PageIndex's MCP server):
  * `list_documents`, `get_document_structure` (paged), `get_node_content` and
  * `get_page_content` ("5-7,12"). Bad input comes back as an error text the agent can fix,
- * never as a thrown error.
+ * never as a thrown error. Document content comes back delimited and escaped (see
+ * {@link TOOL_DATA_NOTE}); the artifacts carry the same data unescaped, as structured values.
  */
 export function createNavigationTools(reader: TreeReader, options: NavigationToolOptions = {}) {
   const pageSize = options.structurePageSize ?? 150;
@@ -95,17 +115,12 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
         return toolError(`could not list documents: ${(error as Error).message}`);
       }
       if (docs.length === 0) return ["No documents are indexed.", docs];
-      const content = docs
-        .map(
-          (d) =>
-            `- docId=${d.docId}: ${d.docName} (${d.kind}${d.pageCount ? `, ${d.pageCount} pages` : ""}, ${d.nodeCount} sections)${d.description ? ` — ${d.description}` : ""}`,
-        )
-        .join("\n");
+      const content = `${docs.length} document(s):\n${docs.map(documentBlock).join("\n")}`;
       return [content, docs];
     },
     {
       name: name("list_documents"),
-      description: "List the indexed documents with their ids, page counts and descriptions.",
+      description: `List the indexed documents with their ids, page counts and descriptions. ${TOOL_DATA_NOTE}`,
       schema: z.object({}),
       responseFormat: "content_and_artifact",
     },
@@ -118,12 +133,7 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
       const lines: Array<{ node: SkeletonNode; line: string }> = [];
       walk(skeleton, (node, depth) => {
         if (maxDepth !== undefined && depth > maxDepth) return "skip";
-        const range = formatRange(node);
-        const summary = (node.summary ?? node.prefixSummary ?? "").replace(/\s+/g, " ").slice(0, 160);
-        lines.push({
-          node,
-          line: `${"  ".repeat(depth - 1)}[${node.nodeId}] ${node.title}${range ? ` (${range})` : ""}${summary ? ` — ${summary}` : ""}`,
-        });
+        lines.push({ node, line: structureLine(node, depth) });
         return undefined;
       });
       const start = offset ?? 0;
@@ -135,7 +145,11 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
         start + slice.length < lines.length
           ? `\n… ${lines.length - start - slice.length} more lines: call again with offset=${start + slice.length}`
           : "";
-      const content = `${skeleton.docName} (docId=${skeleton.docId}), lines ${start + 1}-${start + slice.length} of ${lines.length}:\n${slice.map((l) => l.line).join("\n")}${more}`;
+      const toc = asData("toc", slice.map((l) => l.line).join("\n"), {
+        docId: skeleton.docId,
+        name: skeleton.docName,
+      });
+      const content = `Structure of docId=${skeleton.docId}, lines ${start + 1}-${start + slice.length} of ${lines.length}:\n${toc}${more}`;
       return [
         content,
         { docId: skeleton.docId, offset: start, total: lines.length, nodes: slice.map((l) => l.node) },
@@ -145,7 +159,8 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
       name: name("get_document_structure"),
       description:
         "Show a document's table of contents: one section a line as [nodeId] title (pages) — summary. " +
-        "Long structures come in pages; use offset to continue and maxDepth to see only the top levels.",
+        "Long structures come in pages; use offset to continue and maxDepth to see only the top levels. " +
+        TOOL_DATA_NOTE,
       schema: z.object({
         docId: z.string().describe("document id from list_documents"),
         offset: z.number().int().min(0).optional().describe("first line to show (for paging)"),
@@ -180,7 +195,7 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
     },
     {
       name: name("get_node_content"),
-      description: "Read the text of sections of a document by their node ids (from get_document_structure).",
+      description: `Read the text of sections of a document by their node ids (from get_document_structure). ${TOOL_DATA_NOTE}`,
       schema: z.object({
         docId: z.string().describe("document id"),
         nodeIds: z.array(z.string()).min(1).max(20).describe('node ids such as "0003"'),
@@ -221,7 +236,7 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
       name: name("get_page_content"),
       description:
         'Read the sections that cover some pages of a PDF document, e.g. pages "5-7,12" (1-based, at most ' +
-        `${maxPages} pages).`,
+        `${maxPages} pages). ${TOOL_DATA_NOTE}`,
       schema: z.object({
         docId: z.string().describe("document id"),
         pages: z.string().describe('pages and ranges, e.g. "5-7,12"'),

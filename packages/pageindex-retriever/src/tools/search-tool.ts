@@ -1,14 +1,15 @@
 import type { Document } from "@langchain/core/documents";
 import { tool } from "@langchain/core/tools";
-import { asData, formatRange } from "pageindex-store";
+import { formatRange } from "pageindex-store";
 import { z } from "zod";
 import type { PageIndexRetriever } from "../retriever.js";
 import type { PageIndexDocumentMetadata } from "../types.js";
-import { clipText, toolError } from "./format.js";
+import { sectionBlock, TOOL_DATA_NOTE, toolError } from "./format.js";
 
 /** Options of {@link createSearchTool}. */
 export interface SearchToolOptions {
   name?: string;
+  /** The tool's description; {@link TOOL_DATA_NOTE} is appended to it either way. */
   description?: string;
   /** Characters of text shown per section. Default 4000. */
   maxCharsPerSection?: number;
@@ -70,19 +71,31 @@ export function createSearchTool(retriever: PageIndexRetriever, options: SearchT
       const content = docs
         .map((doc, i) => {
           const m = doc.metadata;
-          const range = formatRange(m as unknown as Parameters<typeof formatRange>[0]);
-          const header = `[${i + 1}] ${m.docName} — ${m.path.join(" > ")}${range ? ` (${range})` : ""} [docId=${m.docId} nodeId=${m.nodeId}] score=${m.score.toFixed(2)}: ${m.reason}`;
-          return `${header}\n${asData("section", clipText(doc.pageContent, maxChars), { doc: m.docId, node: m.nodeId })}`;
+          // The judge's reason paraphrases document text, so it goes inside the data block too.
+          const block = sectionBlock(
+            {
+              docId: m.docId,
+              nodeId: m.nodeId,
+              docName: m.docName,
+              path: m.path,
+              range: formatRange(m as unknown as Parameters<typeof formatRange>[0]),
+              text: doc.pageContent,
+              notes: { Why: m.reason },
+            },
+            maxChars,
+          );
+          return `[${i + 1}] score=${m.score.toFixed(2)}\n${block}`;
         })
         .join("\n\n");
       return [content, { sections: docs.map(citation), documents: docs }];
     },
     {
       name: options.name ?? "search_documents",
-      description:
+      description: `${
         options.description ??
         "Find the sections of the indexed documents that answer a question. Returns each section's document, " +
-          "title path, pages and text. Cite the document and pages in your answer.",
+          "title path, pages and text. Cite the document and pages in your answer."
+      } ${TOOL_DATA_NOTE}`,
       schema: z.object({ query: z.string().describe("the question, in natural language") }),
       responseFormat: "content_and_artifact",
     },
