@@ -30,9 +30,12 @@ export interface PrintedToc {
 const TOC_TITLE = /^(table of contents|contents|index|index to .{1,60}|table des matières|inhalt)$/i;
 /** A column header at the end of a TOC line ("PART I<tab>Page"). */
 const HEADER_END = /\t\s*(page|pages|page no\.?)\s*$/i;
-/** A date ending a line ("… December 31, 2022"): the number is a year, not a page. */
+/**
+ * What comes before a year rather than a page number: a date ("… December 31, 2022") or a
+ * separator bar ("Annual Report | 2023", a running head's edition).
+ */
 const DATE_END =
-  /(,|\b(january|february|march|april|may|june|july|august|september|october|november|december)(\s+\d{1,2})?,?)$/i;
+  /(,|[|/]|\b(january|february|march|april|may|june|july|august|september|october|november|december)(\s+\d{1,2})?,?)$/i;
 const ARABIC_END = /^(.*?\S)(?:\s*(?:\.{2,}|…+|·{2,}|_{2,}))?\s+(\d{1,4})$/;
 const ROMAN_END = /^(.*?\S)\s*(?:\.{2,}|…+|·{2,}|\t)\s*([ivxlc]{1,6})$/i;
 const HEADER_WORDS = /^(page|pages|page no\.?|page number)$/i;
@@ -140,11 +143,14 @@ class LineIndex {
   constructor(
     private readonly pages: readonly ParsedPage[],
     from: { page: number; line: number },
+    furniture?: ReadonlyMap<number, ReadonlySet<number>>,
   ) {
     for (const page of pages) {
       if (page.pageNumber < from.page) continue;
+      const skip = furniture?.get(page.pageNumber);
       page.lines.forEach((line, i) => {
-        if (page.pageNumber === from.page && i < from.line) return;
+        // A running head repeats a title on every page: it is never where a section starts.
+        if ((page.pageNumber === from.page && i < from.line) || skip?.has(i)) return;
         for (const key of LineIndex.keys(line.text)) {
           const list = this.map.get(key) ?? [];
           list.push({ page: page.pageNumber, line: i });
@@ -264,7 +270,7 @@ export function findPrintedToc(
   const lastTocPage = tocPages[tocPages.length - 1] as number;
   const lastLine = raw.filter((l) => l.page === lastTocPage).reduce((m, l) => Math.max(m, l.index), -1);
   const end = { page: lastTocPage, line: lastLine + 1 };
-  const index = new LineIndex(pages, end);
+  const index = new LineIndex(pages, end, options.furniture);
   const found = entries.map((e) => index.find(e.title));
 
   const votes = new Map<number, number>();
@@ -282,6 +288,15 @@ export function findPrintedToc(
     }
   }
 
+  // A page number that lands outside the document is not a page (a year, a misread footer):
+  // such an entry is not placed at all, by number or by title.
+  const outside = entries.map(
+    (e) =>
+      e.printed !== undefined &&
+      /^\d+$/.test(e.printed) &&
+      (Number(e.printed) + (offset ?? 0) > pages.length || Number(e.printed) + (offset ?? 0) < 1),
+  );
+
   // Entries with a page number first; entries without one (group headers such as "PART I",
   // or a TOC without numbers) are then searched between their placed neighbours.
   const placed: Array<{ page: number; line?: number } | undefined> = entries.map((e, i) => {
@@ -296,6 +311,7 @@ export function findPrintedToc(
   let prev: { page: number; line: number } = { page: end.page, line: end.line - 1 };
   entries.forEach((_, i) => {
     const here = placed[i];
+    if (outside[i]) return;
     if (here) {
       prev = { page: here.page, line: here.line ?? 0 };
       return;

@@ -1,4 +1,5 @@
 import type { ParsedPage, PdfLine } from "../types.js";
+import { parseNumbering } from "./numbering.js";
 
 /** The look of a heading line, compared to rank headings that carry no numbering. */
 export interface StyleSig {
@@ -77,9 +78,21 @@ export function compareStyle(a: StyleSig, b: StyleSig): -1 | 0 | 1 {
 
 const PAGE_NUMBER = /^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|\/)\s*\d{1,4})?$/i;
 
-/** Normalised furniture key: digits folded so "Page 3" and "Page 4" match. */
+/**
+ * A roman page number opening a running head ("ii\tAnnual Report | 2023") or closing one after
+ * a tab or separator ("Annual Report | iv").
+ */
+const EDGE_ROMAN = /^[ivxlc]{1,6}(?=\s)|(?<=\t|[|•·–—-]\s*)[ivxlc]{1,6}$/g;
+
+/**
+ * Normalised furniture key: digits folded so "Page 3" and "Page 4" match, and an edge roman
+ * page number too, so the front matter's "ii | Report" matches the body's "12 | Report". Not
+ * in "PART II" or "Chapter IV": there the numeral tells headings apart.
+ */
 function furnitureKey(text: string): string {
-  return text.toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ").trim();
+  const t = text.toLowerCase().trim();
+  const folded = parseNumbering(t)?.kind === "keyword" ? t : t.replace(EDGE_ROMAN, "#");
+  return folded.replace(/\d+/g, "#").replace(/\s+/g, " ");
 }
 
 /** Indices of the lines nearest a page's top and bottom edge (content order is not visual order). */
