@@ -88,4 +88,52 @@ describe("layout path: audit regressions", () => {
       "F Statistical Tables 9",
     ]);
   });
+
+  it("a person's initial is not letter numbering: a directory of names is not a list of sections", async () => {
+    const person = (name: string, role: string): LineSpec[] => [
+      { text: name, size: 10, bold: true, gap: 9 },
+      { text: role, size: 8 },
+    ];
+    const tree = await layout([
+      { lines: [h("Overview", 16), ...body(12, 1)] },
+      {
+        lines: [
+          h("Division of Research", 16),
+          ...person("Nellisha Ramdass", "Deputy Director"),
+          ...person("J. David Lopez-Salido", "Senior Associate Director"),
+          ...person("Matthew M. Luecke", "Senior Associate Director"),
+          ...person("S. Wayne Passmore", "Associate Director"),
+          ...person("V. Nicole Bynum", "Assistant Director"),
+        ],
+      },
+      {
+        lines: [
+          h("Directors", 16),
+          ...body(4, 2),
+          ...person("R. Glenn Sherrill Jr., 2023", "Chairman, SteelFab Inc."),
+          ...person("Bernett William Mazyck, 2024", "President, Community Development"),
+        ],
+      },
+      {
+        lines: [
+          h("Appendix", 16),
+          h("A. First Topic", 12),
+          ...body(6, 3),
+          h("B. Second Topic", 12),
+          ...body(6, 4),
+          h("D. Fourth Topic", 12),
+          ...body(6, 5),
+        ],
+      },
+    ]);
+    expect(outline(tree)).toEqual([
+      "Overview (1-1)",
+      "Division of Research (2-2)",
+      "Directors (3-3)",
+      "Appendix (4-4)",
+      "  A. First Topic (4-4)",
+      "  B. Second Topic (4-4)",
+      "  D. Fourth Topic (4-4)",
+    ]);
+  });
 });

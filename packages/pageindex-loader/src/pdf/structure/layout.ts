@@ -2,6 +2,7 @@ import type { ParsedPage, SectionEntry } from "../types.js";
 import { findHeadings, type Heading } from "./candidates.js";
 import { nestHeadings } from "./hierarchy.js";
 import { dropLabels } from "./labels.js";
+import { dropInitials } from "./numbering.js";
 import { findPrintedToc, type PrintedToc } from "./printed-toc.js";
 import { type BodyStyle, bodyStyle, findFurniture } from "./style.js";
 import { compactTitle, titleSimilarity } from "./titles.js";
@@ -54,8 +55,10 @@ const byPosition = (a: Heading, b: Heading): number => a.page - b.page || a.line
  * printed table of contents when one was found and placed, nested into a hierarchy.
  */
 export function layoutStructure(ctx: LayoutContext): LayoutResult {
-  const found = findHeadings(ctx.pages, { body: ctx.body, furniture: ctx.furniture, ...tocSkip(ctx) }).filter(
-    (h) => h.strength === "strong",
+  const found = dropInitials(
+    findHeadings(ctx.pages, { body: ctx.body, furniture: ctx.furniture, ...tocSkip(ctx) }).filter(
+      (h) => h.strength === "strong",
+    ),
   );
   const tocHeadings = ctx.toc && ctx.toc.headings.length >= 2 ? ctx.toc.headings : [];
   let all: Heading[] = found;
@@ -102,16 +105,18 @@ export function layoutWithin(
   from: { page: number; line: number },
   to: { page: number; line: number },
 ): SectionEntry[] {
-  const inside = findHeadings(ctx.pages, {
-    body: ctx.body,
-    furniture: ctx.furniture,
-    ...tocSkip(ctx),
-    fromPage: from.page,
-    toPage: to.page,
-  }).filter(
-    (h) =>
-      (h.page > from.page || (h.page === from.page && h.line > from.line)) &&
-      (h.page < to.page || (h.page === to.page && h.line < to.line)),
+  const inside = dropInitials(
+    findHeadings(ctx.pages, {
+      body: ctx.body,
+      furniture: ctx.furniture,
+      ...tocSkip(ctx),
+      fromPage: from.page,
+      toPage: to.page,
+    }).filter(
+      (h) =>
+        (h.page > from.page || (h.page === from.page && h.line > from.line)) &&
+        (h.page < to.page || (h.page === to.page && h.line < to.line)),
+    ),
   );
   const strong = inside.filter((h) => h.strength === "strong");
   return nestHeadings(dropLabels(strong.length >= 2 ? strong : inside, ctx));

@@ -77,3 +77,40 @@ export function parseNumbering(text: string): Numbering | undefined {
 export function numberingClass(n: Numbering): string {
   return n.kind === "keyword" ? `keyword:${n.keyword}` : n.kind;
 }
+
+const ROMAN_VALUES: Record<string, number> = { I: 1, V: 5, X: 10, L: 50, C: 100 };
+
+/** A = 1, b = 2, IV = 4: the position a letter or roman numbering claims in its list. */
+function ordinal(n: Numbering): number | undefined {
+  if (n.kind === "alpha" || n.kind === "alpha-lower") return n.value.toUpperCase().charCodeAt(0) - 64;
+  if (n.kind !== "roman") return undefined;
+  let total = 0;
+  const digits = [...n.value.toUpperCase()].map((c) => ROMAN_VALUES[c] ?? 0);
+  digits.forEach((d, i) => {
+    total += d < (digits[i + 1] ?? 0) ? -d : d;
+  });
+  return total;
+}
+
+/**
+ * Removes letter and roman numbering that is not part of a list: a real list starts at A (I)
+ * and goes on in order, so "J. David Lopez-Salido" or "V. Nicole Bynum" out of the blue is a
+ * person's initial, not item J or V. One missed item is tolerated (A., C.). Headings are in
+ * document order; the ones kept are returned unchanged.
+ */
+export function dropInitials<T extends { numbering?: Numbering }>(headings: readonly T[]): T[] {
+  const last = new Map<string, number>();
+  return headings.map((h) => {
+    const n = h.numbering;
+    const at = n ? ordinal(n) : undefined;
+    if (!n || at === undefined) return h;
+    const cls = n.kind === "alpha-lower" ? "alpha-lower" : "upper";
+    const prev = last.get(cls);
+    if (at === 1 || (prev !== undefined && at > prev && at <= prev + 2)) {
+      last.set(cls, at);
+      return h;
+    }
+    const { numbering: _initial, ...rest } = h;
+    return rest as T;
+  });
+}
