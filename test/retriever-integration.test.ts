@@ -107,26 +107,77 @@ describe("PageIndexRetriever in LangChain compositions", () => {
     const { retriever } = judgedRetriever();
     const model = fakeModel()
       .respondWithTools([{ name: "search_documents", args: { query: QUESTION }, id: "c1" }])
-      .respondWithTools([{ name: "get_page_content", args: { docId: "acme-10k", pages: "46" }, id: "c2" }])
-      .respondWithTools([{ name: "get_page_content", args: { docId: "acme-10k", pages: "9-x" }, id: "c3" }])
+      .respondWithTools([{ name: "list_documents", args: {}, id: "c2" }])
+      .respondWithTools([{ name: "get_document_structure", args: { docId: "acme-10k" }, id: "c3" }])
+      .respondWithTools([
+        { name: "get_document_structure", args: { docId: "acme-10k", offset: 10 }, id: "c4" },
+      ])
+      .respondWithTools([
+        { name: "get_node_content", args: { docId: "acme-10k", nodeIds: [ID.note12, ID.note5] }, id: "c5" },
+      ])
+      .respondWithTools([{ name: "get_page_content", args: { docId: "acme-10k", pages: "46" }, id: "c6" }])
+      .respondWithTools([{ name: "get_page_content", args: { docId: "acme-10k", pages: "9-x" }, id: "c7" }])
       .respond(new AIMessage("The effective tax rate was 21.4% (ACME 10-K, p. 46)."));
-    const agent = createAgent({ model, tools: createPageIndexTools(retriever) });
+    const tools = createPageIndexTools(retriever, { navigation: { structurePageSize: 10 } });
+    const agent = createAgent({ model, tools });
     const state = await agent.invoke({ messages: [{ role: "user", content: QUESTION }] });
     const messages = state.messages as BaseMessage[];
     const toolMessages = messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
     expect(toolMessages.map((m) => m.name)).toEqual([
       "search_documents",
+      "list_documents",
+      "get_document_structure",
+      "get_document_structure",
+      "get_node_content",
       "get_page_content",
       "get_page_content",
     ]);
-    const [search, pages, bad] = toolMessages;
-    expect(String(search?.content)).toContain("Note 12. Income Taxes (pp. 46-50)");
-    expect(String(search?.content)).toContain("21.4%");
-    const artifact = search?.artifact as { sections: Array<{ nodeId: string; startPage: number }> };
-    expect(artifact.sections[0]).toMatchObject({ nodeId: ID.note12, startPage: 46 });
-    expect(String(pages?.content)).toContain('<section docId="acme-10k" nodeId="0013" location="pp. 46-50">');
-    expect(String(bad?.content)).toMatch(/^Error: bad page range: "9-x" is not a page/);
+    const [search, list, structure, structureMore, nodes, pages, bad] = toolMessages.map((m) =>
+      String(m.content),
+    );
+    const artifact = <T>(name: string, nth = 0) =>
+      toolMessages.filter((m) => m.name === name)[nth]?.artifact as T;
+    expect(search).toContain("Note 12. Income Taxes (pp. 46-50)");
+    expect(search).toContain("21.4%");
+    const { sections } = artifact<{ sections: Array<{ nodeId: string; startPage: number }> }>(
+      "search_documents",
+    );
+    expect(sections[0]).toMatchObject({ nodeId: ID.note12, startPage: 46 });
+
+    expect(list).toContain('<document docId="acme-10k" kind="pdf" pages="60" sections="15">');
+    expect(list).toContain('<document docId="rocket-manual"');
+    expect(list).toContain("Name: Rocket Skates User Manual");
+
+    // The structure comes in pages of 10 lines: the first page ends with a pointer to the next.
+    expect(structure).toContain("lines 1-10 of 15");
+    expect(structure).toContain("[0000] Part I (pp. 1-10)");
+    expect(structure).not.toContain("[0013]");
+    expect(structure).toContain("call again with offset=10");
+    expect(structureMore).toContain("lines 11-15 of 15");
+    expect(structureMore).toContain("[0013] Note 12. Income Taxes (pp. 46-50)");
+    const more = artifact<{ nodes: Array<{ nodeId: string }> }>("get_document_structure", 1);
+    expect(more.nodes.map((n) => n.nodeId)).toEqual(["0010", "0011", "0012", "0013", "0014"]);
+
+    expect(nodes).toContain('<section docId="acme-10k" nodeId="0013" location="pp. 46-50">');
+    expect(nodes).toContain("The effective tax rate was 21.4% in 2023");
+    expect(nodes).toContain("In 2023 ACME acquired RoadRunner Traps for $1.2 billion.");
+    const read = artifact<Document[]>("get_node_content");
+    expect(read.map((d) => d.metadata.nodeId)).toEqual([ID.note12, ID.note5]);
+
+    expect(pages).toContain('<section docId="acme-10k" nodeId="0013" location="pp. 46-50">');
+    expect(bad).toMatch(/^Error: bad page range: "9-x" is not a page/);
     expect(String(messages.at(-1)?.content)).toContain("21.4%");
-    expect(model.callCount).toBe(4);
+    expect(model.callCount).toBe(8);
+    // The model's last turn read every tool result, in order.
+    const received = (model.calls.at(-1)?.messages ?? []).filter((m) => ToolMessage.isInstance(m));
+    expect(received.map((m) => String(m.content))).toEqual([
+      search,
+      list,
+      structure,
+      structureMore,
+      nodes,
+      pages,
+      bad,
+    ]);
   });
 });
