@@ -5,6 +5,7 @@
 import type { BaseStore } from "@langchain/core/stores";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
+  DocumentIdConflictError,
   DocumentNotFoundError,
   InvalidIdError,
   maxDocIdLength,
@@ -317,6 +318,23 @@ export function describeStoreBehaviour(
         const long = makeTree("a".repeat(maxDocIdLength("pageindex") + 1), { nodes: 1 });
         await expect(store.addTree(long)).rejects.toBeInstanceOf(InvalidIdError);
         expect(await allKeys(backend.byteStore)).toEqual([]);
+      });
+
+      it("refuses an id equal to a stored one but for case, or ending in a dot, writing nothing", async () => {
+        const store = storeOn(backend.byteStore);
+        const original = makeTree("Report", { nodes: 5 });
+        await store.addTree(original);
+        const before = await allKeys(backend.byteStore);
+        const error = await store.addTree(makeTree("report", { nodes: 3 })).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(DocumentIdConflictError);
+        expect(error).toBeInstanceOf(InvalidIdError);
+        expect((error as Error).message).toMatch(/"report" differs only in letter case .* "Report"/);
+        expect(error).toMatchObject({ docId: "report", existingDocId: "Report" });
+        await expect(store.addTree(makeTree("report.", { nodes: 3 }))).rejects.toThrow(/ends with a dot/);
+        expect(await allKeys(backend.byteStore)).toEqual(before);
+        await store.addTree(makeTree("Report", { nodes: 4, seed: 2 })); // replacing itself is fine
+        await store.addTree(makeTree("Report.pdf", { nodes: 2 }));
+        expect((await store.listDocuments()).map((d) => d.docId)).toEqual(["Report", "Report.pdf"]);
       });
 
       it("rejects an invalid tree before writing anything", async () => {

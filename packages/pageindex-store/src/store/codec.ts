@@ -203,6 +203,20 @@ export function encodeHead(head: HeadRecord): Uint8Array {
   return encode("head", head);
 }
 
+/**
+ * The document id a head value names, without the checks of {@link decodeHead}: a store on a
+ * case-insensitive disk can return another document's head for our key. `undefined` when the
+ * value is not a readable head.
+ */
+export function peekHeadDocId(bytes: Uint8Array): string | undefined {
+  try {
+    const value = JSON.parse(decoder.decode(bytes)) as { format?: unknown; docId?: unknown } | null;
+    return value?.format === FORMAT.head && typeof value.docId === "string" ? value.docId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Decodes the head stored under `key` for `docId`. */
 export function decodeHead(bytes: Uint8Array, key: string, docId: string): HeadRecord {
   const body = checkShape(HeadSchema, readEnvelope(bytes, "head", key, docId), key, docId);

@@ -1,4 +1,4 @@
-import { PageIndexError } from "../errors.js";
+import { InvalidIdError, PageIndexError } from "../errors.js";
 
 /**
  * A value in the store is unreadable: corrupt or truncated bytes, a value written by another
@@ -47,5 +47,25 @@ export class StoreVersionError extends PageIndexError {
     this.found = found;
     this.supported = supported;
     if (docId !== undefined) this.docId = docId;
+  }
+}
+
+/**
+ * A new document id equals a stored document's id but for letter case. On case-insensitive
+ * file systems (macOS, Windows) their keys would name the same files, so one document would
+ * silently replace the other; the store refuses the new id instead.
+ */
+export class DocumentIdConflictError extends InvalidIdError {
+  /** The id being added. */
+  readonly docId: string;
+  /** The stored document's id. */
+  readonly existingDocId: string;
+
+  constructor(docId: string, existingDocId: string) {
+    super(
+      `Document id "${docId}" differs only in letter case from the stored document "${existingDocId}": on case-insensitive file systems (macOS, Windows) both would share the same files. Use "${existingDocId}" to replace that document, or choose another id.`,
+    );
+    this.docId = docId;
+    this.existingDocId = existingDocId;
   }
 }

@@ -1,6 +1,6 @@
 /** Public API of the tree store (internals such as the value codec stay private). */
 export { STORE_FORMAT_VERSION, type VerifyMode } from "./codec.js";
-export { StoreCorruptionError, StoreVersionError } from "./errors.js";
+export { DocumentIdConflictError, StoreCorruptionError, StoreVersionError } from "./errors.js";
 export { FileByteStore, type FileByteStoreOptions } from "./file-byte-store.js";
 export {
   KeyLayout,

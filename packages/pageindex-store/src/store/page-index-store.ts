@@ -1,5 +1,5 @@
 import type { BaseStore } from "@langchain/core/stores";
-import { PageIndexError } from "../errors.js";
+import { InvalidIdError, PageIndexError } from "../errors.js";
 import {
   type DocumentInfo,
   DocumentNotFoundError,
@@ -17,12 +17,13 @@ import {
   encodeSkeleton,
   encodeTexts,
   type HeadRecord,
+  peekHeadDocId,
   sha256,
   splitTexts,
   type VerifyMode,
 } from "./codec.js";
 import { DerivedArtifacts } from "./derived.js";
-import { StoreCorruptionError } from "./errors.js";
+import { DocumentIdConflictError, StoreCorruptionError } from "./errors.js";
 import { FileByteStore, type FileByteStoreOptions } from "./file-byte-store.js";
 import { KeyLayout, newVersionId, versionTime } from "./keys.js";
 import { RedisByteStore, type RedisByteStoreOptions, type RedisCommandClient } from "./redis-byte-store.js";
@@ -223,11 +224,14 @@ export class PageIndexStore implements TreeReader {
   /**
    * Adds a tree, or replaces the document with the same `docId` all-or-nothing.
    * The tree is validated first.
-   * @throws {TreeValidationError} for an invalid tree. @throws {InvalidIdError} for an unusable id.
+   * @throws {TreeValidationError} for an invalid tree. @throws {InvalidIdError} for an unusable id
+   * (also one ending in a dot). @throws {DocumentIdConflictError} for an id equal to a stored
+   * document's but for letter case.
    */
   async addTree(input: TreeDocument): Promise<DocumentInfo> {
     const tree = parseTree(input);
     const docId = this.keys.assertDocId(tree.docId);
+    await this.assertPortableNewId(docId);
     const versionId = newVersionId();
     const { chunkStarts, chunks } = splitTexts(tree.nodes, this.chunkChars);
     const skeleton = toSkeleton(tree);
@@ -259,6 +263,32 @@ export class PageIndexStore implements TreeReader {
 
     await this.afterWrite(docId, previous);
     return info;
+  }
+
+  /**
+   * Refuses ids that would share files with another document on some disks: Windows drops a
+   * trailing dot from file names, and macOS and Windows ignore letter case. (Two writers adding
+   * case twins at the same moment can both pass; the check guards the common mistake.)
+   */
+  private async assertPortableNewId(docId: string): Promise<void> {
+    if (docId.endsWith(".")) {
+      throw new InvalidIdError(
+        `Invalid document id "${docId}": it ends with a dot, which Windows drops from file names (toDocId() derives a portable id)`,
+      );
+    }
+    const lower = docId.toLowerCase();
+    for await (const key of this.byteStore.yieldKeys(this.keys.headPrefix)) {
+      const other = this.keys.parseHead(key);
+      if (other !== undefined && other !== docId && other.toLowerCase() === lower) {
+        throw new DocumentIdConflictError(docId, other);
+      }
+    }
+    // A store that folds case itself lists the twin under our own key: its head names it.
+    const [raw] = await this.byteStore.mget([this.keys.head(docId)]);
+    const stored = raw === undefined ? undefined : peekHeadDocId(raw);
+    if (stored !== undefined && stored !== docId && stored.toLowerCase() === lower) {
+      throw new DocumentIdConflictError(docId, stored);
+    }
   }
 
   /**

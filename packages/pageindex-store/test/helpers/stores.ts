@@ -41,3 +41,31 @@ export async function allKeys(store: BaseStore<string, Uint8Array>, prefix = "")
   for await (const key of store.yieldKeys(prefix)) keys.push(String(key));
   return keys.sort();
 }
+
+/**
+ * Emulates a byte store on a case-insensitive disk (macOS, Windows): keys differing only in
+ * case name the same value; keys are listed as lower case.
+ */
+export class CaseFoldingStore extends BaseStore<string, Uint8Array> {
+  lc_namespace = ["pageindex", "test"];
+
+  constructor(readonly inner: BaseStore<string, Uint8Array>) {
+    super();
+  }
+
+  mget(keys: string[]): Promise<(Uint8Array | undefined)[]> {
+    return this.inner.mget(keys.map((k) => k.toLowerCase()));
+  }
+
+  mset(pairs: [string, Uint8Array][]): Promise<void> {
+    return this.inner.mset(pairs.map(([k, v]): [string, Uint8Array] => [k.toLowerCase(), v]));
+  }
+
+  mdelete(keys: string[]): Promise<void> {
+    return this.inner.mdelete(keys.map((k) => k.toLowerCase()));
+  }
+
+  yieldKeys(prefix = ""): AsyncGenerator<string> {
+    return this.inner.yieldKeys(prefix.toLowerCase()) as AsyncGenerator<string>;
+  }
+}
