@@ -184,10 +184,8 @@ describe("front matter edge cases", () => {
   it("does not let a leading --- rule without a closing line swallow the document", async () => {
     const tree = await build(md("---", "# A", "text"));
     expect(tree.metadata).toBeUndefined();
-    expect(rows(tree)).toEqual([
-      row("0000", "Preface", 1, undefined, null, [1, 1, 1]),
-      row("0001", "A", 1, 1, null, [2, 3, 3]),
-    ]);
+    // The rule alone is no content: no Preface node.
+    expect(rows(tree)).toEqual([row("0000", "A", 1, 1, null, [2, 3, 3])]);
   });
 
   it("keeps invalid YAML as raw front matter with a warning", async () => {
@@ -201,9 +199,8 @@ describe("front matter edge cases", () => {
     const tree = await build(md("---", "just prose here", "---", "# H"));
     expect(tree.metadata).toBeUndefined();
     expect(rows(tree)).toEqual([
-      row("0000", "Preface", 1, undefined, null, [1, 1, 1]),
-      row("0001", "just prose here", 1, 2, null, [2, 3, 3]),
-      row("0002", "H", 1, 1, null, [4, 4, 4]),
+      row("0000", "just prose here", 1, 2, null, [2, 3, 3]),
+      row("0001", "H", 1, 1, null, [4, 4, 4]),
     ]);
   });
 
@@ -211,6 +208,117 @@ describe("front matter edge cases", () => {
     const tree = await build(md("---", "---", "# H"));
     expect(tree.metadata).toEqual({ frontMatter: {} });
     expect(rows(tree)).toEqual([row("0000", "H", 1, 1, null, [3, 3, 3])]);
+  });
+});
+
+describe("front matter syntaxes", () => {
+  it("closes YAML front matter with ... as well as ---", async () => {
+    const tree = await build(md("---", "title: Dots", "tags: [a]", "...", "# H", "x"));
+    expect(tree.metadata).toEqual({ frontMatter: { title: "Dots", tags: ["a"] } });
+    expect(rows(tree)).toEqual([row("0000", "H", 1, 1, null, [5, 6, 6])]);
+  });
+
+  it("keeps TOML front matter (+++) as raw text, marked as TOML", async () => {
+    const tree = await build(md("+++", 'title = "Hugo page"', "draft = false", "+++", "", "# H"));
+    expect(tree.metadata).toEqual({
+      frontMatter: { raw: 'title = "Hugo page"\ndraft = false' },
+      frontMatterFormat: "toml",
+    });
+    expect(rows(tree)).toEqual([row("0000", "H", 1, 1, null, [6, 6, 6])]);
+  });
+
+  it("does not mix fences: +++ does not close YAML, ... does not close TOML; unclosed blocks are Markdown", async () => {
+    const yaml = await build(md("---", "a: 1", "+++", "# H"));
+    expect(yaml.metadata).toBeUndefined();
+    expect(yaml.nodes.map((n) => n.title)).toEqual(["Preface", "H"]);
+    const toml = await build(md("+++", "a = 1", "...", "# H"));
+    expect(toml.metadata).toBeUndefined();
+    expect(rows(toml)).toEqual([
+      row("0000", "Preface", 1, undefined, null, [1, 3, 3]),
+      row("0001", "H", 1, 1, null, [4, 4, 4]),
+    ]);
+  });
+});
+
+describe("prefaces without content", () => {
+  it("are dropped when only comments, link definitions and rules precede the first heading", async () => {
+    const text = md(
+      "<!-- generated, do not edit -->",
+      "",
+      "[ref]: https://x.test",
+      "",
+      "***",
+      "",
+      "# A",
+      "text",
+    );
+    const tree = await build(text);
+    expect(rows(tree)).toEqual([row("0000", "A", 1, 1, null, [7, 8, 8])]);
+    expect(tree.lineCount).toBe(8);
+  });
+
+  it("are kept, from their first line, when a comment is followed by prose", async () => {
+    const tree = await build(md("<!-- note -->", "Lead.", "", "# A"));
+    expect(rows(tree)).toEqual([
+      row("0000", "Preface", 1, undefined, null, [1, 3, 3]),
+      row("0001", "A", 1, 1, null, [4, 4, 4]),
+    ]);
+    expect(tree.nodes[0]?.text).toBe("<!-- note -->\nLead.");
+  });
+});
+
+describe("HTML headings", () => {
+  it("make a standalone <h1>…<h6> block a section at its level; other HTML blocks stay text", async () => {
+    const text = md(
+      '<h1 align="center">', // 1
+      '  <img src="logo.png" alt="Logo"><br>', // 2
+      "  My &amp; Project", // 3
+      "</h1>", // 4
+      "", // 5
+      '<p align="center">Badges</p>', // 6
+      "", // 7
+      '<h3 id="use">Usage <code>cli</code></h3>', // 8
+      "", // 9
+      "<h2>Install</h2>", // 10
+      "Run it.", // 11
+      "", // 12
+      "<div><h2>In a div</h2></div>", // 13
+      "", // 14
+      "<h2>A</h2><h2>B</h2>", // 15
+      "", // 16
+      "## Markdown again", // 17
+    );
+    const tree = await build(text);
+    expect(rows(tree)).toEqual([
+      row("0000", "Logo My & Project", 1, 1, null, [1, 7, 17]),
+      row("0001", "Usage cli", 2, 3, "0000", [8, 16, 16]),
+      row("0002", "Markdown again", 2, 2, "0000", [17, 17, 17]),
+    ]);
+    expect(tree.nodes[1]?.text).toContain("<h2>Install</h2>\nRun it.");
+  });
+
+  it("title an element without text (untitled) and ignore headings nested in lists or quotes", async () => {
+    const tree = await build(md("<h2></h2>", "", "> <h1>Quoted</h1>", "", "- <h1>Listed</h1>"));
+    expect(rows(tree)).toEqual([row("0000", "(untitled)", 1, 2, null, [1, 5, 5])]);
+  });
+});
+
+describe("long titles", () => {
+  it("are capped at 200 characters on a word boundary with an ellipsis; the node text keeps the heading", async () => {
+    const heading = `# ${"word ".repeat(5_000).trim()}`;
+    const tree = await build(md(heading, "body"));
+    const title = tree.nodes[0]?.title ?? "";
+    expect(title).toBe(`${"word ".repeat(39)}word…`);
+    expect(title.length).toBeLessThanOrEqual(200);
+    expect(tree.nodes[0]?.text).toBe(`${heading}\nbody`);
+  });
+
+  it("are cut mid-word when there is no space, for HTML headings and front matter titles too", async () => {
+    const long = "x".repeat(25_000);
+    const html = await build(md(`<h1>${long}</h1>`));
+    expect(html.nodes[0]?.title).toBe(`${"x".repeat(199)}…`);
+    const fm = await build(md("---", `title: ${long}`, "---", "body"));
+    expect(fm.nodes[0]?.title).toBe(`${"x".repeat(199)}…`);
   });
 });
 
@@ -227,9 +335,13 @@ describe("documents without headings", () => {
     expect(rows(tree)).toEqual([row("0000", "From YAML", 1, undefined, null, [4, 4, 4])]);
   });
 
-  it("with only front matter, cover the whole file", async () => {
+  it("with only front matter, are one empty node over the whole file, titled from the front matter or the file", async () => {
     const tree = await build(md("---", "a: 1", "---"), "fm.md");
     expect(rows(tree)).toEqual([row("0000", "fm", 1, undefined, null, [1, 3, 3])]);
+    expect([tree.nodes[0]?.text, tree.nodes[0]?.tokenCount]).toEqual(["", 0]);
+    const titled = await build(md("---", "title: Only YAML", "...", "", "<!-- nothing else -->"), "x.md");
+    expect(rows(titled)).toEqual([row("0000", "Only YAML", 1, undefined, null, [1, 5, 5])]);
+    expect(titled.nodes[0]?.text).toBe("");
   });
 
   it("treat a # line in code as text, not a heading", async () => {

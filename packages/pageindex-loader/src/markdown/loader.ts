@@ -25,6 +25,7 @@ import {
 import { readOptionsOf, sourceInfo, TreeLoader } from "../common/tree-loader.js";
 import { parseMarkdown } from "./parse.js";
 import { buildSections, thinSections, toDrafts } from "./sections.js";
+import { capTitle } from "./title.js";
 
 /** Options of {@link MarkdownTreeLoader} and {@link markdownToTree}. */
 export interface MarkdownTreeLoaderOptions extends TreeLoaderOptions {
@@ -118,8 +119,9 @@ export async function markdownToTree(
   const parsed = parseMarkdown(markdown);
   const frontMatter = parsed.frontMatter;
   if (frontMatter?.error !== undefined) warnings.push(`front matter is not valid YAML: ${frontMatter.error}`);
-  const fmTitle = frontMatter?.data?.title;
-  const fallbackTitle = typeof fmTitle === "string" && fmTitle.trim() ? fmTitle.trim() : stripExtension(name);
+  const rawTitle = frontMatter?.data?.title;
+  const fmTitle = typeof rawTitle === "string" && rawTitle.trim() ? capTitle(rawTitle.trim()) : undefined;
+  const fallbackTitle = fmTitle ?? capTitle(stripExtension(name));
 
   const sections = buildSections(parsed, fallbackTitle);
   if (options.thinning) thinSections(parsed, sections, options.thinning.minTokens);
@@ -130,7 +132,11 @@ export async function markdownToTree(
     options: recordedOptions(options),
   };
   const metadata: Record<string, unknown> = {};
-  if (frontMatter) metadata.frontMatter = frontMatter.data ?? { raw: frontMatter.raw };
+  if (frontMatter) {
+    // Unparsed front matter (TOML, invalid YAML) is kept as its raw text.
+    metadata.frontMatter = frontMatter.data ?? { raw: frontMatter.raw };
+    if (frontMatter.format === "toml") metadata.frontMatterFormat = "toml";
+  }
 
   const source = options.source ?? info.path;
   const tree = createTree(
@@ -152,7 +158,7 @@ export async function markdownToTree(
     markup: "markdown",
     usage,
     warnings,
-    ...(typeof fmTitle === "string" ? { title: fmTitle } : {}),
+    ...(fmTitle !== undefined ? { title: fmTitle } : {}),
   });
   return tree;
 }

@@ -1,15 +1,16 @@
 import MarkdownIt from "markdown-it";
-import frontMatterPlugin from "markdown-it-front-matter";
 import { parse as parseYaml } from "yaml";
+import { type FrontMatterFormat, type FrontMatterMeta, frontMatterPlugin } from "./front-matter.js";
+import { capTitle, htmlHeading, UNTITLED } from "./title.js";
 
 type Md = InstanceType<typeof MarkdownIt>;
 type Token = ReturnType<Md["parse"]>[number];
 
 /** One top-level heading of a Markdown document. */
 export interface MarkdownHeading {
-  /** `#` count (1-6); setext `===` is 1 and `---` is 2. */
+  /** `#` count (1-6); setext `===` is 1 and `---` is 2; `<hN>` is N. */
   level: number;
-  /** Plain-text title: inline markup removed, whitespace collapsed. */
+  /** Plain-text title: inline markup removed, whitespace collapsed, capped at 200 characters. */
   title: string;
   /** First line of the heading (1-based). */
   line: number;
@@ -17,15 +18,16 @@ export interface MarkdownHeading {
   lastLine: number;
 }
 
-/** YAML front matter at the top of a document. */
+/** Front matter at the top of a document: YAML (`---` … `---` or `...`) or TOML (`+++` … `+++`). */
 export interface FrontMatter {
-  /** The YAML text between the `---` lines. */
+  format: FrontMatterFormat;
+  /** The text between the fences. */
   raw: string;
-  /** The parsed mapping; absent when the YAML has a syntax error. */
+  /** The parsed YAML mapping; absent for TOML (not parsed) and when the YAML has a syntax error. */
   data?: Record<string, unknown>;
   /** The YAML error message, when it could not be parsed. */
   error?: string;
-  /** Last line of the block (its closing `---`), 1-based. */
+  /** Last line of the block (its closing fence), 1-based. */
   endLine: number;
 }
 
@@ -39,28 +41,45 @@ export interface ParsedMarkdown {
   lineCount: number;
   /** Top-level headings in document order. */
   headings: MarkdownHeading[];
+  /**
+   * First line of the first top-level block that holds content: not front matter, a heading,
+   * a thematic break, an HTML comment or a link reference definition. Undefined when none.
+   */
+  firstContentLine?: number;
   frontMatter?: FrontMatter;
 }
 
-const UNTITLED = "(untitled)";
+type FrontMatterValue = Pick<FrontMatter, "data" | "error">;
 
-function createParser(withFrontMatter: boolean): Md {
+/**
+ * A block is front matter when it parses as a YAML mapping (or is empty), or fails to parse
+ * (kept raw, with the error); a YAML scalar or list (`---\nprose\n---`) is Markdown after
+ * all: a rule and a setext heading. TOML is kept raw: no TOML parser is bundled.
+ */
+function readFrontMatterValue(raw: string, format: FrontMatterFormat): FrontMatterValue | undefined {
+  if (format === "toml") return {};
+  try {
+    const data: unknown = parseYaml(raw);
+    if (data === null || data === undefined) return { data: {} };
+    if (typeof data !== "object" || Array.isArray(data)) return undefined;
+    return { data: data as Record<string, unknown> };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function createParser(): Md {
   // CommonMark plus GFM tables (markdown-it's default preset), with HTML blocks honoured so a
   // `#` line inside an HTML block is not a heading.
   const md = new MarkdownIt({ html: true });
-  if (withFrontMatter) md.use(frontMatterPlugin, () => {});
+  md.use(frontMatterPlugin<FrontMatterValue>, readFrontMatterValue);
   // Only the block structure is needed: inline parsing runs just for heading titles, which
   // halves the parse time of a large document.
   md.core.ruler.disable(["inline", "text_join"], true);
   return md;
 }
 
-let parsers: { withFrontMatter: Md; plain: Md } | undefined;
-
-function getParsers() {
-  parsers ??= { withFrontMatter: createParser(true), plain: createParser(false) };
-  return parsers;
-}
+let parser: Md | undefined;
 
 /** Renders an inline token stream as plain text: code spans, emphasis, links and images keep their text. */
 function inlineText(tokens: Token[]): string {
@@ -91,7 +110,7 @@ function headingTitle(md: Md, content: string, env: Record<string, unknown>): st
   const tokens: Token[] = [];
   md.inline.parse(content, md, env, tokens);
   const title = inlineText(tokens).replace(/\s+/g, " ").trim();
-  return title || UNTITLED;
+  return capTitle(title || UNTITLED);
 }
 
 function lineStartsOf(text: string): number[] {
@@ -100,30 +119,17 @@ function lineStartsOf(text: string): number[] {
   return starts;
 }
 
-const CLOSING_FENCE = /^ {0,3}-{3,}[ \t]*$/;
-
-/** The front matter token, if it is a closed block holding a YAML mapping (or nothing). */
-function readFrontMatter(token: Token, text: string, lineStarts: number[]): FrontMatter | "not-front-matter" {
-  const [, end] = token.map ?? [0, 0];
-  const lastLine = text.slice(lineStarts[end - 1] ?? 0, (lineStarts[end] ?? text.length + 1) - 1);
-  // The plugin closes an unterminated block at the end of the document, which would swallow
-  // it whole; a document that merely starts with a `---` rule is not front matter.
-  if (end < 2 || !CLOSING_FENCE.test(lastLine)) return "not-front-matter";
-  const raw = String(token.meta ?? "");
-  try {
-    const data: unknown = parseYaml(raw);
-    if (data === null || data === undefined) return { raw, data: {}, endLine: end };
-    if (typeof data !== "object" || Array.isArray(data)) return "not-front-matter";
-    return { raw, data: data as Record<string, unknown>, endLine: end };
-  } catch (error) {
-    return { raw, error: error instanceof Error ? error.message : String(error), endLine: end };
-  }
+/** Whether a top-level block is only markup: nothing a reader would call content. */
+function isContentless(token: Token): boolean {
+  if (token.type === "hr" || token.type === "front_matter") return true;
+  return token.type === "html_block" && token.content.replace(/<!--[\s\S]*?-->/g, "").trim() === "";
 }
 
 /**
- * Parses Markdown (CommonMark, HTML blocks, YAML front matter) and lists its top-level
- * headings with their line numbers. Headings nested in block quotes or list items are not
- * sections. Runs in time linear in the input.
+ * Parses Markdown (CommonMark, HTML blocks, YAML or TOML front matter) and lists its
+ * top-level headings with their line numbers: ATX, setext, and HTML blocks that are a single
+ * `<h1>`…`<h6>` element. Headings nested in block quotes or list items are not sections.
+ * Runs in time linear in the input.
  */
 export function parseMarkdown(source: string): ParsedMarkdown {
   // Normalise as markdown-it does, so its line numbers index our lines.
@@ -132,35 +138,42 @@ export function parseMarkdown(source: string): ParsedMarkdown {
   const lineStarts = lineStartsOf(text);
   const lineCount = text.length === 0 ? 0 : text.endsWith("\n") ? lineStarts.length - 1 : lineStarts.length;
 
-  const { withFrontMatter, plain } = getParsers();
-  let md = withFrontMatter;
-  let env: Record<string, unknown> = {};
-  let tokens = md.parse(text, env);
-  let frontMatter: FrontMatter | undefined;
-  const first = tokens[0];
-  if (first?.type === "front_matter") {
-    const read = readFrontMatter(first, text, lineStarts);
-    if (read === "not-front-matter") {
-      md = plain;
-      env = {};
-      tokens = md.parse(text, env);
-    } else frontMatter = read;
-  }
+  parser ??= createParser();
+  const md = parser;
+  const env: Record<string, unknown> = {};
+  const tokens = md.parse(text, env);
+  const parsed: ParsedMarkdown = { text, lineStarts, lineCount, headings: [] };
 
-  const headings: MarkdownHeading[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as Token;
-    if (token.type !== "heading_open" || token.level !== 0 || !token.map) continue;
-    const inline = tokens[i + 1];
-    headings.push({
-      level: Number(token.tag.slice(1)),
-      title: headingTitle(md, inline?.type === "inline" ? inline.content : "", env),
-      line: token.map[0] + 1,
-      lastLine: token.map[1],
-    });
+    if (token.level !== 0 || !token.map || token.nesting === -1) continue;
+    const [start, end] = token.map;
+    if (token.type === "front_matter") {
+      // Set by our own front matter rule, the only producer of this token type.
+      const meta = token.meta as unknown as FrontMatterMeta<FrontMatterValue>;
+      parsed.frontMatter = { format: meta.format, raw: meta.raw, ...meta.value, endLine: end };
+      continue;
+    }
+    const html = token.type === "html_block" ? htmlHeading(token.content, md.utils.unescapeAll) : undefined;
+    if (html) {
+      parsed.headings.push({
+        level: html.level,
+        title: capTitle(html.title),
+        line: start + 1,
+        lastLine: end,
+      });
+    } else if (token.type === "heading_open") {
+      const inline = tokens[i + 1];
+      parsed.headings.push({
+        level: Number(token.tag.slice(1)),
+        title: headingTitle(md, inline?.type === "inline" ? inline.content : "", env),
+        line: start + 1,
+        lastLine: end,
+      });
+    } else if (parsed.firstContentLine === undefined && !isContentless(token)) {
+      parsed.firstContentLine = start + 1;
+    }
   }
-  const parsed: ParsedMarkdown = { text, lineStarts, lineCount, headings };
-  if (frontMatter) parsed.frontMatter = frontMatter;
   return parsed;
 }
 

@@ -33,8 +33,8 @@ function section(title: string, startLine: number, endLine: number, headingLevel
   return s;
 }
 
-/** First line in `from`..`to` with non-blank content, or undefined. */
-function firstContentLine(parsed: ParsedMarkdown, from: number, to: number): number | undefined {
+/** First non-blank line in `from`..`to`, or undefined. */
+function firstNonBlankLine(parsed: ParsedMarkdown, from: number, to: number): number | undefined {
   for (let line = from; line <= to; line++) {
     if (linesText(parsed, line, line).trim() !== "") return line;
   }
@@ -51,8 +51,12 @@ function fillText(parsed: ParsedMarkdown, s: MarkdownSection): void {
 /**
  * Shapes a parsed document into sections: each heading's section runs to the next heading of
  * any level; a heading nests under the nearest preceding heading of a smaller level (so a skip
- * from h1 to h4 attaches to the h1); text before the first heading becomes a preface when it is
- * not blank. A document without headings is one section titled `fallbackTitle`.
+ * from h1 to h4 attaches to the h1); text before the first heading becomes a preface when it
+ * holds content (not only blank lines, HTML comments, thematic breaks or link reference
+ * definitions: those lines stay counted in `lineCount` but belong to no node). A document
+ * without headings is one section titled `fallbackTitle`; when it has no content either (only
+ * front matter, say) that section covers the whole file with empty text, as front matter is
+ * metadata, not text.
  */
 export function buildSections(parsed: ParsedMarkdown, fallbackTitle: string): MarkdownSection[] {
   const { headings, lineCount } = parsed;
@@ -60,16 +64,18 @@ export function buildSections(parsed: ParsedMarkdown, fallbackTitle: string): Ma
   const roots: MarkdownSection[] = [];
 
   if (headings.length === 0) {
-    // Front matter only: the single node covers the whole file so its range is not empty.
-    const start = firstContentLine(parsed, bodyStart, lineCount) ?? 1;
-    const only = section(fallbackTitle, start, Math.max(lineCount, start));
+    if (parsed.firstContentLine === undefined) return [section(fallbackTitle, 1, Math.max(lineCount, 1))];
+    const start = firstNonBlankLine(parsed, bodyStart, lineCount) ?? parsed.firstContentLine;
+    const only = section(fallbackTitle, start, lineCount);
     fillText(parsed, only);
     return [only];
   }
 
   const firstHeading = (headings[0] as { line: number }).line;
-  const prefaceStart = firstContentLine(parsed, bodyStart, firstHeading - 1);
-  if (prefaceStart !== undefined) roots.push(section(PREFACE_TITLE, prefaceStart, firstHeading - 1));
+  if (parsed.firstContentLine !== undefined && parsed.firstContentLine < firstHeading) {
+    const prefaceStart = firstNonBlankLine(parsed, bodyStart, firstHeading - 1) ?? parsed.firstContentLine;
+    roots.push(section(PREFACE_TITLE, prefaceStart, firstHeading - 1));
+  }
 
   const stack: MarkdownSection[] = [];
   headings.forEach((h, i) => {
