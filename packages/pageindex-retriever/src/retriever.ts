@@ -223,6 +223,7 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
       else if (strategy === "beam") candidates = await beamSearch(ctx, plan.starts);
       else candidates = await expandSearch(ctx, plan.starts);
     }
+    ctx.assertModelUsable();
     const documents = await collectDocuments(ctx, candidates, {
       k: this.settings.k,
       minScore: this.settings.minScore,

@@ -15,11 +15,21 @@ export interface TrailStep {
 
 /** What one query cost. Counts, not clock time (apart from `durationMs`). */
 export interface RetrievalStats {
-  /** Model requests made, retries included. */
+  /**
+   * Model requests made: every call, including retries after a rate limit, a timeout or an
+   * unusable answer, and calls that failed.
+   */
   calls: number;
   /** Judgments asked of the model (what `maxSteps` caps; retries not counted). */
   steps: number;
-  /** Longest chain of model calls that had to wait for each other (latency floor). */
+  /**
+   * Sequential round trips: the number of model calls on the longest chain of calls that each
+   * had to wait for the previous one (a parent's judgment before its children's, a retry after
+   * the failed attempt). It is the critical-path length of the query in model calls, i.e. its
+   * latency in round trips given enough concurrency; with `concurrency` below the number of
+   * independent calls ready at once, calls also queue and wall-clock waves can exceed it. Top-down
+   * search cannot go below the depth reached (plus a dead end's second look, plus retries).
+   */
   roundTrips: number;
   promptTokens: number;
   completionTokens: number;

@@ -1,5 +1,6 @@
 import { FakeListChatModel } from "@langchain/core/utils/testing";
-import { PageIndexRetriever } from "pageindex-retriever";
+import { PageIndexRetriever, type PageIndexRetrieverInput } from "pageindex-retriever";
+import { ModelCallError } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import {
   rateLimitError,
@@ -125,5 +126,61 @@ describe("bad model answers never break a query", () => {
     const { docs } = await run(model);
     expect(docs.map((d) => d.metadata.nodeId)).toEqual([ID.note12]);
     expect(docs[0]?.metadata.reason).toBe("income taxes");
+  });
+});
+
+describe("round trips and refused requests", () => {
+  const refused = () => Object.assign(new Error("Incorrect API key provided: sk-xx"), { status: 401 });
+
+  it("counts a retry as a round trip on its chain, and every attempt as a call", async () => {
+    const clean = await run(new ScriptedChatModel([], { fallback: good }));
+    // Part II > Item 8 > Notes > Note 12: four judgments, each waiting for its parent's.
+    expect(clean.run?.stats).toMatchObject({ calls: 4, roundTrips: 4 });
+    const model = new ScriptedChatModel([], {
+      fallback: (() => {
+        let limited = false;
+        return badAtNotes((prompt) => {
+          if (limited) return good(prompt);
+          limited = true;
+          return rateLimitError();
+        });
+      })(),
+    });
+    const { docs, run: r } = await run(model);
+    expect(docs.map((d) => d.metadata.nodeId)).toEqual([ID.note12]);
+    expect(r?.stats).toMatchObject({ calls: 5, steps: 4, roundTrips: 5, fallbacks: 0 });
+  });
+
+  it("does not retry a refused request and throws when every call was refused", async () => {
+    const model = new ScriptedChatModel([], { fallback: () => refused() });
+    const retriever = new PageIndexRetriever({ trees: [annualReport()], model, ...fast });
+    const error = await retriever.invoke("What was the effective tax rate in 2023?").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect((error as ModelCallError).message).toMatch(/refused .*HTTP 401.*Incorrect API key/);
+    expect((error as ModelCallError).status).toBe(401);
+    // The roots were judged (refused, fallback), then each opened branch once: no retries.
+    expect(model.calls).toBe(retriever.lastRun?.stats.steps ?? model.calls);
+  });
+
+  it("refuses with the same error in single-shot, beam and model document choice", async () => {
+    const variants: Array<Partial<PageIndexRetrieverInput>> = [
+      { strategy: "single-shot" },
+      { strategy: "beam" },
+      { documentSelection: "llm", trees: [annualReport(), annualReport("b-10k", "Beta 10-K")] },
+    ];
+    for (const extra of variants) {
+      const model = new ScriptedChatModel([], { fallback: () => refused() });
+      const retriever = new PageIndexRetriever({ trees: [annualReport()], model, ...fast, ...extra });
+      await expect(retriever.invoke("effective tax rate")).rejects.toBeInstanceOf(ModelCallError);
+      expect(model.prompts.every((p, i) => model.prompts.indexOf(p) === i)).toBe(true); // none repeated
+    }
+  });
+
+  it("answers when only some calls were refused (e.g. one prompt rejected), judging those lexically", async () => {
+    const model = new ScriptedChatModel([], { fallback: badAtNotes(() => refused()) });
+    const { docs, run: r } = await run(model);
+    expect(docs[0]?.metadata).toMatchObject({ nodeId: ID.note12, judge: "lexical-fallback" });
+    expect(r?.stats).toMatchObject({ calls: 4, fallbacks: 1 });
+    expect(r?.warnings.join("\n")).toMatch(/not retried/);
   });
 });

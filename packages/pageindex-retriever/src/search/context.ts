@@ -3,6 +3,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { BaseMessage } from "@langchain/core/messages";
 import {
   invokeStructured,
+  ModelCallError,
   type SkeletonNode,
   type TreeReader,
   type TreeSkeleton,
@@ -40,11 +41,19 @@ export interface SearchSettings {
   cacheNamespace: string;
 }
 
-/** A judgment plus whether it cost a model call (for round-trip accounting). */
+/** A judgment plus the sequential model calls it took (for round-trip accounting). */
 export interface JudgeOutcome {
   judgment: Judgment;
-  /** A model call was made (not cached, not lexical). */
-  calledModel: boolean;
+  /** Model calls made one after the other for it, retries included; 0 when cached or lexical. */
+  roundTrips: number;
+}
+
+/** A model's selection, or why there is none, and how many sequential calls asking took. */
+export interface SelectAnswer {
+  value?: Selection;
+  error?: string;
+  /** Model calls made, retries included (each waited for the previous one). */
+  attempts: number;
 }
 
 /**
@@ -72,7 +81,13 @@ export class SearchContext {
     nodesJudged: 0,
     textsFetched: 0,
     budgetExhausted: false,
+    /** Model answers received (cached ones included): the model works. */
+    modelAnswers: 0,
+    /** Model requests refused for a reason retrying cannot fix (see `ModelCallError`). */
+    refusals: 0,
   };
+  /** The first refused request, thrown by {@link SearchContext.assertModelUsable}. */
+  private refusal: ModelCallError | undefined;
   private readonly cache: JudgmentCache | undefined;
   private readonly lexicalIndex: (skeleton: TreeSkeleton, need: LexicalNeed) => Promise<NodeTermIndex>;
   private readonly lexicalMemo = new Map<string, Promise<LexicalScores>>();
@@ -124,9 +139,26 @@ export class SearchContext {
     return true;
   }
 
-  /** Records a chain of dependent model calls of this length. */
+  /**
+   * Records a chain of dependent model calls of this length (retries included): the longest
+   * one is the query's `roundTrips`.
+   */
   noteChain(length: number): void {
     if (length > this.counters.roundTrips) this.counters.roundTrips = length;
+  }
+
+  /**
+   * Throws when the model was asked and refused every time for a reason retrying cannot fix (a
+   * wrong key, an unknown model, a bad request): answering lexically would hide a
+   * misconfiguration. One usable answer is enough to go on (the rest fell back lexically).
+   * @throws {ModelCallError}
+   */
+  assertModelUsable(): void {
+    if (!this.refusal || this.counters.modelAnswers > 0) return;
+    throw new ModelCallError(
+      `every model call of this query was refused (${this.counters.refusals}), so it was not answered lexically: ${this.refusal.message}`,
+      this.refusal.cause ?? this.refusal,
+    );
   }
 
   /** Callbacks for an inner call, so traces nest under the retriever run. */
@@ -147,14 +179,24 @@ export class SearchContext {
   }
 
   /** Asks the model for a selection; `undefined` plus a reason when its answer was unusable. */
-  async select(messages: BaseMessage[], step: string): Promise<{ value?: Selection; error?: string }> {
-    if (!this.model) return { error: "no model" };
+  async select(messages: BaseMessage[], step: string): Promise<SelectAnswer> {
+    if (!this.model) return { error: "no model", attempts: 0 };
     const result = await invokeStructured(this.model, {
       schema: SelectionSchema,
       messages,
       ...this.callOptions(step),
     });
-    return result.ok ? { value: result.value } : { error: result.error.message };
+    if (result.ok) {
+      this.counters.modelAnswers += 1;
+      return { value: result.value, attempts: result.attempts };
+    }
+    if (result.error instanceof ModelCallError) {
+      this.counters.refusals += 1;
+      this.refusal ??= result.error;
+    } else if (result.lastText !== undefined) {
+      this.counters.modelAnswers += 1; // answered, only not usably: the model is reachable
+    }
+    return { error: result.error.message, attempts: result.attempts };
   }
 
   /**
@@ -220,7 +262,7 @@ export class SearchContext {
     if (!this.model) {
       return {
         judgment: this.record(request, await this.judgeLexically(request, "lexical")),
-        calledModel: false,
+        roundTrips: 0,
       };
     }
     const key = judgmentKey([
@@ -236,7 +278,8 @@ export class SearchContext {
     const cached = await this.cache?.get(key);
     if (cached) {
       this.counters.cacheHits += 1;
-      return { judgment: this.record(request, cached), calledModel: false };
+      this.counters.modelAnswers += 1;
+      return { judgment: this.record(request, cached), roundTrips: 0 };
     }
     if (!this.takeStep()) {
       this.counters.nodesJudged -= request.candidates.length;
@@ -274,7 +317,7 @@ export class SearchContext {
       );
       judgment = await this.judgeLexically(request, "lexical-fallback", error);
     }
-    return { judgment: this.record(request, judgment), calledModel: true };
+    return { judgment: this.record(request, judgment), roundTrips: answer.attempts };
   }
 
   private record(request: JudgeRequest, judgment: Judgment): Judgment {

@@ -19,7 +19,7 @@ export interface DocumentScope {
   firstStageScope: "subtree" | "document";
 }
 
-/** Where the search starts, and how many model calls choosing it took (0 or 1). */
+/** Where the search starts, and how many sequential model calls choosing it took (retries included). */
 export interface StartPlan {
   starts: WorkItem[];
   chain: number;
@@ -54,7 +54,7 @@ export async function planStarts(ctx: SearchContext, scope: DocumentScope): Prom
   let chain = 0;
   if (scope.documentSelection === "llm" && docs.length > 1) {
     const chosen = await chooseDocuments(ctx, docs, scope.maxDocuments);
-    chain = chosen.calledModel ? 1 : 0;
+    chain = chosen.roundTrips;
     if (chosen.docIds.length > 0) ctx.docIds = chosen.docIds;
   }
   return { starts: ctx.docIds.map((id) => rootItem(id, chain)), chain };
@@ -129,26 +129,26 @@ async function chooseDocuments(
   ctx: SearchContext,
   docs: readonly DocumentInfo[],
   max: number,
-): Promise<{ docIds: string[]; calledModel: boolean }> {
+): Promise<{ docIds: string[]; roundTrips: number }> {
   if (ctx.model && ctx.takeStep()) {
     const offered = new Set(docs.map((d) => d.docId));
     const answer = await ctx.select(
       chooseDocumentsPrompt(ctx.query, docs, max, ctx.settings.expertKnowledge),
       "choose-documents",
     );
-    ctx.noteChain(1);
+    ctx.noteChain(answer.attempts);
     const ids = (answer.value?.relevant ?? [])
       .map((item) => String(item.id).trim())
       .filter((id, i, all) => offered.has(id) && all.indexOf(id) === i)
       .slice(0, max);
-    if (ids.length > 0) return { docIds: ids, calledModel: true };
+    if (ids.length > 0) return { docIds: ids, roundTrips: answer.attempts };
     ctx.counters.fallbacks += 1;
     ctx.warnings.push(
       `document choice unusable (${answer.error ?? "no offered document named"}); chose lexically`,
     );
-    return { docIds: await chooseLexically(ctx, docs, max), calledModel: true };
+    return { docIds: await chooseLexically(ctx, docs, max), roundTrips: answer.attempts };
   }
-  return { docIds: await chooseLexically(ctx, docs, max), calledModel: false };
+  return { docIds: await chooseLexically(ctx, docs, max), roundTrips: 0 };
 }
 
 /** Documents ranked by their best lexical node match; all of them when nothing matches. */

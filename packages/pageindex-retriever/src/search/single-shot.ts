@@ -50,7 +50,7 @@ export async function singleShotSearch(
   }
   ctx.counters.nodesJudged += docs.reduce((sum, d) => sum + d.skeleton.nodes.length, 0);
   const answer = await ctx.select(messages, "single-shot");
-  ctx.noteChain(chain + 1);
+  ctx.noteChain(chain + answer.attempts);
   const out: Candidate[] = [];
   const unknown: string[] = [];
   const byKey = new Map(docs.map((d) => [d.key, d.skeleton]));

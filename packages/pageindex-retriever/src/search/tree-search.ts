@@ -70,7 +70,7 @@ async function processItem(ctx: SearchContext, item: WorkItem, state: SearchStat
     } else state.unjudgedRoots.push(item);
     return [];
   }
-  let chain = item.chain + (outcome.calledModel ? 1 : 0);
+  let chain = item.chain + outcome.roundTrips;
   ctx.noteChain(chain);
   const first = applyVerdicts(ctx, item, skeleton, outcome.judgment, chain, state);
   const { keepDeadEnds, internalNodes } = ctx.settings;
@@ -81,7 +81,7 @@ async function processItem(ctx: SearchContext, item: WorkItem, state: SearchStat
   if (ctx.model) {
     const second = await ctx.judge({ ...request, secondLook: true });
     if (second) {
-      chain += second.calledModel ? 1 : 0;
+      chain += second.roundTrips;
       ctx.noteChain(chain);
       const again = applyVerdicts(ctx, item, skeleton, second.judgment, chain, state);
       // An empty model answer withdraws the section: trust it. A failed call does not.

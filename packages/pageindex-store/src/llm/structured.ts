@@ -5,7 +5,16 @@ import { z } from "zod";
 import { PageIndexError } from "../errors.js";
 import { countTokens } from "../tokens.js";
 import { extractJson } from "./json-text.js";
+import { classifyModelError, errorStatus, ModelCallError } from "./model-errors.js";
 import type { UsageTracker } from "./usage.js";
+
+export {
+  classifyModelError,
+  errorStatus,
+  isTransientError,
+  ModelCallError,
+  type ModelErrorKind,
+} from "./model-errors.js";
 
 /** How to ask for structured output. */
 export type StructuredMode = "auto" | "tool" | "json";
@@ -21,7 +30,11 @@ export interface StructuredCallOptions<T> {
   usage?: UsageTracker;
   /** Callbacks for tracing; pass `runManager?.getChild()` so traces nest. */
   callbacks?: Callbacks;
-  /** Extra attempts after the first (bad answer, rate limit, timeout). Default 2. */
+  /**
+   * Extra attempts after the first (bad answer, rate limit, timeout). Default 2. A request the
+   * model refuses (see `classifyModelError`: a wrong key, an unknown model, a bad request) is not
+   * retried, apart from one switch from tool calling to JSON text in `auto` mode.
+   */
   retries?: number;
   /** Per-attempt timeout. Default 60 s. */
   timeoutMs?: number;
@@ -36,7 +49,12 @@ export interface StructuredCallOptions<T> {
   mode?: StructuredMode;
 }
 
-/** Outcome of {@link invokeStructured}: never a thrown error for a bad answer. */
+/**
+ * Outcome of {@link invokeStructured}: never a thrown error for a bad answer. `attempts` is the
+ * number of model calls made, retries included (each one a sequential round trip). A failure
+ * whose `error` is a {@link ModelCallError} was a refused request (not retried): a
+ * misconfiguration the caller should surface rather than paper over.
+ */
 export type StructuredResult<T> =
   | { ok: true; value: T; attempts: number }
   | { ok: false; error: Error; attempts: number; lastText?: string };
@@ -49,19 +67,6 @@ class AttemptTimeout extends Error {
     super(`model call timed out after ${ms} ms`);
     this.name = "TimeoutError";
   }
-}
-
-/** Rate limits, timeouts, overloaded or unreachable servers: worth waiting and trying again. */
-export function isTransientError(error: unknown): boolean {
-  if (error instanceof AttemptTimeout) return true;
-  const e = error as { status?: number; statusCode?: number; code?: string; name?: string; message?: string };
-  const status = e?.status ?? e?.statusCode;
-  if (status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500))
-    return true;
-  const text = `${e?.name ?? ""} ${e?.code ?? ""} ${e?.message ?? ""}`;
-  return /rate.?limit|too many requests|\b429\b|timed? ?out|timeout|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|overloaded|socket hang up|\b50[0234]\b/i.test(
-    text,
-  );
 }
 
 function toMessages(messages: string | BaseMessageLike[]): BaseMessageLike[] {
@@ -161,9 +166,12 @@ export async function invokeStructured<T>(
   let lastText: string | undefined;
   let feedback: string | undefined;
   let delay = backoffMs;
+  let attempts = 0;
+  let switchedForRefusal = false;
 
   for (let attempt = 1; attempt <= retries + 1; attempt += 1) {
     if (signal?.aborted) break;
+    attempts = attempt;
     const messages: BaseMessageLike[] = [...base];
     if (mode === "json") messages.push(new SystemMessage(jsonInstruction(schema)));
     if (feedback) messages.push(new HumanMessage(feedback));
@@ -189,9 +197,19 @@ export async function invokeStructured<T>(
       usage?.record(step, { promptTokens, failures: 0 });
       lastError = error instanceof Error ? error : new Error(String(error));
       if (signal?.aborted) break;
-      if (isTransientError(error)) {
+      const kind = classifyModelError(error);
+      if (kind === "transient") {
         await sleep(delay + Math.random() * delay * 0.25, signal);
         delay = Math.min(delay * 2, 30_000);
+      } else if (kind === "fatal") {
+        // A bad request in tool mode may only mean "no tool calling here": try JSON text once.
+        const toolRefused = mode === "tool" && options.mode !== "tool" && errorStatus(error) === 400;
+        if (!toolRefused || switchedForRefusal || attempt > retries) {
+          lastError = ModelCallError.from(step, error);
+          break;
+        }
+        switchedForRefusal = true;
+        mode = "json";
       } else if (mode === "tool" && options.mode !== "tool") {
         // Tool calling failed for a non-transient reason (unsupported, unparsable arguments):
         // the same model can usually still answer in JSON text.
@@ -239,6 +257,6 @@ export async function invokeStructured<T>(
   }
   usage?.record(step, { calls: 0, failures: 1 });
   return lastText === undefined
-    ? { ok: false, error: lastError, attempts: retries + 1 }
-    : { ok: false, error: lastError, attempts: retries + 1, lastText };
+    ? { ok: false, error: lastError, attempts }
+    : { ok: false, error: lastError, attempts, lastText };
 }
