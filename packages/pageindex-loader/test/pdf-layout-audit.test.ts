@@ -136,4 +136,78 @@ describe("layout path: audit regressions", () => {
       "  D. Fourth Topic (4-4)",
     ]);
   });
+
+  it("a numbered 'Note 12 —' parents the same-look headings up to the next note; after the series they are siblings", async () => {
+    const b = (text: string, gap = 12): LineSpec => ({ text, size: 10, bold: true, gap });
+    const tree = await layout([
+      {
+        lines: [
+          h("Notes to the Financial Statements", 16),
+          ...body(4, 1),
+          b("Note 11 — Leases"),
+          ...body(8, 2),
+        ],
+      },
+      {
+        lines: [
+          b("Note 12 — Income Taxes"),
+          ...body(5, 3),
+          b("Deferred Tax Assets"),
+          ...body(5, 4),
+          b("Uncertain Tax Positions"),
+          ...body(5, 5),
+        ],
+      },
+      { lines: [b("Note 13 — Legal Proceedings"), ...body(6, 6), b("Pending Matters"), ...body(6, 7)] },
+      { lines: [b("Note 14 — Segments"), ...body(6, 10), b("Quarterly Financial Data"), ...body(8, 8)] },
+      { lines: [b("Signatures"), ...body(6, 9)] },
+    ]);
+    expect(outline(tree)).toEqual([
+      "Notes to the Financial Statements (1-5)",
+      "  Note 11 — Leases (1-1)",
+      "  Note 12 — Income Taxes (2-2)",
+      "    Deferred Tax Assets (2-2)",
+      "    Uncertain Tax Positions (2-2)",
+      "  Note 13 — Legal Proceedings (3-3)",
+      "    Pending Matters (3-3)",
+      "  Note 14 — Segments (4-4)",
+      // After the series' last member there is no telling its sub-headings from what follows
+      // the notes: same-look headings there are siblings.
+      "  Quarterly Financial Data (4-4)",
+      "  Signatures (5-5)",
+    ]);
+  });
+
+  it("'Chapter IV' in body type after a gap is a heading that nests its numbered sections", async () => {
+    const tree = await layout([
+      { lines: [h("Handbook", 20), ...body(6, 1)] },
+      {
+        lines: [
+          { text: "Chapter III Scope", gap: 18 },
+          ...body(6, 2),
+          h("1.1 Who Is Covered", 12),
+          ...body(6, 3),
+        ],
+      },
+      {
+        lines: [
+          { text: "Chapter IV Enforcement", gap: 18 },
+          ...body(6, 4),
+          h("1.1 Penalties", 12),
+          ...body(5, 5),
+          h("1.2 Appeals", 12),
+          ...body(5, 6),
+        ],
+      },
+    ]);
+    expect(outline(tree)).toEqual([
+      "Handbook (1-1)",
+      // A PART/Chapter keyword outranks a bare styled title.
+      "Chapter III Scope (2-2)",
+      "  1.1 Who Is Covered (2-2)",
+      "Chapter IV Enforcement (3-3)",
+      "  1.1 Penalties (3-3)",
+      "  1.2 Appeals (3-3)",
+    ]);
+  });
 });

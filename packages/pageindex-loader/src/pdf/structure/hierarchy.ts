@@ -13,17 +13,25 @@ const invert = (c: -1 | 0 | 1): Relation => (c < 0 ? "higher" : c > 0 ? "lower" 
  * tiers (PART ⊃ Item); dotted depth (2 ⊃ 2.1); for two different numbering kinds, the kind
  * already open higher up is the outer one (I. ⊃ A. ⊃ 1.); otherwise size, weight, capitals.
  */
-function relation(e: Heading, h: Heading, openClasses: ReadonlySet<string>): Relation {
+function relation(e: Heading, h: Heading, openClasses: ReadonlySet<string>, series: SeriesGoesOn): Relation {
   const eToc = e.tocLevel !== undefined;
   const hToc = h.tocLevel !== undefined;
   if (eToc && hToc) return invert(Math.sign((e.tocLevel as number) - (h.tocLevel as number)) as -1 | 0 | 1);
   // TOC entries are the backbone: other headings nest under them, never above them.
   if (!eToc && hToc) return "lower";
-  const r = ruleRelation(e, h, openClasses);
+  const r = ruleRelation(e, h, openClasses, series);
   return eToc && r === "lower" ? "same" : r;
 }
 
-function ruleRelation(e: Heading, h: Heading, openClasses: ReadonlySet<string>): Relation {
+/** Whether a heading of this numbering class comes after the one being placed. */
+type SeriesGoesOn = (numberingClass: string) => boolean;
+
+function ruleRelation(
+  e: Heading,
+  h: Heading,
+  openClasses: ReadonlySet<string>,
+  series: SeriesGoesOn,
+): Relation {
   const en = e.numbering;
   const hn = h.numbering;
   const eKey = en?.kind === "keyword" && (en.tier ?? 9) <= 3;
@@ -40,20 +48,36 @@ function ruleRelation(e: Heading, h: Heading, openClasses: ReadonlySet<string>):
   }
   const byStyle = compareStyle(e.style, h.style);
   if (byStyle !== 0) return invert(byStyle);
-  // Same look: a numbered heading next to an unnumbered one of the same look is a sibling.
+  // Same look, only one numbered: inside a numbered series ("Note 1 –", its sub-headings,
+  // "Note 2 –") the unnumbered heading belongs to the numbered one; after the series has
+  // ended ("Acknowledgments" after the last numbered section) it is a sibling.
+  if (en && !hn && series(numberingClass(en))) return "higher";
+  // …and the next member of that series closes it ("Note 13" after Note 12's sub-headings).
+  if (!en && hn && openClasses.has(numberingClass(hn))) return "lower";
   return "same";
 }
 
 interface Open {
   heading: Heading;
   entry: SectionEntry;
+  /** Set when the heading nests under a numbered one only because that series goes on after it. */
+  seriesOf?: string;
+}
+
+/** Options for {@link nestHeadings}. */
+export interface NestOptions {
+  /**
+   * An unnumbered heading inside a numbered series of the same look nests under the numbered
+   * one (default true). Off for a printed TOC, where the same indentation means siblings.
+   */
+  seriesParents?: boolean;
 }
 
 /**
  * Nests headings (in document order) into a tree with a stack of open headings. Linear in
  * the number of headings times the depth.
  */
-export function nestHeadings(headings: readonly Heading[]): SectionEntry[] {
+export function nestHeadings(headings: readonly Heading[], options: NestOptions = {}): SectionEntry[] {
   const roots: SectionEntry[] = [];
   const stack: Open[] = [];
   const classCounts = new Map<string, number>();
@@ -67,11 +91,21 @@ export function nestHeadings(headings: readonly Heading[]): SectionEntry[] {
     classCounts.set(c, left);
     if (left <= 0) openClasses.delete(c);
   };
-  for (const h of headings) {
+  const lastOfClass = new Map<string, number>();
+  headings.forEach((h, i) => {
+    if (h.numbering) lastOfClass.set(numberingClass(h.numbering), i);
+  });
+  headings.forEach((h, i) => {
+    const series: SeriesGoesOn = (c) => options.seriesParents !== false && (lastOfClass.get(c) ?? -1) > i;
     const entry: SectionEntry = { title: h.title, page: h.page, line: h.line, children: [] };
     while (stack.length > 0) {
       const top = stack[stack.length - 1] as Open;
-      const r = relation(top.heading, h, openClasses);
+      // Past the series' last member, its unnumbered followers are no longer inside it.
+      if (!h.numbering && top.seriesOf !== undefined && !series(top.seriesOf)) {
+        pop();
+        continue;
+      }
+      const r = relation(top.heading, h, openClasses, series);
       if (r === "higher") break;
       pop();
       if (r === "same") break;
@@ -79,12 +113,17 @@ export function nestHeadings(headings: readonly Heading[]): SectionEntry[] {
     const parent = stack[stack.length - 1];
     if (parent) parent.entry.children.push(entry);
     else roots.push(entry);
-    stack.push({ heading: h, entry });
+    const open: Open = { heading: h, entry };
+    const pn = parent?.heading.numbering;
+    if (parent && pn && !h.numbering && compareStyle(parent.heading.style, h.style) === 0) {
+      open.seriesOf = numberingClass(pn);
+    }
+    stack.push(open);
     if (h.numbering) {
       const c = numberingClass(h.numbering);
       classCounts.set(c, (classCounts.get(c) ?? 0) + 1);
       openClasses.add(c);
     }
-  }
+  });
   return roots;
 }

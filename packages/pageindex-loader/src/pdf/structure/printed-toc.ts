@@ -260,7 +260,7 @@ export function findPrintedToc(
       walk(e.children, depth + 1);
     }
   };
-  walk(nestHeadings(proxies), 1);
+  walk(nestHeadings(proxies, { seriesParents: false }), 1);
   const entries: TocEntry[] = raw.map((l, i) => ({
     title: l.title,
     ...(l.printed !== undefined ? { printed: l.printed } : {}),
