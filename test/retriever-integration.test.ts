@@ -137,7 +137,7 @@ describe("PageIndexRetriever in LangChain compositions", () => {
     );
     const artifact = <T>(name: string, nth = 0) =>
       toolMessages.filter((m) => m.name === name)[nth]?.artifact as T;
-    expect(search).toContain("Note 12. Income Taxes (pp. 46-50)");
+    expect(search).toContain('location="pp. 46-50" source="ACME 2023 Form 10-K › Part II › ');
     expect(search).toContain("21.4%");
     const { sections } = artifact<{ sections: Array<{ nodeId: string; startPage: number }> }>(
       "search_documents",
@@ -158,13 +158,17 @@ describe("PageIndexRetriever in LangChain compositions", () => {
     const more = artifact<{ nodes: Array<{ nodeId: string }> }>("get_document_structure", 1);
     expect(more.nodes.map((n) => n.nodeId)).toEqual(["0010", "0011", "0012", "0013", "0014"]);
 
-    expect(nodes).toContain('<section docId="acme-10k" nodeId="0013" location="pp. 46-50">');
+    expect(nodes).toContain(
+      '<section docId="acme-10k" nodeId="0013" location="pp. 46-50" source="ACME 2023 Form 10-K › ',
+    );
     expect(nodes).toContain("The effective tax rate was 21.4% in 2023");
     expect(nodes).toContain("In 2023 ACME acquired RoadRunner Traps for $1.2 billion.");
     const read = artifact<Document[]>("get_node_content");
     expect(read.map((d) => d.metadata.nodeId)).toEqual([ID.note12, ID.note5]);
 
-    expect(pages).toContain('<section docId="acme-10k" nodeId="0013" location="pp. 46-50">');
+    expect(pages).toContain(
+      '<section docId="acme-10k" nodeId="0013" location="pp. 46-50" source="ACME 2023 Form 10-K › ',
+    );
     expect(bad).toMatch(/^Error: bad page range: "9-x" is not a page/);
     expect(String(messages.at(-1)?.content)).toContain("21.4%");
     expect(model.callCount).toBe(8);

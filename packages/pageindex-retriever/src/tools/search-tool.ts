@@ -71,7 +71,6 @@ export function createSearchTool(retriever: PageIndexRetriever, options: SearchT
       const content = docs
         .map((doc, i) => {
           const m = doc.metadata;
-          // The judge's reason paraphrases document text, so it goes inside the data block too.
           const block = sectionBlock(
             {
               docId: m.docId,
@@ -80,7 +79,7 @@ export function createSearchTool(retriever: PageIndexRetriever, options: SearchT
               path: m.path,
               range: formatRange(m as unknown as Parameters<typeof formatRange>[0]),
               text: doc.pageContent,
-              notes: { Why: m.reason },
+              reason: m.reason,
             },
             maxChars,
           );
