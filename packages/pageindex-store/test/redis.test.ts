@@ -1,6 +1,12 @@
 import { createClient } from "redis";
 import { describe, expect, it } from "vitest";
-import { PageIndexError, PageIndexStore, RedisByteStore, type RedisCommandClient } from "../src/index.js";
+import {
+  PageIndexError,
+  PageIndexStore,
+  RedisByteStore,
+  type RedisCommandClient,
+  StoreCorruptionError,
+} from "../src/index.js";
 import { REDIS_URL, redisReachable, testPrefix } from "./helpers/redis.js";
 import { makeTree } from "./helpers/trees.js";
 import { describeStoreBehaviour } from "./store.behaviour.js";
@@ -87,6 +93,72 @@ describe.skipIf(!available)("RedisByteStore", () => {
       expect(client.isOpen).toBe(true);
     } finally {
       await client.close();
+    }
+  });
+
+  it("a hash or list under our prefix is reported as a foreign value naming the key; the rest stays usable", async () => {
+    const prefix = testPrefix("types");
+    const store = await PageIndexStore.fromRedis(REDIS_URL, { prefix, chunkChars: 300, onProblem: () => {} });
+    const raw = createClient({ url: REDIS_URL });
+    await raw.connect();
+    try {
+      for (const id of ["bad", "good", "listy"]) await store.addTree(makeTree(id, { nodes: 20 }));
+      const listyHead = JSON.parse((await raw.get(`${prefix}pageindex.head.listy`)) as string);
+      const textKey = `pageindex.doc.listy.v.${listyHead.versionId as string}.text.0`;
+      await raw.del([`${prefix}pageindex.head.bad`, prefix + textKey]);
+      await raw.hSet(`${prefix}pageindex.head.bad`, "field", "value");
+      await raw.lPush(prefix + textKey, "item");
+
+      const fresh = await PageIndexStore.fromRedis(REDIS_URL, { prefix });
+      const listing = await fresh.inspectDocuments();
+      expect(listing.documents.map((d) => d.docId)).toEqual(["good", "listy"]);
+      expect(listing.problems).toHaveLength(1);
+      expect(listing.problems[0]).toBeInstanceOf(StoreCorruptionError);
+      expect(listing.problems[0]).toMatchObject({ key: "pageindex.head.bad", docId: "bad" });
+      expect(listing.problems[0]?.message).toMatch(/holds a hash, not a string value/);
+
+      const head = await fresh.getSkeleton("bad").catch((e: unknown) => e);
+      expect(head).toMatchObject({ key: "pageindex.head.bad", docId: "bad" });
+      expect(await fresh.hasDocument("bad")).toBe(true);
+      const text = await fresh.getNodeTexts("listy", ["0000"]).catch((e: unknown) => e);
+      expect(text).toBeInstanceOf(StoreCorruptionError);
+      expect(text).toMatchObject({ key: textKey, docId: "listy" });
+      expect((text as Error).message).toMatch(/holds a list/);
+
+      expect(await fresh.getTree("good")).toEqual(makeTree("good", { nodes: 20 }));
+      expect((await fresh.vacuum({ graceMs: 0 })).deletedKeys).toBe(0);
+      const replacement = makeTree("bad", { nodes: 3, seed: 5 });
+      await fresh.addTree(replacement);
+      expect(await fresh.getTree("bad")).toEqual(replacement);
+      expect(await fresh.deleteDocument("listy")).toBe(true);
+      await fresh.close();
+    } finally {
+      const keys = await raw.keys(`${prefix.replace(/[*?[\]]/g, "\\$&")}*`);
+      if (keys.length > 0) await raw.del(keys);
+      await raw.close();
+      await store.close();
+    }
+  });
+
+  it("RedisByteStore.mget names a key holding another Redis type; missing keys stay undefined", async () => {
+    const prefix = testPrefix("mget-types");
+    const store = await RedisByteStore.fromUrl(REDIS_URL, { prefix });
+    const raw = createClient({ url: REDIS_URL });
+    await raw.connect();
+    try {
+      await store.mset([["str", new Uint8Array([1])]]);
+      await raw.sAdd(`${prefix}set`, "member");
+      const [missing, str] = await store.mget(["missing", "str"]);
+      expect(missing).toBeUndefined();
+      expect([...(str as Uint8Array)]).toEqual([1]);
+      const error = await store.mget(["str", "set", "missing"]).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreCorruptionError);
+      expect(error).toMatchObject({ key: "set" });
+      expect((error as Error).message).toContain(`Redis key "${prefix}set" holds a set`);
+    } finally {
+      await raw.del([`${prefix}set`, `${prefix}str`]);
+      await raw.close();
+      await store.close();
     }
   });
 });

@@ -130,6 +130,13 @@ function chunkOf(chunkStarts: readonly number[], index: number): number {
   return lo;
 }
 
+/** A byte store's corruption error (it knows only the key) with the document named. */
+function naming(error: unknown, docId: string): unknown {
+  return error instanceof StoreCorruptionError && error.docId === undefined
+    ? new StoreCorruptionError(error.key, error.reason, docId, { cause: error })
+    : error;
+}
+
 function loaded(
   docId: string,
   versionId: string,
@@ -284,7 +291,7 @@ export class PageIndexStore implements TreeReader {
       }
     }
     // A store that folds case itself lists the twin under our own key: its head names it.
-    const [raw] = await this.byteStore.mget([this.keys.head(docId)]);
+    const raw = await this.readQuietly(docId, this.keys.head(docId));
     const stored = raw === undefined ? undefined : peekHeadDocId(raw);
     if (stored !== undefined && stored !== docId && stored.toLowerCase() === lower) {
       throw new DocumentIdConflictError(docId, stored);
@@ -299,10 +306,10 @@ export class PageIndexStore implements TreeReader {
   async deleteDocument(docId: string): Promise<boolean> {
     this.keys.assertDocId(docId);
     const headKey = this.keys.head(docId);
-    const [raw] = await this.byteStore.mget([headKey]);
-    if (raw === undefined) return false;
     let previous: HeadRecord | undefined;
     try {
+      const [raw] = await this.mgetOf(docId, [headKey]);
+      if (raw === undefined) return false;
       previous = decodeHead(raw, headKey, docId);
     } catch (error) {
       if (!(error instanceof PageIndexError)) throw error;
@@ -350,13 +357,12 @@ export class PageIndexStore implements TreeReader {
       if (!parsed || parsed.docId !== docId) continue;
       if (!liveKnown) {
         // Read the head after listing starts, so a version published before then counts as live.
-        const [raw] = await this.byteStore.mget([this.keys.head(docId)]);
-        if (raw !== undefined) {
-          try {
-            live = decodeHead(raw, this.keys.head(docId), docId).versionId;
-          } catch {
-            return 0; // An unreadable head may still point anywhere: delete nothing.
-          }
+        try {
+          const [raw] = await this.mgetOf(docId, [this.keys.head(docId)]);
+          if (raw !== undefined) live = decodeHead(raw, this.keys.head(docId), docId).versionId;
+        } catch (error) {
+          if (error instanceof PageIndexError) return 0; // An unreadable head may point anywhere: delete nothing.
+          throw error;
         }
         liveKnown = true;
       }
@@ -431,10 +437,15 @@ export class PageIndexStore implements TreeReader {
     return (await this.readHead(this.keys.assertDocId(docId)))?.info;
   }
 
-  /** Whether a document is stored. */
+  /** Whether a document is stored (also when its head is unreadable: it can be replaced or deleted). */
   async hasDocument(docId: string): Promise<boolean> {
-    const [raw] = await this.byteStore.mget([this.keys.head(this.keys.assertDocId(docId))]);
-    return raw !== undefined;
+    try {
+      const [raw] = await this.mgetOf(docId, [this.keys.head(this.keys.assertDocId(docId))]);
+      return raw !== undefined;
+    } catch (error) {
+      if (error instanceof StoreCorruptionError) return true;
+      throw error;
+    }
   }
 
   /** Documents matching every given field of `query` (see {@link DocumentQuery}). */
@@ -521,9 +532,50 @@ export class PageIndexStore implements TreeReader {
     return `the store (namespace "${this.keys.namespace}")`;
   }
 
+  /** `byteStore.mget` for keys of one document: a byte store's corruption error names it. */
+  private async mgetOf(docId: string, keys: string[]): Promise<(Uint8Array | undefined)[]> {
+    try {
+      return await this.byteStore.mget(keys);
+    } catch (error) {
+      throw naming(error, docId);
+    }
+  }
+
+  /** One value, or `undefined` when absent or unreadable by the byte store. */
+  private async readQuietly(docId: string, key: string): Promise<Uint8Array | undefined> {
+    try {
+      return (await this.mgetOf(docId, [key]))[0];
+    } catch (error) {
+      if (error instanceof StoreCorruptionError) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Heads of `docIds` in one read; when the byte store rejects one key (e.g. Redis holding a
+   * hash there), key by key, so that value's error costs only its own document.
+   */
+  private async readHeadValues(docIds: string[]): Promise<Array<Uint8Array | undefined | PageIndexError>> {
+    try {
+      return await this.byteStore.mget(docIds.map((docId) => this.keys.head(docId)));
+    } catch (error) {
+      if (!(error instanceof StoreCorruptionError)) throw error;
+    }
+    const values: Array<Uint8Array | undefined | PageIndexError> = [];
+    for (const docId of docIds) {
+      try {
+        values.push((await this.mgetOf(docId, [this.keys.head(docId)]))[0]);
+      } catch (error) {
+        if (!(error instanceof StoreCorruptionError)) throw error;
+        values.push(error);
+      }
+    }
+    return values;
+  }
+
   private async readHead(docId: string): Promise<HeadRecord | undefined> {
     const key = this.keys.head(docId);
-    const [raw] = await this.byteStore.mget([key]);
+    const [raw] = await this.mgetOf(docId, [key]);
     return raw === undefined ? undefined : decodeHead(raw, key, docId);
   }
 
@@ -557,11 +609,12 @@ export class PageIndexStore implements TreeReader {
     const heads: HeadRecord[] = [];
     for (let i = 0; i < docIds.length; i += READ_BATCH) {
       const batch = docIds.slice(i, i + READ_BATCH);
-      const values = await this.byteStore.mget(batch.map((docId) => found.get(docId) as string));
+      const values = await this.readHeadValues(batch);
       batch.forEach((docId, j) => {
         const raw = values[j];
         if (raw === undefined) return; // deleted since listed
         try {
+          if (raw instanceof PageIndexError) throw raw;
           heads.push(decodeHead(raw, found.get(docId) as string, docId));
         } catch (error) {
           if (!(error instanceof PageIndexError)) throw error;
@@ -590,7 +643,7 @@ export class PageIndexStore implements TreeReader {
       return cached;
     }
     const key = this.keys.skeleton(head.docId, head.versionId);
-    const [raw] = await this.byteStore.mget([key]);
+    const [raw] = await this.mgetOf(head.docId, [key]);
     if (raw === undefined) return undefined;
     const record = decodeSkeleton(raw, key, head, this.verifyOnRead);
     const version = loaded(
@@ -657,7 +710,7 @@ export class PageIndexStore implements TreeReader {
       const keys = chunks.map((chunk) => this.keys.text(docId, versionId, chunk));
       const texts = new Map<string, string>();
       for (let i = 0; i < chunks.length; i += READ_BATCH) {
-        const values = await this.byteStore.mget(keys.slice(i, i + READ_BATCH));
+        const values = await this.mgetOf(docId, keys.slice(i, i + READ_BATCH));
         for (let j = 0; j < values.length; j += 1) {
           const chunk = chunks[i + j] as number;
           const key = keys[i + j] as string;

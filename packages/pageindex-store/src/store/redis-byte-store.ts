@@ -1,5 +1,6 @@
 import { BaseStore } from "@langchain/core/stores";
 import { PageIndexError } from "../errors.js";
+import { StoreCorruptionError } from "./errors.js";
 
 /**
  * The part of a node-redis v5 client this store uses. Any `createClient()` result fits;
@@ -55,6 +56,8 @@ function toBuffer(value: Uint8Array): Buffer {
 /**
  * A LangChain byte store over Redis (node-redis v5), for several processes or machines
  * sharing one index. Each `mset` batch is one MSET command, so it is applied atomically.
+ * A key holding another Redis type (a hash, a list, …) is not a value of this store: `mget`
+ * raises a {@link StoreCorruptionError} naming it rather than reporting it absent.
  */
 export class RedisByteStore extends BaseStore<string, Uint8Array> {
   lc_namespace = ["pageindex", "storage", "redis"];
@@ -116,9 +119,28 @@ export class RedisByteStore extends BaseStore<string, Uint8Array> {
     for (let i = 0; i < keys.length; i += this.batchSize) {
       const batch = keys.slice(i, i + this.batchSize).map((key) => this.prefix + key);
       const values = (await this.client.sendCommand(["MGET", ...batch], BINARY)) as Array<Buffer | null>;
+      await this.checkAbsent(batch.filter((_, j) => values[j] === null));
       for (const value of values) out.push(value ?? undefined);
     }
     return out;
+  }
+
+  /**
+   * MGET answers nil both for a missing key and for one holding a non-string type; tell them
+   * apart (one EXISTS for the batch, TYPE only when something is there).
+   * @throws {StoreCorruptionError} for a key holding another type.
+   */
+  private async checkAbsent(redisKeys: string[]): Promise<void> {
+    if (redisKeys.length === 0) return;
+    if (Number(await this.client.sendCommand(["EXISTS", ...redisKeys])) === 0) return;
+    const types = await Promise.all(redisKeys.map((key) => this.client.sendCommand(["TYPE", key])));
+    const index = types.findIndex((type) => String(type) !== "none" && String(type) !== "string");
+    if (index < 0) return; // written since the MGET: absent at the time it read
+    const redisKey = redisKeys[index] as string;
+    throw new StoreCorruptionError(
+      redisKey.slice(this.prefix.length),
+      `Redis key "${redisKey}" holds a ${String(types[index])}, not a string value (not written by pageindex-store)`,
+    );
   }
 
   async mset(keyValuePairs: [string, Uint8Array][]): Promise<void> {
