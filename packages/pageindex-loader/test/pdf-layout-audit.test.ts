@@ -1,6 +1,8 @@
 import type { TreeDocument, TreeNode } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { pdfToTree } from "../src/index.js";
+import { judgeLayout } from "../src/pdf/structure/sufficiency.js";
+import type { SectionEntry } from "../src/pdf/types.js";
 import { body, buildPdf, type LineSpec, type PageSpec } from "./fixtures/pdf-builder.js";
 
 const layout = async (pages: PageSpec[]): Promise<TreeDocument> =>
@@ -209,5 +211,23 @@ describe("layout path: audit regressions", () => {
       "  1.1 Penalties (3-3)",
       "  1.2 Appeals (3-3)",
     ]);
+  });
+
+  it("judges layout headings by density and coverage before skipping a model", () => {
+    const at = (...pages: number[]): SectionEntry[] =>
+      pages.map((page) => ({ title: `p${page}`, page, children: [] }));
+    expect(judgeLayout(at(1, 5, 9), 12)).toEqual({ ok: true });
+    // Nested starts count too.
+    expect(judgeLayout([{ title: "a", page: 1, children: at(6, 12) }], 15)).toEqual({ ok: true });
+    expect(judgeLayout(at(1, 1), 10).shortfall).toBe("1 section start(s)");
+    expect(judgeLayout(at(3, 50, 90), 100).shortfall).toBe(
+      "sections start on 3 pages of 100, fewer than one per 20",
+    );
+    // A third of 60 pages is 20: pages 21-45 without a start are too many.
+    expect(judgeLayout(at(1, 5, 10, 20, 46, 50), 60).shortfall).toBe(
+      "no section starts on pages 21–45 (25 pages)",
+    );
+    // The tail after the last heading counts.
+    expect(judgeLayout(at(1, 2, 3), 20).shortfall).toBe("no section starts on pages 4–20 (17 pages)");
   });
 });

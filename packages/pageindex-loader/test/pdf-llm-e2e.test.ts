@@ -392,6 +392,31 @@ describe("PDF loader, LLM path end to end", () => {
     },
   );
 
+  it("auto with a model: two headings on the cover of a 17-page report are too sparse, so the model runs", async () => {
+    const pages = reportPages(REPORT);
+    pages[0] = {
+      lines: [
+        { text: "Northwind Holdings plc", size: 22, bold: true },
+        { text: "Annual Report and Accounts 2023", size: 16, bold: true, gap: 10 },
+        "Registered in England No. 0412876",
+      ],
+    };
+    const bytes = await buildPdf({ pages });
+    // Without a model the two headings beat page ranges.
+    const offline = await load(bytes);
+    expect(offline.build.structure).toBe("layout");
+    expect(attemptsOf(offline)[1]).toMatchObject({ path: "layout", used: true });
+
+    const tree = await load(bytes, { model: fakeModel() });
+    expect(tree.build.structure).toBe("llm");
+    const layout = attemptsOf(tree)[1];
+    expect(layout).toMatchObject({ path: "layout", used: false });
+    expect(layout?.detail).toMatch(
+      /^found 2 heading\(s\), too sparse to skip the model: 1 section start\(s\)/,
+    );
+    expect(outlineOf(tree).slice(1)).toEqual(REPORT_OUTLINE.slice(1));
+  });
+
   it("structure: 'llm' forced and the model fails → still a page-range tree, not an exception", async () => {
     const model = fakeModel(() => new Error("401 invalid api key"));
     const tree = await load(await reportPdf(), { model, structure: "llm" });

@@ -28,6 +28,7 @@ import {
   TextSlicer,
 } from "./structure/sections.js";
 import { type SplitReport, splitLargeSections } from "./structure/split.js";
+import { judgeLayout } from "./structure/sufficiency.js";
 import { stripNumbering, titleSimilarity } from "./structure/titles.js";
 import type { ParsedPage, PdfLine, PdfPage, PdfProgressEvent, SectionEntry } from "./types.js";
 
@@ -255,11 +256,19 @@ export async function pdfToTree(
       const toc = result.toc
         ? `; printed TOC on page(s) ${ranges(result.toc.pages)}, ${result.toc.located}/${result.toc.entries} entries placed${result.toc.offset !== undefined ? `, page offset ${result.toc.offset}` : ""}`
         : "";
-      if (result.headingCount >= 2) {
+      // With a model at hand, sparse headings are not worth skipping it for; without one, any
+      // two headings beat page ranges.
+      const verdict =
+        mode === "auto" && options.model && result.headingCount >= 2
+          ? judgeLayout(result.entries, pages.length)
+          : { ok: result.headingCount >= 2 };
+      if (verdict.ok) {
         attempts.push({ path: "layout", used: true, detail: `${result.headingCount} headings${toc}` });
         return { entries: result.entries, structure: "layout" };
       }
-      const reason = `found ${result.headingCount} heading(s)${toc}`;
+      const reason = verdict.shortfall
+        ? `found ${result.headingCount} heading(s), too sparse to skip the model: ${verdict.shortfall}${toc}`
+        : `found ${result.headingCount} heading(s)${toc}`;
       attempts.push({ path: "layout", used: false, detail: reason });
       if (mode === "layout") throw new PdfStructureError(label, `layout structure not usable: ${reason}`);
     }
