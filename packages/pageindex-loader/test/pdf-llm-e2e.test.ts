@@ -417,6 +417,43 @@ describe("PDF loader, LLM path end to end", () => {
     expect(outlineOf(tree).slice(1)).toEqual(REPORT_OUTLINE.slice(1));
   });
 
+  it("auto with a model: every mode fails → verified sections plus page-range nodes for the rest", async () => {
+    // The contents page is read with half its page numbers wrong (verification: ≤ 60 % right),
+    // then locating titles and reading the pages fail, so only the verified entries survive.
+    const wrong: Record<string, number> = { "1": 9, "2.1": 1, "3": 2, "3.2": 13, "4.1": 4 };
+    let locates = 0;
+    const model = fakeModel((prompt) => {
+      switch (taskOf(prompt)) {
+        case "table-of-contents transformation":
+          return JSON.stringify({
+            entries: readTocEntries(prompt).map((e) => ({ ...e, page: wrong[e.structure] ?? e.page })),
+          });
+        case "structure extraction":
+          return new Error("400 context length exceeded");
+        case "section location":
+          // The offset lookup (the first location call) works; locating titles later does not.
+          return ++locates > 1 ? "[]]]" : reportAnswer(prompt);
+        default:
+          return reportAnswer(prompt);
+      }
+    });
+    const tree = await load(await reportPdf(), { model, retries: 0 });
+    expect(tree.build.structure).toBe("llm");
+    expect(attemptsOf(tree)[2]?.detail).toBe("mode partial, 3 sections placed, page ranges for the rest");
+    expect(tree.build.warnings).toContain(
+      "llm: no mode produced a verified structure; kept 3 verified section(s) from toc-with-pages and page-range nodes for the rest",
+    );
+    // The verified entries where the report has them; a page-range node for the pages before
+    // them; no wrongly numbered entry survives.
+    expect(outlineOf(tree)).toEqual([
+      "Pages 1–10 (1-10)",
+      "Board of directors (11-13)",
+      "Financial statements (14-17)",
+      "  Balance sheet (16-17)",
+    ]);
+    expect(byTitle(tree, "Board of directors").text.startsWith("3.1 Board of directors")).toBe(true);
+  });
+
   it("structure: 'llm' forced and the model fails → still a page-range tree, not an exception", async () => {
     const model = fakeModel(() => new Error("401 invalid api key"));
     const tree = await load(await reportPdf(), { model, structure: "llm" });
