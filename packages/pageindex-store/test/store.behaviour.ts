@@ -11,6 +11,7 @@ import {
   maxDocIdLength,
   PageIndexStore,
   type PageIndexStoreOptions,
+  type SkeletonNode,
   StoreCorruptionError,
   StoreVersionError,
   TreeValidationError,
@@ -163,6 +164,36 @@ export function describeStoreBehaviour(
         expect(read.length).toBeGreaterThanOrEqual(1);
         expect(read.length).toBeLessThanOrEqual(3);
         expect(recording.reads.some((k) => k.endsWith(".skeleton"))).toBe(false);
+      });
+
+      it("returns a deeply frozen skeleton, so one caller's edit cannot corrupt later reads", async () => {
+        const tree = { ...makeTree("doc", { nodes: 8 }), metadata: { frontMatter: { tags: ["a"] } } };
+        const writer = storeOn(backend.byteStore);
+        await writer.addTree(tree);
+        expect(Object.isFrozen(tree.nodes[0]) || Object.isFrozen(tree.metadata.frontMatter)).toBe(false);
+        for (const store of [writer, storeOn(await backend.reopen())]) {
+          const skeleton = await store.getSkeleton("doc");
+          const node = skeleton.nodes[1] as SkeletonNode;
+          expect(() => {
+            node.title = "changed";
+          }).toThrow(TypeError);
+          expect(() => node.childIds.push("9999")).toThrow(TypeError);
+          expect(() => skeleton.nodes.pop()).toThrow(TypeError);
+          const { tags } = (skeleton.metadata as { frontMatter: { tags: string[] } }).frontMatter;
+          expect(tags).toEqual(["a"]);
+          expect(() => {
+            tags[0] = "b";
+          }).toThrow(TypeError);
+          expect(() => {
+            skeleton.build.loader = "changed";
+          }).toThrow(TypeError);
+          expect(await store.getSkeleton("doc")).toEqual(toSkeleton(tree));
+          // Whole trees and nodes are the caller's copies to edit.
+          const copy = await store.getTree("doc");
+          copy.nodes[0]?.childIds.push("9999");
+          (await store.getNodes("doc", ["0001"]))[0]?.childIds.push("9999");
+          expect(await store.getTree("doc")).toEqual(tree);
+        }
       });
 
       it("stores a tree without nodes", async () => {

@@ -25,6 +25,7 @@ import {
 import { DerivedArtifacts } from "./derived.js";
 import { DocumentIdConflictError, StoreCorruptionError } from "./errors.js";
 import { FileByteStore, type FileByteStoreOptions } from "./file-byte-store.js";
+import { deepFreeze } from "./freeze.js";
 import { KeyLayout, newVersionId, versionTime } from "./keys.js";
 import { RedisByteStore, type RedisByteStoreOptions, type RedisCommandClient } from "./redis-byte-store.js";
 
@@ -145,7 +146,8 @@ function loaded(
   chunkSha256: string[],
 ): LoadedVersion {
   const positions = new Map(skeleton.nodes.map((node, i) => [node.nodeId, i]));
-  return { docId, versionId, skeleton, chunkStarts, chunkSha256, positions };
+  // Callers share the cached skeleton: frozen, one caller's edit cannot corrupt later reads.
+  return { docId, versionId, skeleton: deepFreeze(skeleton), chunkStarts, chunkSha256, positions };
 }
 
 /**
@@ -266,7 +268,8 @@ export class PageIndexStore implements TreeReader {
       skeletonSha256: sha256(skeletonBytes),
     };
     await this.byteStore.mset([[this.keys.head(docId), encodeHead(head)]]);
-    this.remember(loaded(docId, versionId, skeleton, chunkStarts, chunkSha256));
+    // A copy: the skeleton shares nested values (metadata) with the caller's tree, which stays theirs.
+    this.remember(loaded(docId, versionId, structuredClone(skeleton), chunkStarts, chunkSha256));
 
     await this.afterWrite(docId, previous);
     return info;
@@ -467,7 +470,8 @@ export class PageIndexStore implements TreeReader {
 
   /**
    * The tree without node texts. Cached; each call re-reads the one-key head, so a
-   * replacement by another process is seen at once. Treat the result as read-only.
+   * replacement by another process is seen at once. The result is shared and deeply frozen
+   * (`structuredClone` it to edit).
    * @throws {DocumentNotFoundError} @throws {StoreCorruptionError}
    */
   async getSkeleton(docId: string): Promise<TreeSkeleton> {
@@ -491,7 +495,7 @@ export class PageIndexStore implements TreeReader {
       const position = version.positions.get(id);
       const text = texts.get(id);
       if (position === undefined || text === undefined) continue;
-      out.push({ ...(version.skeleton.nodes[position] as SkeletonNode), text });
+      out.push({ ...structuredClone(version.skeleton.nodes[position] as SkeletonNode), text });
     }
     return out;
   }
@@ -499,8 +503,9 @@ export class PageIndexStore implements TreeReader {
   /** The whole tree, texts included. @throws {DocumentNotFoundError} @throws {StoreCorruptionError} */
   async getTree(docId: string): Promise<TreeDocument> {
     const { version, texts } = await this.readTexts(this.keys.assertDocId(docId), undefined);
-    const nodes = version.skeleton.nodes.map((node) => ({ ...node, text: texts.get(node.nodeId) as string }));
-    return { ...version.skeleton, nodes };
+    const copy = structuredClone(version.skeleton); // the caller's to edit, unlike the cached skeleton
+    const nodes = copy.nodes.map((node) => ({ ...node, text: texts.get(node.nodeId) as string }));
+    return { ...copy, nodes };
   }
 
   /**
