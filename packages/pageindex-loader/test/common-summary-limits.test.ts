@@ -16,7 +16,8 @@ class RecordingModel extends FakeListChatModel {
     const prompt = messages.map((m) => String(m.content)).join("\n");
     // The section's own title: the last step of the "Section: A › B" path line.
     const path = /Section: ([^\n<]*)/.exec(prompt)?.[1] ?? "?";
-    this.sections.push(path.split(/\s(?:›|>|&gt;)\s/).pop()?.trim() ?? "?");
+    const title = path.split(/\s(?:›|>|&gt;)\s/).pop() ?? "?";
+    this.sections.push(title.trim());
     this.inFlight += 1;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     try {
