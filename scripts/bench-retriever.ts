@@ -10,8 +10,15 @@
  * - FinanceBench filings and questions (`financebench/`), when `pageindex-loader` exports
  *   `PdfTreeLoader` (trees built offline: outline/layout, extractive summaries).
  *
+ * Besides the means per method it reports: how often each beam actually pruned (`beam-1` with
+ * the default judge; `beam-2-wide` next to `expand-wide`, both with a judge that finds many
+ * branches plausible), round trips against the depth reached for expansion with and without
+ * the dead-end second look (`expand`, `expand-drop`), and for FinanceBench a per-filing table
+ * plus expand vs single-shot over the filings of 100 pages or more.
+ *
  * Run: pnpm -r --filter "./packages/**" run build && npx tsx scripts/bench-retriever.ts
- *      [--error-rate 0.1] [--seed 7] [--k 3] [--questions-per-tree 10]
+ *      [--error-rate 0.1] [--false-positive-rate 0.02] [--wide-false-positive-rate 0.3]
+ *      [--seed 7] [--k 3] [--questions-per-tree 10]
  * Writes .bench-out/bench-retriever.json.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -49,6 +56,12 @@ const K = arg("k", 3);
 const PER_TREE = arg("questions-per-tree", 10);
 /** Chance that a judge picks a given wrong section (per section looked at). */
 const FALSE_POSITIVE_RATE = arg("false-positive-rate", ERROR_RATE / 5);
+/**
+ * False-positive rate of the "wide" judge: one that finds many branches plausible, the case
+ * beam search is for (with the default judge at most one or two siblings are relevant per level,
+ * so a beam of 2 never prunes anything).
+ */
+const WIDE_FALSE_POSITIVE_RATE = arg("wide-false-positive-rate", 0.3);
 
 /** Deterministic PRNG (mulberry32), so runs are comparable. */
 function rng(seed: number): () => number {
@@ -76,18 +89,20 @@ interface BenchQuestion {
  * A text-only chat model that judges like a good model that knows where the answer is: a
  * section is relevant when its page range holds an evidence page. It errs at `errorRate`: a
  * right section is missed with probability `errorRate`, and each wrong section it looks at is
- * picked with probability `FALSE_POSITIVE_RATE` (the same per-section rates for sibling calls and
+ * picked with probability `falsePositiveRate` (the same per-section rates for sibling calls and
  * per-node calls; single-shot adds one wrong entry with probability `errorRate`).
  */
 class SimulatedJudge extends ChatModelBase {
   private readonly evidence: Map<string, number[]>;
   private readonly errorRate: number;
+  private readonly falsePositiveRate: number;
   private readonly random: () => number;
 
-  constructor(evidence: Map<string, number[]>, errorRate: number, seed: number) {
+  constructor(evidence: Map<string, number[]>, errorRate: number, seed: number, falsePositiveRate: number) {
     super({});
     this.evidence = evidence;
     this.errorRate = errorRate;
+    this.falsePositiveRate = falsePositiveRate;
     this.random = rng(seed);
   }
 
@@ -105,7 +120,7 @@ class SimulatedJudge extends ChatModelBase {
     else if (prompt.includes("Is this section relevant")) {
       const m = /<node id="[^"]+" pages="(\d+)-(\d+)"/.exec(prompt);
       const right = m ? holds(Number(m[1]), Number(m[2])) : false;
-      const relevant = right ? this.random() >= this.errorRate : this.random() < FALSE_POSITIVE_RATE;
+      const relevant = right ? this.random() >= this.errorRate : this.random() < this.falsePositiveRate;
       answer = JSON.stringify({ relevant });
     } else {
       const offered = [...prompt.matchAll(/<node id="([^"]+)" pages="(\d+)-(\d+)"/g)].map((m) => ({
@@ -113,7 +128,7 @@ class SimulatedJudge extends ChatModelBase {
         hit: holds(Number(m[2]), Number(m[3])),
       }));
       const chosen = offered.filter((o) => o.hit && this.random() >= this.errorRate);
-      for (const o of offered) if (!o.hit && this.random() < FALSE_POSITIVE_RATE) chosen.push(o);
+      for (const o of offered) if (!o.hit && this.random() < this.falsePositiveRate) chosen.push(o);
       answer = JSON.stringify({
         relevant: chosen.map((o) => ({ id: o.id, score: o.hit ? 0.9 : 0.6, reason: "simulated" })),
       });
@@ -206,6 +221,8 @@ async function perNodeTraversal(model: BaseChatModel, tree: TreeDocument, questi
 
 // ---------------------------------------------------------------- running
 interface Row {
+  /** Nodes offered to a judge. */
+  nodesJudged: number;
   calls: number;
   roundTrips: number;
   promptTokens: number;
@@ -215,17 +232,41 @@ interface Row {
   /** Tokens of the returned sections' text. */
   returnedTokens: number;
 }
-type Method = SearchStrategy | "expand-drop" | "beam-2" | "per-node" | "lexical" | "lexical-text";
-/** `expand-drop`: expansion with `keepDeadEnds: false` (a branch whose children are all rejected is lost). */
-const METHODS: Method[] = [
-  "expand",
-  "expand-drop",
-  "beam-2",
-  "single-shot",
-  "per-node",
-  "lexical",
-  "lexical-text",
-];
+/** How one benchmarked method runs. */
+interface MethodSpec {
+  /** Retriever strategy; absent for the per-node baseline. */
+  strategy?: SearchStrategy;
+  beamWidth?: number;
+  /** `false`: a branch whose children are all rejected is lost (no second look, nothing kept). */
+  keepDeadEnds?: boolean;
+  /** No model: the offline lexical judge. */
+  lexical?: boolean;
+  lexicalText?: "full";
+  /** The simulated judge's false-positive rate (default `FALSE_POSITIVE_RATE`). */
+  falsePositiveRate?: number;
+  /** The method whose calls and nodes a beam is compared with, to count the queries it pruned. */
+  prunes?: string;
+}
+
+const METHOD_SPECS = {
+  expand: { strategy: "expand" },
+  "expand-drop": { strategy: "expand", keepDeadEnds: false },
+  "beam-1": { strategy: "beam", beamWidth: 1, prunes: "expand" },
+  "single-shot": { strategy: "single-shot" },
+  "per-node": {},
+  lexical: { strategy: "expand", lexical: true },
+  "lexical-text": { strategy: "expand", lexical: true, lexicalText: "full" },
+  "expand-wide": { strategy: "expand", falsePositiveRate: WIDE_FALSE_POSITIVE_RATE },
+  "beam-2-wide": {
+    strategy: "beam",
+    beamWidth: 2,
+    falsePositiveRate: WIDE_FALSE_POSITIVE_RATE,
+    prunes: "expand-wide",
+  },
+} as const satisfies Record<string, MethodSpec>;
+type Method = keyof typeof METHOD_SPECS;
+const METHODS = Object.keys(METHOD_SPECS) as Method[];
+const spec = (method: Method): MethodSpec & { prunes?: Method } => METHOD_SPECS[method];
 
 /**
  * Whether a returned section holds an evidence page: its own pages (an internal node's intro,
@@ -257,12 +298,19 @@ async function runSet(name: string, trees: TreeDocument[], questions: BenchQuest
   for (const [qi, q] of questions.entries()) {
     const line: Record<string, unknown> = { id: q.id, docId: q.docId };
     for (const method of METHODS) {
-      const judge = new SimulatedJudge(evidence, ERROR_RATE, SEED * 1000 + qi);
+      const m = spec(method);
+      const judge = new SimulatedJudge(
+        evidence,
+        ERROR_RATE,
+        SEED * 1000 + qi,
+        m.falsePositiveRate ?? FALSE_POSITIVE_RATE,
+      );
       let row: Row;
-      if (method === "per-node") {
+      if (!m.strategy) {
         const tree = trees.find((t) => t.docId === q.docId) as TreeDocument;
         const r = await perNodeTraversal(judge, tree, q.question, K);
         row = {
+          nodesJudged: r.calls,
           calls: r.calls,
           roundTrips: r.roundTrips,
           promptTokens: r.promptTokens,
@@ -273,16 +321,11 @@ async function runSet(name: string, trees: TreeDocument[], questions: BenchQuest
       } else {
         const retriever = new PageIndexRetriever({
           trees,
-          ...(method.startsWith("lexical") ? {} : { model: judge }),
-          ...(method === "lexical-text" ? { lexicalText: "full" as const } : {}),
-          strategy:
-            method === "beam-2"
-              ? "beam"
-              : method.startsWith("lexical") || method === "expand-drop"
-                ? "expand"
-                : (method as SearchStrategy),
-          keepDeadEnds: method !== "expand-drop",
-          beamWidth: 2,
+          ...(m.lexical ? {} : { model: judge }),
+          ...(m.lexicalText ? { lexicalText: m.lexicalText } : {}),
+          strategy: m.strategy,
+          keepDeadEnds: m.keepDeadEnds ?? true,
+          beamWidth: m.beamWidth ?? 3,
           k: K,
           docIds: [q.docId],
           cache: false,
@@ -296,6 +339,7 @@ async function runSet(name: string, trees: TreeDocument[], questions: BenchQuest
         const tree = trees.find((t) => t.docId === q.docId);
         const levels = new Map(tree?.nodes.map((n) => [n.nodeId, n.level]));
         row = {
+          nodesJudged: s?.nodesJudged ?? 0,
           calls: s?.calls ?? 0,
           roundTrips: s?.roundTrips ?? 0,
           promptTokens: s?.promptTokens ?? 0,
@@ -312,16 +356,15 @@ async function runSet(name: string, trees: TreeDocument[], questions: BenchQuest
     }
     perQuery.push(line);
   }
-  return { name, questions: questions.length, rows, perQuery };
+  return { name, questions: questions.length, rows, perQuery, questionList: questions };
 }
 
-function summarise(result: Awaited<ReturnType<typeof runSet>>) {
-  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+function summarise(result: SetResult) {
   const base = result.rows.get("per-node") ?? [];
   const baseCalls = mean(base.map((r) => r.calls)) || 1;
   const baseTokens = mean(base.map((r) => r.promptTokens)) || 1;
   console.log(
-    `\n## ${result.name}: ${result.questions} questions, k=${K}, judge misses ${ERROR_RATE}, false positives ${FALSE_POSITIVE_RATE.toFixed(3)}`,
+    `\n## ${result.name}: ${result.questions} questions, k=${K}, judge misses ${ERROR_RATE}, false positives ${FALSE_POSITIVE_RATE.toFixed(3)} (the -wide methods ${WIDE_FALSE_POSITIVE_RATE})`,
   );
   console.log(
     "method        calls/q  round trips/q  depth reached/q  prompt tokens/q  calls vs per-node  tokens vs per-node  returned tokens/q  hit rate",
@@ -347,6 +390,121 @@ function summarise(result: Awaited<ReturnType<typeof runSet>>) {
     );
   }
   return summary;
+}
+
+type SetResult = Awaited<ReturnType<typeof runSet>>;
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+
+/** Queries where a beam judged fewer nodes than the expansion it is compared with, and what it cost. */
+function pruning(result: SetResult) {
+  const out: Record<string, unknown> = {};
+  for (const method of METHODS) {
+    const versus = spec(method).prunes;
+    if (!versus) continue;
+    const beam = result.rows.get(method) ?? [];
+    const full = result.rows.get(versus) ?? [];
+    const pruned = beam.filter((r, i) => r.nodesJudged < (full[i]?.nodesJudged ?? 0)).length;
+    const lost = beam.filter((r, i) => !r.hit && full[i]?.hit).length;
+    const gained = beam.filter((r, i) => r.hit && !full[i]?.hit).length;
+    const entry = {
+      versus,
+      pruned,
+      questions: beam.length,
+      calls: [mean(beam.map((r) => r.calls)), mean(full.map((r) => r.calls))],
+      promptTokens: [mean(beam.map((r) => r.promptTokens)), mean(full.map((r) => r.promptTokens))],
+      hitRate: [mean(beam.map((r) => (r.hit ? 1 : 0))), mean(full.map((r) => (r.hit ? 1 : 0)))],
+      lost,
+      gained,
+    };
+    out[method] = entry;
+    console.log(
+      `${method} vs ${versus}: pruned on ${pruned}/${beam.length} queries; calls ${entry.calls[0]?.toFixed(1)} vs ${entry.calls[1]?.toFixed(1)}, prompt tokens ${entry.promptTokens[0]?.toFixed(0)} vs ${entry.promptTokens[1]?.toFixed(0)}, hit ${pct(entry.hitRate[0] ?? 0)} vs ${pct(entry.hitRate[1] ?? 0)} (lost ${lost}, gained ${gained})`,
+    );
+  }
+  return out;
+}
+
+/** Round trips against the depth reached, per query: equal is the floor of top-down search. */
+function depthVersusTrips(result: SetResult, methods: Method[]) {
+  const out: Record<string, unknown> = {};
+  for (const method of methods) {
+    const rows = result.rows.get(method) ?? [];
+    const extra = new Map<number, number>();
+    for (const r of rows) extra.set(r.roundTrips - r.depth, (extra.get(r.roundTrips - r.depth) ?? 0) + 1);
+    const histogram = Object.fromEntries([...extra].sort((a, b) => a[0] - b[0]));
+    out[method] = {
+      depth: mean(rows.map((r) => r.depth)),
+      roundTrips: mean(rows.map((r) => r.roundTrips)),
+      roundTripsMinusDepth: histogram,
+    };
+    console.log(
+      `${method}: depth reached ${mean(rows.map((r) => r.depth)).toFixed(2)}, round trips ${mean(rows.map((r) => r.roundTrips)).toFixed(2)}; queries by round trips − depth: ${Object.entries(
+        histogram,
+      )
+        .map(([d, n]) => `${Number(d) >= 0 ? "+" : ""}${d}: ${n}`)
+        .join(", ")}`,
+    );
+  }
+  return out;
+}
+
+const FILING_METHODS: Method[] = ["expand", "beam-1", "single-shot", "per-node", "lexical"];
+
+function pagesOf(tree: TreeDocument): number {
+  return tree.pageCount ?? Math.max(0, ...tree.nodes.map((n) => n.endPage ?? n.startPage ?? 0));
+}
+
+/** Per filing: calls, round trips, prompt tokens and hit rate of the main methods; then the 100+ page filings together. */
+function perFiling(result: SetResult, trees: TreeDocument[]) {
+  const out: Record<string, unknown> = {};
+  console.log(
+    `\nper filing (calls / round trips / prompt tokens / hit rate per query):\nfiling                        pages nodes  q  ${FILING_METHODS.map((m) => m.padEnd(26)).join("")}`,
+  );
+  const index = (docIds: Set<string>) =>
+    result.questionList.flatMap((q, i) => (docIds.has(q.docId) ? [i] : []));
+  const cells = (rows: Row[]) =>
+    `${mean(rows.map((r) => r.calls)).toFixed(1)} / ${mean(rows.map((r) => r.roundTrips)).toFixed(1)} / ${mean(rows.map((r) => r.promptTokens)).toFixed(0)} / ${pct(mean(rows.map((r) => (r.hit ? 1 : 0))))}`;
+  const pick = (method: Method, at: number[]) => at.map((i) => result.rows.get(method)?.[i] as Row);
+  for (const tree of trees) {
+    const at = index(new Set([tree.docId]));
+    if (at.length === 0) continue;
+    out[tree.docId] = {
+      pages: pagesOf(tree),
+      nodes: tree.nodes.length,
+      questions: at.length,
+      ...Object.fromEntries(FILING_METHODS.map((m) => [m, pick(m, at)])),
+    };
+    console.log(
+      `${tree.docId.padEnd(29)} ${String(pagesOf(tree)).padStart(5)} ${String(tree.nodes.length).padStart(5)} ${String(at.length).padStart(2)}  ${FILING_METHODS.map((m) => cells(pick(m, at)).padEnd(26)).join("")}`,
+    );
+  }
+  const big = trees.filter((t) => pagesOf(t) >= 100);
+  const at = index(new Set(big.map((t) => t.docId)));
+  const summary = (m: Method) => ({
+    promptTokens: mean(pick(m, at).map((r) => r.promptTokens)),
+    hitRate: mean(pick(m, at).map((r) => (r.hit ? 1 : 0))),
+    calls: mean(pick(m, at).map((r) => r.calls)),
+    roundTrips: mean(pick(m, at).map((r) => r.roundTrips)),
+  });
+  const expand = summary("expand");
+  const single = summary("single-shot");
+  out.over100Pages = { filings: big.map((t) => t.docId), questions: at.length, expand, singleShot: single };
+  console.log(
+    `\nfilings with ≥ 100 pages (${big.map((t) => `${t.docId} ${pagesOf(t)} pp.`).join(", ")}; ${at.length} questions): expand ${expand.promptTokens.toFixed(0)} prompt tokens/q at ${pct(expand.hitRate)} hit (${expand.calls.toFixed(1)} calls, ${expand.roundTrips.toFixed(1)} round trips); single-shot ${single.promptTokens.toFixed(0)} at ${pct(single.hitRate)} (${single.calls.toFixed(1)} call); ratio ${(expand.promptTokens / (single.promptTokens || 1)).toFixed(2)}`,
+  );
+  return out;
+}
+
+/** The extra reports: pruning, depth against round trips, and (FinanceBench) per filing. */
+function details(result: SetResult, trees?: TreeDocument[]) {
+  console.log("");
+  const out: Record<string, unknown> = {
+    pruning: pruning(result),
+    depthVersusRoundTrips: depthVersusTrips(result, ["expand", "expand-drop"]),
+  };
+  if (trees) out.perFiling = perFiling(result, trees);
+  return out;
 }
 
 function referenceQuestions(trees: TreeDocument[]): BenchQuestion[] {
@@ -420,6 +578,7 @@ async function main() {
   const out: Record<string, unknown> = {
     errorRate: ERROR_RATE,
     falsePositiveRate: FALSE_POSITIVE_RATE,
+    wideFalsePositiveRate: WIDE_FALSE_POSITIVE_RATE,
     seed: SEED,
     k: K,
   };
@@ -436,7 +595,7 @@ async function main() {
     trees,
     referenceQuestions(trees),
   );
-  out.reference = { summary: summarise(ref), perQuery: ref.perQuery };
+  out.reference = { summary: summarise(ref), ...details(ref), perQuery: ref.perQuery };
 
   const fb = await financeBench(join(corpus, "financebench"));
   if (typeof fb === "string") {
@@ -444,7 +603,11 @@ async function main() {
     out.financebench = { skipped: fb };
   } else {
     const result = await runSet("FinanceBench (evidence pages)", fb.trees, fb.questions);
-    out.financebench = { summary: summarise(result), perQuery: result.perQuery };
+    out.financebench = {
+      summary: summarise(result),
+      ...details(result, fb.trees),
+      perQuery: result.perQuery,
+    };
     console.log("\nper query (calls / round trips / hit):");
     for (const line of result.perQuery) {
       const cells = METHODS.map((m) => {
