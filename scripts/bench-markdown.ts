@@ -1,12 +1,14 @@
 // Markdown indexing throughput (no LLM): the tree loader with extractive summaries and with
 // none, its parse step alone, and LangChain's MarkdownTextSplitter on the same text, one run
 // each after a warm-up. Reads ../shared/corpus/markdown when present and always a generated
-// 20 MB document.
+// 20 MB document; then 2 MB single-line documents (base64, a data URI, one letter repeated, a
+// "=" ruler), the whitespace-free runs whose token counting used to take seconds.
 // Usage: pnpm build && npx tsx scripts/bench-markdown.ts
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { MarkdownTextSplitter } from "@langchain/textsplitters";
 import { markdownToTree, parseMarkdown } from "pageindex-loader";
+import { countTokens } from "pageindex-store";
 import { CORPUS_DIR } from "./corpus.js";
 
 /** A deterministic 20 MB document with the usual mix: nested headings, code with `#` comments, lists, tables. */
@@ -94,3 +96,32 @@ for (const { name, text } of inputs) {
 console.log(
   "\nThe loader counts tokens of every node with js-tiktoken (o200k_base); the splitter measures characters only.",
 );
+
+/** Deterministic base64-alphabet text (a stand-in for an embedded file). */
+function base64Run(length: number): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  let s = 7;
+  let out = "";
+  for (let i = 0; i < length; i++) {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    out += alphabet[s % alphabet.length];
+  }
+  return out;
+}
+
+const LINE = 2 * 1024 * 1024;
+const lines: Array<{ name: string; text: string }> = [
+  { name: "base64", text: base64Run(LINE) },
+  { name: "data URI image", text: `![logo](data:image/png;base64,${base64Run(LINE - 40)})` },
+  { name: "one letter", text: "a".repeat(LINE) },
+  { name: '"=" ruler', text: "=".repeat(LINE) },
+];
+console.log("\n| 2 MB single line | tokens | countTokens ms | loader (summaries none) ms |");
+console.log("|---|---|---|---|");
+for (const { name, text } of lines) {
+  const counted = time(() => countTokens(text));
+  const tree = await timeAsync(() =>
+    markdownToTree(`# Line\n\n${text}\n`, { summaries: "none", docName: name }),
+  );
+  console.log(`| ${name} | ${counted.value} | ${counted.ms.toFixed(0)} | ${tree.ms.toFixed(0)} |`);
+}
