@@ -12,6 +12,7 @@ import {
   subtreeText,
   subtreeTokenCount,
   type TreeDocument,
+  type TreeNode,
   TreeValidationError,
   toDocId,
   toPageIndexJson,
@@ -198,6 +199,21 @@ describe("parseTree", () => {
     const found = problems(tree);
     expect(found).toContain("node 0001: cannot be reached from any root (cycle or orphan)");
   });
+  it("rejects nodes out of pre-order, saying which node is where", () => {
+    const tree = valid();
+    // Swap "Results of Operations" (0002) and "Liquidity" (0003): links intact, order not.
+    [tree.nodes[2], tree.nodes[3]] = [tree.nodes[3] as TreeNode, tree.nodes[2] as TreeNode];
+    expect(problems(tree)).toEqual([
+      expect.stringMatching(
+        /^nodes\[2\]: node "0003" is out of pre-order: it is at position 2 but belongs at position 3; position 2 belongs to node "0002"/,
+      ),
+    ]);
+    const rootsLast = valid();
+    rootsLast.nodes.push(rootsLast.nodes.shift() as TreeNode);
+    expect(problems(rootsLast)[0]).toMatch(/^nodes\[0\]: node "0001" .* belongs at position 1;/);
+    expect(problems(valid())).toEqual([]);
+  });
+
   it("finds a child pointing at a missing parent", () => {
     const tree = valid();
     (tree.nodes[5] as { parentId: string }).parentId = "9999";

@@ -59,8 +59,31 @@ function rangeOf(node: TreeNode, unit: "page" | "line"): Range {
 }
 
 /**
+ * The first node out of pre-order (each node before its children, roots and siblings in
+ * `rootIds`/`childIds` order): readers and `treeToDocuments` rely on that order. Only
+ * meaningful once links are sound.
+ */
+function preorderIssue(tree: TreeDocument, byId: Map<string, TreeNode>): TreeIssue | undefined {
+  const order: string[] = [];
+  const stack = [...tree.rootIds].reverse();
+  while (stack.length > 0) {
+    const id = stack.pop() as string;
+    order.push(id);
+    const children = byId.get(id)?.childIds ?? [];
+    for (let i = children.length - 1; i >= 0; i -= 1) stack.push(children[i] as string);
+  }
+  const at = tree.nodes.findIndex((node, i) => node.nodeId !== order[i]);
+  if (at < 0) return undefined;
+  const nodeId = (tree.nodes[at] as TreeNode).nodeId;
+  return {
+    path: `nodes[${at}]`,
+    message: `node "${nodeId}" is out of pre-order: it is at position ${at} but belongs at position ${order.indexOf(nodeId)}; position ${at} belongs to node "${order[at]}" (nodes must list each node before its children, siblings in childIds order)`,
+  };
+}
+
+/**
  * Checks what a schema cannot: unique ids, consistent parent/child links, no cycles or
- * orphans, levels that follow depth, and ranges that nest (union semantics).
+ * orphans, levels that follow depth, nodes in pre-order, and ranges that nest (union semantics).
  * Returns every problem found; an empty list means the tree is sound.
  */
 export function checkTreeLinks(tree: TreeDocument): TreeIssue[] {
@@ -134,6 +157,11 @@ export function checkTreeLinks(tree: TreeDocument): TreeIssue[] {
     if (!reached.has(id)) {
       issues.push({ path: `node ${id}`, message: "cannot be reached from any root (cycle or orphan)" });
     }
+  }
+
+  if (issues.length === 0) {
+    const order = preorderIssue(tree, byId);
+    if (order) issues.push(order);
   }
 
   for (const node of byId.values()) {
