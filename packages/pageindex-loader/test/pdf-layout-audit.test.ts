@@ -213,6 +213,65 @@ describe("layout path: audit regressions", () => {
     ]);
   });
 
+  it("joins a heading wrapped at the column edge, not a stack of short headings; a 'Page' column header is no heading", async () => {
+    const b = (text: string, gap = 12): LineSpec => ({ text, size: 10, bold: true, gap });
+    const tree = await layout([
+      { lines: [h("Annual Report", 20), ...body(10, 1)] },
+      {
+        lines: [
+          b("Index to the Financial Statements"),
+          { text: "Page", bold: true, indent: 380, gap: 6 },
+          ...body(4, 2),
+          b("Notes to the Consolidated Financial Statements"),
+          b("Summary of Business Segment Data", 0),
+          ...body(8, 3),
+        ],
+      },
+      {
+        lines: [
+          h("Quantitative and Qualitative Disclosures About Market"),
+          h("Risk Exposure", 14, 0),
+          ...body(6, 4),
+          h("Liquidity and Capital Resources of the"),
+          h("Company", 14, 0),
+          ...body(6, 5),
+        ],
+      },
+    ]);
+    expect(tree.nodes.map((n) => n.title)).toEqual([
+      "Annual Report",
+      "Index to the Financial Statements",
+      "Notes to the Consolidated Financial Statements",
+      "Summary of Business Segment Data",
+      "Quantitative and Qualitative Disclosures About Market Risk Exposure",
+      "Liquidity and Capital Resources of the Company",
+    ]);
+  });
+
+  it("author, affiliation and e-mail lines under a paper's title are not headings", async () => {
+    const tree = await layout([
+      {
+        lines: [
+          h("Similarity Search at Scale", 18),
+          h("Yu Tang†, Leong Hou U‡, Nikos Mamoulis†", 12),
+          h("†The University of Hong Kong ‡University of Macau", 11),
+          h("{ytang, nikos}@cs.hku.hk ‡ryanlhu@umac.mo", 11),
+          h("ABSTRACT", 12),
+          ...body(8, 1),
+          h("1. INTRODUCTION", 12),
+          ...body(10, 2),
+        ],
+      },
+      { lines: [h("2. RELATED WORK", 12), ...body(12, 3)] },
+    ]);
+    expect(tree.nodes.map((n) => n.title)).toEqual([
+      "Similarity Search at Scale",
+      "ABSTRACT",
+      "1. INTRODUCTION",
+      "2. RELATED WORK",
+    ]);
+  });
+
   it("judges layout headings by density and coverage before skipping a model", () => {
     const at = (...pages: number[]): SectionEntry[] =>
       pages.map((page) => ({ title: `p${page}`, page, children: [] }));

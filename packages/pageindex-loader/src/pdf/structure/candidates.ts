@@ -66,7 +66,8 @@ function headingLikeText(raw: string, title: string, numbered: boolean, styled: 
   if (TABLE_ROW.test(raw)) return false;
   // Three or more cells on a line: a table row or chart labels, not a heading.
   if (cellCount(raw) >= 3) return false;
-  if (CAPTION.test(title) || CONTINUED.test(title)) return false;
+  if (CAPTION.test(title) || CONTINUED.test(title) || COLUMN_HEADER.test(title) || BYLINE.test(title))
+    return false;
   const n = words(title);
   if (n > MAX_WORDS) return false;
   if (/[,;]$/.test(title)) return false;
@@ -74,6 +75,20 @@ function headingLikeText(raw: string, title: string, numbered: boolean, styled: 
   if (!numbered && /:$/.test(title) && !(styled && n <= 6)) return false;
   if (!numbered && /[.!?]$/.test(title) && n > 8) return false;
   return true;
+}
+
+/** Title-page furniture of papers: affiliation marks on author and institution lines, e-mail addresses. */
+const BYLINE = /[†‡§¶]|[\p{L}\d}._-]@[\p{L}\d-]+\.\p{L}/u;
+/** A table's column header standing alone ("Page" over the page numbers of an index). */
+const COLUMN_HEADER = /^(page|pages|page no\.?|page number)$/i;
+/** A line ending in a word that cannot end a title: the title goes on on the next line. */
+const DANGLING = /\b(and|of|or|the|to|for|in|on|with|a|an|by|from|at)$|[,&/-]$/i;
+
+/** Rough printed width of a line in points: capitals and digits are wider than lower case, a tab is a wide gap. */
+function approxWidth(line: PdfLine): number {
+  let units = 0;
+  for (const c of line.text) units += c === "\t" ? 2 : c === " " ? 0.28 : /[A-Z0-9]/.test(c) ? 0.65 : 0.5;
+  return units * line.size;
 }
 
 function startsOwnHeading(line: PdfLine): boolean {
@@ -98,6 +113,8 @@ export function findHeadings(pages: readonly ParsedPage[], options: FindHeadings
     const lines = page.lines;
     const skipBefore = options.skipBefore;
     const firstLine = skipBefore && skipBefore.page === page.pageNumber ? skipBefore.line : 0;
+    let widest = 0;
+    for (const l of lines) widest = Math.max(widest, approxWidth(l));
     for (let i = firstLine; i < lines.length; i++) {
       if (furniture?.has(i)) continue;
       const line = lines[i] as PdfLine;
@@ -117,7 +134,11 @@ export function findHeadings(pages: readonly ParsedPage[], options: FindHeadings
         if (compareStyle(styleOf(next), style) !== 0 || next.bold !== line.bold) break;
         if (next.gapBefore <= 0 || next.gapBefore > Math.max(line.size * 1.6, body.leading * 1.15)) break;
         if (/[.:]$/.test(raw.trim()) || startsOwnHeading(next)) break;
-        if (!styled && !/\b(and|of|or|the|to|for|in|on|with|,)$/i.test(raw.trim())) break;
+        // A styled line joins the next only when it was cut by the column edge (it runs nearly
+        // the page's full width) or mid-phrase; a short complete line over another is a stack of
+        // headings ("Notes to the Financial Statements" over "Segment Data").
+        const cut = DANGLING.test(raw.trim()) || /^\p{Ll}/u.test(next.text.trim());
+        if (!cut && !(styled && approxWidth(lines[j] as PdfLine) >= widest * 0.7)) break;
         raw = `${raw} ${next.text}`;
         j += 1;
       }
