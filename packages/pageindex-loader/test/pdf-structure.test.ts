@@ -1,7 +1,9 @@
 import { getNode, type TreeDocument, type TreeNode } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import {
+  detectFormat,
   InvalidInputError,
+  NotAPdfError,
   PageIndexLoader,
   type PdfProgressEvent,
   PdfStructureError,
@@ -89,7 +91,13 @@ describe("outline path", () => {
       }),
     );
     expect(outside.build.structure).toBe("layout");
-    expect(outline.length).toBe(2);
+    const outsideAttempts = (outside.metadata?.pdf as typeof meta).attempts;
+    expect(outsideAttempts[0]).toMatchObject({
+      path: "outline",
+      used: false,
+      detail: "2 of 3 bookmarks point outside the document or have no title",
+    });
+    expect(outsideAttempts[1]).toMatchObject({ path: "layout", used: true });
 
     await expect(load(await buildPdf({ pages }), { structure: "outline" })).rejects.toBeInstanceOf(
       PdfStructureError,
@@ -339,5 +347,14 @@ describe("loader API", () => {
     expect(fromPdf.kind).toBe("pdf");
     const fromMd = await new PageIndexLoader({ text: "# Title\n\nBody text.", name: "notes.md" }).loadTree();
     expect(fromMd.kind).toBe("markdown");
+    // Content wins over a wrong extension; a ".pdf" name (any case) without the header goes to
+    // the PDF loader, which says it is not a PDF instead of indexing it as text.
+    const misnamed = new File([await pdf()], "notes.md");
+    expect((await new PageIndexLoader(misnamed, { pdf: { summaries: "none" } }).loadTree()).kind).toBe("pdf");
+    const fake = new PageIndexLoader({ text: "# Not a PDF", name: "SCAN.PDF" }).loadTree();
+    await expect(fake).rejects.toBeInstanceOf(NotAPdfError);
+    expect(detectFormat(new TextEncoder().encode("# Title"), "notes.txt")).toBe("markdown");
+    expect(detectFormat(new TextEncoder().encode("# Title"), "report.pdf")).toBe("pdf");
+    expect(detectFormat(new TextEncoder().encode("%PDF-1.7\n"))).toBe("pdf");
   });
 });
