@@ -156,6 +156,65 @@ describe("Documents", () => {
     expect(back.rootIds).toEqual(tree.rootIds);
   });
 
+  it("round-trips a Markdown tree: line ranges, heading levels and every document-level field", () => {
+    const tree = createTree(
+      {
+        docId: "ops-manual.md",
+        docName: "ops-manual.md",
+        kind: "markdown",
+        source: "/docs/ops-manual.md",
+        lineCount: 40,
+        description: "How to install and upgrade the service",
+        contentHash: "9f86d081884c7d65",
+        createdAt: "2026-02-03T04:05:06.000Z",
+        build: { loader: "markdown", structure: "headings", options: { summaries: "extractive" } },
+        metadata: { title: "Operator manual", tags: ["ops", "runbook"] },
+      },
+      [
+        {
+          title: "Operator manual",
+          headingLevel: 1,
+          startLine: 5,
+          ownEndLine: 7,
+          text: "# Operator manual\nRead this first.",
+          prefixSummary: "Read this first.",
+          children: [
+            {
+              title: "Install",
+              headingLevel: 2,
+              startLine: 8,
+              ownEndLine: 11,
+              text: "## Install",
+              children: [
+                {
+                  title: "Linux",
+                  headingLevel: 4,
+                  startLine: 12,
+                  endLine: 20,
+                  text: "#### Linux",
+                  summary: "apt",
+                },
+              ],
+            },
+            { title: "Upgrade", headingLevel: 2, startLine: 21, endLine: 40, text: "## Upgrade" },
+          ],
+        },
+      ],
+    );
+    const docs = treeToDocuments(tree);
+    expect(docs[2]?.metadata).toMatchObject({
+      title: "Linux",
+      level: 3,
+      headingLevel: 4,
+      startLine: 12,
+      endLine: 20,
+    });
+    const { description, contentHash, createdAt, build, metadata } = tree;
+    const back = documentsToTree(docs, { description, contentHash, createdAt, build, metadata });
+    expect(back).toEqual(tree);
+    expect(documentsToTree(docs, { createdAt, docName: "renamed.md" }).docName).toBe("renamed.md");
+  });
+
   it("refuses documents that do not form one tree", () => {
     const docs = treeToDocuments(sampleTree());
     expect(() => documentsToTree(docs.filter((d) => d.metadata.nodeId !== "0001"))).toThrow(

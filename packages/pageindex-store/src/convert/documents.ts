@@ -1,15 +1,8 @@
 import { Document } from "@langchain/core/documents";
 import { PageIndexError, TreeValidationError } from "../errors.js";
-import { createTree, type NodeDraft } from "../model/build.js";
+import { createTree, type NodeDraft, type TreeInit } from "../model/build.js";
 import { nodeIndex, titlePath } from "../model/navigate.js";
-import type {
-  BuildInfo,
-  SkeletonNode,
-  TreeDocument,
-  TreeKind,
-  TreeNode,
-  TreeSkeleton,
-} from "../model/types.js";
+import type { SkeletonNode, TreeDocument, TreeKind, TreeNode, TreeSkeleton } from "../model/types.js";
 
 /**
  * Metadata of a node Document. Ids live here as well as in `Document.id`, because
@@ -101,15 +94,20 @@ export function treeToDocuments(tree: TreeDocument): Document<NodeDocumentMetada
 }
 
 /**
+ * Document-level fields given to {@link documentsToTree}. Node metadata carries `docId`,
+ * `docName`, `kind`, `source`, `pageCount` and `lineCount`; the others (`description`,
+ * `contentHash`, `createdAt`, `build`, front-matter `metadata`) only survive when given here.
+ * A field given here replaces the one read from node metadata.
+ */
+export type DocumentsToTreeInit = Partial<TreeInit>;
+
+/**
  * Rebuilds a tree from the Documents {@link treeToDocuments} produced (e.g. after they went
  * through a vector store). Node ids, links and ranges come from metadata; document-level
  * fields not carried by node metadata can be supplied in `init`.
  * @throws {TreeValidationError} when the documents do not form one consistent tree.
  */
-export function documentsToTree(
-  documents: Document[],
-  init: { createdAt?: string; description?: string; build?: BuildInfo } = {},
-): TreeDocument {
+export function documentsToTree(documents: Document[], init: DocumentsToTreeInit = {}): TreeDocument {
   if (documents.length === 0) throw new PageIndexError("documentsToTree: no documents given");
   const metas = documents.map((d, i) => {
     const m = d.metadata as Partial<NodeDocumentMetadata>;
@@ -162,17 +160,17 @@ export function documentsToTree(
       { docId: first.docId },
     );
   }
+  const given = Object.fromEntries(Object.entries(init).filter(([, value]) => value !== undefined));
   return createTree(
     {
       docId: first.docId,
       docName: first.docName ?? first.docId,
       kind: first.kind ?? "text",
-      build: init.build ?? { loader: "documents", structure: "imported" },
+      build: { loader: "documents", structure: "imported" },
       ...(first.source !== undefined ? { source: first.source } : {}),
       ...(first.pageCount !== undefined ? { pageCount: first.pageCount } : {}),
       ...(first.lineCount !== undefined ? { lineCount: first.lineCount } : {}),
-      ...(init.description !== undefined ? { description: init.description } : {}),
-      ...(init.createdAt !== undefined ? { createdAt: init.createdAt } : {}),
+      ...(given as DocumentsToTreeInit),
     },
     roots,
   );
