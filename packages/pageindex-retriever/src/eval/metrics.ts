@@ -56,6 +56,21 @@ export function documentHoldsEvidence(doc: DocumentInterface, evidence: Evidence
   return false;
 }
 
+/** One returned Document, as a report lists it: where it is and whether it holds evidence. */
+export interface ReturnedSection {
+  docId?: string;
+  /** Tree node (sections) or the node a chunk comes from. */
+  nodeId?: string;
+  title?: string;
+  startPage?: number;
+  endPage?: number;
+  startLine?: number;
+  endLine?: number;
+  tokens: number;
+  /** Whether it holds a piece of the question's evidence. */
+  hit: boolean;
+}
+
 /** Scores of one question for one retriever. */
 export interface QuestionScore {
   id: string;
@@ -64,23 +79,60 @@ export interface QuestionScore {
   returned: number;
   /** Tokens of the returned text (o200k_base): what a chain would put in the prompt. */
   returnedTokens: number;
+  /** What came back, in rank order. */
+  sections: ReturnedSection[];
   llmCalls: number;
   promptTokens: number;
   completionTokens: number;
+  /** Time of the query alone, after the retriever and its index were built. */
   latencyMs: number;
+  /** Time spent building the retriever for this question (a chunk index the first time it is needed). */
+  setupMs: number;
+  /** Model judgments asked, when the retriever reports them (PageIndexRetriever). */
+  judgments?: number;
+  /** Judgments whose model answer failed or was unusable, made by the lexical judge instead. */
+  fallbacks?: number;
   error?: string;
+}
+
+const num = (value: unknown) => (typeof value === "number" ? value : undefined);
+const str = (value: unknown) => (typeof value === "string" ? value : undefined);
+
+/** Where a returned Document is, for the per-question report. */
+function describeReturned(doc: DocumentInterface, hit: boolean): ReturnedSection {
+  const meta = doc.metadata as Record<string, unknown>;
+  const range = pageRangeOf(meta);
+  // Absent fields stay undefined; JSON.stringify leaves them out of report.json.
+  return {
+    docId: str(meta.docId) ?? str(meta.docName) ?? str(meta.source),
+    nodeId: str(meta.nodeId),
+    title: str(meta.title),
+    startPage: range?.[0],
+    endPage: range?.[1],
+    startLine: num(meta.startLine),
+    endLine: num(meta.endLine),
+    tokens: countTokens(doc.pageContent),
+    hit,
+  };
 }
 
 /** Scores the documents a retriever returned for a question. */
 export function scoreRetrieval(
   question: EvalQuestion,
   docs: DocumentInterface[],
-): Pick<QuestionScore, "firstHitRank" | "returned" | "returnedTokens"> {
-  const index = docs.findIndex((doc) => question.evidence.some((e) => documentHoldsEvidence(doc, e)));
+): Pick<QuestionScore, "firstHitRank" | "returned" | "returnedTokens" | "sections"> {
+  const sections = docs.map((doc) =>
+    describeReturned(
+      doc,
+      question.evidence.some((e) => documentHoldsEvidence(doc, e)),
+    ),
+  );
+  const index = sections.findIndex((s) => s.hit);
   return {
     firstHitRank: index < 0 ? null : index + 1,
     returned: docs.length,
-    returnedTokens: docs.reduce((sum, d) => sum + countTokens(d.pageContent), 0),
+    returnedTokens: sections.reduce((sum, s) => sum + s.tokens, 0),
+    sections,
   };
 }
 
@@ -95,7 +147,18 @@ export interface RetrieverSummary {
   meanReturnedTokens: number;
   meanLlmCalls: number;
   meanPromptTokens: number;
+  meanCompletionTokens: number;
+  /** Mean query time, index building excluded. */
   meanLatencyMs: number;
+  /**
+   * Time to build the retriever's index in this run (chunking, embedding, or the tree indexing
+   * when the caller adds it); `undefined` when not measured (e.g. trees indexed in an earlier run).
+   */
+  indexMs?: number;
+  /** Model judgments asked over all questions (retrievers that report them). */
+  judgments: number;
+  /** Of those, how many failed and were made by the lexical judge instead. */
+  fallbacks: number;
   errors: number;
 }
 
@@ -112,7 +175,11 @@ export function summarise(name: string, scores: QuestionScore[], k: number): Ret
     meanReturnedTokens: mean(scores.map((s) => s.returnedTokens)),
     meanLlmCalls: mean(scores.map((s) => s.llmCalls)),
     meanPromptTokens: mean(scores.map((s) => s.promptTokens)),
+    meanCompletionTokens: mean(scores.map((s) => s.completionTokens)),
     meanLatencyMs: mean(scores.map((s) => s.latencyMs)),
+    indexMs: scores.reduce((sum, s) => sum + s.setupMs, 0),
+    judgments: scores.reduce((sum, s) => sum + (s.judgments ?? 0), 0),
+    fallbacks: scores.reduce((sum, s) => sum + (s.fallbacks ?? 0), 0),
     errors: scores.filter((s) => s.error !== undefined).length,
   };
 }

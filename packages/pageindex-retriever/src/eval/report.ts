@@ -1,73 +1,179 @@
+import { type Box, placeLabels } from "./label-layout.js";
+import type { RetrieverSummary } from "./metrics.js";
 import type { EvaluationResult } from "./run.js";
 
 const fmt = (n: number, digits = 1) => (Number.isInteger(n) ? String(n) : n.toFixed(digits));
 
+/** "0", or "3/12" judgments that fell back to the lexical judge ("12/12 (all)" when every one did). */
+export function fallbackCell(s: RetrieverSummary): string {
+  if (s.fallbacks === 0) return "0";
+  return `${s.fallbacks}/${s.judgments}${s.fallbacks >= s.judgments ? " (all)" : ""}`;
+}
+
 /** The evaluation as a Markdown table, one row per retriever. */
 export function evaluationTable(result: EvaluationResult): string {
-  const rows = result.summaries.map(
-    (s) =>
-      `| ${s.name} | ${s.questions} | ${(s.hitRate * 100).toFixed(0)} % | ${s.mrr.toFixed(2)} | ${fmt(s.meanReturnedTokens, 0)} | ${fmt(s.meanLlmCalls)} | ${fmt(s.meanPromptTokens, 0)} | ${fmt(s.meanLatencyMs, 0)} | ${s.errors} |`,
+  const rows = result.summaries.map((s) =>
+    [
+      s.name,
+      s.questions,
+      `${(s.hitRate * 100).toFixed(0)} %`,
+      s.mrr.toFixed(2),
+      fmt(s.meanReturnedTokens, 0),
+      fmt(s.meanLlmCalls),
+      fmt(s.meanPromptTokens, 0),
+      fmt(s.meanCompletionTokens, 0),
+      fallbackCell(s),
+      fmt(s.meanLatencyMs, 0),
+      s.indexMs === undefined ? "n/a" : fmt(s.indexMs, 0),
+      s.errors,
+    ].join(" | "),
   );
   return [
-    `| retriever | questions | hit@${result.k} | MRR | returned tokens / q | LLM calls / q | prompt tokens / q | latency ms / q | errors |`,
-    "|---|---|---|---|---|---|---|---|---|",
-    ...rows,
+    `| retriever | questions | hit@${result.k} | MRR | returned tokens / q | LLM calls / q | prompt tokens / q | completion tokens / q | judge fallbacks | latency ms / q | index ms | errors |`,
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ...rows.map((row) => `| ${row} |`),
   ].join("\n");
 }
 
 const escapeXml = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] ?? c);
-const COLORS = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#4b5563"];
+
+const PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#4b5563", "#be185d"];
+/** The usual retrievers keep their colour whatever model or option is in their label. */
+const KNOWN_COLOURS: Record<string, string> = {
+  pageindex: "#2563eb",
+  bm25: "#ea580c",
+  vector: "#16a34a",
+};
+
+/**
+ * A retriever's colour, the same in every chart: fixed for the first word `pageindex`, `bm25`
+ * and `vector` (any case), else picked by a hash of the name (not by its position in the run).
+ */
+export function colourFor(name: string): string {
+  const first = name.trim().split(/[\s(]/)[0]?.toLowerCase() ?? "";
+  const known = KNOWN_COLOURS[first];
+  if (known) return known;
+  let hash = 0;
+  for (const char of name) hash = (Math.imul(hash, 31) + (char.codePointAt(0) ?? 0)) >>> 0;
+  return PALETTE[hash % PALETTE.length] as string;
+}
+
+/** One plotted retriever: its point and where its two-line label goes. */
+export interface ChartPoint {
+  name: string;
+  colour: string;
+  cx: number;
+  cy: number;
+  r: number;
+  label: Box;
+  lines: [string, string];
+}
+
+/** Geometry of {@link evaluationChart}, exposed so layout can be checked without parsing SVG. */
+export interface ChartLayout {
+  width: number;
+  height: number;
+  /** The plot frame. */
+  frame: Box;
+  xMax: number;
+  /** Pixel position of a token count and of a hit rate. */
+  x: (tokens: number) => number;
+  y: (hitRate: number) => number;
+  points: ChartPoint[];
+}
+
+const FONT = 12;
+/** Rough width of a character of 12 px Helvetica (bold names a little wider). */
+const CHAR_WIDTH = 6.8;
+const RADIUS = 7;
+
+/** Places the points (hit rate against tokens per query) and their labels without overlaps. */
+export function chartLayout(result: EvaluationResult): ChartLayout {
+  const width = 640;
+  const height = 400;
+  const m = { left: 64, right: 24, top: 48, bottom: 56 };
+  const frame: Box = {
+    x: m.left,
+    y: m.top,
+    width: width - m.left - m.right,
+    height: height - m.top - m.bottom,
+  };
+  // Points stay a radius and a margin inside the frame, so 0 % and 100 % never sit on its edge.
+  const inset = RADIUS + 5;
+  const maxTokens = Math.max(1, ...result.summaries.map((s) => s.meanReturnedTokens));
+  const xMax = niceCeil(maxTokens * 1.1);
+  const x = (v: number) => frame.x + inset + (v / xMax) * (frame.width - 2 * inset);
+  const y = (v: number) => frame.y + inset + (1 - v) * (frame.height - 2 * inset);
+  const points = result.summaries.map((s) => ({
+    name: s.name,
+    colour: colourFor(s.name),
+    cx: x(s.meanReturnedTokens),
+    cy: y(s.hitRate),
+    r: RADIUS,
+    lines: [
+      s.name,
+      `${(s.hitRate * 100).toFixed(0)}% · MRR ${s.mrr.toFixed(2)} · ${fmt(s.meanLlmCalls)} calls`,
+    ] as [string, string],
+  }));
+  const labels = placeLabels(
+    points.map((p) => ({
+      cx: p.cx,
+      cy: p.cy,
+      r: p.r,
+      width: Math.max(...p.lines.map((line) => line.length)) * CHAR_WIDTH,
+      height: 2 * FONT + 6,
+    })),
+    frame,
+  );
+  return {
+    width,
+    height,
+    frame,
+    xMax,
+    x,
+    y,
+    points: points.map((p, i) => ({ ...p, label: labels[i] as Box })),
+  };
+}
 
 /**
  * An SVG chart a person would rather look at than read: hit rate (y) against tokens returned per
  * query (x, what the answering model must read), one labelled point per retriever; up and left
- * is better.
+ * is better. Labels are placed so they overlap neither each other nor the points.
  */
 export function evaluationChart(result: EvaluationResult, title = "Hit rate vs context size"): string {
-  const width = 640;
-  const height = 400;
-  const m = { left: 64, right: 24, top: 48, bottom: 56 };
-  const plotW = width - m.left - m.right;
-  const plotH = height - m.top - m.bottom;
-  const maxTokens = Math.max(1, ...result.summaries.map((s) => s.meanReturnedTokens));
-  const xMax = niceCeil(maxTokens * 1.1);
-  const x = (v: number) => m.left + (v / xMax) * plotW;
-  const y = (v: number) => m.top + (1 - v) * plotH;
+  const layout = chartLayout(result);
+  const { width, height, frame, xMax, x, y } = layout;
+  const bottom = frame.y + frame.height;
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="${FONT}">`,
     `<rect width="100%" height="100%" fill="white"/>`,
     `<text x="${width / 2}" y="24" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(title)}</text>`,
   ];
   for (let i = 0; i <= 5; i += 1) {
     const v = i / 5;
-    parts.push(
-      `<line x1="${m.left}" x2="${width - m.right}" y1="${y(v)}" y2="${y(v)}" stroke="#e5e7eb"/>`,
-      `<text x="${m.left - 8}" y="${y(v) + 4}" text-anchor="end">${(v * 100).toFixed(0)}%</text>`,
-    );
     const t = (xMax * i) / 5;
     parts.push(
-      `<line x1="${x(t)}" x2="${x(t)}" y1="${m.top}" y2="${m.top + plotH}" stroke="#f3f4f6"/>`,
-      `<text x="${x(t)}" y="${m.top + plotH + 18}" text-anchor="middle">${Math.round(t)}</text>`,
+      `<line x1="${frame.x}" x2="${frame.x + frame.width}" y1="${y(v)}" y2="${y(v)}" stroke="#e5e7eb"/>`,
+      `<text x="${frame.x - 8}" y="${y(v) + 4}" text-anchor="end">${(v * 100).toFixed(0)}%</text>`,
+      `<line x1="${x(t)}" x2="${x(t)}" y1="${frame.y}" y2="${bottom}" stroke="#f3f4f6"/>`,
+      `<text x="${x(t)}" y="${bottom + 18}" text-anchor="middle">${Math.round(t)}</text>`,
     );
   }
   parts.push(
-    `<rect x="${m.left}" y="${m.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#9ca3af"/>`,
-    `<text x="${m.left + plotW / 2}" y="${height - 14}" text-anchor="middle">tokens returned per query (lower is cheaper)</text>`,
-    `<text transform="translate(16 ${m.top + plotH / 2}) rotate(-90)" text-anchor="middle">hit@${result.k} (higher is better)</text>`,
+    `<rect x="${frame.x}" y="${frame.y}" width="${frame.width}" height="${frame.height}" fill="none" stroke="#9ca3af"/>`,
+    `<text x="${frame.x + frame.width / 2}" y="${height - 14}" text-anchor="middle">tokens returned per query (lower is cheaper)</text>`,
+    `<text transform="translate(16 ${frame.y + frame.height / 2}) rotate(-90)" text-anchor="middle">hit@${result.k} (higher is better)</text>`,
   );
-  result.summaries.forEach((s, i) => {
-    const color = COLORS[i % COLORS.length];
-    const cx = x(s.meanReturnedTokens);
-    const cy = y(s.hitRate);
-    const anchor = cx > m.left + plotW * 0.7 ? "end" : "start";
-    const dx = anchor === "end" ? -10 : 10;
+  for (const p of layout.points) {
+    const lx = p.label.x.toFixed(1);
     parts.push(
-      `<circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="7" fill="${color}" fill-opacity="0.85"/>`,
-      `<text x="${(cx + dx).toFixed(1)}" y="${(cy - 8).toFixed(1)}" text-anchor="${anchor}" fill="${color}" font-weight="bold">${escapeXml(s.name)}</text>`,
-      `<text x="${(cx + dx).toFixed(1)}" y="${(cy + 8).toFixed(1)}" text-anchor="${anchor}" fill="#374151">${(s.hitRate * 100).toFixed(0)}% · MRR ${s.mrr.toFixed(2)} · ${fmt(s.meanLlmCalls)} calls</text>`,
+      `<circle cx="${p.cx.toFixed(1)}" cy="${p.cy.toFixed(1)}" r="${p.r}" fill="${p.colour}" fill-opacity="0.85"/>`,
+      `<text x="${lx}" y="${(p.label.y + FONT).toFixed(1)}" fill="${p.colour}" font-weight="bold">${escapeXml(p.lines[0])}</text>`,
+      `<text x="${lx}" y="${(p.label.y + 2 * FONT + 4).toFixed(1)}" fill="#374151">${escapeXml(p.lines[1])}</text>`,
     );
-  });
+  }
   parts.push("</svg>");
   return parts.join("\n");
 }
