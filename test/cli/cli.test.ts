@@ -1,36 +1,10 @@
 // Runs the BUILT `pageindex` binary (pnpm test builds first), the way a shell user would.
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const BIN = resolve(import.meta.dirname, "../../packages/pageindex-retriever/dist/cli.mjs");
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      {
-        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-        timeout: 120_000,
-        maxBuffer: 20 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        done({ code, stdout: String(stdout), stderr: String(stderr) });
-      },
-    );
-  });
-}
+import { BIN, cli, writePageIndexTree } from "./run-cli.js";
 
 // Sections long enough (> 300 tokens each) that the retriever returns them one by one rather
 // than collapsing the whole small manual into one result.
@@ -96,7 +70,7 @@ describe.skipIf(!existsSync(BIN))("pageindex CLI (built binary)", () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain("[0002] Descaling (lines 9-15)");
     expect(text.stdout).toContain("    [0003] Descaling in hard-water areas");
-    const pageindex = JSON.parse((await run(["tree", "kettle", "--format", "pageindex"])).stdout);
+    const pageindex = JSON.parse((await run(["tree", "kettle.md", "--format", "pageindex"])).stdout);
     expect(pageindex.structure[0].nodes.map((n: { title: string }) => n.title)).toEqual([
       "Filling",
       "Descaling",
@@ -126,13 +100,7 @@ describe.skipIf(!existsSync(BIN))("pageindex CLI (built binary)", () => {
 
   it("imports a PageIndex tree and removes documents", async () => {
     const file = join(dir, "paper_structure.json");
-    await writeFile(
-      file,
-      JSON.stringify({
-        doc_name: "paper.pdf",
-        structure: [{ title: "Intro", node_id: "0000", start_index: 1, end_index: 2 }],
-      }),
-    );
+    await writePageIndexTree(file, "paper.pdf", "Intro", 2);
     const imported = await run(["--json", "import", file]);
     expect(JSON.parse(imported.stdout).imported[0]).toMatchObject({ docId: "paper.pdf", nodes: 1 });
     const removed = await run(["--json", "rm", "paper.pdf"]);
@@ -168,7 +136,7 @@ describe.skipIf(!existsSync(BIN))("pageindex CLI (built binary)", () => {
     expect(res.stderr).toContain("Cannot open the store folder");
     if (process.getuid?.() !== 0) {
       const locked = join(dir, "locked");
-      await run(["--store", locked, "list"]);
+      await mkdir(locked);
       await chmod(locked, 0o000);
       expect((await cli(["--store", locked, "list"])).code).toBe(3);
       await chmod(locked, 0o700);
@@ -178,6 +146,9 @@ describe.skipIf(!existsSync(BIN))("pageindex CLI (built binary)", () => {
   it("runs the demo offline and prints the sections for the demo question", async () => {
     const res = await run(["demo"]);
     expect(res.code).toBe(0);
+    // Two questions, one offline notice, on stderr only.
+    expect(res.stderr.match(/No model configured/g)).toHaveLength(1);
+    expect(res.stdout).not.toMatch(/offline/i);
     expect(res.stdout).toContain(
       "tiller-operator-manual.md › Tiller Message Queue — Operator Manual › 4. Security",
     );
@@ -227,6 +198,17 @@ describe.skipIf(!existsSync(BIN))("pageindex CLI (built binary)", () => {
       "| pageindex (offline BM25 judge) | 2 | 100 % |",
     );
     expect(await readFile(join(out, "chart.svg"), "utf8")).toMatch(/^<svg/);
+    const saved = JSON.parse(await readFile(join(out, "report.json"), "utf8"));
+    expect(saved.config).toMatchObject({ k: 2, retrievers: ["pageindex", "bm25", "vector"], questions: 2 });
+    expect(saved.config.model).toBe("offline");
+    // Per question: every returned section with its document, node, lines and whether it holds evidence.
+    const first = saved.scores["pageindex (offline BM25 judge)"][0];
+    expect(first.sections[0]).toMatchObject({ docId: "kettle.md", nodeId: expect.any(String), hit: true });
+    expect(first.sections[0].startLine).toBeGreaterThan(0);
+    expect(report.summaries[1]).toMatchObject({ meanCompletionTokens: 0, fallbacks: 0 });
+    expect(report.summaries[1].indexMs).toBeGreaterThan(0);
+    // The trees were indexed in an earlier run: their indexing time is not known here.
+    expect(report.summaries[0].indexMs).toBeUndefined();
     const capped = JSON.parse(
       (
         await run([

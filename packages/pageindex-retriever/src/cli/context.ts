@@ -1,8 +1,11 @@
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { PageIndexStore } from "pageindex-store";
+import { describeModelError, isModelCallError, type ModelIdentity } from "./model-errors.js";
 import { chatModelFromSpec, ModelSpecError, type ResolvedModel } from "./model-spec.js";
 import { CliError, EXIT, type Io } from "./output.js";
+import { redactSecrets, redactUrl } from "./redact.js";
 
 /** Options every command accepts. */
 export interface GlobalOptions {
@@ -24,34 +27,66 @@ export interface CliContext {
   model(): Promise<BaseChatModel | undefined>;
   /** Describes the model in use, e.g. "openai:gpt-4o-mini" or "offline (BM25 judge)". */
   modelLabel(): string;
+  /** The resolved model's provider, name and URL, once {@link CliContext.model} found one. */
+  modelIdentity(): ModelIdentity | undefined;
+  /** Hides the passwords of the Redis and model URLs in a message meant for the user. */
+  redact(text: string): string;
+  /** An error as one line for the user: model failures with provider, URL and a hint; no passwords. */
+  describeError(error: unknown): string;
   close(): Promise<void>;
 }
 
 /** Default store folder, relative to the working directory. */
 export const DEFAULT_STORE_DIR = ".pageindex";
 
+/** How a command uses the store. */
+export interface StoreAccess {
+  /**
+   * Create the store folder when it does not exist (commands that write). Read-only commands
+   * fail instead, so a mistyped `--store` is reported rather than silently created.
+   */
+  create: boolean;
+}
+
+/** A folder store that does not exist yet, for a command that only reads. */
+async function assertFolderExists(dir: string): Promise<void> {
+  try {
+    await stat(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") return; // let fromPath report it
+    throw new CliError(
+      `No store folder at ${dir}: nothing is indexed there (check --store / PAGEINDEX_STORE, or run pageindex index <files>)`,
+      EXIT.store,
+    );
+  }
+}
+
 export function createContext(
   io: Io,
   options: GlobalOptions,
   env: NodeJS.ProcessEnv = process.env,
+  access: StoreAccess = { create: true },
 ): CliContext {
   let store: Promise<PageIndexStore> | undefined;
   let resolved: Promise<ResolvedModel | undefined> | undefined;
+  let identity: ModelIdentity | undefined;
   let label = "offline";
+  const redisUrl = options.redis ?? env.PAGEINDEX_REDIS_URL;
+  const redact = (text: string) => redactSecrets(redactSecrets(text, redisUrl), identity?.baseURL);
   return {
     io,
     options,
     env,
     store() {
       store ??= (async () => {
-        const redis = options.redis ?? env.PAGEINDEX_REDIS_URL;
-        const onProblem = (problem: Error) => io.err(`warning: ${problem.message}`);
-        if (redis) {
+        const onProblem = (problem: Error) => io.err(`warning: ${redact(problem.message)}`);
+        if (redisUrl) {
           try {
-            return await PageIndexStore.fromRedis(redis, { onProblem });
+            return await PageIndexStore.fromRedis(redisUrl, { onProblem });
           } catch (error) {
+            const reason = redact((error as Error).message);
             throw new CliError(
-              `Cannot open the Redis store at ${redis}: ${(error as Error).message}`,
+              `Cannot open the Redis store at ${redactUrl(redisUrl)}: ${reason}`,
               EXIT.store,
               {
                 cause: error,
@@ -60,6 +95,7 @@ export function createContext(
           }
         }
         const dir = resolve(options.store ?? env.PAGEINDEX_STORE ?? DEFAULT_STORE_DIR);
+        if (!access.create) await assertFolderExists(dir);
         try {
           return await PageIndexStore.fromPath(dir, { onProblem });
         } catch (error) {
@@ -75,7 +111,12 @@ export function createContext(
         try {
           const model = await chatModelFromSpec(options.model, env);
           if (model) {
-            label = `${model.provider}:${model.name}${model.baseURL ? ` via ${model.baseURL}` : ""}`;
+            identity = {
+              provider: model.provider,
+              name: model.name,
+              ...(model.baseURL ? { baseURL: model.baseURL } : {}),
+            };
+            label = `${model.provider}:${model.name}${model.baseURL ? ` via ${redactUrl(model.baseURL)}` : ""}`;
           } else {
             label = "offline";
             io.err(
@@ -93,6 +134,18 @@ export function createContext(
     },
     modelLabel() {
       return label;
+    },
+    modelIdentity() {
+      return identity;
+    },
+    redact,
+    describeError(error) {
+      const text = isModelCallError(error)
+        ? describeModelError(error, identity)
+        : error instanceof Error
+          ? error.message
+          : String(error);
+      return redact(text);
     },
     async close() {
       if (store) await (await store.catch(() => undefined))?.close();

@@ -4,8 +4,15 @@ import { demo } from "./commands/demo.js";
 import { importTrees, listDocuments, removeDocuments, showTree } from "./commands/documents.js";
 import { evaluate } from "./commands/eval.js";
 import { indexFiles } from "./commands/index-files.js";
-import { type CliContext, createContext, DEFAULT_STORE_DIR, type GlobalOptions } from "./context.js";
-import { EXIT, exitCodeOf, type Io, processIo } from "./output.js";
+import {
+  type CliContext,
+  createContext,
+  DEFAULT_STORE_DIR,
+  type GlobalOptions,
+  type StoreAccess,
+} from "./context.js";
+import { EXIT, exitCodeOf, type Io, printError, processIo } from "./output.js";
+import { packageVersion } from "./package-dir.js";
 
 const positiveInt = (value: string): number => {
   const n = Number(value);
@@ -27,6 +34,7 @@ export function buildProgram(
   io: Io,
   env: NodeJS.ProcessEnv,
   result: { code: number; ctx?: CliContext },
+  json = false,
 ): Command {
   const program = new Command("pageindex")
     .description("Index PDFs and Markdown as section trees and retrieve the sections that answer a question.")
@@ -38,17 +46,28 @@ export function buildProgram(
     )
     .option("--json", "machine-readable output on stdout")
     .option("--no-progress", "no progress output")
-    .showHelpAfterError()
-    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
+    .version(packageVersion(), "-V, --version", "print the version")
+    .showHelpAfterError(!json)
+    .configureOutput({
+      writeOut: (s) => io.out(s),
+      writeErr: (s) => io.err(s),
+      // Usage errors follow the --json error format too (see printError).
+      outputError: (s, write) =>
+        json ? printError(io, s.replace(/^error: /, "").trim(), EXIT.usage, true, "UsageError") : write(s),
+    })
     .exitOverride();
 
   const run =
-    <A extends unknown[]>(action: (ctx: CliContext, ...args: A) => Promise<number>) =>
+    <A extends unknown[]>(
+      action: (ctx: CliContext, ...args: A) => Promise<number>,
+      access: StoreAccess = { create: false },
+    ) =>
     async (...args: A) => {
-      const ctx = createContext(io, program.opts<GlobalOptions>(), env);
+      const ctx = createContext(io, program.opts<GlobalOptions>(), env, access);
       result.ctx = ctx;
       result.code = await action(ctx, ...args);
     };
+  const writes: StoreAccess = { create: true };
 
   program
     .command("index")
@@ -66,7 +85,7 @@ export function buildProgram(
     .option("--concurrency <n>", "parallel LLM calls", positiveInt)
     .option("--password <password>", "password of encrypted PDFs")
     .option("--force", "re-index files even when unchanged")
-    .action(run((ctx, paths: string[], opts) => indexFiles(ctx, paths, opts)));
+    .action(run((ctx, paths: string[], opts) => indexFiles(ctx, paths, opts), writes));
 
   program
     .command("list")
@@ -87,7 +106,8 @@ export function buildProgram(
     .description("import PageIndex (Python) *_structure.json trees")
     .argument("<files...>", "PageIndex JSON files")
     .option("--doc-id <id>", "document id (single file only)")
-    .action(run((ctx, files: string[], opts) => importTrees(ctx, files, opts)));
+    .option("--force", "replace a stored document that came from another source")
+    .action(run((ctx, files: string[], opts) => importTrees(ctx, files, opts), writes));
 
   program
     .command("rm")
@@ -114,7 +134,7 @@ export function buildProgram(
     .command("demo")
     .description("index the bundled sample documents and ask a question (offline without a model)")
     .option("--question <q>", "ask this instead of the demo question")
-    .action(run((ctx, opts) => demo(ctx, opts)));
+    .action(run((ctx, opts) => demo(ctx, opts), writes));
 
   program
     .command("eval")
@@ -135,7 +155,7 @@ export function buildProgram(
       positiveInt,
     )
     .option("--out <dir>", "where report.md, chart.svg and report.json go", ".pageindex-eval")
-    .action(run((ctx, questions: string, opts) => evaluate(ctx, questions, opts)));
+    .action(run((ctx, questions: string, opts) => evaluate(ctx, questions, opts), writes));
 
   return program;
 }
@@ -147,7 +167,10 @@ export async function runCli(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
   const result: { code: number; ctx?: CliContext } = { code: EXIT.ok };
-  const program = buildProgram(io, env, result);
+  // Known before parsing so that usage errors, too, come out as JSON.
+  const end = argv.indexOf("--");
+  const json = (end < 0 ? argv : argv.slice(0, end)).includes("--json");
+  const program = buildProgram(io, env, result, json);
   try {
     await program.parseAsync(argv, { from: "user" });
     return result.code;
@@ -156,8 +179,15 @@ export async function runCli(
       // Help and version end with code 0; everything else is a usage error already printed.
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
-    io.err(`error: ${error instanceof Error ? error.message : String(error)}`);
-    return exitCodeOf(error);
+    const message = result.ctx
+      ? result.ctx.describeError(error)
+      : error instanceof Error
+        ? error.message
+        : String(error);
+    const code = exitCodeOf(error);
+    const type = error instanceof Error ? error.constructor.name : "Error";
+    printError(io, message, code, json, type);
+    return code;
   } finally {
     await result.ctx?.close();
   }

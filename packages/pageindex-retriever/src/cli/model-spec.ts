@@ -1,5 +1,6 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { PageIndexError } from "pageindex-store";
+import { redactUrl } from "./redact.js";
 
 /** A `--model` value could not be turned into a chat model. */
 export class ModelSpecError extends PageIndexError {}
@@ -39,10 +40,11 @@ export async function chatModelFromSpec(
 ): Promise<ResolvedModel | undefined> {
   const value = (spec ?? env.PAGEINDEX_MODEL ?? "").trim();
   if (!value || value === "none" || value === "offline") return undefined;
+  const shown = redactUrl(value); // messages never echo a password in a URL
   const colon = value.indexOf(":");
   if (colon <= 0) {
     throw new ModelSpecError(
-      `Model "${value}" must look like provider:name, e.g. openai:gpt-4o-mini or ollama:llama3.1`,
+      `Model "${shown}" must look like provider:name, e.g. openai:gpt-4o-mini or ollama:llama3.1`,
     );
   }
   const provider = value.slice(0, colon).toLowerCase();
@@ -56,7 +58,7 @@ export async function chatModelFromSpec(
     apiKey = env.OPENAI_API_KEY;
     if (!apiKey && !baseURL) {
       throw new ModelSpecError(
-        `Model "${value}" needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)`,
+        `Model "${shown}" needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)`,
       );
     }
   } else if (provider === "ollama") {
@@ -67,16 +69,21 @@ export async function chatModelFromSpec(
     kind = "openai-compatible";
     const at = name.lastIndexOf("@");
     if (at <= 0)
-      throw new ModelSpecError(`Model "${value}" must look like compatible:NAME@http://host:port/v1`);
+      throw new ModelSpecError(`Model "${shown}" must look like compatible:NAME@http://host:port/v1`);
     baseURL = name.slice(at + 1);
     name = name.slice(0, at);
+    if (!/^https?:\/\/[^/\s]+/.test(baseURL)) {
+      throw new ModelSpecError(
+        `Model "${shown}": "${redactUrl(baseURL)}" is not an http(s) URL (e.g. compatible:NAME@http://127.0.0.1:8000/v1)`,
+      );
+    }
     apiKey = env.OPENAI_API_KEY || "not-needed";
   } else {
     throw new ModelSpecError(
-      `Unknown model provider "${provider}" in "${value}": use openai, ollama or compatible`,
+      `Unknown model provider "${provider}" in "${shown}": use openai, ollama or compatible`,
     );
   }
-  if (!name) throw new ModelSpecError(`Model "${value}" has no model name after the colon`);
+  if (!name) throw new ModelSpecError(`Model "${shown}" has no model name after the colon`);
   const { ChatOpenAI } = await import("@langchain/openai");
   const model = new ChatOpenAI({
     model: name,

@@ -1,4 +1,5 @@
 import { DocumentNotFoundError, PageIndexError, TreeValidationError } from "pageindex-store";
+import { isModelCallError } from "./model-errors.js";
 
 /** Exit codes a shell user can branch on. */
 export const EXIT = {
@@ -35,7 +36,7 @@ export function exitCodeOf(error: unknown): number {
     return EXIT.usage;
   }
   if (/^(Store|RedisStore)/.test(name)) return EXIT.store;
-  if (/^(ModelSpec|ModelAnswer)/.test(name)) return EXIT.model;
+  if (/^(ModelSpec|ModelAnswer|ModelCall)/.test(name) || isModelCallError(error)) return EXIT.model;
   return EXIT.failure;
 }
 
@@ -55,4 +56,27 @@ export const processIo: Io = {
 /** Prints a value as JSON (for `--json`) with a trailing newline. */
 export function printJson(io: Io, value: unknown): void {
   io.out(JSON.stringify(value, null, 2));
+}
+
+/** What `--json` prints on stderr when a command fails (stdout stays for results only). */
+export interface JsonError {
+  error: { message: string; exitCode: number; type: string };
+}
+
+/**
+ * Reports a failed command: `error: <message>` on stderr, or with `--json` one line of
+ * {@link JsonError} JSON on stderr, so scripts parse stdout for results and stderr for failures.
+ */
+export function printError(io: Io, message: string, exitCode: number, json: boolean, type = "Error"): void {
+  if (!json) {
+    io.err(`error: ${message}`);
+    return;
+  }
+  const value: JsonError = { error: { message, exitCode, type } };
+  io.err(JSON.stringify(value));
+}
+
+/** "1 section", "3 sections". */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
 }

@@ -3,8 +3,8 @@ import { answerWithCitations, citationOf } from "../../answer.js";
 import { PageIndexRetriever } from "../../retriever.js";
 import type { PageIndexDocumentMetadata, RetrievalRun, SearchStrategy } from "../../types.js";
 import type { CliContext } from "../context.js";
-import { CliError, EXIT, printJson } from "../output.js";
-import { resolveDocId } from "./documents.js";
+import { resolveDocIds } from "../doc-ids.js";
+import { CliError, EXIT, plural, printJson } from "../output.js";
 
 /** Options of `pageindex ask`. */
 export interface AskOptions {
@@ -40,9 +40,7 @@ export async function retrieveAnswer(
     throw new CliError(`--strategy must be one of ${STRATEGIES.join(", ")} (got "${options.strategy}")`);
   }
   const store = await ctx.store();
-  const docIds = options.doc?.length
-    ? await Promise.all(options.doc.map((d) => resolveDocId(ctx, d)))
-    : undefined;
+  const docIds = options.doc?.length ? await resolveDocIds(store, options.doc) : undefined;
   if (!docIds && (await store.listDocuments()).length === 0) {
     throw new CliError(
       "The store is empty: index documents first (pageindex index <files>) or run pageindex demo",
@@ -83,9 +81,25 @@ export async function retrieveAnswer(
     })),
     ...(answer !== undefined ? { answer } : {}),
     ...(run ? { stats: run.stats } : {}),
-    warnings: run?.warnings ?? [],
+    warnings: [...(run?.warnings ?? []), ...fallbackWarning(ctx, run)],
   };
   return run ? { result, docs, run } : { result, docs };
+}
+
+/**
+ * A warning when the model's judgments failed and the lexical judge answered for it, so that a
+ * run where the model never worked does not pass for an LLM-judged one.
+ */
+function fallbackWarning(ctx: CliContext, run: RetrievalRun | undefined): string[] {
+  const fallbacks = run?.stats.fallbacks ?? 0;
+  if (!run || fallbacks === 0) return [];
+  const judged = run.stats.steps;
+  const all = fallbacks >= judged;
+  return [
+    `the model (${ctx.modelLabel()}) failed ${all ? "every judgment" : `${fallbacks} of ${plural(judged, "judgment")}`}: ` +
+      `the lexical judge answered instead (${plural(fallbacks, "fallback")})` +
+      (all ? "; these sections were not chosen by the model" : ""),
+  ];
 }
 
 /** Prints one question's result for a person. */
@@ -93,7 +107,6 @@ function printAsk(
   ctx: CliContext,
   { result, docs, run }: Awaited<ReturnType<typeof retrieveAnswer>>,
   options: AskOptions,
-  offline: boolean,
 ): void {
   ctx.io.out(`Question: ${result.question}\n`);
   if (docs.length === 0) ctx.io.out("No relevant section found.");
@@ -106,18 +119,13 @@ function printAsk(
     ctx.io.out("");
   });
   if (result.answer !== undefined) ctx.io.out(`Answer (${result.model}):\n${result.answer}\n`);
-  else if (offline) {
-    ctx.io.out(
-      "(Offline: sections chosen by the BM25 judge; set --model or PAGEINDEX_MODEL for an LLM judge and an answer.)",
-    );
-  }
   if (run) {
     const s = run.stats;
     ctx.io.out(
-      `Searched ${run.docIds.length} document(s) with ${run.strategy}: ${s.calls} LLM calls, ${s.roundTrips} sequential round trips, ${s.promptTokens} prompt tokens, ${s.nodesJudged} nodes judged.`,
+      `Searched ${plural(run.docIds.length, "document")} with ${run.strategy}: ${plural(s.calls, "LLM call")}, ${plural(s.roundTrips, "sequential round trip")}, ${plural(s.promptTokens, "prompt token")}, ${plural(s.nodesJudged, "node")} judged.`,
     );
-    for (const warning of run.warnings) ctx.io.err(`warning: ${warning}`);
   }
+  for (const warning of result.warnings) ctx.io.err(`warning: ${warning}`);
 }
 
 /** `pageindex ask "<question>"`: retrieved sections with citations, and an answer when a model is set. */
@@ -133,7 +141,10 @@ export async function askMany(ctx: CliContext, questions: string[], options: Ask
     results.push(outcome.result);
     if (!ctx.options.json) {
       if (i > 0) ctx.io.out("");
-      printAsk(ctx, outcome, options, (await ctx.model()) === undefined);
+      printAsk(ctx, outcome, options);
+    } else {
+      // Scripts read stdout; a model that never answered must still be visible to the person.
+      for (const warning of fallbackWarning(ctx, outcome.run)) ctx.io.err(`warning: ${warning}`);
     }
   }
   if (ctx.options.json) printJson(ctx.io, results.length === 1 ? results[0] : { results });

@@ -1,8 +1,7 @@
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type { CliContext } from "../context.js";
 import { CliError, EXIT } from "../output.js";
+import { packageDir } from "../package-dir.js";
 import { askMany } from "./ask.js";
 import { indexFiles } from "./index-files.js";
 
@@ -14,12 +13,8 @@ export const DEMO_QUESTIONS = [
 
 /** The package's `samples/` folder, found from this file in `src/` (tests) or `dist/` (the bin). */
 export function samplesDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i += 1) {
-    if (existsSync(join(dir, "samples")) && existsSync(join(dir, "package.json")))
-      return join(dir, "samples");
-    dir = dirname(dir);
-  }
+  const dir = packageDir();
+  if (dir) return join(dir, "samples");
   throw new CliError(
     "The bundled sample documents were not found next to the pageindex-retriever package",
     EXIT.failure,

@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
-import { basename } from "node:path";
-import { fromPageIndexJson, renderToc, toDocId, toPageIndexJson } from "pageindex-store";
+import { basename, resolve } from "node:path";
+import { fromPageIndexJson, renderToc, toPageIndexJson } from "pageindex-store";
 import type { CliContext } from "../context.js";
-import { CliError, EXIT, printJson } from "../output.js";
+import { resolveDocId, resolveDocIds, storedState } from "../doc-ids.js";
+import { CliError, EXIT, plural, printJson } from "../output.js";
 
 /** `pageindex list`: every document with its size and description. */
 export async function listDocuments(ctx: CliContext): Promise<number> {
@@ -16,24 +17,13 @@ export async function listDocuments(ctx: CliContext): Promise<number> {
     return EXIT.ok;
   }
   for (const doc of docs) {
-    const size = doc.pageCount !== undefined ? `${doc.pageCount} pages` : `${doc.lineCount ?? 0} lines`;
-    ctx.io.out(`${doc.docId}  (${doc.kind}, ${size}, ${doc.nodeCount} sections, built ${doc.createdAt})`);
+    const size =
+      doc.pageCount !== undefined ? plural(doc.pageCount, "page") : plural(doc.lineCount ?? 0, "line");
+    const sections = plural(doc.nodeCount, "section");
+    ctx.io.out(`${doc.docId}  (${doc.kind}, ${size}, ${sections}, built ${doc.createdAt})`);
     if (doc.description) ctx.io.out(`    ${doc.description}`);
   }
   return EXIT.ok;
-}
-
-/** Resolves a document given by id or by name (exact, then case-insensitive contains). */
-export async function resolveDocId(ctx: CliContext, ref: string): Promise<string> {
-  const store = await ctx.store();
-  const asId = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/.test(ref) ? ref : toDocId(ref);
-  if (await store.hasDocument(asId)) return asId;
-  const byName = await store.findDocuments({ name: ref, match: "contains" });
-  if (byName.length === 1) return (byName[0] as { docId: string }).docId;
-  if (byName.length > 1) {
-    throw new CliError(`"${ref}" matches several documents: ${byName.map((d) => d.docId).join(", ")}`);
-  }
-  throw new CliError(`No document "${ref}" in the store (see: pageindex list)`);
 }
 
 /** Options of `pageindex tree`. */
@@ -50,7 +40,7 @@ export async function showTree(ctx: CliContext, ref: string, options: TreeComman
     throw new CliError(`--format must be text, json or pageindex (got "${format}")`);
   }
   const store = await ctx.store();
-  const docId = await resolveDocId(ctx, ref);
+  const docId = await resolveDocId(store, ref);
   if (format === "text") {
     const skeleton = await store.getSkeleton(docId);
     ctx.io.out(`${skeleton.docName} (${skeleton.docId}; structure from ${skeleton.build.structure})`);
@@ -75,7 +65,7 @@ export async function showTree(ctx: CliContext, ref: string, options: TreeComman
 export async function importTrees(
   ctx: CliContext,
   files: string[],
-  options: { docId?: string },
+  options: { docId?: string; force?: boolean },
 ): Promise<number> {
   if (options.docId && files.length > 1) throw new CliError("--doc-id can only be used with a single file");
   const store = await ctx.store();
@@ -87,26 +77,46 @@ export async function importTrees(
     } catch {
       throw new CliError(`No such file: ${file}`);
     }
+    const source = resolve(file);
     const tree = fromPageIndexJson(text, {
-      source: file,
+      source,
       ...(options.docId ? { docId: options.docId } : {}),
       docName: basename(file).replace(/_structure\.json$|\.json$/i, ""),
     });
+    const existing = await storedState(store, tree.docId);
+    // Re-importing the same file replaces it; another file's document needs --force.
+    if (
+      existing.status === "stored" &&
+      ![source, file].includes(existing.info.source ?? "") &&
+      !options.force
+    ) {
+      throw new CliError(
+        `Document "${tree.docId}" is already in the store from ${existing.info.source ?? "another source"}: ` +
+          `not replaced by ${file} (use --force to replace it, or --doc-id to import under another id)`,
+      );
+    }
     await store.addTree(tree);
     results.push({ file, docId: tree.docId, nodes: tree.nodes.length });
-    if (!ctx.options.json)
-      ctx.io.out(`${basename(file)}: imported as "${tree.docId}" (${tree.nodes.length} sections)`);
+    if (!ctx.options.json) {
+      const replaced = existing.status === "unreadable" ? " (replacing an unreadable stored copy)" : "";
+      ctx.io.out(
+        `${basename(file)}: imported as "${tree.docId}" (${plural(tree.nodes.length, "section")})${replaced}`,
+      );
+    }
   }
   if (ctx.options.json) printJson(ctx.io, { imported: results });
   return EXIT.ok;
 }
 
-/** `pageindex rm <doc…>`: deletes documents. */
+/**
+ * `pageindex rm <doc…>`: deletes documents, all or nothing: every reference is resolved (exact
+ * id, name or source path) before the first deletion.
+ */
 export async function removeDocuments(ctx: CliContext, refs: string[]): Promise<number> {
   const store = await ctx.store();
+  const docIds = await resolveDocIds(store, refs);
   const removed: string[] = [];
-  for (const ref of refs) {
-    const docId = await resolveDocId(ctx, ref);
+  for (const docId of docIds) {
     await store.deleteDocument(docId);
     removed.push(docId);
     if (!ctx.options.json) ctx.io.out(`removed ${docId}`);

@@ -11,13 +11,14 @@ import {
 } from "../../eval/baselines.js";
 import { normaliseDocName } from "../../eval/metrics.js";
 import { type EvalQuestion, readQuestions } from "../../eval/questions.js";
-import { evaluationChart, evaluationTable } from "../../eval/report.js";
+import { evaluationChart, evaluationTable, fallbackCell } from "../../eval/report.js";
 import { evaluateRetrievers, type RetrieverUnderTest } from "../../eval/run.js";
 import { PageIndexRetriever } from "../../retriever.js";
 import type { SearchStrategy } from "../../types.js";
 import type { CliContext } from "../context.js";
 import { CliError, EXIT, printJson } from "../output.js";
-import { indexFiles } from "./index-files.js";
+import { relabelFallbacks, withTreeIndexing } from "./eval-result.js";
+import { type IndexOutcome, indexFiles } from "./index-files.js";
 
 /** Options of `pageindex eval`. */
 export interface EvalOptions {
@@ -72,8 +73,9 @@ export async function evaluate(
     throw new CliError(`Unknown retriever(s) ${unknown.join(", ")}: use ${KNOWN.join(", ")}`);
   const questions = await readQuestions(questionsFile);
   if (questions.length === 0) throw new CliError(`No questions in ${questionsFile}`);
+  const indexed: IndexOutcome[] = [];
   if (options.docs?.length) {
-    const code = await indexFiles(ctx, options.docs, {}, { json: false });
+    const code = await indexFiles(ctx, options.docs, {}, { json: false, outcomes: indexed });
     if (code !== EXIT.ok) return code;
   }
   const store = await ctx.store();
@@ -86,6 +88,7 @@ export async function evaluate(
     );
   }
   const k = options.k ?? 5;
+  const startedAt = new Date().toISOString();
   const model = await ctx.model();
   const scope = (q: EvalQuestion): string[] => {
     const doc = options.allDocs ? undefined : documentFor(q, docs);
@@ -99,11 +102,18 @@ export async function evaluate(
     const key = `${kind}:${ids.join(",")}`;
     let retriever = chunkCache.get(key);
     if (!retriever) {
+      // Built whole here (chunks, BM25 index, embeddings), so the run times it as index building
+      // and the first query's latency is the query alone.
       retriever = (async () => {
         const chunks = (await Promise.all(ids.map(async (id) => chunkTree(await store.getTree(id))))).flat();
-        return kind === "bm25"
-          ? new Bm25ChunkRetriever({ documents: chunks, k })
-          : new VectorChunkRetriever({ documents: chunks, embeddings: embeddings as EmbeddingsInterface, k });
+        if (kind === "bm25") return new Bm25ChunkRetriever({ documents: chunks, k });
+        const vector = new VectorChunkRetriever({
+          documents: chunks,
+          embeddings: embeddings as EmbeddingsInterface,
+          k,
+        });
+        await vector.embedChunks();
+        return vector;
       })();
       chunkCache.set(key, retriever);
     }
@@ -112,10 +122,10 @@ export async function evaluate(
 
   const retrievers: Record<string, RetrieverUnderTest> = {};
   let embeddingsLabel: string | undefined;
+  const treeLabel = model ? `pageindex (${ctx.modelLabel()})` : "pageindex (offline BM25 judge)";
   for (const name of names) {
     if (name === "pageindex") {
-      const label = model ? `pageindex (${ctx.modelLabel()})` : "pageindex (offline BM25 judge)";
-      retrievers[label] = (q) =>
+      retrievers[treeLabel] = (q) =>
         new PageIndexRetriever({
           reader: store,
           k,
@@ -134,7 +144,7 @@ export async function evaluate(
   }
   if (embeddingsLabel && !ctx.options.json) ctx.io.err(`Vector baseline embeddings: ${embeddingsLabel}`);
 
-  const result = await evaluateRetrievers({
+  const raw = await evaluateRetrievers({
     questions,
     retrievers,
     k,
@@ -144,10 +154,31 @@ export async function evaluate(
       ctx.io.err(`${name} · ${question.id}: ${hit}${score.error ? ` (error: ${score.error})` : ""}`);
     },
   });
+  const result = relabelFallbacks(
+    withTreeIndexing(raw, treeLabel, indexed, docs),
+    treeLabel,
+    ctx.modelLabel(),
+  );
   const table = evaluationTable(result);
   const outDir = resolve(options.out ?? ".pageindex-eval");
   await mkdir(outDir, { recursive: true });
-  const report = { questionsFile, model: ctx.modelLabel(), embeddings: embeddingsLabel, ...result };
+  const config = {
+    questionsFile: resolve(questionsFile),
+    questions: questions.length,
+    documents: docs.map((d) => d.docId),
+    k,
+    retrievers: names,
+    model: ctx.modelLabel(),
+    embeddings: embeddingsLabel,
+    strategy: options.strategy ?? "expand",
+    scope: options.allDocs ? "all documents" : "the question's document when it names one",
+    contentTokens: options.contentTokens,
+    chunks: { tokens: 400, overlapTokens: 50 },
+    indexedNow: indexed.filter((o) => o.status === "indexed").map((o) => o.docId),
+    startedAt,
+    node: process.version,
+  };
+  const report = { config, questionsFile, model: ctx.modelLabel(), embeddings: embeddingsLabel, ...result };
   await writeFile(join(outDir, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(join(outDir, "report.md"), `${table}\n`);
   await writeFile(
@@ -157,6 +188,10 @@ export async function evaluate(
   if (ctx.options.json) printJson(ctx.io, report);
   else {
     ctx.io.out(table);
+    for (const s of result.summaries) {
+      if (s.fallbacks > 0)
+        ctx.io.err(`warning: ${s.name}: ${fallbackCell(s)} model judgments fell back to the lexical judge`);
+    }
     ctx.io.out(`\nWrote ${join(outDir, "report.md")}, chart.svg and report.json`);
   }
   return EXIT.ok;

@@ -2,10 +2,11 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { PageIndexLoader } from "pageindex-loader";
-import { toDocId, UsageTracker } from "pageindex-store";
+import { PageIndexError, type PageIndexStore, toDocId, UsageTracker } from "pageindex-store";
 import type { CliContext } from "../context.js";
+import { docIdForFile, type FileDocId } from "../doc-ids.js";
 import { expandInputs } from "../files.js";
-import { CliError, EXIT, exitCodeOf, printJson } from "../output.js";
+import { CliError, EXIT, exitCodeOf, plural, printJson } from "../output.js";
 import { createProgress } from "../progress.js";
 
 /** Options of `pageindex index`. */
@@ -30,20 +31,43 @@ export interface IndexOutcome {
   llmCalls?: number;
   warnings?: string[];
   error?: string;
+  /** Why the id is not the file name: another source holds that id. */
+  renamed?: string;
+  /** The stored copy could not be read, so the file was indexed again although unchanged. */
+  repaired?: string;
+  /** Time to read, parse and store the file (ms), when indexed. */
+  durationMs?: number;
 }
 
 const STRUCTURES = ["auto", "outline", "layout", "llm"];
+
+/**
+ * Why an unchanged file must still be indexed: its stored copy cannot be read (a corrupt head,
+ * skeleton or text chunk). Reading the whole tree verifies every checksum.
+ */
+async function unreadableReason(store: PageIndexStore, target: FileDocId): Promise<string | undefined> {
+  if (target.state.status === "unreadable") return target.state.error.message;
+  try {
+    await store.getTree(target.docId);
+    return undefined;
+  } catch (error) {
+    if (error instanceof PageIndexError) return error.message;
+    throw error;
+  }
+}
 const SUMMARIES = ["none", "extractive", "llm"];
 
 /**
  * Indexes files and folders into the store. An unchanged file (same content hash and options)
- * is skipped unless `force`. One file failing does not stop the others; the exit code reports it.
+ * is skipped unless `force`, or unless its stored copy cannot be read. One file failing does
+ * not stop the others; the exit code reports it. `output.outcomes` receives what happened to
+ * each file (for callers such as `eval`).
  */
 export async function indexFiles(
   ctx: CliContext,
   inputs: string[],
   options: IndexCommandOptions,
-  output: { json: boolean } = { json: Boolean(ctx.options.json) },
+  output: { json: boolean; outcomes?: IndexOutcome[] } = { json: Boolean(ctx.options.json) },
 ): Promise<number> {
   if (options.structure && !STRUCTURES.includes(options.structure)) {
     throw new CliError(`--structure must be one of ${STRUCTURES.join(", ")} (got "${options.structure}")`);
@@ -67,23 +91,39 @@ export async function indexFiles(
     summaries,
     model: ctx.modelLabel(),
   });
-  const progress = createProgress(ctx.io, ctx.options.progress !== false && !ctx.options.json);
-  const outcomes: IndexOutcome[] = [];
+  const progress = createProgress(
+    ctx.io,
+    ctx.options.json ? "off" : ctx.options.progress === false ? "summary" : "live",
+  );
+  const outcomes: IndexOutcome[] = output.outcomes ?? [];
   let exitCode: number = EXIT.ok;
 
   for (const file of files) {
     const name = basename(file);
-    const docId = toDocId(name);
+    let docId = toDocId(name);
     try {
+      const target = await docIdForFile(store, file);
+      docId = target.docId;
       const bytes = await readFile(file);
       // The hash covers the settings too, so re-indexing with another model or mode is not skipped.
       const contentHash = createHash("sha256").update(bytes).update(settings).digest("hex");
-      const existing = await store.getDocumentInfo(docId);
-      if (!options.force && existing?.contentHash === contentHash) {
-        outcomes.push({ file, docId, status: "unchanged" });
-        if (!ctx.options.json) ctx.io.err(`${name}: unchanged, skipped (use --force to re-index)`);
-        continue;
+      const renamed = target.taken
+        ? `the id "${target.taken.docId}" belongs to ${target.taken.source}; indexed as "${docId}"`
+        : undefined;
+      const stored = target.state.status === "stored" ? target.state.info : undefined;
+      let repaired: string | undefined;
+      if (!options.force && (stored?.contentHash === contentHash || target.state.status === "unreadable")) {
+        repaired = await unreadableReason(store, target);
+        if (!repaired) {
+          outcomes.push({ file, docId, status: "unchanged" });
+          if (!ctx.options.json) ctx.io.err(`${name}: unchanged, skipped (use --force to re-index)`);
+          continue;
+        }
+        if (!ctx.options.json)
+          ctx.io.err(`${name}: the stored copy cannot be read, re-indexing (${repaired})`);
       }
+      if (renamed && !ctx.options.json) ctx.io.err(`${name}: ${renamed}`);
+      const started = performance.now();
       progress.start(name);
       const usage = new UsageTracker();
       const common = {
@@ -96,7 +136,6 @@ export async function indexFiles(
         ...(model ? { model } : {}),
         ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
       };
-      progress.update({ phase: "parsing" });
       // The loader picks PDF or Markdown by content (the %PDF- header) or a .pdf name.
       const tree = await new PageIndexLoader(new File([bytes], name), {
         markdown: common,
@@ -123,19 +162,23 @@ export async function indexFiles(
         nodes: tree.nodes.length,
         structure: tree.build.structure,
         llmCalls: usage.total.calls,
+        durationMs: Math.round(performance.now() - started),
         warnings: tree.build.warnings ?? [],
         ...(tree.pageCount !== undefined ? { pages: tree.pageCount } : {}),
       };
+      if (renamed) outcome.renamed = renamed;
+      if (repaired) outcome.repaired = repaired;
       outcomes.push(outcome);
-      const size = tree.pageCount !== undefined ? `${tree.pageCount} pages` : `${tree.lineCount ?? 0} lines`;
+      const size =
+        tree.pageCount !== undefined ? plural(tree.pageCount, "page") : plural(tree.lineCount ?? 0, "line");
       progress.stop(
-        `${name}: indexed as "${docId}" — ${tree.nodes.length} sections, ${size}, structure from ${tree.build.structure}, ${usage.total.calls} LLM calls`,
+        `${name}: indexed as "${docId}" — ${plural(tree.nodes.length, "section")}, ${size}, structure from ${tree.build.structure}, ${plural(usage.total.calls, "LLM call")}`,
       );
       if (!ctx.options.json)
         for (const warning of outcome.warnings ?? []) ctx.io.err(`  warning: ${warning}`);
     } catch (error) {
       progress.stop(`${name}: failed`);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = ctx.describeError(error);
       outcomes.push({ file, docId, status: "failed", error: message });
       if (!ctx.options.json) ctx.io.err(`error: ${message.includes(name) ? message : `${name}: ${message}`}`);
       if (exitCode === EXIT.ok) exitCode = exitCodeOf(error);

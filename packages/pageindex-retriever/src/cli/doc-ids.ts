@@ -1,0 +1,103 @@
+import { createHash } from "node:crypto";
+import { basename, extname, resolve } from "node:path";
+import { type DocumentInfo, ID_PATTERN, PageIndexError, type PageIndexStore, toDocId } from "pageindex-store";
+import { CliError } from "./output.js";
+
+/** What the store holds under an id: nothing, a readable document, or one that cannot be read. */
+export type StoredState =
+  | { status: "absent" }
+  | { status: "stored"; info: DocumentInfo }
+  | { status: "unreadable"; error: Error };
+
+/** Reads a document's list entry without throwing for a corrupt one (a re-index repairs it). */
+export async function storedState(store: PageIndexStore, docId: string): Promise<StoredState> {
+  try {
+    const info = await store.getDocumentInfo(docId);
+    return info ? { status: "stored", info } : { status: "absent" };
+  } catch (error) {
+    if (error instanceof PageIndexError) return { status: "unreadable", error };
+    throw error;
+  }
+}
+
+/** The id a file gets, and the document holding the plain file-name id when that one is taken. */
+export interface FileDocId {
+  docId: string;
+  state: StoredState;
+  /** Set when the file-name id belongs to another source and a path-derived id is used instead. */
+  taken?: { docId: string; source: string };
+}
+
+/** `notes.md` + a path → `notes-1a2b3c4d.md`: the extension stays last so the id still reads as a file. */
+function withPathHash(id: string, path: string): string {
+  const hash = createHash("sha256").update(path).digest("hex").slice(0, 8);
+  const ext = extname(id);
+  return toDocId(`${id.slice(0, id.length - ext.length)}-${hash}${ext}`);
+}
+
+/**
+ * The document id of an indexed file: its file name, unless a document from another source
+ * already holds that id — then the name plus a hash of the resolved path, the same on every
+ * run, so `a/notes.md` and `b/notes.md` both stay indexed and both are skipped when unchanged.
+ * An unreadable document under the name id is replaced (re-indexing repairs it).
+ */
+export async function docIdForFile(store: PageIndexStore, file: string): Promise<FileDocId> {
+  const path = resolve(file);
+  const docId = toDocId(basename(path));
+  const state = await storedState(store, docId);
+  if (state.status !== "stored" || state.info.source === path) return { docId, state };
+  const alternative = withPathHash(docId, path);
+  return {
+    docId: alternative,
+    state: await storedState(store, alternative),
+    taken: { docId, source: state.info.source ?? state.info.docName },
+  };
+}
+
+const describe = (d: DocumentInfo) => `${d.docId}${d.source ? ` (${d.source})` : ""}`;
+
+/**
+ * Resolves a document given by exact id, exact name or exact source path — never by a
+ * substring, so `rm pdf` cannot delete `report.pdf`.
+ * @throws {CliError} (exit 2) for an unknown reference (with near matches as suggestions) or one
+ * naming several documents (listing them).
+ */
+export async function resolveDocId(store: PageIndexStore, ref: string): Promise<string> {
+  if (ID_PATTERN.test(ref) && (await store.hasDocument(ref))) return ref;
+  const { documents } = await store.inspectDocuments();
+  const path = resolve(ref);
+  const matches = documents.filter((d) => d.docName === ref || d.source === ref || d.source === path);
+  if (matches.length === 1) return (matches[0] as DocumentInfo).docId;
+  if (matches.length > 1) {
+    throw new CliError(
+      `"${ref}" names several documents: ${matches.map(describe).join(", ")}; give the id instead`,
+    );
+  }
+  const lower = ref.toLowerCase();
+  const near = documents.filter(
+    (d) => d.docId.toLowerCase().includes(lower) || d.docName.toLowerCase().includes(lower),
+  );
+  const hint = near.length > 0 ? `; did you mean ${near.slice(0, 5).map(describe).join(", ")}?` : "";
+  throw new CliError(`No document "${ref}" in the store${hint} (see: pageindex list)`);
+}
+
+/**
+ * Resolves every reference before anything acts on them, so a typo among several fails the whole
+ * command instead of half-running it. Duplicates collapse.
+ * @throws {CliError} naming every reference that failed.
+ */
+export async function resolveDocIds(store: PageIndexStore, refs: readonly string[]): Promise<string[]> {
+  const ids: string[] = [];
+  const problems: string[] = [];
+  for (const ref of refs) {
+    try {
+      ids.push(await resolveDocId(store, ref));
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      problems.push(error.message);
+    }
+  }
+  if (problems.length === 1) throw new CliError(problems[0] as string);
+  if (problems.length > 1) throw new CliError(problems.join("\n"));
+  return [...new Set(ids)];
+}

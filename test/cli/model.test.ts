@@ -1,0 +1,164 @@
+// The CLI with a model: a local OpenAI-compatible server that answers, and closed ports that
+// do not. Exit codes, messages and the lexical fallback must tell a working model from a dead one.
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chatModelFromSpec } from "../../packages/pageindex-retriever/src/cli/model-spec.js";
+import { type FakeOpenAi, startFakeOpenAi } from "./fake-openai.js";
+import { BIN, cli } from "./run-cli.js";
+
+const MANUAL = `# Kettle Manual
+
+Intro to the kettle.
+
+## Filling
+
+Fill the kettle with fresh water up to the MAX line.
+
+## Descaling
+
+Descale the kettle monthly with citric acid. In hard-water areas descale every two weeks.
+`;
+
+/** A port nothing listens on: bound, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+describe.skipIf(!existsSync(BIN))("pageindex with a model", () => {
+  let dir: string;
+  let store: string;
+  let server: FakeOpenAi;
+  let deadUrl: string;
+  const run = (args: string[], env: Record<string, string> = {}) => cli(["--store", store, ...args], env);
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "pageindex-model-"));
+    store = join(dir, "store");
+    await writeFile(join(dir, "kettle.md"), MANUAL);
+    expect((await run(["index", join(dir, "kettle.md")])).code).toBe(0);
+    server = await startFakeOpenAi();
+    deadUrl = `http://127.0.0.1:${await closedPort()}/v1`;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("chatModelFromSpec builds a compatible model that reaches the server", async () => {
+    const resolved = await chatModelFromSpec(`compatible:tiny@${server.baseURL}`, {});
+    expect(resolved).toMatchObject({ provider: "openai-compatible", name: "tiny", baseURL: server.baseURL });
+    const reply = await resolved?.model.invoke("You answer questions about documents. Hi");
+    expect(reply?.content).toContain("[1]");
+    expect(server.requests.at(-1)?.model).toBe("tiny");
+    await expect(chatModelFromSpec("compatible:tiny@not-a-url", {})).rejects.toThrow(/not an http\(s\) URL/);
+  });
+
+  it("ask judges with the model and answers citing the sections", async () => {
+    const before = server.requests.length;
+    const res = await run([
+      "--model",
+      `compatible:tiny@${server.baseURL}`,
+      "--json",
+      "ask",
+      "How often descale?",
+    ]);
+    expect(res.code).toBe(0);
+    const out = JSON.parse(res.stdout);
+    expect(out.model).toBe(`openai-compatible:tiny via ${server.baseURL}`);
+    expect(out.sections[0].judge).toBe("llm");
+    expect(out.answer).toContain("[1]");
+    expect(out.stats.fallbacks).toBe(0);
+    expect(out.warnings).toEqual([]);
+    // At least one judgment and the answer went to the server.
+    expect(server.requests.length - before).toBeGreaterThanOrEqual(2);
+  });
+
+  it("an unreachable model is exit 4 with the provider, the URL and a hint", async () => {
+    const res = await run(["--model", `compatible:tiny@${deadUrl}`, "ask", "How often descale?"]);
+    expect(res.code).toBe(4);
+    expect(res.stderr).toContain(`error: model openai-compatible:tiny at ${deadUrl} failed`);
+    expect(res.stderr).toContain("nothing answered at");
+    const ollama = await run(["--model", "ollama:llama3.1", "--json", "ask", "How often descale?"], {
+      OLLAMA_BASE_URL: deadUrl,
+    });
+    expect(ollama.code).toBe(4);
+    const error = JSON.parse(ollama.stderr.trim().split("\n").pop() as string).error;
+    expect(error).toMatchObject({ exitCode: 4 });
+    expect(error.message).toContain("ollama serve");
+  });
+
+  it("ask --no-answer says when every judgment fell back to the lexical judge", async () => {
+    const res = await run([
+      "--model",
+      `compatible:tiny@${deadUrl}`,
+      "ask",
+      "--no-answer",
+      "How often descale?",
+    ]);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain("(lexical-fallback)");
+    expect(res.stderr).toMatch(
+      /warning: the model \(openai-compatible:tiny via .*\) failed every judgment: the lexical judge answered instead \(\d+ fallbacks?\)/,
+    );
+  });
+
+  it("eval reports fallbacks per retriever and does not credit the model", async () => {
+    const questions = join(dir, "questions.jsonl");
+    await writeFile(
+      questions,
+      `${JSON.stringify({ question: "How often descale?", doc_name: "kettle.md", evidence: [{ section: "Descaling" }] })}\n`,
+    );
+    const out = join(dir, "eval");
+    const res = await run([
+      "--model",
+      `compatible:tiny@${deadUrl}`,
+      "--json",
+      "eval",
+      questions,
+      "--retrievers",
+      "pageindex,bm25",
+      "--out",
+      out,
+    ]);
+    expect(res.code).toBe(0);
+    const report = JSON.parse(res.stdout);
+    const tree = report.summaries[0];
+    expect(tree.name).toBe(
+      `pageindex (lexical fallback: openai-compatible:tiny via ${deadUrl} failed every judgment)`,
+    );
+    expect(tree.fallbacks).toBeGreaterThan(0);
+    expect(tree.fallbacks).toBe(tree.judgments);
+    expect(report.summaries[1]).toMatchObject({ name: "bm25 chunks", fallbacks: 0 });
+    const table = await readFile(join(out, "report.md"), "utf8");
+    expect(table).toMatch(/\| pageindex \(lexical fallback: .*\| \d+\/\d+ \(all\) \|/);
+
+    const working = JSON.parse(
+      (
+        await run([
+          "--model",
+          `compatible:tiny@${server.baseURL}`,
+          "--json",
+          "eval",
+          questions,
+          "--retrievers",
+          "pageindex",
+          "--out",
+          out,
+        ])
+      ).stdout,
+    );
+    expect(working.summaries[0]).toMatchObject({
+      name: `pageindex (openai-compatible:tiny via ${server.baseURL})`,
+      fallbacks: 0,
+    });
+    expect(working.summaries[0].meanCompletionTokens).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,75 @@
+// Indexing progress on a terminal (a bar) and elsewhere (plain lines, one per phase).
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import type { Io } from "../../packages/pageindex-retriever/src/cli/output.js";
+import { createProgress, type ProgressStream } from "../../packages/pageindex-retriever/src/cli/progress.js";
+
+/** A stream that records what is written, claiming to be a terminal or not. */
+function fakeStream(isTTY: boolean): { stream: ProgressStream; written: string[] } {
+  const written: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      written.push(String(chunk));
+      done();
+    },
+  }) as Writable & { isTTY: boolean; columns: number };
+  stream.isTTY = isTTY;
+  stream.columns = 120;
+  return { stream, written };
+}
+
+function fakeIo(isTTY: boolean): { io: Io; lines: string[] } {
+  const lines: string[] = [];
+  return { io: { out: (t) => lines.push(`out:${t}`), err: (t) => lines.push(t), isTTY }, lines };
+}
+
+/** What the PDF loader reports while indexing a 3-page document. */
+function indexThreePages(progress: ReturnType<typeof createProgress>): void {
+  progress.start("report.pdf");
+  for (let page = 1; page <= 3; page += 1) progress.update({ phase: "parse", done: page, total: 3 });
+  progress.update({ phase: "structure", done: 3, total: 3 });
+  progress.update({ phase: "summarize", done: 3, total: 3, llmCalls: 2 });
+  progress.update({ phase: "summarize", done: 3, total: 3, llmCalls: 3 });
+  progress.update({ phase: "done", done: 3, total: 3, llmCalls: 3 });
+  progress.stop("report.pdf: indexed");
+}
+
+describe("createProgress", () => {
+  it("writes one plain line per phase when not on a terminal, never per page", () => {
+    const { io, lines } = fakeIo(false);
+    const { stream, written } = fakeStream(false);
+    indexThreePages(createProgress(io, "live", stream));
+    expect(lines).toEqual([
+      "report.pdf: parsing 3 pages",
+      "report.pdf: finding sections",
+      "report.pdf: summarising (2 LLM calls so far)",
+      "report.pdf: indexed",
+    ]);
+    expect(written).toEqual([]);
+  });
+
+  it("draws a bar on a terminal and ends with the summary line", () => {
+    const { io, lines } = fakeIo(true);
+    const { stream, written } = fakeStream(true);
+    indexThreePages(createProgress(io, "live", stream));
+    const drawn = written.join("");
+    // The bar redraws at its own pace: the first frame and the last are always drawn.
+    expect(drawn).toContain("report.pdf [");
+    expect(drawn).toContain("] 0/1 reading · LLM calls 0");
+    expect(drawn).toContain("] 3/3 done · LLM calls 3");
+    expect(lines).toEqual(["report.pdf: indexed"]);
+  });
+
+  it("prints only the summary with --no-progress, and nothing when off", () => {
+    for (const isTTY of [true, false]) {
+      const summary = fakeIo(isTTY);
+      const quiet = fakeStream(isTTY);
+      indexThreePages(createProgress(summary.io, "summary", quiet.stream));
+      expect([...summary.lines, ...quiet.written]).toEqual(["report.pdf: indexed"]);
+      const off = fakeIo(isTTY);
+      const silent = fakeStream(isTTY);
+      indexThreePages(createProgress(off.io, "off", silent.stream));
+      expect([...off.lines, ...silent.written]).toEqual([]);
+    }
+  });
+});
