@@ -19,24 +19,35 @@ export { type Selection, type SelectionItem, SelectionSchema } from "./judge/sch
 export type { JudgeKind, JudgeRequest, Judgment, NodeVerdict } from "./judge/types.js";
 export {
   type Bm25Doc,
+  type Bm25fCountedField,
   type Bm25fField,
   Bm25fIndex,
   Bm25Index,
   type Bm25Params,
   bm25Doc,
+  countField,
   type QueryTerm,
   type WeightedField,
 } from "./lexical/bm25.js";
 export { documentPriors } from "./lexical/doc-names.js";
 export { expandQuery } from "./lexical/expand.js";
 export {
+  type DerivedArtifactReader,
+  keepsDerivedArtifacts,
+  LexicalIndexes,
+  type LexicalNeed,
+} from "./lexical/index-cache.js";
+export {
   AUTO_TEXT_MAX_TOKENS,
+  type CountedNodeFields,
   type LexicalScores,
   type LexicalTextMode,
   NodeTermIndex,
   needsText,
+  nodeFields,
   queryTerms,
 } from "./lexical/node-index.js";
+export { LEXICAL_INDEX_ARTIFACT } from "./lexical/persisted.js";
 export { isStopWord, stem, tokenize, tokenizeQuery } from "./lexical/tokenize.js";
 export { PageIndexRetriever, type PageIndexRetrieverInput } from "./retriever.js";
 export * from "./tools/index.js";

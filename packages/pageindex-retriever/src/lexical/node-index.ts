@@ -6,8 +6,10 @@ import { tokenize, tokenizeQuery } from "./tokenize.js";
 /**
  * Which text the lexical index reads. The skeleton carries no node text, so:
  * - `skeleton`: titles, ancestor titles and summaries only (reads no text at all);
- * - `full`: also every node's own text, fetched once per document and cached by the retriever
- *   (an indexing cost, like any BM25 index, not a per-query one);
+ * - `full`: also every node's own text, read once per document version and then kept: in
+ *   memory, and saved in the store (`PageIndexStore.putDerived`) so other processes read one key
+ *   instead of every text chunk (an indexing cost, like any BM25 index, not a per-query one).
+ *   With a model judge the texts are read only when a judgment falls back to BM25;
  * - `auto` (default): `full` unless the document is very large (over
  *   {@link AUTO_TEXT_MAX_TOKENS} tokens) and most of its nodes carry summaries; section text is
  *   where a filing's answers are (statement line items, figures), summaries alone miss them.
