@@ -89,7 +89,11 @@ export interface PageIndexRetrieverInput extends BaseRetrieverInput {
   cache?: JudgmentCache | BaseStore<string, Uint8Array> | false;
   /** Entries of the default LRU cache. Default 2000. */
   cacheSize?: number;
-  /** Extra attempts per model call. Default 2. */
+  /**
+   * Extra attempts per model call after a rate limit, a timeout, a server error or an unusable
+   * answer. Default 2. A request the model refuses (wrong key, unknown model, bad request) is not
+   * retried; when every model call of a query is refused, `invoke` throws `ModelCallError`.
+   */
   retries?: number;
   /** Per-attempt model timeout. Default 60 000 ms. */
   timeoutMs?: number;
