@@ -1,6 +1,7 @@
 import type { TreeDocument, TreeNode } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { pdfToTree } from "../src/index.js";
+import { assembleLines, type RawTextItem } from "../src/pdf/read/lines.js";
 import { judgeLayout } from "../src/pdf/structure/sufficiency.js";
 import type { SectionEntry } from "../src/pdf/types.js";
 import { body, buildPdf, type LineSpec, type PageSpec } from "./fixtures/pdf-builder.js";
@@ -270,6 +271,41 @@ describe("layout path: audit regressions", () => {
       "1. INTRODUCTION",
       "2. RELATED WORK",
     ]);
+  });
+
+  it("a word hyphenated across a heading's two lines is one word again", async () => {
+    const tree = await layout([
+      { lines: [h("1.6 Signatures"), ...body(8, 1)] },
+      { lines: [h("1.7 Coercive Signature Match-"), h("ing", 14, 0), ...body(8, 2)] },
+    ]);
+    expect(tree.nodes.map((n) => n.title)).toEqual(["1.6 Signatures", "1.7 Coercive Signature Matching"]);
+  });
+
+  it("a whitespace item far narrower than a word space is a kern, not a word break (TeX output)", () => {
+    // pdf.js items of "the types are." as a TeX PDF gives them: a 0.36 pt " " inside "types".
+    const item = (str: string, x: number, width: number): RawTextItem => ({
+      str,
+      transform: [1, 0, 0, 12, x, 700],
+      width,
+      height: 12,
+      fontName: "f1",
+      hasEOL: false,
+    });
+    const lines = assembleLines(
+      [
+        item("the", 178.56, 16.2),
+        item(" ", 194.76, 3.96),
+        item("t", 198.72, 4.56),
+        item("yp", 202.92, 12.6),
+        item(" ", 215.52, 0.36),
+        item("es", 215.88, 9.72),
+        item(" ", 225.6, 4.08),
+        item("are.", 229.68, 18.84),
+      ],
+      () => ({ bold: false, italic: false }),
+      792,
+    );
+    expect(lines.map((l) => l.text)).toEqual(["the types are."]);
   });
 
   it("judges layout headings by density and coverage before skipping a model", () => {

@@ -84,8 +84,10 @@ export function assembleLines(
     const y = t[5] ?? 0;
     const str = item.str;
     if (str.length > 0 && str.trim() === "") {
-      // Whitespace items carry unreliable positions; they only separate words.
-      if (cur && !/\s$/.test(cur.parts[cur.parts.length - 1] ?? "")) cur.parts.push(" ");
+      // Whitespace items carry unreliable positions; they only separate words. One far
+      // narrower than a word space is a kern inside a word (TeX output: "Typ es", "Co ersive").
+      const kern = item.width > 0 && item.width < 0.1 * size;
+      if (cur && !kern && !/\s$/.test(cur.parts[cur.parts.length - 1] ?? "")) cur.parts.push(" ");
     } else if (str.length > 0) {
       const sameLine =
         cur !== undefined &&

@@ -139,7 +139,12 @@ export function findHeadings(pages: readonly ParsedPage[], options: FindHeadings
         // headings ("Notes to the Financial Statements" over "Segment Data").
         const cut = DANGLING.test(raw.trim()) || /^\p{Ll}/u.test(next.text.trim());
         if (!cut && !(styled && approxWidth(lines[j] as PdfLine) >= widest * 0.7)) break;
-        raw = `${raw} ${next.text}`;
+        // A word hyphenated across the break ("Match-" / "ing") is one word again.
+        const trimmed = raw.trimEnd();
+        raw =
+          /\p{L}-$/u.test(trimmed) && /^\p{Ll}/u.test(next.text.trim())
+            ? `${trimmed.slice(0, -1)}${next.text.trim()}`
+            : `${raw} ${next.text}`;
         j += 1;
       }
       const numbered = numbering !== undefined;
