@@ -1,12 +1,16 @@
 import o200kBase from "js-tiktoken/ranks/o200k_base";
 
-// Exact o200k_base counts in linear time. js-tiktoken's own encoder merges each pre-tokenised
-// piece with a quadratic scan (and joins byte arrays into keys at every step), so one long
-// piece — a run of 2 MB of letters, "=" or blanks — takes seconds to minutes, and slicing such
-// runs changes the count. This counter splits the text with the same pattern, looks up whole
-// pieces in the same rank table, and merges the rest with the same rule (lowest rank first,
-// leftmost on ties) driven by a heap: O(n log n) per piece, the same count as
-// `new Tiktoken(o200kBase).encode(text, [], []).length`.
+// o200k_base counts in linear time. js-tiktoken's own encoder merges each pre-tokenised piece
+// with a quadratic scan (and joins byte arrays into keys at every step), so one long piece — a
+// run of 2 MB of letters, "=" or blanks — takes seconds to minutes. This counter splits the
+// text with the same pattern, looks up whole pieces in the same rank table, and merges the
+// rest with the same rule (lowest rank first, leftmost on ties), by a scan for short pieces and
+// a heap for long ones: the same count as `new Tiktoken(o200kBase).encode(text, [], []).length`
+// for every piece up to 4 KiB. That covers all text, base64 and data URIs included (the
+// pattern cuts them at every case or digit change); only a single piece over 4 KiB (one
+// character class unbroken: a ruler, a letter repeated) is merged in 4 KiB windows, memoised,
+// so a 2 MB ruler costs one window. The cuts can change the count by a token or so per 4 KiB
+// window (0 on runs of one character, which tokenise in power-of-two lengths).
 
 /** Merge ranks keyed by a token's bytes as a binary string (one char per byte). */
 export type RankTable = ReadonlyMap<string, number>;
@@ -148,27 +152,50 @@ function mergeCountShort(key: string, ranks: RankTable): number {
   }
 }
 
+/** Longest piece merged whole (bytes); longer ones are merged window by window. */
+const WINDOW = 4096;
+/** Counts of recent windows: a long run repeats the same window over and over. */
+const windowCounts = new Map<string, number>();
+
+function mergeCountWindowed(key: string, ranks: RankTable, window: number): number {
+  let total = 0;
+  for (let at = 0; at < key.length; at += window) {
+    const part = key.slice(at, at + window);
+    let count = windowCounts.get(part);
+    if (count === undefined) {
+      count = mergeCount(part, ranks);
+      if (windowCounts.size >= 64) windowCounts.clear();
+      windowCounts.set(part, count);
+    }
+    total += count;
+  }
+  return total;
+}
+
 /**
- * {@link countTokens} with a given rank table; exported so a test can count table lookups
- * (the work done) on inputs of growing size.
+ * {@link countTokens} with a given rank table and window; exported so tests can count table
+ * lookups (the work done) and compare against whole-piece merging (`window` = Infinity).
  */
-export function countTokensWith(text: string, ranks: RankTable): number {
+export function countTokensWith(text: string, ranks: RankTable, window = WINDOW): number {
   // The contraction groups need not capture: fewer allocations per match.
   pattern ??= new RegExp(o200kBase.pat_str.replaceAll("('s|", "(?:'s|"), "gu");
   let total = 0;
   for (const match of text.matchAll(pattern)) {
     const key = binaryKey(match[0]);
     if (key.length === 1 || ranks.get(key) !== undefined) total += 1;
-    else total += key.length <= SHORT_PIECE ? mergeCountShort(key, ranks) : mergeCount(key, ranks);
+    else if (key.length <= SHORT_PIECE) total += mergeCountShort(key, ranks);
+    else if (key.length <= window) total += mergeCount(key, ranks);
+    else total += mergeCountWindowed(key, ranks, window);
   }
   return total;
 }
 
 /**
  * Counts tokens with the o200k_base encoding (GPT-4o family), the measure PageIndex uses for
- * its size thresholds. Exact (equal to js-tiktoken's `encode(text).length`, special-token
- * text counted as plain text), deterministic, offline, and O(n log n) even for one long run
- * without whitespace (base64, data URIs, ruler lines).
+ * its size thresholds. Equal to js-tiktoken's `encode(text).length` (special-token text
+ * counted as plain text) except for single pre-tokenised pieces over 4 KiB, merged in 4 KiB
+ * windows (see the module comment); deterministic, offline, and O(n log n) even for one long
+ * run without whitespace (base64, data URIs, ruler lines).
  */
 export function countTokens(text: string): number {
   return text.length === 0 ? 0 : countTokensWith(text, o200kRanks());

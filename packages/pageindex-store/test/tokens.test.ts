@@ -59,17 +59,25 @@ describe("countTokens", () => {
     for (const make of [(n: number) => "a".repeat(n), (n: number) => randomText("abcdefghij", n)]) {
       const small = countingTable();
       const large = countingTable();
-      countTokensWith(make(20_000), small);
-      countTokensWith(make(40_000), large);
+      // Whole-piece merging (no windows): the heap merge itself must scale.
+      countTokensWith(make(20_000), small, Number.POSITIVE_INFINITY);
+      countTokensWith(make(40_000), large, Number.POSITIVE_INFINITY);
       // A quadratic merge would do four times the lookups; O(n log n) stays near two.
       expect(large.lookups / small.lookups).toBeGreaterThan(1.8);
       expect(large.lookups / small.lookups).toBeLessThan(2.3);
     }
   });
 
-  it("counts 2 MB single-piece lines (the case that took seconds per line) to the exact token", () => {
-    // 8 "a"s and 64 "="s are single o200k tokens; the merge reaches them everywhere.
+  it("merges a single piece over 4 KiB window by window: exact on one-character runs, within a token per window otherwise", () => {
+    // 8 "a"s and 64 "="s are single o200k tokens; whole-piece merging reaches them everywhere.
     expect(countTokens("a".repeat(2_000_000))).toBe(250_000);
     expect(countTokens("=".repeat(2_000_000))).toBe(31_250);
+    const ruler = countingTable();
+    countTokensWith("-".repeat(2_000_000), ruler);
+    expect(ruler.lookups).toBeLessThan(20_000); // one 4 KiB window merged, the other 487 remembered
+    const letters = randomText("abcdefghijklmnopqrstuvwxyz", 200_000);
+    const whole = countTokensWith(letters, o200kRanks(), Number.POSITIVE_INFINITY);
+    const windows = Math.ceil(200_000 / 4096);
+    expect(Math.abs(countTokens(letters) - whole)).toBeLessThanOrEqual(windows);
   });
 });
