@@ -94,7 +94,7 @@ for (const { name, text } of inputs) {
   );
 }
 console.log(
-  "\nThe loader counts tokens of every node with js-tiktoken (o200k_base); the splitter measures characters only.",
+  "\nThe loader counts tokens of every node (o200k_base, pageindex-store countTokens); the splitter measures characters only.",
 );
 
 /** Deterministic base64-alphabet text (a stand-in for an embedded file). */
