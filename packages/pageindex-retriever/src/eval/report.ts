@@ -38,7 +38,8 @@ export function evaluationTable(result: EvaluationResult): string {
 const escapeXml = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] ?? c);
 
-const PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#4b5563", "#be185d"];
+/** Colours for other retrievers; none is one of the known retrievers' colours below. */
+const PALETTE = ["#dc2626", "#9333ea", "#0891b2", "#4b5563", "#be185d", "#ca8a04"];
 /** The usual retrievers keep their colour whatever model or option is in their label. */
 const KNOWN_COLOURS: Record<string, string> = {
   pageindex: "#2563eb",
@@ -74,7 +75,7 @@ export interface ChartPoint {
 export interface ChartLayout {
   width: number;
   height: number;
-  /** The plot frame. */
+  /** The plot area (no border is drawn: the grid's 0 % and 100 % lines sit inside it). */
   frame: Box;
   xMax: number;
   /** Pixel position of a token count and of a hit rate. */
@@ -84,8 +85,9 @@ export interface ChartLayout {
 }
 
 const FONT = 12;
-/** Rough width of a character of 12 px Helvetica (bold names a little wider). */
-const CHAR_WIDTH = 6.8;
+/** Generous widths of a 12 px character (bold names, regular stats), so that wide fonts fit too. */
+const BOLD_CHAR_WIDTH = 7.8;
+const CHAR_WIDTH = 6.9;
 const RADIUS = 7;
 
 /** Places the points (hit rate against tokens per query) and their labels without overlaps. */
@@ -121,7 +123,7 @@ export function chartLayout(result: EvaluationResult): ChartLayout {
       cx: p.cx,
       cy: p.cy,
       r: p.r,
-      width: Math.max(...p.lines.map((line) => line.length)) * CHAR_WIDTH,
+      width: Math.max(p.lines[0].length * BOLD_CHAR_WIDTH, p.lines[1].length * CHAR_WIDTH),
       height: 2 * FONT + 6,
     })),
     frame,
@@ -155,14 +157,13 @@ export function evaluationChart(result: EvaluationResult, title = "Hit rate vs c
     const v = i / 5;
     const t = (xMax * i) / 5;
     parts.push(
-      `<line x1="${frame.x}" x2="${frame.x + frame.width}" y1="${y(v)}" y2="${y(v)}" stroke="#e5e7eb"/>`,
+      `<line x1="${frame.x}" x2="${frame.x + frame.width}" y1="${y(v)}" y2="${y(v)}" stroke="${i === 0 ? "#9ca3af" : "#e5e7eb"}"/>`,
       `<text x="${frame.x - 8}" y="${y(v) + 4}" text-anchor="end">${(v * 100).toFixed(0)}%</text>`,
-      `<line x1="${x(t)}" x2="${x(t)}" y1="${frame.y}" y2="${bottom}" stroke="#f3f4f6"/>`,
+      `<line x1="${x(t)}" x2="${x(t)}" y1="${frame.y}" y2="${bottom}" stroke="${i === 0 ? "#9ca3af" : "#f3f4f6"}"/>`,
       `<text x="${x(t)}" y="${bottom + 18}" text-anchor="middle">${Math.round(t)}</text>`,
     );
   }
   parts.push(
-    `<rect x="${frame.x}" y="${frame.y}" width="${frame.width}" height="${frame.height}" fill="none" stroke="#9ca3af"/>`,
     `<text x="${frame.x + frame.width / 2}" y="${height - 14}" text-anchor="middle">tokens returned per query (lower is cheaper)</text>`,
     `<text transform="translate(16 ${frame.y + frame.height / 2}) rotate(-90)" text-anchor="middle">hit@${result.k} (higher is better)</text>`,
   );
