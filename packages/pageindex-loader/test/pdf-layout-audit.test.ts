@@ -308,6 +308,59 @@ describe("layout path: audit regressions", () => {
     expect(lines.map((l) => l.text)).toEqual(["the types are."]);
   });
 
+  it("page labels map a printed TOC's numbers, roman ones too, when titles cannot vote for an offset", async () => {
+    // Headings drawn differently from their TOC titles ("Foreword" vs "A word first"): no title
+    // is found, so only the PDF's page labels (i, ii, iii, then 1, 2…) can place the entries.
+    const toc = (title: string, printed: string): LineSpec => ({
+      text: `${title} ${".".repeat(40)} ${printed}`,
+    });
+    const page = (title: string, seed: number): PageSpec => ({
+      lines: [h(title, 16, 20), ...body(12, seed)],
+    });
+    const pages: PageSpec[] = [
+      { lines: [h("Field Manual", 22, 30), ...body(3, 1)] },
+      {
+        lines: [
+          h("Contents", 18, 20),
+          toc("Foreword", "iii"),
+          toc("Getting Started", "1"),
+          toc("Maintenance", "3"),
+          toc("Troubleshooting", "4"),
+        ],
+      },
+      page("A word first", 2),
+      page("Before you begin", 3),
+      { lines: body(20, 4) },
+      page("Keeping it running", 5),
+      page("When things go wrong", 6),
+    ];
+    const labels = [
+      { from: 1, style: "r" as const },
+      { from: 4, style: "D" as const },
+    ];
+    const read = async (withLabels: boolean) =>
+      pdfToTree(
+        await buildPdf({ pages, ...(withLabels ? { pageLabels: labels } : {}) }),
+        { structure: "layout", summaries: "none", split: false, preface: false },
+        { name: "fixture.pdf" },
+      );
+    const starts = (tree: TreeDocument) =>
+      Object.fromEntries(
+        ["Foreword", "Getting Started", "Maintenance", "Troubleshooting"].map((t) => [
+          t,
+          tree.nodes.find((n) => n.title === t)?.startPage,
+        ]),
+      );
+    expect(starts(await read(true))).toEqual({
+      Foreword: 3,
+      "Getting Started": 4,
+      Maintenance: 6,
+      Troubleshooting: 7,
+    });
+    // Without labels the printed numbers cannot be mapped: the entries are not placed.
+    expect(Object.values(starts(await read(false))).every((p) => p === undefined)).toBe(true);
+  });
+
   it("judges layout headings by density and coverage before skipping a model", () => {
     const at = (...pages: number[]): SectionEntry[] =>
       pages.map((page) => ({ title: `p${page}`, page, children: [] }));

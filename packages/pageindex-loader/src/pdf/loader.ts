@@ -217,7 +217,7 @@ export async function pdfToTree(
   const attempts: StructureAttempt[] = [];
   let ctx: LayoutContext | undefined;
   const layout = () => {
-    ctx ??= layoutContext(pages, { tocScanPages: options.tocScanPages ?? 20 });
+    ctx ??= layoutContext(pages, { tocScanPages: options.tocScanPages ?? 20, pageLabels: pdf.pageLabels });
     return ctx;
   };
   // Model calls are reported under the phase that makes them (structure, or splitting large nodes).

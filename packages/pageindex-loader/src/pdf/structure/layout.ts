@@ -19,6 +19,8 @@ export interface LayoutContext {
 export interface LayoutOptions {
   /** How many first pages may hold a printed table of contents. Default 20. */
   tocScanPages?: number;
+  /** The PDF's page labels (`/PageLabels`: "i", "ii", "1"…), one per physical page, when it has them. */
+  pageLabels?: readonly string[] | null;
 }
 
 /** Result of the layout path. */
@@ -34,7 +36,11 @@ export function layoutContext(pages: readonly ParsedPage[], options: LayoutOptio
     pages,
     body: bodyStyle(pages),
     furniture,
-    toc: findPrintedToc(pages, { scanPages: options.tocScanPages ?? 20, furniture }),
+    toc: findPrintedToc(pages, {
+      scanPages: options.tocScanPages ?? 20,
+      furniture,
+      ...(options.pageLabels ? { pageLabels: options.pageLabels } : {}),
+    }),
   };
 }
 

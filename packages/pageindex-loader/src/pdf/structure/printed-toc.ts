@@ -207,6 +207,19 @@ export interface FindTocOptions {
   /** How many first pages to look in. */
   scanPages: number;
   furniture?: ReadonlyMap<number, ReadonlySet<number>>;
+  /** Page labels, one per physical page: when they agree with where titles are found, they map printed numbers exactly. */
+  pageLabels?: readonly string[];
+}
+
+/** Physical page (1-based) of each page label, first occurrence; labels that are only the physical numbers say nothing. */
+function labelPages(labels: readonly string[] | undefined): Map<string, number> | undefined {
+  if (!labels || labels.every((l, i) => l === String(i + 1))) return undefined;
+  const map = new Map<string, number>();
+  labels.forEach((l, i) => {
+    const key = l.trim().toLowerCase();
+    if (key && !map.has(key)) map.set(key, i + 1);
+  });
+  return map;
 }
 
 /**
@@ -287,21 +300,38 @@ export function findPrintedToc(
       bestVotes = n;
     }
   }
+  // Page labels name the printed number of every page, roman front matter included; they are
+  // used when titles are found where they say at least as often as under the common offset.
+  const labels = labelPages(options.pageLabels);
+  const labelled = (e: TocEntry): number | undefined =>
+    e.printed === undefined ? undefined : labels?.get(e.printed.toLowerCase());
+  let labelVotes = 0;
+  entries.forEach((e, i) => {
+    const at = labelled(e);
+    if (at !== undefined && (found[i] ?? []).some((f) => f.page === at)) labelVotes++;
+  });
+  const useLabels = labels !== undefined && labelVotes >= bestVotes;
+  /** Where an entry's printed number points, by labels or by the offset. */
+  const expectedPage = (e: TocEntry): number | undefined => {
+    if (useLabels) return labelled(e);
+    if (e.printed === undefined || !/^\d+$/.test(e.printed) || offset === undefined) return undefined;
+    return Number(e.printed) + offset;
+  };
 
   // A page number that lands outside the document is not a page (a year, a misread footer):
   // such an entry is not placed at all, by number or by title.
-  const outside = entries.map(
-    (e) =>
-      e.printed !== undefined &&
-      /^\d+$/.test(e.printed) &&
-      (Number(e.printed) + (offset ?? 0) > pages.length || Number(e.printed) + (offset ?? 0) < 1),
-  );
+  const outside = entries.map((e) => {
+    if (e.printed === undefined) return false;
+    if (useLabels) return /^\d+$/.test(e.printed) && labelled(e) === undefined;
+    const at = Number(e.printed) + (offset ?? 0);
+    return /^\d+$/.test(e.printed) && (at > pages.length || at < 1);
+  });
 
   // Entries with a page number first; entries without one (group headers such as "PART I",
   // or a TOC without numbers) are then searched between their placed neighbours.
   const placed: Array<{ page: number; line?: number } | undefined> = entries.map((e, i) => {
-    if (e.printed === undefined || !/^\d+$/.test(e.printed) || offset === undefined) return undefined;
-    const expected = Number(e.printed) + offset;
+    const expected = expectedPage(e);
+    if (expected === undefined) return undefined;
     const near = (found[i] ?? [])
       .filter((m) => Math.abs(m.page - expected) <= 2)
       .sort((a, b) => Math.abs(a.page - expected) - Math.abs(b.page - expected) || b.score - a.score)[0];
@@ -336,7 +366,8 @@ export function findPrintedToc(
     // placed at all.
     const entry = entries[i] as TocEntry;
     const keep = entry.level < (entries[i + 1]?.level ?? 0) || parseNumbering(entry.title) !== undefined;
-    const chosen = pick ?? (nextPlaced && offset !== undefined && keep ? nextPlaced : undefined);
+    const chosen =
+      pick ?? (nextPlaced && (offset !== undefined || useLabels) && keep ? nextPlaced : undefined);
     if (chosen) {
       placed[i] = chosen;
       prev = chosen;
