@@ -46,7 +46,7 @@ describe.each(backends)("crash while replacing a large tree (%s)", (_name, make,
       docs: [writerDoc(2)],
       chunkChars: CHUNK,
       writeBatchSize: 8,
-      pauseAt: { mset: 6 },
+      pauseAt: { mset: 7 }, // the pending marker, then 5 batches of 8 keys
     });
     await writer.waitFor("PAUSED");
     await kill(writer);

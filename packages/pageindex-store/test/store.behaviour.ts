@@ -386,7 +386,7 @@ export function describeStoreBehaviour(
         const old = makeTree("doc", { nodes: 40, seed: 1 });
         await store.addTree(old);
         const failing = new WrappedStore(await backend.reopen());
-        failing.failOnMset = 2;
+        failing.failOnMset = 3; // the pending marker, one batch of 4 keys, then the crash
         const writer = storeOn(failing, { chunkChars: 300, writeBatchSize: 4 });
         await expect(writer.addTree(makeTree("doc", { nodes: 40, seed: 2 }))).rejects.toThrow(
           /simulated crash/,
@@ -409,7 +409,7 @@ export function describeStoreBehaviour(
         const store = storeOn(backend.byteStore, { chunkChars: 300 });
         await store.addTree(makeTree("doc", { seed: 1 }));
         const failing = new WrappedStore(backend.byteStore);
-        failing.failOnMset = 1;
+        failing.failOnMset = 3;
         await expect(
           storeOn(failing, { chunkChars: 300, writeBatchSize: 2 }).addTree(makeTree("doc", { seed: 2 })),
         ).rejects.toThrow();
@@ -420,6 +420,46 @@ export function describeStoreBehaviour(
         const after = await allKeys(backend.byteStore, "pageindex.doc.");
         expect(after.filter((k) => orphaned.includes(k))).toEqual([]);
         expect(await cleaner.getTree("doc")).toEqual(latest);
+      });
+      it("a later write of any document cleans unfinished writes past the grace period, a bounded number each", async () => {
+        const crash = async (docId: string) => {
+          const failing = new WrappedStore(backend.byteStore);
+          failing.failOnMset = 3; // marker and one batch written, then the writer dies
+          await expect(
+            storeOn(failing, { chunkChars: 300, writeBatchSize: 2 }).addTree(makeTree(docId, { seed: 4 })),
+          ).rejects.toThrow(/simulated crash/);
+        };
+        for (const id of ["lost-1", "lost-2", "lost-3"]) await crash(id);
+        const leftovers = async () => ({
+          versions: await allKeys(backend.byteStore, "pageindex.doc.lost-"),
+          pending: await allKeys(backend.byteStore, "pageindex.pending."),
+        });
+        expect((await leftovers()).pending).toHaveLength(3);
+        expect((await leftovers()).versions).toHaveLength(6);
+
+        // Within the grace period (default 15 min) another process may still be writing them.
+        await storeOn(backend.byteStore).addTree(makeTree("other", { nodes: 3 }));
+        expect((await leftovers()).pending).toHaveLength(3);
+
+        const cleaner = storeOn(backend.byteStore, { orphanGraceMs: 0, unfinishedWritesPerWrite: 2 });
+        await cleaner.addTree(makeTree("other", { nodes: 3, seed: 2 }));
+        expect((await leftovers()).pending).toHaveLength(1);
+        expect((await leftovers()).versions).toHaveLength(2);
+        await cleaner.addTree(makeTree("third", { nodes: 3 }));
+        expect(await leftovers()).toEqual({ versions: [], pending: [] });
+        expect((await cleaner.listDocuments()).map((d) => d.docId)).toEqual(["other", "third"]);
+      });
+
+      it("a marker left by a writer that died after publishing never costs the published version", async () => {
+        const tree = makeTree("doc", { nodes: 12 });
+        const writer = storeOn(backend.byteStore, { chunkChars: 300 });
+        await writer.addTree(tree);
+        const head = await readJson(backend.byteStore, "pageindex.head.doc");
+        const marker = `pageindex.pending.doc.v.${head.versionId as string}.${head.chunks as number}`;
+        await backend.byteStore.mset([[marker, json({})]]); // as if it died before removing it
+        await storeOn(backend.byteStore, { orphanGraceMs: 0 }).addTree(makeTree("other", { nodes: 2 }));
+        expect(await allKeys(backend.byteStore, "pageindex.pending.")).toEqual([]);
+        expect(await storeOn(await backend.reopen()).getTree("doc")).toEqual(tree);
       });
     });
 

@@ -18,6 +18,7 @@ const FORMAT = {
   head: "pageindex-store/head",
   skeleton: "pageindex-store/skeleton",
   texts: "pageindex-store/texts",
+  pending: "pageindex-store/pending",
 } as const;
 type ValueKind = keyof typeof FORMAT;
 
@@ -198,6 +199,11 @@ const TextsSchema = z.object({
   first: count,
   texts: z.array(z.string()),
 });
+
+/** The value of a pending-write marker: for people looking at the store (its key says it all). */
+export function encodePending(marker: { docId: string; versionId: string; chunks: number }): Uint8Array {
+  return encode("pending", { ...marker, startedAt: new Date().toISOString() });
+}
 
 export function encodeHead(head: HeadRecord): Uint8Array {
   return encode("head", head);

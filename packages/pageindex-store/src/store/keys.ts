@@ -11,6 +11,8 @@ import { assertSafeId } from "../ids.js";
  *   listing documents never enumerates text keys.
  * - `<ns>.doc.<docId>.v.<versionId>.skeleton`: the tree without texts, plus the chunk map.
  * - `<ns>.doc.<docId>.v.<versionId>.text.<n>`: node texts, consecutive nodes per chunk.
+ * - `<ns>.pending.<docId>.v.<versionId>.<chunks>`: written before a version's keys, removed once
+ *   it is published, so a writer that dies leaves a marker naming exactly what to clean up.
  *
  * Document ids may contain dots, yet a version key parses back uniquely: reading from the
  * right, the part (`skeleton` or `text.<n>`) and the dot-free version id are fixed, and what
@@ -39,6 +41,7 @@ export const MAX_DERIVED_NAME_LENGTH = 24;
 const LONGEST_KEY_OVERHEAD = Math.max(
   ".derived.".length + 1 + VERSION_ID_LENGTH + 1 + MAX_DERIVED_NAME_LENGTH,
   ".doc.".length + ".v.".length + VERSION_ID_LENGTH + ".text.".length + 9,
+  ".pending.".length + ".v.".length + VERSION_ID_LENGTH + 1 + 9,
 );
 
 /** Longest document id usable under `namespace`: what the longest key leaves for it. */
@@ -95,17 +98,30 @@ export interface ParsedVersionKey {
   part: "skeleton" | number;
 }
 
+/** What a pending-write marker names: the version being written and its chunk count. */
+export interface ParsedPendingKey {
+  docId: string;
+  versionId: string;
+  chunks: number;
+}
+
 /** Builds and parses the keys of one namespace. */
 export class KeyLayout {
   readonly namespace: string;
   readonly headPrefix: string;
   readonly docPrefix: string;
+  readonly pendingPrefix: string;
   private readonly versionKeyPattern: RegExp;
+  private readonly pendingKeyPattern: RegExp;
 
   constructor(namespace: string) {
     this.namespace = assertNamespace(namespace);
     this.headPrefix = `${namespace}.head.`;
     this.docPrefix = `${namespace}.doc.`;
+    this.pendingPrefix = `${namespace}.pending.`;
+    this.pendingKeyPattern = new RegExp(
+      `^${namespace}\\.pending\\.(.+)\\.v\\.([0-9a-z]{9}-[0-9a-f]{8})\\.(0|[1-9][0-9]{0,8})$`,
+    );
     this.versionKeyPattern = new RegExp(
       `^${namespace}\\.doc\\.(.+)\\.v\\.([0-9a-z]{9}-[0-9a-f]{8})\\.(skeleton|text\\.(0|[1-9][0-9]{0,8}))$`,
     );
@@ -131,6 +147,24 @@ export class KeyLayout {
 
   text(docId: string, versionId: string, chunk: number): string {
     return `${this.versionsOf(docId)}${versionId}.text.${chunk}`;
+  }
+
+  /** The marker announcing a version being written. */
+  pending(docId: string, versionId: string, chunks: number): string {
+    return `${this.pendingPrefix}${docId}.v.${versionId}.${chunks}`;
+  }
+
+  /** Parses a pending-write marker's key, or `undefined` when the key is not one of ours. */
+  parsePending(key: string): ParsedPendingKey | undefined {
+    const match = this.pendingKeyPattern.exec(key);
+    if (!match) return undefined;
+    const [, docId, versionId, chunks] = match as unknown as [string, string, string, string];
+    try {
+      this.assertDocId(docId);
+    } catch {
+      return undefined;
+    }
+    return { docId, versionId, chunks: Number(chunks) };
   }
 
   /** Every key of one stored version. */

@@ -14,6 +14,7 @@ import {
   decodeSkeleton,
   decodeTexts,
   encodeHead,
+  encodePending,
   encodeSkeleton,
   encodeTexts,
   type HeadRecord,
@@ -26,7 +27,7 @@ import { DerivedArtifacts } from "./derived.js";
 import { DocumentIdConflictError, StoreCorruptionError } from "./errors.js";
 import { FileByteStore, type FileByteStoreOptions } from "./file-byte-store.js";
 import { deepFreeze } from "./freeze.js";
-import { KeyLayout, newVersionId, versionTime } from "./keys.js";
+import { KeyLayout, newVersionId, type ParsedPendingKey, versionTime } from "./keys.js";
 import { RedisByteStore, type RedisByteStoreOptions, type RedisCommandClient } from "./redis-byte-store.js";
 
 /** Options of {@link PageIndexStore}. */
@@ -50,8 +51,17 @@ export interface PageIndexStoreOptions {
    * Text chunks and heads are always checked against their checksums and shapes.
    */
   verifyOnRead?: VerifyMode;
-  /** Remove this document's orphaned versions (from crashed writes) on every write (default true). */
+  /**
+   * Clean up after every write (default true): this document's orphaned versions, and
+   * unfinished writes of any document (see `unfinishedWritesPerWrite`).
+   */
   cleanupOnWrite?: boolean;
+  /**
+   * How many unfinished writes (a writer died between announcing a version and publishing it)
+   * of any document one write cleans up once they are older than `orphanGraceMs` (default 16):
+   * bounds the extra work of a write, while repeated writes clear any backlog.
+   */
+  unfinishedWritesPerWrite?: number;
   /**
    * Receives problems that do not stop an operation: a corrupt document skipped by
    * `listDocuments`, a failed cleanup after a successful write. Default: `console.warn`.
@@ -109,6 +119,7 @@ const DEFAULTS = {
   orphanGraceMs: 15 * 60 * 1000,
   cacheSize: 64,
   writeBatchSize: 64,
+  unfinishedWritesPerWrite: 16,
 };
 const READ_BATCH = 500;
 /** A read that finds a version deleted under it retries with the new head this many times. */
@@ -173,6 +184,7 @@ export class PageIndexStore implements TreeReader {
   private readonly cacheSize: number;
   private readonly writeBatchSize: number;
   private readonly cleanupOnWrite: boolean;
+  private readonly unfinishedWritesPerWrite: number;
   private readonly verifyOnRead: VerifyMode;
   private readonly onProblem: (problem: Error) => void;
   private readonly cache = new Map<string, LoadedVersion>();
@@ -188,6 +200,10 @@ export class PageIndexStore implements TreeReader {
     this.cacheSize = Math.max(0, options.cacheSize ?? DEFAULTS.cacheSize);
     this.writeBatchSize = Math.max(1, options.writeBatchSize ?? DEFAULTS.writeBatchSize);
     this.cleanupOnWrite = options.cleanupOnWrite ?? true;
+    this.unfinishedWritesPerWrite = Math.max(
+      0,
+      options.unfinishedWritesPerWrite ?? DEFAULTS.unfinishedWritesPerWrite,
+    );
     this.verifyOnRead = options.verifyOnRead ?? "full";
     this.onProblem = options.onProblem ?? ((problem) => console.warn(`[pageindex-store] ${problem.message}`));
   }
@@ -252,6 +268,10 @@ export class PageIndexStore implements TreeReader {
     const chunkSha256 = entries.map(([, bytes]) => sha256(bytes));
     const skeletonBytes = encodeSkeleton({ docId, versionId, chunkStarts, chunkSha256, skeleton });
     entries.push([this.keys.skeleton(docId, versionId), skeletonBytes]);
+    // Announced before any of its keys exist: should this writer die, a later write finds
+    // exactly what it left, whichever document that write is for.
+    const pending = this.keys.pending(docId, versionId, chunks.length);
+    await this.byteStore.mset([[pending, encodePending({ docId, versionId, chunks: chunks.length })]]);
     for (let i = 0; i < entries.length; i += this.writeBatchSize) {
       await this.byteStore.mset(entries.slice(i, i + this.writeBatchSize));
     }
@@ -271,7 +291,7 @@ export class PageIndexStore implements TreeReader {
     // A copy: the skeleton shares nested values (metadata) with the caller's tree, which stays theirs.
     this.remember(loaded(docId, versionId, structuredClone(skeleton), chunkStarts, chunkSha256));
 
-    await this.afterWrite(docId, previous);
+    await this.afterWrite(docId, previous, pending);
     return info;
   }
 
@@ -325,8 +345,9 @@ export class PageIndexStore implements TreeReader {
   }
 
   /** Removes the superseded version and this document's stale orphans; never fails the write. */
-  private async afterWrite(docId: string, previous: HeadRecord | undefined): Promise<void> {
+  private async afterWrite(docId: string, previous: HeadRecord | undefined, pending?: string): Promise<void> {
     try {
+      if (pending) await this.byteStore.mdelete([pending]);
       if (previous) {
         const current = await this.readHeadQuietly(docId);
         if (current?.versionId !== previous.versionId) {
@@ -334,7 +355,10 @@ export class PageIndexStore implements TreeReader {
           await this.derived.removeStale(docId, current?.versionId);
         }
       }
-      if (this.cleanupOnWrite) await this.removeOrphans(docId, this.orphanGraceMs);
+      if (this.cleanupOnWrite) {
+        await this.removeOrphans(docId, this.orphanGraceMs);
+        await this.cleanUnfinishedWrites(this.orphanGraceMs, this.unfinishedWritesPerWrite);
+      }
     } catch (error) {
       this.onProblem(
         new PageIndexError(`Cleanup after writing document "${docId}" failed (the write itself succeeded)`, {
@@ -342,6 +366,51 @@ export class PageIndexStore implements TreeReader {
         }),
       );
     }
+  }
+
+  /**
+   * Removes the keys of up to `limit` versions whose writer announced them (pending marker)
+   * more than `graceMs` ago and never removed the marker, then the markers. A version that
+   * did get published keeps its keys; a document with an unreadable head is left alone.
+   * @returns the number of markers handled.
+   */
+  private async cleanUnfinishedWrites(graceMs: number, limit: number): Promise<number> {
+    if (limit <= 0) return 0;
+    const cutoff = Date.now() - graceMs;
+    const markers: Array<ParsedPendingKey & { key: string }> = [];
+    for await (const key of this.byteStore.yieldKeys(this.keys.pendingPrefix)) {
+      const parsed = this.keys.parsePending(key);
+      if (!parsed || (versionTime(parsed.versionId) ?? Number.POSITIVE_INFINITY) > cutoff) continue;
+      markers.push({ key, ...parsed });
+      if (markers.length >= limit) break;
+    }
+    if (markers.length === 0) return 0;
+    // Heads are read after the markers are listed: a version published before then counts as live.
+    const docIds = [...new Set(markers.map((marker) => marker.docId))];
+    const live = new Map<string, string | undefined>();
+    const values = await this.readHeadValues(docIds);
+    docIds.forEach((docId, i) => {
+      const raw = values[i];
+      if (raw instanceof PageIndexError) return; // unreadable: may point anywhere
+      try {
+        live.set(
+          docId,
+          raw === undefined ? undefined : decodeHead(raw, this.keys.head(docId), docId).versionId,
+        );
+      } catch (error) {
+        if (!(error instanceof PageIndexError)) throw error;
+      }
+    });
+    const handled = markers.filter((marker) => live.has(marker.docId));
+    const stale = handled
+      .filter((marker) => live.get(marker.docId) !== marker.versionId)
+      .flatMap((marker) => this.keys.versionKeys(marker.docId, marker.versionId, marker.chunks));
+    for (let i = 0; i < stale.length; i += READ_BATCH) {
+      await this.byteStore.mdelete(stale.slice(i, i + READ_BATCH));
+    }
+    // Markers last: one left by a cleanup that died still leads the next one to its keys.
+    if (handled.length > 0) await this.byteStore.mdelete(handled.map((marker) => marker.key));
+    return handled.length;
   }
 
   /**
@@ -381,11 +450,13 @@ export class PageIndexStore implements TreeReader {
   /**
    * Removes every unpublished or superseded version older than `graceMs` (default: the
    * store's `orphanGraceMs`) across all documents. Keys that are not in our layout are
-   * reported, never deleted; documents with an unreadable head are left alone. Pass
-   * `graceMs: 0` only when no other process is writing: it also removes versions being written.
+   * reported, never deleted; documents with an unreadable head are left alone. Markers of
+   * unfinished writes past the grace period go too. Pass `graceMs: 0` only when no other
+   * process is writing: it also removes versions being written.
    */
   async vacuum(options: { graceMs?: number } = {}): Promise<VacuumResult> {
-    const cutoff = Date.now() - (options.graceMs ?? this.orphanGraceMs);
+    const graceMs = options.graceMs ?? this.orphanGraceMs;
+    const cutoff = Date.now() - graceMs;
     const { heads, unreadable } = await this.readAllHeads();
     const live = new Map(heads.map((head) => [head.docId, head.versionId]));
     const result: VacuumResult = { deletedKeys: 0, removedVersions: 0, youngVersions: 0, foreignKeys: [] };
@@ -410,6 +481,7 @@ export class PageIndexStore implements TreeReader {
     for (let i = 0; i < stale.length; i += READ_BATCH) {
       await this.byteStore.mdelete(stale.slice(i, i + READ_BATCH));
     }
+    await this.cleanUnfinishedWrites(graceMs, Number.POSITIVE_INFINITY);
     result.deletedKeys = stale.length;
     result.removedVersions = staleVersions.size;
     result.youngVersions = youngVersions.size;
