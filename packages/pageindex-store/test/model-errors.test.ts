@@ -66,3 +66,26 @@ describe("invokeStructured with failing calls", () => {
     if (!result.ok) expect(result.error).not.toBeInstanceOf(ModelCallError);
   });
 });
+
+/** A model that offers tool calling, yet whose server rejects requests with tools (HTTP 400). */
+class NoToolsServer extends ScriptedChatModel {
+  override bindTools(): never {
+    throw httpError(400, "this model does not support tools");
+  }
+}
+
+describe("a bad request in tool mode", () => {
+  it("switches to JSON text once (the model may only lack tool calling)", async () => {
+    const model = new NoToolsServer([good]);
+    const result = await invokeStructured(model, { schema, messages: "pick", step: "judge", ...fast });
+    expect(result).toMatchObject({ ok: true, attempts: 2, value: { ids: ["0001"] } });
+  });
+
+  it("stops when JSON text is refused as well", async () => {
+    const model = new NoToolsServer([httpError(400, "Invalid value for 'temperature'"), good]);
+    const result = await invokeStructured(model, { schema, messages: "pick", step: "judge", ...fast });
+    expect(result).toMatchObject({ ok: false, attempts: 2 });
+    expect(model.calls).toBe(1);
+    if (!result.ok) expect(result.error).toBeInstanceOf(ModelCallError);
+  });
+});
