@@ -20,6 +20,9 @@ export interface ChunkOptions {
   overlapTokens?: number;
 }
 
+/** The chunking {@link chunkTree} uses when not told otherwise (also recorded in eval reports). */
+export const DEFAULT_CHUNKING = { chunkTokens: 400, overlapTokens: 50 } as const;
+
 /** Metadata of a chunk from {@link chunkTree}. */
 export interface ChunkMetadata {
   docId: string;
@@ -137,8 +140,8 @@ const newlines = (text: string, from: number, to: number) => {
  * @throws {RetrieverConfigError} when `chunkTokens` < 1 or `overlapTokens` is not in `[0, chunkTokens)`.
  */
 export function chunkTree(tree: TreeDocument, options: ChunkOptions = {}): Document<ChunkMetadata>[] {
-  const size = options.chunkTokens ?? 400;
-  const overlap = options.overlapTokens ?? 50;
+  const size = options.chunkTokens ?? DEFAULT_CHUNKING.chunkTokens;
+  const overlap = options.overlapTokens ?? DEFAULT_CHUNKING.overlapTokens;
   if (!Number.isInteger(size) || size < 1) {
     throw new RetrieverConfigError(`chunkTree: chunkTokens must be an integer >= 1 (got ${size})`);
   }

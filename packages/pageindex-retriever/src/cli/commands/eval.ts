@@ -6,6 +6,7 @@ import type { DocumentInfo } from "pageindex-store";
 import {
   Bm25ChunkRetriever,
   chunkTree,
+  DEFAULT_CHUNKING,
   HashingEmbeddings,
   VectorChunkRetriever,
 } from "../../eval/baselines.js";
@@ -173,7 +174,7 @@ export async function evaluate(
     strategy: options.strategy ?? "expand",
     scope: options.allDocs ? "all documents" : "the question's document when it names one",
     contentTokens: options.contentTokens,
-    chunks: { tokens: 400, overlapTokens: 50 },
+    chunking: DEFAULT_CHUNKING,
     indexedNow: indexed.filter((o) => o.status === "indexed").map((o) => o.docId),
     startedAt,
     node: process.version,
