@@ -210,7 +210,7 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
       model: this.model,
       settings: this.settings,
       cache: this.cache,
-      lexicalIndex: (skeleton, need) => this.lexicalIndexes.get(skeleton, need),
+      lexicalIndex: (skeleton, need, onTextsRead) => this.lexicalIndexes.get(skeleton, need, onTextsRead),
       ...(runManager ? { runManager } : {}),
     });
     const { strategy } = this.settings;

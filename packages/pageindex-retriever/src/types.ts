@@ -43,6 +43,11 @@ export interface RetrievalStats {
   nodesJudged: number;
   /** Nodes whose text was read to build the result. */
   textsFetched: number;
+  /**
+   * Node texts this query read to build a lexical index (a document's first offline query, or a
+   * model judgment falling back to BM25); 0 once the index is in memory or saved in the store.
+   */
+  indexTextsRead: number;
   /** Whether `maxSteps` stopped the search before it was complete. */
   budgetExhausted: boolean;
   durationMs: number;

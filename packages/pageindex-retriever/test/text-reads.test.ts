@@ -30,9 +30,11 @@ describe("a query reads the skeleton and the selected nodes' texts, not every te
   it("with a model judge: only the chunks of the returned sections", async () => {
     const { bytes, store } = await setup();
     const model = new ScriptedChatModel([], { fallback: judgeByTitle(TAX_PATH) });
-    const docs = await new PageIndexRetriever({ reader: store, model }).invoke(QUERY);
+    const retriever = new PageIndexRetriever({ reader: store, model });
+    const docs = await retriever.invoke(QUERY);
     expect(docs.map((d) => d.metadata.nodeId)).toEqual([ID.note12]);
     expect(bytes.textKeysRead).toBe(1);
+    expect(retriever.lastRun?.stats).toMatchObject({ textsFetched: 1, indexTextsRead: 0 });
   });
 
   it("with a model judge at a large dead end: ranks inside it without reading every text", async () => {
@@ -55,6 +57,7 @@ describe("a query reads the skeleton and the selected nodes' texts, not every te
     expect(docs.every((d) => d.metadata.deadEnd)).toBe(true);
     expect(bytes.textKeysRead).toBe(retriever.lastRun?.stats.textsFetched);
     expect(bytes.textKeysRead).toBeLessThan(TOTAL_NODES);
+    expect(retriever.lastRun?.stats.indexTextsRead).toBe(0);
   });
 
   it("offline: the first query indexes every text once; a fresh process reads the saved index", async () => {
@@ -63,6 +66,7 @@ describe("a query reads the skeleton and the selected nodes' texts, not every te
     const firstDocs = await first.invoke(QUERY);
     const selected = first.lastRun?.stats.textsFetched ?? 0;
     expect(bytes.textKeysRead).toBe(TOTAL_NODES + selected);
+    expect(first.lastRun?.stats.indexTextsRead).toBe(TOTAL_NODES);
 
     bytes.textKeysRead = 0;
     await first.invoke("operating cash flow");
@@ -72,6 +76,7 @@ describe("a query reads the skeleton and the selected nodes' texts, not every te
     const again = new PageIndexRetriever({ reader: fresh() }); // as a new `pageindex ask` would
     const againDocs = await again.invoke(QUERY);
     expect(bytes.textKeysRead).toBe(selected);
+    expect(again.lastRun?.stats.indexTextsRead).toBe(0);
     expect(againDocs.map((d) => [d.metadata.nodeId, d.metadata.score])).toEqual(
       firstDocs.map((d) => [d.metadata.nodeId, d.metadata.score]),
     );

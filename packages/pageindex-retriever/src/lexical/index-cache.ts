@@ -50,8 +50,15 @@ export class LexicalIndexes {
     return this.mode === "full" || (this.mode === "auto" && needsText(skeleton));
   }
 
-  /** The index of a document for a need (see {@link LexicalNeed}). */
-  async get(skeleton: TreeSkeleton, need: LexicalNeed = "judge"): Promise<NodeTermIndex> {
+  /**
+   * The index of a document for a need (see {@link LexicalNeed}).
+   * @param onTextsRead told how many node texts were read to build it, when this call read them.
+   */
+  async get(
+    skeleton: TreeSkeleton,
+    need: LexicalNeed = "judge",
+    onTextsRead?: (nodes: number) => void,
+  ): Promise<NodeTermIndex> {
     const key = (withText: boolean) =>
       JSON.stringify([skeleton.docId, skeleton.createdAt, skeleton.contentHash ?? "", withText]);
     if (!this.withText(skeleton))
@@ -65,7 +72,7 @@ export class LexicalIndexes {
     }
     return this.memo(this.built, textKey, async () => {
       const saved = await this.memo(this.saved, textKey, () => this.load(skeleton));
-      return saved ?? this.buildFromTexts(skeleton);
+      return saved ?? this.buildFromTexts(skeleton, onTextsRead);
     });
   }
 
@@ -82,11 +89,15 @@ export class LexicalIndexes {
   }
 
   /** Reads every node's text once, builds the index and saves it for the next process. */
-  private async buildFromTexts(skeleton: TreeSkeleton): Promise<NodeTermIndex> {
+  private async buildFromTexts(
+    skeleton: TreeSkeleton,
+    onTextsRead?: (nodes: number) => void,
+  ): Promise<NodeTermIndex> {
     const texts = await this.reader.getNodeTexts(
       skeleton.docId,
       skeleton.nodes.map((n) => n.nodeId),
     );
+    onTextsRead?.(skeleton.nodes.length);
     const counted = { withText: true, fields: nodeFields(skeleton, texts) };
     if (keepsDerivedArtifacts(this.reader)) {
       try {

@@ -80,6 +80,7 @@ export class SearchContext {
     lexicalJudgments: 0,
     nodesJudged: 0,
     textsFetched: 0,
+    indexTextsRead: 0,
     budgetExhausted: false,
     /** Model answers received (cached ones included): the model works. */
     modelAnswers: 0,
@@ -89,7 +90,11 @@ export class SearchContext {
   /** The first refused request, thrown by {@link SearchContext.assertModelUsable}. */
   private refusal: ModelCallError | undefined;
   private readonly cache: JudgmentCache | undefined;
-  private readonly lexicalIndex: (skeleton: TreeSkeleton, need: LexicalNeed) => Promise<NodeTermIndex>;
+  private readonly lexicalIndex: (
+    skeleton: TreeSkeleton,
+    need: LexicalNeed,
+    onTextsRead: (nodes: number) => void,
+  ) => Promise<NodeTermIndex>;
   private readonly lexicalMemo = new Map<string, Promise<LexicalScores>>();
   private normaliser: Promise<number> | undefined;
   private priors: Promise<Map<string, number>> | undefined;
@@ -101,7 +106,11 @@ export class SearchContext {
     model: BaseChatModel | undefined;
     settings: SearchSettings;
     cache: JudgmentCache | undefined;
-    lexicalIndex: (skeleton: TreeSkeleton, need: LexicalNeed) => Promise<NodeTermIndex>;
+    lexicalIndex: (
+      skeleton: TreeSkeleton,
+      need: LexicalNeed,
+      onTextsRead: (nodes: number) => void,
+    ) => Promise<NodeTermIndex>;
     runManager?: CallbackManagerForRetrieverRun;
   }) {
     this.query = init.query;
@@ -221,9 +230,12 @@ export class SearchContext {
     const key = `${need}:${skeleton.docId}`;
     let scores = this.lexicalMemo.get(key);
     if (!scores) {
-      scores = Promise.all([this.lexicalIndex(skeleton, need), this.documentPriors()]).then(
-        ([index, priors]) => index.score(this.query, priors.get(skeleton.docId) ?? 1),
-      );
+      scores = Promise.all([
+        this.lexicalIndex(skeleton, need, (nodes) => {
+          this.counters.indexTextsRead += nodes;
+        }),
+        this.documentPriors(),
+      ]).then(([index, priors]) => index.score(this.query, priors.get(skeleton.docId) ?? 1));
       this.lexicalMemo.set(key, scores);
     }
     return scores;
@@ -372,6 +384,7 @@ export class SearchContext {
       lexicalJudgments: this.counters.lexicalJudgments,
       nodesJudged: this.counters.nodesJudged,
       textsFetched: this.counters.textsFetched,
+      indexTextsRead: this.counters.indexTextsRead,
       budgetExhausted: this.counters.budgetExhausted,
       durationMs,
       usage,
