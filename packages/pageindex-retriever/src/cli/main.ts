@@ -44,7 +44,7 @@ export function buildProgram(
       "--model <provider:name>",
       "chat model, e.g. openai:gpt-4o-mini, ollama:llama3.1, compatible:NAME@URL (env PAGEINDEX_MODEL); none = offline",
     )
-    .option("--json", "machine-readable output on stdout")
+    .option("--json", 'machine-readable output on stdout; errors as one {"error": …} JSON line on stderr')
     .option("--no-progress", "no progress output")
     .version(packageVersion(), "-V, --version", "print the version")
     .showHelpAfterError(!json)
@@ -95,7 +95,7 @@ export function buildProgram(
   program
     .command("tree")
     .description("show a document's table of contents")
-    .argument("<doc>", "document id or name")
+    .argument("<doc>", "document id, name or source path (exact)")
     .addOption(new Option("--format <format>", "output format").choices(["text", "json", "pageindex"]))
     .option("--depth <n>", "deepest level shown", positiveInt)
     .option("--summaries", "show node summaries")
@@ -112,14 +112,17 @@ export function buildProgram(
   program
     .command("rm")
     .description("delete documents from the store")
-    .argument("<docs...>", "document ids or names")
+    .argument(
+      "<docs...>",
+      "document ids, names or source paths (exact; nothing is deleted if one is unknown)",
+    )
     .action(run((ctx, docs: string[]) => removeDocuments(ctx, docs)));
 
   program
     .command("ask")
     .description("retrieve the sections that answer a question (and answer it, with a model)")
     .argument("<question>", "the question")
-    .option("--doc <doc...>", "only these documents (ids or names)")
+    .option("--doc <doc...>", "only these documents (exact ids, names or source paths)")
     .option("-k <n>", "sections to return", positiveInt, 3)
     .addOption(
       new Option("--strategy <strategy>", "search strategy").choices(["expand", "beam", "single-shot"]),
