@@ -125,18 +125,22 @@ export function findFurniture(pages: ParsedPage[]): Map<number, Set<number>> {
     return idx;
   });
   // A running head recurs on nearby pages (within two); "Chapter 3" and "Chapter 4" at the top
-  // of pages far apart are headings, not furniture.
-  const running = (key: string, pageNumber: number): boolean => {
+  // of pages far apart are headings, not furniture. A head on a quarter of all pages or more
+  // (a left-page head skipped on chapter openings) may be further apart, unless it is numbered
+  // like a heading.
+  const common = Math.max(5, pages.length / 4);
+  const running = (key: string, text: string, pageNumber: number): boolean => {
     const list = seen.get(key);
     if (!list || list.length < 3) return false;
-    return list.some((p) => p !== pageNumber && Math.abs(p - pageNumber) <= 2);
+    const reach = list.length >= common && parseNumbering(text)?.kind !== "keyword" ? 6 : 2;
+    return list.some((p) => p !== pageNumber && Math.abs(p - pageNumber) <= reach);
   };
   const out = new Map<number, Set<number>>();
   pages.forEach((page, p) => {
     const set = new Set<number>();
     for (const i of edges[p] as number[]) {
       const text = (page.lines[i] as PdfLine).text;
-      if (running(furnitureKey(text), page.pageNumber) || PAGE_NUMBER.test(text.trim())) set.add(i);
+      if (running(furnitureKey(text), text, page.pageNumber) || PAGE_NUMBER.test(text.trim())) set.add(i);
     }
     page.lines.forEach((line, i) => {
       if (PAGE_NUMBER.test(line.text.trim())) set.add(i);
