@@ -7,6 +7,7 @@ export {
   MAX_STORE_DOC_ID_LENGTH,
   MAX_STORE_KEY_LENGTH,
   maxDocIdLength,
+  type ParsedPendingKey,
   type ParsedVersionKey,
 } from "./keys.js";
 export {
