@@ -129,11 +129,16 @@ async function partA(corpus: string): Promise<void> {
     const refPath = join(dir, "results", `${name}_structure.json`);
     if (!existsSync(refPath)) continue;
     const outline = await outlineOf(pdf);
+    const ref = treeEntries(fromPageIndexJson(JSON.parse(readFileSync(refPath, "utf8")), { docName: name }));
     if (!outline.usable) {
-      without.push(`${name} (${outline.reason})`);
+      // Not part of (a): what the layout path (the auto path's choice here) gives instead.
+      const { tree } = await build(pdf, "layout");
+      const s = score(ref, treeEntries(tree));
+      without.push(
+        `${name} (${outline.reason}; layout path: recall ${s.recall.trim()}, precision ${s.precision.trim()})`,
+      );
       continue;
     }
-    const ref = treeEntries(fromPageIndexJson(JSON.parse(readFileSync(refPath, "utf8")), { docName: name }));
     const { tree, ms } = await build(pdf, "outline");
     const ours = treeEntries(tree);
     const s = score(ref, ours);
