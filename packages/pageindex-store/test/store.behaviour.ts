@@ -450,6 +450,13 @@ export function describeStoreBehaviour(
         expect((await cleaner.listDocuments()).map((d) => d.docId)).toEqual(["other", "third"]);
       });
 
+      it("a store handle looks for unfinished writes at most once a minute, not on every write", async () => {
+        const recording = new WrappedStore(backend.byteStore);
+        const store = storeOn(recording);
+        for (const id of ["a", "b", "c"]) await store.addTree(makeTree(id, { nodes: 2 }));
+        expect(recording.listings.filter((prefix) => prefix === "pageindex.pending.")).toHaveLength(1);
+      });
+
       it("a marker left by a writer that died after publishing never costs the published version", async () => {
         const tree = makeTree("doc", { nodes: 12 });
         const writer = storeOn(backend.byteStore, { chunkChars: 300 });

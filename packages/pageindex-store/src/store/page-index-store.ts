@@ -58,8 +58,9 @@ export interface PageIndexStoreOptions {
   cleanupOnWrite?: boolean;
   /**
    * How many unfinished writes (a writer died between announcing a version and publishing it)
-   * of any document one write cleans up once they are older than `orphanGraceMs` (default 16):
-   * bounds the extra work of a write, while repeated writes clear any backlog.
+   * of any document a write cleans up once they are older than `orphanGraceMs` (default 16).
+   * A store handle looks for them after a write at most once a minute (or once per grace
+   * period, if shorter): bounded extra work per write, while later writes clear any backlog.
    */
   unfinishedWritesPerWrite?: number;
   /**
@@ -122,6 +123,8 @@ const DEFAULTS = {
   unfinishedWritesPerWrite: 16,
 };
 const READ_BATCH = 500;
+/** A store handle looks for unfinished writes at most this often (or every grace period, if shorter). */
+const SWEEP_INTERVAL_MS = 60_000;
 /** A read that finds a version deleted under it retries with the new head this many times. */
 const READ_ATTEMPTS = 3;
 
@@ -185,6 +188,7 @@ export class PageIndexStore implements TreeReader {
   private readonly writeBatchSize: number;
   private readonly cleanupOnWrite: boolean;
   private readonly unfinishedWritesPerWrite: number;
+  private nextSweepAt = 0;
   private readonly verifyOnRead: VerifyMode;
   private readonly onProblem: (problem: Error) => void;
   private readonly cache = new Map<string, LoadedVersion>();
@@ -357,7 +361,12 @@ export class PageIndexStore implements TreeReader {
       }
       if (this.cleanupOnWrite) {
         await this.removeOrphans(docId, this.orphanGraceMs);
-        await this.cleanUnfinishedWrites(this.orphanGraceMs, this.unfinishedWritesPerWrite);
+        // Markers only become stale after the grace period: listing them on every write of a
+        // busy writer would cost a full key listing each time for nothing.
+        if (Date.now() >= this.nextSweepAt) {
+          this.nextSweepAt = Date.now() + Math.min(this.orphanGraceMs, SWEEP_INTERVAL_MS);
+          await this.cleanUnfinishedWrites(this.orphanGraceMs, this.unfinishedWritesPerWrite);
+        }
       }
     } catch (error) {
       this.onProblem(

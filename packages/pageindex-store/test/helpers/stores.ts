@@ -4,6 +4,8 @@ import { BaseStore } from "@langchain/core/stores";
 export class WrappedStore extends BaseStore<string, Uint8Array> {
   lc_namespace = ["pageindex", "test"];
   readonly reads: string[] = [];
+  /** The prefix of every `yieldKeys` call. */
+  readonly listings: string[] = [];
   msets = 0;
   /** Throw on this mset call (1-based), simulating a writer that dies midway. */
   failOnMset: number | undefined;
@@ -31,6 +33,7 @@ export class WrappedStore extends BaseStore<string, Uint8Array> {
   }
 
   yieldKeys(prefix?: string): AsyncGenerator<string> {
+    this.listings.push(prefix ?? "");
     return this.inner.yieldKeys(prefix) as AsyncGenerator<string>;
   }
 }
