@@ -51,6 +51,22 @@ describe.skipIf(!existsSync(BIN))("pageindex documents: ids and references", () 
     expect(byPath.docId).toMatch(/^notes-[0-9a-f]{8}\.md$/);
   });
 
+  it("gives a file whose name differs only in case from a stored one its own id", async () => {
+    const store = storeOf("case-twins");
+    await mkdir(join(dir, "upper"));
+    const upper = join(dir, "upper", "Notes.md");
+    await writeFile(upper, "# Upper notes\n\nWritten in capitals.\n");
+    const first = await run(store, ["index", join(dir, "a", "notes.md"), upper]);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(
+      /the id "notes\.md" belongs to .*a\/notes\.md; indexed as "Notes-[0-9a-f]{8}\.md"/,
+    );
+    const stored = await ids(store);
+    expect(stored).toHaveLength(2);
+    const again = JSON.parse((await run(store, ["--json", "index", upper])).stdout);
+    expect(again.documents[0].status).toBe("unchanged");
+  });
+
   it("import refuses to replace a document from another source unless --force", async () => {
     const store = storeOf("import");
     await run(store, ["index", join(dir, "report.md")]);

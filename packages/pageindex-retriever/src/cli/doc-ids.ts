@@ -45,13 +45,21 @@ export async function docIdForFile(store: PageIndexStore, file: string): Promise
   const path = resolve(file);
   const docId = toDocId(basename(path));
   const state = await storedState(store, docId);
-  if (state.status !== "stored" || state.info.source === path) return { docId, state };
+  let holder: { docId: string; source: string } | undefined;
+  if (state.status === "stored" && state.info.source !== path) {
+    holder = { docId, source: state.info.source ?? state.info.docName };
+  } else if (state.status === "absent") {
+    // `Report.pdf` beside a stored `report.pdf`: the store refuses ids that differ only in case
+    // (they share keys on case-insensitive disks), so take the path-derived id instead.
+    const lower = docId.toLowerCase();
+    const twin = (await store.listDocuments()).find(
+      (d) => d.docId.toLowerCase() === lower && d.source !== path,
+    );
+    if (twin) holder = { docId: twin.docId, source: twin.source ?? twin.docName };
+  }
+  if (!holder) return { docId, state };
   const alternative = withPathHash(docId, path);
-  return {
-    docId: alternative,
-    state: await storedState(store, alternative),
-    taken: { docId, source: state.info.source ?? state.info.docName },
-  };
+  return { docId: alternative, state: await storedState(store, alternative), taken: holder };
 }
 
 const describe = (d: DocumentInfo) => `${d.docId}${d.source ? ` (${d.source})` : ""}`;
