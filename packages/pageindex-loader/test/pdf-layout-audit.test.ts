@@ -265,12 +265,28 @@ describe("layout path: audit regressions", () => {
     ]);
   });
 
-  it("a word hyphenated across a heading's two lines is one word again", async () => {
+  it("a word hyphenated across a heading's two lines is one word again; a numbered title's hanging line joins it", async () => {
     const tree = await layout([
       { lines: [h("1.6 Signatures"), ...body(8, 1)] },
       { lines: [h("1.7 Coercive Signature Match-"), h("ing", 14, 0), ...body(8, 2)] },
+      {
+        lines: [
+          h("2 Programming with ML", 16),
+          { text: "Modules", size: 16, bold: true, indent: 24 },
+          ...body(8, 3),
+          h("Results", 16),
+          h("Discussion", 16, 0),
+          ...body(6, 4),
+        ],
+      },
     ]);
-    expect(tree.nodes.map((n) => n.title)).toEqual(["1.6 Signatures", "1.7 Coercive Signature Matching"]);
+    expect(tree.nodes.map((n) => n.title)).toEqual([
+      "1.6 Signatures",
+      "1.7 Coercive Signature Matching",
+      "2 Programming with ML Modules",
+      "Results",
+      "Discussion",
+    ]);
   });
 
   it("a whitespace item far narrower than a word space is a kern, not a word break (TeX output)", () => {

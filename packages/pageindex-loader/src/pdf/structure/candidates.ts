@@ -137,7 +137,10 @@ export function findHeadings(pages: readonly ParsedPage[], options: FindHeadings
         // A styled line joins the next only when it was cut by the column edge (it runs nearly
         // the page's full width) or mid-phrase; a short complete line over another is a stack of
         // headings ("Notes to the Financial Statements" over "Segment Data").
-        const cut = DANGLING.test(raw.trim()) || /^\p{Ll}/u.test(next.text.trim());
+        // A numbered heading's second line hangs under its text, right of the number
+        // ("2 Programming with ML" / "   Modules").
+        const hanging = numbering !== undefined && j === i && next.x > line.x + 4;
+        const cut = DANGLING.test(raw.trim()) || /^\p{Ll}/u.test(next.text.trim()) || hanging;
         if (!cut && !(styled && approxWidth(lines[j] as PdfLine) >= widest * 0.7)) break;
         // A word hyphenated across the break ("Match-" / "ing") is one word again.
         const trimmed = raw.trimEnd();
