@@ -91,7 +91,7 @@ describe("outline path", () => {
       }),
     );
     expect(outside.build.structure).toBe("layout");
-    const outsideAttempts = (outside.metadata?.pdf as typeof meta).attempts;
+    const outsideAttempts = (outside.metadata?.pdf as typeof meta | undefined)?.attempts ?? [];
     expect(outsideAttempts[0]).toMatchObject({
       path: "outline",
       used: false,
