@@ -89,12 +89,14 @@ describe("extractive summaries", () => {
     expect(
       toPlainText("Risk Factors\n\nOur *business* may suffer.", { markup: "plain", title: "Risk factors" }),
     ).toBe("Our *business* may suffer.");
-    // Dot leaders of a printed contents page are dropped; an ellipsis is kept.
+    // Entries of a printed contents page (title, leaders, page) name other sections and are
+    // dropped whole; other dot leaders are dropped; an ellipsis is kept.
     expect(
-      toPlainText("Contents\nItem 1. Business ........ 2\nItem 7. MD&A . . . . . 14\nWait... more", {
-        markup: "plain",
-      }),
-    ).toBe("Contents Item 1. Business 2 Item 7. MD&A 14 Wait... more");
+      toPlainText(
+        "Contents\nItem 1. Business ........ 2\nItem 7. MD&A . . . . . 14\nNotes ....... iv\nSigned ______ by the CEO\nWait... more",
+        { markup: "plain" },
+      ),
+    ).toBe("Contents Signed by the CEO Wait... more");
   });
 
   it("only read a bounded window of a huge section", () => {

@@ -140,6 +140,9 @@ function windowOf(text: string, maxChars: number): string {
   return text.slice(0, cut > limit / 2 ? cut : limit);
 }
 
+/** One line of a printed table of contents: a title, dot leaders and a page number (arabic or roman). */
+const CONTENTS_ENTRY = /^[^\n]{0,160}?(?:[ \t]*[.·…_]){4,}[ \t]*(?:\d{1,4}|[ivxlc]{1,6})[ \t]*$/gim;
+
 /**
  * Readable plain text of a section: Markdown markup stripped (or, for plain text, whitespace
  * collapsed and a leading repeat of the title dropped). Reads the whole text; see
@@ -147,9 +150,13 @@ function windowOf(text: string, maxChars: number): string {
  */
 export function toPlainText(text: string, options: Omit<ExtractiveOptions, "maxChars"> = {}): string {
   const markup = options.markup ?? "markdown";
-  // Dot leaders of a printed contents page ("Business ........ 2") are layout, not words.
+  // A printed contents entry ("Item 7. MD&A ........ 14") names another section: kept in a
+  // summary it would make the contents page look like it holds every section it lists. Other
+  // dot leaders are layout, not words.
   let plain =
-    markup === "markdown" ? markdownToPlain(text) : collapse(text.replace(/(?:[ \t]*[.·…_]){4,}/g, " "));
+    markup === "markdown"
+      ? markdownToPlain(text)
+      : collapse(text.replace(CONTENTS_ENTRY, "").replace(/(?:[ \t]*[.·…_]){4,}/g, " "));
   const title = options.title ? collapse(options.title) : "";
   if (markup === "plain" && title && plain.toLowerCase().startsWith(title.toLowerCase())) {
     plain = plain.slice(title.length).replace(/^[\s:.\-–—]+/, "");
