@@ -112,6 +112,14 @@ describe("an aborted PDF load (the same summary path)", () => {
     expect(model.calls).toBe(0);
   });
 
+  it("wraps a reason that is not an Error before reading the PDF, as the Markdown path does", async () => {
+    const error = await rejection(
+      new PdfTreeLoader(await pdf(), { signal: AbortSignal.abort("user left") }).loadTree(),
+    );
+    expect(error.name).toBe("AbortError");
+    expect((error as Error & { cause?: unknown }).cause).toBe("user left");
+  });
+
   it("rejects when aborted during LLM summaries instead of returning fallbacks", async () => {
     const controller = new AbortController();
     const model = new CountingModel({ responses: [answer] });

@@ -9,6 +9,7 @@ import {
   toDocId,
   UsageTracker,
 } from "pageindex-store";
+import { throwIfAborted } from "../common/abort.js";
 import { enrichTree, type TreeLoaderOptions } from "../common/enrich.js";
 import { InvalidInputError } from "../common/errors.js";
 import { type LoadedSource, type ReadSourceOptions, type SourceInput, sha256Hex } from "../common/source.js";
@@ -296,7 +297,7 @@ export async function pdfToTree(
     return { entries, structure: "flat" };
   };
   const chosen = await choose();
-  options.signal?.throwIfAborted();
+  throwIfAborted(options.signal);
 
   locateEntries(chosen.entries, pages);
   const moved = orderPositions(chosen.entries);

@@ -4,6 +4,7 @@ import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import pLimit, { type LimitFunction } from "p-limit";
 import { DATA_NOT_INSTRUCTIONS, invokeStructured, type UsageTracker } from "pageindex-store";
 import type { z } from "zod";
+import { throwIfAborted } from "../../common/abort.js";
 
 /** What {@link LlmCaller} needs from the pipeline's options. */
 export interface CallerOptions {
@@ -44,7 +45,7 @@ export class LlmCaller {
 
   /** Throws the abort reason when the caller's signal fired (a user request, not a model failure). */
   checkAborted(): void {
-    this.options.signal?.throwIfAborted();
+    throwIfAborted(this.options.signal);
   }
 
   /**

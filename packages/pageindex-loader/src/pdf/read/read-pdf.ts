@@ -1,3 +1,4 @@
+import { throwIfAborted } from "../../common/abort.js";
 import { PdfCorruptError } from "../errors.js";
 import type { OutlineEntry, ParsedPage } from "../types.js";
 import { openPdf } from "./document.js";
@@ -54,7 +55,7 @@ export async function readPdf(data: Uint8Array, options: ReadPdfOptions): Promis
     const unreadablePages: number[] = [];
     let firstError: unknown;
     for (let n = 1; n <= pageCount; n++) {
-      options.signal?.throwIfAborted();
+      throwIfAborted(options.signal);
       try {
         pages.push(await readPage(doc, n, fonts));
       } catch (error) {
