@@ -59,7 +59,11 @@ export interface PageIndexRetrieverInput extends BaseRetrieverInput {
   deadEndMaxTokens?: number;
   /** Budget (tokens) for the content of all returned Documents together. Default unlimited. */
   maxContentTokens?: number;
-  /** Single-shot prompts above this size are not sent. Default 60 000. */
+  /**
+   * Single-shot prompts above this size are not sent. Default 60 000, or three quarters of the
+   * model's input window when its LangChain profile declares a smaller one (`model.profile.maxInputTokens`,
+   * e.g. an 8k local model), leaving room for the answer and tokenizer differences.
+   */
   maxPromptTokens?: number;
   /** When the single-shot prompt is too large: `expand` instead (default) or throw. */
   onPromptTooLarge?: "expand" | "error";
@@ -120,6 +124,21 @@ function positive(name: string, value: number | undefined, fallback: number, min
     throw new RetrieverConfigError(`PageIndexRetriever: ${name} must be a number >= ${min} (got ${value})`);
   }
   return value;
+}
+
+/** Default single-shot budget: 60k tokens, less when the model's declared input window is smaller. */
+export const DEFAULT_MAX_PROMPT_TOKENS = 60_000;
+
+function defaultPromptBudget(model: BaseChatModel | undefined): number {
+  let window: number | undefined;
+  try {
+    window = model?.profile?.maxInputTokens;
+  } catch {
+    window = undefined; // a model class whose profile getter fails: keep the default
+  }
+  return typeof window === "number" && window > 0
+    ? Math.min(DEFAULT_MAX_PROMPT_TOKENS, Math.floor(window * 0.75))
+    : DEFAULT_MAX_PROMPT_TOKENS;
 }
 
 /**
@@ -183,7 +202,7 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
       collapseBelowTokens: fields.collapseBelowTokens ?? 300,
       keepDeadEnds: fields.keepDeadEnds ?? true,
       deadEndMaxTokens: positive("deadEndMaxTokens", fields.deadEndMaxTokens, 4000, 0),
-      maxPromptTokens: positive("maxPromptTokens", fields.maxPromptTokens, 60_000),
+      maxPromptTokens: positive("maxPromptTokens", fields.maxPromptTokens, defaultPromptBudget(fields.model)),
       onPromptTooLarge: fields.onPromptTooLarge ?? "expand",
       expertKnowledge: fields.expertKnowledge,
       lexicalThreshold: fields.lexicalThreshold ?? 0.35,

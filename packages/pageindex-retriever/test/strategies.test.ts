@@ -93,6 +93,35 @@ describe("single-shot strategy", () => {
     expect(retriever.lastRun?.warnings.join(" ")).toMatch(/maxPromptTokens=200; expanded instead/);
   });
 
+  it("takes its default budget from the model's declared input window", async () => {
+    class SmallWindowModel extends ScriptedChatModel {
+      override get profile() {
+        return { maxInputTokens: 260 };
+      }
+    }
+    const model = new SmallWindowModel([], {
+      fallback: judgeByTitle(/^(Part II|Item 8\.|Notes to|Note 12\.)/),
+    });
+    const retriever = new PageIndexRetriever({
+      trees: [annualReport()],
+      model,
+      strategy: "single-shot",
+      ...fast,
+    });
+    const docs = await retriever.invoke("effective tax rate");
+    expect(docs[0]?.metadata.nodeId).toBe(ID.note12);
+    expect(retriever.lastRun?.warnings.join(" ")).toMatch(/maxPromptTokens=195; expanded instead/);
+    // A model without a declared window keeps the 60k default: one single-shot call.
+    const plain = new ScriptedChatModel([], { fallback: judgeByTitle(/^Note 12\./) });
+    await new PageIndexRetriever({
+      trees: [annualReport()],
+      model: plain,
+      strategy: "single-shot",
+      ...fast,
+    }).invoke("effective tax rate");
+    expect(plain.calls).toBe(1);
+  });
+
   it("refuses when asked to", async () => {
     const retriever = new PageIndexRetriever({
       trees: [annualReport()],
