@@ -1,4 +1,11 @@
-import { classifyModelError, invokeStructured, ModelCallError, UsageTracker } from "pageindex-store";
+import { ContextOverflowError } from "@langchain/core/errors";
+import {
+  classifyModelError,
+  errorStatus,
+  invokeStructured,
+  ModelCallError,
+  UsageTracker,
+} from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { rateLimitError, ScriptedChatModel } from "../../../test/support/scripted-model.js";
@@ -8,6 +15,16 @@ const good = '{"ids": ["0001"]}';
 const fast = { backoffMs: 1, timeoutMs: 300, retries: 2 };
 
 const httpError = (status: number, message: string) => Object.assign(new Error(message), { status });
+/** What fetch throws for a server that is not listening (Ollama not started). */
+const fetchFailed = () =>
+  new TypeError("fetch failed", {
+    cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:11434"), { code: "ECONNREFUSED" }),
+  });
+/** LangChain's wrapper for a prompt over the context window: the HTTP 400 is its cause. */
+const overflow = () =>
+  ContextOverflowError.fromError(
+    httpError(400, "This model's maximum context length is 8192 tokens, you requested 9100 tokens"),
+  );
 
 describe("classifyModelError", () => {
   it.each([
@@ -22,8 +39,26 @@ describe("classifyModelError", () => {
     [new Error('model "llama9" not found, try pulling it first'), "fatal"],
     [Object.assign(new Error("no key"), { lc_error_code: "MODEL_AUTHENTICATION" }), "fatal"],
     [new Error("ScriptedChatModel: script exhausted"), "unknown"],
+    [fetchFailed(), "transient"],
+    // OpenAI's APIConnectionError: no status, the fetch error as cause.
+    [new Error("Connection error.", { cause: fetchFailed() }), "transient"],
+    [Object.assign(new Error("This operation was aborted"), { name: "AbortError" }), "unknown"],
+    [overflow(), "fatal"],
+    [
+      Object.assign(httpError(429, "You exceeded your current quota, please check your plan"), {
+        code: "insufficient_quota",
+      }),
+      "fatal",
+    ],
   ] as const)("%s → %s", (error, kind) => {
     expect(classifyModelError(error)).toBe(kind);
+  });
+});
+
+describe("errorStatus", () => {
+  it("finds the status of the provider error a LangChain error wraps", () => {
+    expect(errorStatus(overflow())).toBe(400);
+    expect(new ModelCallError("refused", overflow()).status).toBe(400);
   });
 });
 
@@ -57,6 +92,24 @@ describe("invokeStructured with failing calls", () => {
     const result = await invokeStructured(model, { schema, messages: "pick", step: "judge", usage, ...fast });
     expect(result).toMatchObject({ ok: true, attempts: 3, value: { ids: ["0001"] } });
     expect(usage.total.calls).toBe(3);
+  });
+
+  it("does not resend a prompt over the context window, nor wait on exhausted credit", async () => {
+    for (const error of [
+      overflow(),
+      Object.assign(httpError(429, "quota"), { code: "insufficient_quota" }),
+    ]) {
+      const model = new ScriptedChatModel([error, good, good]);
+      const result = await invokeStructured(model, {
+        schema,
+        messages: "pick",
+        step: "judge",
+        ...fast,
+        mode: "json",
+      });
+      expect(result).toMatchObject({ ok: false, attempts: 1 });
+      if (!result.ok) expect(result.error).toBeInstanceOf(ModelCallError);
+    }
   });
 
   it("reports the attempts actually made when retries run out", async () => {

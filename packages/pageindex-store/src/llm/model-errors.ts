@@ -4,7 +4,8 @@ import { PageIndexError } from "../errors.js";
  * Why a model call failed, for deciding what to do next:
  * - `transient`: rate limit, timeout, overloaded or unreachable server — wait and try again;
  * - `fatal`: the request itself is refused (authentication, permission, unknown model, bad
- *   request) — trying again cannot help, and a caller should make it visible;
+ *   request, a prompt over the context window, exhausted credit) — trying again cannot help,
+ *   and a caller should make it visible;
  * - `unknown`: anything else (a client bug, unsupported tool calling…) — retried as before.
  */
 export type ModelErrorKind = "transient" | "fatal" | "unknown";
@@ -17,10 +18,28 @@ interface ErrorFields {
   message?: string;
   lc_error_code?: string;
   error?: { type?: string; code?: string };
+  cause?: unknown;
+}
+
+/**
+ * The error and the errors it wraps, outermost first: LangChain wraps a provider's error
+ * (`ContextOverflowError`, its `cause` holding the HTTP 400) and fetch reports a refused
+ * connection as "fetch failed" with the socket error (`ECONNREFUSED`) as `cause`.
+ */
+function causeChain(error: unknown): ErrorFields[] {
+  const out: ErrorFields[] = [];
+  for (let e = error; e !== null && typeof e === "object" && out.length < 5; e = (e as ErrorFields).cause) {
+    if (out.includes(e as ErrorFields)) break;
+    out.push(e as ErrorFields);
+  }
+  return out;
 }
 
 const TRANSIENT_TEXT =
-  /rate.?limit|too many requests|\b429\b|timed? ?out|timeout|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|overloaded|socket hang up|\b50[0234]\b/i;
+  /rate.?limit|too many requests|\b429\b|timed? ?out|timeout|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|ENOTFOUND|EPIPE|UND_ERR_|overloaded|socket hang up|fetch failed|connection error|\b50[0234]\b/i;
+
+// A 429 that is not a rate limit: OpenAI's exhausted credit. Waiting cannot fix it.
+const QUOTA_TEXT = /insufficient_quota|exceeded your current quota/i;
 
 // Provider wording for a refused request: OpenAI (invalid_api_key, model_not_found), Anthropic
 // (authentication_error, permission_error, not_found_error), Ollama ('model "x" not found').
@@ -30,22 +49,33 @@ const FATAL_TEXT =
 /** Statuses that mean "this request will never succeed as sent". */
 const FATAL_STATUS = new Set([400, 401, 403, 404, 405, 413, 422]);
 
-/** The HTTP status an error carries, if any. */
+/** The HTTP status an error carries, or the first error it wraps carries, if any. */
 export function errorStatus(error: unknown): number | undefined {
-  const e = error as ErrorFields | undefined;
-  const status = e?.status ?? e?.statusCode;
-  return typeof status === "number" ? status : undefined;
+  for (const e of causeChain(error)) {
+    const status = e.status ?? e.statusCode;
+    if (typeof status === "number") return status;
+  }
+  return undefined;
 }
 
-/** Classifies a thrown model error (see {@link ModelErrorKind}). */
+/**
+ * Classifies a thrown model error (see {@link ModelErrorKind}). A wrapper is classified like
+ * the errors it wraps (its `cause` chain): their statuses, codes and messages count.
+ */
 export function classifyModelError(error: unknown): ModelErrorKind {
-  const e = error as ErrorFields | undefined;
+  const chain = causeChain(error);
+  const text = chain
+    .map(
+      (e) =>
+        `${e.name ?? ""} ${e.code ?? ""} ${e.lc_error_code ?? ""} ${e.error?.type ?? ""} ${e.error?.code ?? ""} ${e.message ?? ""}`,
+    )
+    .join(" ");
+  if (QUOTA_TEXT.test(text)) return "fatal";
   const status = errorStatus(error);
   if (status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500))
     return "transient";
   if (status !== undefined && FATAL_STATUS.has(status)) return "fatal";
-  const text = `${e?.name ?? ""} ${e?.code ?? ""} ${e?.lc_error_code ?? ""} ${e?.error?.type ?? ""} ${e?.error?.code ?? ""} ${e?.message ?? ""}`;
-  if (e?.name === "TimeoutError" || TRANSIENT_TEXT.test(text)) return "transient";
+  if (chain.some((e) => e.name === "TimeoutError") || TRANSIENT_TEXT.test(text)) return "transient";
   if (FATAL_TEXT.test(text)) return "fatal";
   return "unknown";
 }
