@@ -203,6 +203,27 @@ describe("tool results keep document content delimited and escaped", () => {
     expect(documents[0]?.pageContent).toBe(tree.nodes[0]?.text);
   });
 
+  it.each(["expand", "single-shot"] as const)(
+    "%s: a reason quoting escaped data is decoded once, and escaped once in tool output",
+    async (strategy) => {
+      const retriever = new PageIndexRetriever({
+        trees: [tree],
+        strategy,
+        model: new ScriptedChatModel([], {
+          fallback: () =>
+            JSON.stringify({
+              relevant: [{ id: "0000", score: 0.9, reason: "quotes &lt;b&gt; and R&amp;D" }],
+            }),
+        }),
+        backoffMs: 1,
+      });
+      const { content, artifact } = await call(createSearchTool(retriever), { query: "revenue" });
+      const { documents } = artifact as { documents: Array<{ metadata: { reason: string } }> };
+      expect(documents[0]?.metadata.reason).toBe("quotes <b> and R&D");
+      expect(content).toContain('reason="quotes &lt;b&gt; and R&D"');
+    },
+  );
+
   it("says in every tool description that returned document content is data", () => {
     const retriever = new PageIndexRetriever({ trees: [tree] });
     for (const t of createPageIndexTools(retriever)) expect(t.description).toContain(TOOL_DATA_NOTE);

@@ -1,3 +1,4 @@
+import { unescapeData } from "pageindex-store";
 import { z } from "zod";
 
 /**
@@ -33,4 +34,13 @@ export function normaliseScore(score: number | undefined, rank: number): number 
   if (score > 1 && score <= 10) return score / 10; // "8/10"-style answers
   if (score > 10 && score <= 100) return score / 100;
   return Math.min(1, Math.max(0, score));
+}
+
+/**
+ * A model's reason as plain text, or `fallback` when it gave none. The model read document text
+ * escaped as data and often quotes it with its entities (`&lt;`, `R&amp;D`); decoded here, the
+ * reason is plain in metadata and escaped once where it is shown as data again (tool output).
+ */
+export function modelReason(reason: string | undefined, fallback: string): string {
+  return unescapeData(reason ?? "").trim() || fallback;
 }

@@ -12,7 +12,7 @@ import {
 import { type JudgmentCache, judgmentKey, normaliseQuery } from "../judge/cache.js";
 import { lexicalJudgment } from "../judge/lexical-judge.js";
 import { type ExpertKnowledge, judgeChildrenPrompt } from "../judge/prompts.js";
-import { normaliseScore, type Selection, SelectionSchema } from "../judge/schema.js";
+import { modelReason, normaliseScore, type Selection, SelectionSchema } from "../judge/schema.js";
 import type { JudgeRequest, Judgment, NodeVerdict } from "../judge/types.js";
 import { documentPriors } from "../lexical/doc-names.js";
 import type { LexicalNeed } from "../lexical/index-cache.js";
@@ -418,7 +418,7 @@ export function verdictsFromSelection(
       nodeId: id,
       relevant: true,
       score: normaliseScore(item.score, rank),
-      reason: (item.reason ?? "").trim() || "selected by the model",
+      reason: modelReason(item.reason, "selected by the model"),
     };
     if (item.self) verdict.self = true;
     chosen.set(id, verdict);

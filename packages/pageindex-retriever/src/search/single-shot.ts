@@ -1,7 +1,7 @@
 import { countTokens, pathToRoot, renderToc, type TreeSkeleton } from "pageindex-store";
 import { PromptTooLargeError } from "../errors.js";
 import { singleShotPrompt } from "../judge/prompts.js";
-import { normaliseScore } from "../judge/schema.js";
+import { modelReason, normaliseScore } from "../judge/schema.js";
 import type { Candidate, TrailStep } from "../types.js";
 import type { SearchContext } from "./context.js";
 import { resolveId } from "./context.js";
@@ -78,7 +78,7 @@ export async function singleShotSearch(
     const node = path.at(-1);
     if (!node) return;
     const score = normaliseScore(item.score, rank);
-    const reason = (item.reason ?? "").trim() || "selected by the model from the table of contents";
+    const reason = modelReason(item.reason, "selected by the model from the table of contents");
     const trail: TrailStep[] = path.map((n) => ({
       nodeId: n.nodeId,
       title: n.title,
