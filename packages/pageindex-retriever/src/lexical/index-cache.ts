@@ -7,7 +7,9 @@ import { decodeNodeFields, encodeNodeFields, LEXICAL_INDEX_ARTIFACT } from "./pe
  * does: `getDerived` / `putDerived`). Lexical indexes built from node texts are saved there.
  */
 export interface DerivedArtifactReader {
+  /** The artifact `name` saved for the document's published version, or `undefined`. */
   getDerived(docId: string, name: string): Promise<Uint8Array | undefined>;
+  /** Saves the artifact for the document's published version; false when the document is gone. */
   putDerived(docId: string, name: string, value: Uint8Array): Promise<boolean>;
 }
 
@@ -39,6 +41,11 @@ export class LexicalIndexes {
   private readonly built = new Map<string, Promise<NodeTermIndex>>();
   private readonly saved = new Map<string, Promise<NodeTermIndex | undefined>>();
 
+  /**
+   * @param reader where skeletons' texts are read, and indexes saved when it keeps derived artifacts.
+   * @param mode which text the indexes hold (see {@link LexicalTextMode}).
+   * @param maxEntries indexes kept in memory (least recently used go first).
+   */
   constructor(reader: TreeReader, mode: LexicalTextMode = "auto", maxEntries = 64) {
     this.reader = reader;
     this.mode = mode;
