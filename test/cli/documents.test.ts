@@ -51,6 +51,18 @@ describe.skipIf(!existsSync(BIN))("pageindex documents: ids and references", () 
     expect(byPath.docId).toMatch(/^notes-[0-9a-f]{8}\.md$/);
   });
 
+  it("keeps a file's path-derived id when the name id is freed, so it is not stored twice", async () => {
+    const store = storeOf("freed-name");
+    const a = join(dir, "a", "notes.md");
+    const b = join(dir, "b", "notes.md");
+    expect((await run(store, ["index", a, b])).code).toBe(0);
+    const bId = (await ids(store)).find((id: string) => id !== "notes.md");
+    expect((await run(store, ["rm", "notes.md"])).code).toBe(0);
+    const again = JSON.parse((await run(store, ["--json", "index", b])).stdout);
+    expect(again.documents[0]).toMatchObject({ docId: bId, status: "unchanged" });
+    expect(await ids(store)).toEqual([bId]);
+  });
+
   it("gives a file whose name differs only in case from a stored one its own id", async () => {
     const store = storeOf("case-twins");
     await mkdir(join(dir, "upper"));

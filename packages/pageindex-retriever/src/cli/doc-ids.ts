@@ -39,12 +39,21 @@ function withPathHash(id: string, path: string): string {
  * The document id of an indexed file: its file name, unless a document from another source
  * already holds that id — then the name plus a hash of the resolved path, the same on every
  * run, so `a/notes.md` and `b/notes.md` both stay indexed and both are skipped when unchanged.
- * An unreadable document under the name id is replaced (re-indexing repairs it).
+ * A file already stored under its path-derived id keeps it. An unreadable document under the name
+ * id is replaced (re-indexing repairs it).
  */
 export async function docIdForFile(store: PageIndexStore, file: string): Promise<FileDocId> {
   const path = resolve(file);
   const docId = toDocId(basename(path));
   const state = await storedState(store, docId);
+  const alternative = withPathHash(docId, path);
+  // Once given the path-derived id, a file keeps it (even after the name id is freed), so a
+  // re-index replaces that document rather than storing a second copy under the name id.
+  const own =
+    state.status === "stored" && state.info.source === path
+      ? undefined
+      : await storedState(store, alternative);
+  const keepsAlternative = own?.status === "stored" && own.info.source === path;
   let holder: { docId: string; source: string } | undefined;
   if (state.status === "stored" && state.info.source !== path) {
     holder = { docId, source: state.info.source ?? state.info.docName };
@@ -57,9 +66,9 @@ export async function docIdForFile(store: PageIndexStore, file: string): Promise
     );
     if (twin) holder = { docId: twin.docId, source: twin.source ?? twin.docName };
   }
-  if (!holder) return { docId, state };
-  const alternative = withPathHash(docId, path);
-  return { docId: alternative, state: await storedState(store, alternative), taken: holder };
+  if (!holder && !keepsAlternative) return { docId, state };
+  const alternativeState = own ?? (await storedState(store, alternative));
+  return { docId: alternative, state: alternativeState, ...(holder ? { taken: holder } : {}) };
 }
 
 const describe = (d: DocumentInfo) => `${d.docId}${d.source ? ` (${d.source})` : ""}`;
