@@ -61,6 +61,18 @@ describe.skipIf(!existsSync(BIN))("pageindex with a model", () => {
     await expect(chatModelFromSpec("compatible:tiny@not-a-url", {})).rejects.toThrow(/not an http\(s\) URL/);
   });
 
+  it("a model URL with a password is refused as such, hidden, not mistaken for a bad URL", async () => {
+    // fetch cannot send such a URL: it must fail here, saying why, rather than at the first call.
+    const spec = chatModelFromSpec("compatible:tiny@http://bob:s3cret@127.0.0.1:8000/v1", {});
+    await expect(spec).rejects.toThrow(
+      /URL http:\/\/bob:\*\*\*@127\.0\.0\.1:8000\/v1 holds a user or password/,
+    );
+    await expect(spec).rejects.not.toThrow(/s3cret|not an http/);
+    await expect(
+      chatModelFromSpec("ollama:llama3.1", { OLLAMA_BASE_URL: "http://bob:s3cret@127.0.0.1:11434/v1" }),
+    ).rejects.toThrow(/holds a user or password/);
+  });
+
   it("ask judges with the model and answers citing the sections", async () => {
     const before = server.requests.length;
     const res = await run([

@@ -67,7 +67,9 @@ export async function chatModelFromSpec(
     apiKey = "ollama";
   } else if (provider === "compatible") {
     kind = "openai-compatible";
-    const at = name.lastIndexOf("@");
+    // Split before the URL, not at its last "@": a URL may itself hold one (user:password@host).
+    const urlAt = name.search(/@https?:\/\//i);
+    const at = urlAt > 0 ? urlAt : name.lastIndexOf("@");
     if (at <= 0)
       throw new ModelSpecError(`Model "${shown}" must look like compatible:NAME@http://host:port/v1`);
     baseURL = name.slice(at + 1);
@@ -81,6 +83,12 @@ export async function chatModelFromSpec(
   } else {
     throw new ModelSpecError(
       `Unknown model provider "${provider}" in "${shown}": use openai, ollama or compatible`,
+    );
+  }
+  if (baseURL && /^https?:\/\/[^/@\s]*@/i.test(baseURL)) {
+    // fetch refuses such URLs ("Request cannot be constructed from a URL that includes credentials").
+    throw new ModelSpecError(
+      `Model "${shown}": the URL ${redactUrl(baseURL)} holds a user or password, which cannot be sent that way; drop it from the URL and put the key in OPENAI_API_KEY`,
     );
   }
   if (!name) throw new ModelSpecError(`Model "${shown}" has no model name after the colon`);
