@@ -53,6 +53,27 @@ describe.skipIf(!existsSync(BIN))("pageindex output", () => {
     expect(jsonError(usage.stderr)).toMatchObject({ exitCode: 2, type: "UsageError" });
   });
 
+  it("a damaged PDF is bad input (exit 2), and eval --json says why it did not run", async () => {
+    const store = join(dir, "damaged");
+    const pdf = join(dir, "damaged.pdf");
+    await writeFile(pdf, "%PDF-1.4 not really a PDF");
+    const indexed = await cli(["--store", store, "--json", "index", pdf, join(dir, "one.md")]);
+    expect(indexed.code).toBe(2);
+    expect(JSON.parse(indexed.stdout).documents[0]).toMatchObject({ status: "failed" });
+    const questions = join(dir, "questions.jsonl");
+    await writeFile(questions, `${JSON.stringify({ question: "Only?", evidence: [{ section: "Only" }] })}\n`);
+    const out = join(dir, "eval-out");
+    const res = await cli(["--store", store, "--json", "eval", questions, "--docs", pdf, "--out", out]);
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe("");
+    const error = jsonError(res.stderr);
+    expect(error).toMatchObject({ exitCode: 2 });
+    expect(error.message).toMatch(
+      /^Not evaluated: 1 document of 1 could not be indexed \(damaged\.pdf: damaged/,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
   it("counts in the singular for one", async () => {
     const store = join(dir, "plural");
     const res = await cli(["--store", store, "--no-progress", "index", join(dir, "one.md")]);

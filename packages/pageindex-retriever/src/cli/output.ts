@@ -6,7 +6,10 @@ export const EXIT = {
   ok: 0,
   /** Anything unexpected. */
   failure: 1,
-  /** Bad usage or input: unknown option, missing file, unsupported file, unknown document. */
+  /**
+   * Bad usage or input: unknown option, missing file, unsupported, damaged or textless file,
+   * unknown document.
+   */
   usage: 2,
   /** The store cannot be opened or read. */
   store: 3,
@@ -29,7 +32,7 @@ export function exitCodeOf(error: unknown): number {
   const name = (error as Error)?.name ?? "";
   if (error instanceof DocumentNotFoundError || error instanceof TreeValidationError) return EXIT.usage;
   if (
-    /^(SourceNotFound|UnsupportedContent|EmptyDocument|InvalidInput|NotAPdf|PdfPassword|Encrypted|InvalidId|QuestionsFile)/.test(
+    /^(SourceNotFound|SourceTooLarge|UnsupportedContent|EmptyDocument|InvalidInput|NotAPdf|PdfPassword|PdfCorrupt|PdfEmpty|PdfNoText|Encrypted|InvalidId|QuestionsFile)/.test(
       name,
     )
   ) {

@@ -17,9 +17,9 @@ import { evaluateRetrievers, type RetrieverUnderTest } from "../../eval/run.js";
 import { PageIndexRetriever } from "../../retriever.js";
 import type { SearchStrategy } from "../../types.js";
 import type { CliContext } from "../context.js";
-import { CliError, EXIT, printJson } from "../output.js";
+import { CliError, EXIT, plural, printJson } from "../output.js";
 import { relabelFallbacks, withTreeIndexing } from "./eval-result.js";
-import { type IndexOutcome, indexFiles } from "./index-files.js";
+import { failureLine, type IndexOutcome, indexFiles } from "./index-files.js";
 
 /** Options of `pageindex eval`. */
 export interface EvalOptions {
@@ -77,7 +77,14 @@ export async function evaluate(
   const indexed: IndexOutcome[] = [];
   if (options.docs?.length) {
     const code = await indexFiles(ctx, options.docs, {}, { json: false, outcomes: indexed });
-    if (code !== EXIT.ok) return code;
+    if (code !== EXIT.ok) {
+      // Thrown, not returned: with --json, indexFiles printed nothing and this is the only report.
+      const failed = indexed.filter((o) => o.status === "failed");
+      throw new CliError(
+        `Not evaluated: ${plural(failed.length, "document")} of ${indexed.length} could not be indexed (${failed.map(failureLine).join("; ")})`,
+        code,
+      );
+    }
   }
   const store = await ctx.store();
   const docs = await store.listDocuments();

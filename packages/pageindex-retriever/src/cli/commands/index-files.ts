@@ -39,6 +39,13 @@ export interface IndexOutcome {
   durationMs?: number;
 }
 
+/** A failed file's error, named by its file unless the message already names it. */
+export function failureLine(outcome: Pick<IndexOutcome, "file" | "error">): string {
+  const name = basename(outcome.file);
+  const message = outcome.error ?? "failed";
+  return message.includes(name) ? message : `${name}: ${message}`;
+}
+
 const STRUCTURES = ["auto", "outline", "layout", "llm"];
 
 /**
@@ -180,7 +187,7 @@ export async function indexFiles(
       progress.stop(`${name}: failed`);
       const message = ctx.describeError(error);
       outcomes.push({ file, docId, status: "failed", error: message });
-      if (!ctx.options.json) ctx.io.err(`error: ${message.includes(name) ? message : `${name}: ${message}`}`);
+      if (!ctx.options.json) ctx.io.err(`error: ${failureLine({ file, error: message })}`);
       if (exitCode === EXIT.ok) exitCode = exitCodeOf(error);
     }
   }
