@@ -120,6 +120,13 @@ describe("invokeStructured with failing calls", () => {
   });
 });
 
+/** A model that offers tool calling (its scripted turns answer either way). */
+class ToolsModel extends ScriptedChatModel {
+  override bindTools(): this {
+    return this;
+  }
+}
+
 /** A model that offers tool calling, yet whose server rejects requests with tools (HTTP 400). */
 class NoToolsServer extends ScriptedChatModel {
   override bindTools(): never {
@@ -132,6 +139,13 @@ describe("a bad request in tool mode", () => {
     const model = new NoToolsServer([good]);
     const result = await invokeStructured(model, { schema, messages: "pick", step: "judge", ...fast });
     expect(result).toMatchObject({ ok: true, attempts: 2, value: { ids: ["0001"] } });
+  });
+
+  it("does not resend a prompt over the context window as JSON text", async () => {
+    const model = new ToolsModel([overflow(), good]);
+    const result = await invokeStructured(model, { schema, messages: "pick", step: "judge", ...fast });
+    expect(result).toMatchObject({ ok: false, attempts: 1 });
+    expect(model.calls).toBe(1);
   });
 
   it("stops when JSON text is refused as well", async () => {

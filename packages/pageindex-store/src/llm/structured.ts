@@ -203,7 +203,12 @@ export async function invokeStructured<T>(
         delay = Math.min(delay * 2, 30_000);
       } else if (kind === "fatal") {
         // A bad request in tool mode may only mean "no tool calling here": try JSON text once.
-        const toolRefused = mode === "tool" && options.mode !== "tool" && errorStatus(error) === 400;
+        // Not for a prompt over the context window: the JSON-text prompt is longer still.
+        const toolRefused =
+          mode === "tool" &&
+          options.mode !== "tool" &&
+          errorStatus(error) === 400 &&
+          (error as Error | undefined)?.name !== "ContextOverflowError";
         if (!toolRefused || switchedForRefusal || attempt > retries) {
           lastError = ModelCallError.from(step, error);
           break;
