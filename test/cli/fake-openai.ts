@@ -58,8 +58,11 @@ async function body(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** Starts the server on a free port of 127.0.0.1. */
-export async function startFakeOpenAi(): Promise<FakeOpenAi> {
+/**
+ * Starts the server on a free port of 127.0.0.1. With `refuse`, every chat request gets that
+ * HTTP status and an OpenAI-style error body (401: a wrong key, 404: an unknown model).
+ */
+export async function startFakeOpenAi(refuse?: number): Promise<FakeOpenAi> {
   const requests: ChatRequest[] = [];
   const server: Server = createServer((req, res) => {
     body(req).then((text) => {
@@ -70,6 +73,13 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       }
       const request = JSON.parse(text) as ChatRequest;
       requests.push(request);
+      if (refuse) {
+        res.writeHead(refuse, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({ error: { message: `refused with ${refuse}`, type: "invalid_request_error" } }),
+        );
+        return;
+      }
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(reply(request)));
     });

@@ -107,6 +107,34 @@ describe.skipIf(!existsSync(BIN))("pageindex with a model", () => {
     expect(error.message).toContain("ollama serve");
   });
 
+  it("a model that refuses: ask's error is one line with the hint; eval warns that questions failed", async () => {
+    const refusing = await startFakeOpenAi(404);
+    try {
+      const model = `compatible:tiny@${refusing.baseURL}`;
+      const asked = await run(["--model", model, "ask", "How often descale?"]);
+      expect(asked.code).toBe(4);
+      const errors = asked.stderr.split("\n").filter((line) => line.startsWith("error:"));
+      expect(errors).toHaveLength(1);
+      // LangChain's "Troubleshooting URL" paragraph stays on the same line as the hint.
+      expect(errors[0]).toMatch(/\(HTTP 404\).*Troubleshooting URL.*the server does not know model "tiny"/);
+      const questions = join(dir, "refused.jsonl");
+      await writeFile(
+        questions,
+        `${JSON.stringify({ question: "How often descale?", doc_name: "kettle.md", evidence: [{ section: "Descaling" }] })}\n`,
+      );
+      const args = ["eval", questions, "--retrievers", "pageindex", "--out", join(dir, "refused")];
+      for (const json of [[], ["--json"]]) {
+        const res = await run(["--model", model, ...json, ...args]);
+        expect(res.code).toBe(0);
+        expect(res.stderr).toMatch(
+          /warning: pageindex \(openai-compatible:tiny via .*\): 1 of 1 question failed and count as misses \(q1: .*HTTP 404.*Troubleshooting URL/,
+        );
+      }
+    } finally {
+      await refusing.close();
+    }
+  });
+
   it("ask --no-answer says when every judgment fell back to the lexical judge", async () => {
     const res = await run([
       "--model",

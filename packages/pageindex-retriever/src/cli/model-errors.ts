@@ -1,3 +1,4 @@
+import { oneLine } from "pageindex-store";
 import { redactUrl } from "./redact.js";
 
 /** The model a failure came from, as the CLI resolved it. */
@@ -73,7 +74,8 @@ function hintFor(error: unknown, model: ModelIdentity, where: string): string {
  * Connection error. — nothing answered at … (ECONNREFUSED): start Ollama (ollama serve) …`.
  */
 export function describeModelError(error: unknown, model: ModelIdentity | undefined): string {
-  const message = error instanceof Error ? error.message : String(error);
+  // One line: LangChain appends "\n\nTroubleshooting URL: …" to the client's message.
+  const message = oneLine(error instanceof Error ? error.message : String(error));
   if (!model) return `model call failed: ${message}`;
   const where = model.baseURL ? redactUrl(model.baseURL) : "the OpenAI API";
   const status = (error as ErrorFields).status;

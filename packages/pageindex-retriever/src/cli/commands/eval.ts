@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
-import type { DocumentInfo } from "pageindex-store";
+import { type DocumentInfo, oneLine } from "pageindex-store";
 import {
   Bm25ChunkRetriever,
   chunkTree,
@@ -159,7 +159,9 @@ export async function evaluate(
     onResult: (name, question, score) => {
       if (ctx.options.json || ctx.options.progress === false) return;
       const hit = score.firstHitRank === null ? "miss" : `hit@${score.firstHitRank}`;
-      ctx.io.err(`${name} · ${question.id}: ${hit}${score.error ? ` (error: ${score.error})` : ""}`);
+      ctx.io.err(
+        `${name} · ${question.id}: ${hit}${score.error ? ` (error: ${ctx.redact(oneLine(score.error))})` : ""}`,
+      );
     },
   });
   const result = relabelFallbacks(
@@ -194,13 +196,18 @@ export async function evaluate(
     evaluationChart(result, `Hit@${k} vs context size (${questions.length} questions)`),
   );
   if (ctx.options.json) printJson(ctx.io, report);
-  else {
-    ctx.io.out(table);
-    for (const s of result.summaries) {
-      if (s.fallbacks > 0)
-        ctx.io.err(`warning: ${s.name}: ${fallbackCell(s)} model judgments fell back to the lexical judge`);
+  else ctx.io.out(table);
+  // On stderr with --json too (as ask does): a model that failed must be visible to the person.
+  for (const s of result.summaries) {
+    if (s.fallbacks > 0)
+      ctx.io.err(`warning: ${s.name}: ${fallbackCell(s)} model judgments fell back to the lexical judge`);
+    const failed = result.scores[s.name]?.find((score) => score.error !== undefined);
+    if (failed) {
+      ctx.io.err(
+        `warning: ${s.name}: ${s.errors} of ${plural(s.questions, "question")} failed and count as misses (${failed.id}: ${ctx.redact(oneLine(failed.error ?? ""))})`,
+      );
     }
-    ctx.io.out(`\nWrote ${join(outDir, "report.md")}, chart.svg and report.json`);
   }
+  if (!ctx.options.json) ctx.io.out(`\nWrote ${join(outDir, "report.md")}, chart.svg and report.json`);
   return EXIT.ok;
 }
