@@ -1,5 +1,5 @@
 import { InMemoryStore } from "@langchain/core/stores";
-import { PageIndexRetriever } from "pageindex-retriever";
+import { LexicalIndexes, PageIndexRetriever } from "pageindex-retriever";
 import { PageIndexStore } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
@@ -80,6 +80,31 @@ describe("a query reads the skeleton and the selected nodes' texts, not every te
     expect(againDocs.map((d) => [d.metadata.nodeId, d.metadata.score])).toEqual(
       firstDocs.map((d) => [d.metadata.nodeId, d.metadata.score]),
     );
+  });
+
+  it("offline: concurrent first queries share one index build", async () => {
+    const { bytes, store } = await setup();
+    const stats: Array<{ indexTextsRead: number; textsFetched: number }> = [];
+    const retriever = new PageIndexRetriever({ reader: store, onRun: (run) => stats.push(run.stats) });
+    await Promise.all([QUERY, "operating cash flow", "revenue"].map((q) => retriever.invoke(q)));
+    const fetched = stats.reduce((sum, s) => sum + s.textsFetched, 0);
+    expect(bytes.textKeysRead).toBe(TOTAL_NODES + fetched);
+    expect(stats.map((s) => s.indexTextsRead).sort()).toEqual([0, 0, TOTAL_NODES]);
+  });
+
+  it("reads an index another process saved after this one found none, not every text", async () => {
+    const { bytes, store, fresh } = await setup();
+    const skeleton = await store.getSkeleton("acme-10k");
+    const indexes = new LexicalIndexes(store);
+    expect((await indexes.get(skeleton, "rank")).withText).toBe(false); // none saved yet
+    await new LexicalIndexes(fresh()).get(skeleton, "judge"); // another process builds and saves it
+    bytes.textKeysRead = 0;
+    let read = 0;
+    const index = await indexes.get(skeleton, "judge", (nodes) => {
+      read += nodes;
+    });
+    expect(index.withText).toBe(true);
+    expect([read, bytes.textKeysRead]).toEqual([0, 0]);
   });
 
   it("rebuilds the saved index when the document is replaced", async () => {

@@ -74,13 +74,26 @@ export class LexicalIndexes {
     const ready = this.built.get(textKey);
     if (ready) return this.memo(this.built, textKey, () => ready);
     if (need === "rank") {
-      const saved = await this.memo(this.saved, textKey, () => this.load(skeleton));
+      const saved = await this.loadSaved(skeleton, textKey);
       return saved ?? this.memo(this.built, key(false), async () => new NodeTermIndex(skeleton));
     }
     return this.memo(this.built, textKey, async () => {
-      const saved = await this.memo(this.saved, textKey, () => this.load(skeleton));
+      const saved = await this.loadSaved(skeleton, textKey);
       return saved ?? this.buildFromTexts(skeleton, onTextsRead);
     });
+  }
+
+  /**
+   * {@link LexicalIndexes.load}, shared by concurrent callers. A miss is not kept: another
+   * retriever or process may save the index later, and a kept miss would make this one read
+   * every text again instead of that one key.
+   */
+  private loadSaved(skeleton: TreeSkeleton, key: string): Promise<NodeTermIndex | undefined> {
+    const loading = this.memo(this.saved, key, () => this.load(skeleton));
+    void loading.then((index) => {
+      if (!index && this.saved.get(key) === loading) this.saved.delete(key);
+    });
+    return loading;
   }
 
   /** The saved index of the document's version, if the reader keeps one that fits the skeleton. */
