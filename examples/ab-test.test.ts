@@ -28,6 +28,10 @@ describe("examples/ab-test", () => {
     }
     const pageIndex = out.result.summaries[1];
     expect(pageIndex?.hitRate).toBeGreaterThanOrEqual(0.75);
+    // Trees and embeddings are built before the run: their index time is unknown, not ~0 ms.
+    expect(pageIndex?.indexMs).toBeUndefined();
+    expect(out.result.summaries[0]?.indexMs).toBeUndefined();
+    expect(out.table).toMatch(/\| PageIndex \(BM25 judge\) \|.*\| n\/a \| 0 \|$/m);
     expect(out.table.split("\n")).toHaveLength(5);
     expect(lines.join("\n")).toContain("HashingEmbeddings (offline lexical stand-in");
 
