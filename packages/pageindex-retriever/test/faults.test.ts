@@ -1,6 +1,6 @@
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { PageIndexRetriever, type PageIndexRetrieverInput } from "pageindex-retriever";
-import { ModelCallError } from "pageindex-store";
+import { MemoryTreeReader, ModelCallError } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import {
   rateLimitError,
@@ -185,5 +185,31 @@ describe("round trips and refused requests", () => {
     expect(docs[0]?.metadata).toMatchObject({ nodeId: ID.note12, judge: "lexical-fallback" });
     expect(r?.stats).toMatchObject({ calls: 4, fallbacks: 1 });
     expect(r?.warnings.join("\n")).toMatch(/not retried/);
+  });
+});
+
+/** A reader whose node texts cannot be read (a store going down mid-query). */
+class FailingTexts extends MemoryTreeReader {
+  override async getNodeTexts(): Promise<Map<string, string>> {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    throw new Error("store down");
+  }
+}
+
+describe("a failing read", () => {
+  it("rejects the query, leaving no unhandled rejection from the searches still running", async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => void unhandled.push(reason);
+    process.on("unhandledRejection", record);
+    try {
+      // Two documents: both roots' lexical judgments read texts, and both reads fail.
+      const reader = new FailingTexts([annualReport(), annualReport("beta-10k", "BETA 2023 Form 10-K")]);
+      const retriever = new PageIndexRetriever({ reader, lexicalText: "full" });
+      await expect(retriever.invoke("effective tax rate")).rejects.toThrow(/store down/);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", record);
+    }
   });
 });

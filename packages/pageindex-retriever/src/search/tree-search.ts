@@ -190,17 +190,19 @@ export async function expandSearch(ctx: SearchContext, starts: WorkItem[]): Prom
   const tasks: Promise<void>[] = [];
   const schedule = (item: WorkItem) => {
     pending.push(item);
-    tasks.push(
-      limit(async () => {
-        // Pick the best pending item when a slot frees up, not the one that was queued first.
-        let best = 0;
-        for (let i = 1; i < pending.length; i += 1) {
-          if ((pending[i] as WorkItem).priority > (pending[best] as WorkItem).priority) best = i;
-        }
-        const [next] = pending.splice(best, 1);
-        if (next) for (const child of await processItem(ctx, next, state)) schedule(child);
-      }),
-    );
+    const task = limit(async () => {
+      // Pick the best pending item when a slot frees up, not the one that was queued first.
+      let best = 0;
+      for (let i = 1; i < pending.length; i += 1) {
+        if ((pending[i] as WorkItem).priority > (pending[best] as WorkItem).priority) best = i;
+      }
+      const [next] = pending.splice(best, 1);
+      if (next) for (const child of await processItem(ctx, next, state)) schedule(child);
+    });
+    // Awaited one by one below: a task failing while an earlier one is awaited must not be an
+    // unhandled rejection (it would crash the process); the query rejects with the first error.
+    task.catch(() => undefined);
+    tasks.push(task);
   };
   for (const start of starts) schedule(start);
   for (let i = 0; i < tasks.length; i += 1) await tasks[i];
