@@ -96,6 +96,18 @@ describe.skipIf(!existsSync(BIN))("pageindex documents: ids and references", () 
     expect((await run(store, ["import", file])).code).toBe(0);
   });
 
+  it("import writes nothing when one of its files is invalid", async () => {
+    const store = storeOf("import-batch");
+    const good = join(dir, "good_structure.json");
+    await writePageIndexTree(good, "good.pdf", "Good");
+    const bad = join(dir, "bad_structure.json");
+    await writeFile(bad, "{not json");
+    const res = await run(store, ["--json", "import", good, bad]);
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe("");
+    expect(await ids(store)).toEqual([]);
+  });
+
   it("rm deletes by exact id, name or path only, and all or nothing", async () => {
     const store = storeOf("rm");
     await run(store, ["index", join(dir, "report.md"), join(dir, "report-summary.md")]);

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
-import { fromPageIndexJson, renderToc, toPageIndexJson } from "pageindex-store";
+import { fromPageIndexJson, renderToc, type TreeDocument, toPageIndexJson } from "pageindex-store";
 import type { CliContext } from "../context.js";
-import { resolveDocId, resolveDocIds, storedState } from "../doc-ids.js";
+import { resolveDocId, resolveDocIds, type StoredState, storedState } from "../doc-ids.js";
 import { CliError, EXIT, plural, printJson } from "../output.js";
 
 /** `pageindex list`: every document with its size and description. */
@@ -61,7 +61,10 @@ export async function showTree(ctx: CliContext, ref: string, options: TreeComman
   return EXIT.ok;
 }
 
-/** `pageindex import <file.json…>`: PageIndex (Python) trees into the store. */
+/**
+ * `pageindex import <file.json…>`: PageIndex (Python) trees into the store, all or nothing: every
+ * file is read, validated and checked against the store before the first one is written.
+ */
 export async function importTrees(
   ctx: CliContext,
   files: string[],
@@ -69,7 +72,7 @@ export async function importTrees(
 ): Promise<number> {
   if (options.docId && files.length > 1) throw new CliError("--doc-id can only be used with a single file");
   const store = await ctx.store();
-  const results: Array<{ file: string; docId: string; nodes: number }> = [];
+  const planned: Array<{ file: string; tree: TreeDocument; existing: StoredState }> = [];
   for (const file of files) {
     let text: string;
     try {
@@ -95,6 +98,10 @@ export async function importTrees(
           `not replaced by ${file} (use --force to replace it, or --doc-id to import under another id)`,
       );
     }
+    planned.push({ file, tree, existing });
+  }
+  const results: Array<{ file: string; docId: string; nodes: number }> = [];
+  for (const { file, tree, existing } of planned) {
     await store.addTree(tree);
     results.push({ file, docId: tree.docId, nodes: tree.nodes.length });
     if (!ctx.options.json) {
