@@ -1,6 +1,7 @@
 import { InMemoryStore } from "@langchain/core/stores";
 import { describe, expect, it } from "vitest";
 import { DocumentNotFoundError, InvalidIdError, PageIndexStore } from "../src/index.js";
+import { allKeys } from "./helpers/stores.js";
 import { makeTree } from "./helpers/trees.js";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -56,5 +57,28 @@ describe("derived artifacts of a document version", () => {
     await expect(store.putDerived("a", "bad.name", bytes("x"))).rejects.toThrow(InvalidIdError);
     await expect(store.getDerived("missing", "idx")).rejects.toThrow(DocumentNotFoundError);
     expect(await store.putDerived("missing", "idx", bytes("x"))).toBe(false);
+    // A bad name is the caller's bug whether or not the document exists.
+    await expect(store.getDerived("missing", "bad.name")).rejects.toThrow(InvalidIdError);
+    await expect(store.putDerived("missing", "bad.name", bytes("x"))).rejects.toThrow(InvalidIdError);
+  });
+
+  it("that no write could remove (a delete over an unreadable head) are removed by vacuum after the grace period", async () => {
+    const byteStore = new InMemoryStore<Uint8Array>();
+    const store = new PageIndexStore(byteStore, { onProblem: () => {} });
+    for (const id of ["a", "b", "c"]) {
+      await store.addTree(makeTree(id));
+      await store.putDerived(id, "idx", bytes(id));
+    }
+    await byteStore.mset([["pageindex.head.a", bytes("garbage")]]);
+    expect(await store.deleteDocument("a")).toBe(true); // its version is unknown: artifacts stay
+    await byteStore.mset([["pageindex.head.c", bytes("garbage")]]); // unreadable, not deleted
+    expect(await keysOfA(byteStore)).toHaveLength(1);
+
+    expect((await store.vacuum()).deletedKeys).toBe(0); // the version is younger than 15 minutes
+    expect(await keysOfA(byteStore)).toHaveLength(1);
+    expect((await store.vacuum({ graceMs: 0 })).deletedKeys).toBeGreaterThanOrEqual(1);
+    expect(await keysOfA(byteStore)).toEqual([]);
+    expect(text(await store.getDerived("b", "idx"))).toBe("b");
+    expect(await allKeys(byteStore, "pageindex.derived.c.")).toHaveLength(1);
   });
 });

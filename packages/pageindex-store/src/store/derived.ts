@@ -1,6 +1,9 @@
 import type { BaseStore } from "@langchain/core/stores";
 import { InvalidIdError } from "../errors.js";
-import { MAX_DERIVED_NAME_LENGTH } from "./keys.js";
+import { MAX_DERIVED_NAME_LENGTH, versionTime } from "./keys.js";
+
+/** Keys per `mdelete` call when removing orphans across documents. */
+const DELETE_BATCH = 500;
 
 /** Names of derived artifacts: short (keys must fit file names), dot-free, within the key alphabet. */
 const NAME_PATTERN = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_DERIVED_NAME_LENGTH}}$`);
@@ -21,8 +24,9 @@ export function assertDerivedName(name: string): string {
  * process reads one key instead of every text chunk.
  *
  * Keys: `<ns>.derived.<docId>.<versionId>.<name>`. They live under their own prefix, so listing
- * documents and {@link PageIndexStore.vacuum} never meet them; the owner store removes the
- * artifacts of superseded or deleted versions after each write.
+ * documents never meets them; the owner store removes the artifacts of superseded or deleted
+ * versions after each write, and {@link PageIndexStore.vacuum} those no write could (a delete
+ * over an unreadable head, a reader's `put` landing after the write that superseded it).
  *
  * An artifact is an optimisation, never the source of truth: a writer may publish a new
  * version between a reader's reads and its `put`, so values should carry their own check (e.g.
@@ -72,6 +76,31 @@ export class DerivedArtifacts {
       stale.push(key);
     }
     if (stale.length > 0) await this.byteStore.mdelete(stale);
+    return stale.length;
+  }
+
+  /**
+   * Deletes, across all documents, the artifacts of versions that are not live (`live`: docId →
+   * published version) and were created before `cutoff` (ms since the epoch; a younger version
+   * may have been published after `live` was read). Documents in `unreadable` are left alone.
+   * @returns the number of keys deleted.
+   */
+  async removeOrphans(
+    live: ReadonlyMap<string, string>,
+    unreadable: ReadonlySet<string>,
+    cutoff: number,
+  ): Promise<number> {
+    const stale: string[] = [];
+    for await (const key of this.byteStore.yieldKeys(this.prefix)) {
+      const match = this.keyPattern.exec(key);
+      if (!match) continue;
+      const [, docId, versionId] = match as unknown as [string, string, string];
+      if (unreadable.has(docId) || live.get(docId) === versionId) continue;
+      if ((versionTime(versionId) ?? Number.POSITIVE_INFINITY) <= cutoff) stale.push(key);
+    }
+    for (let i = 0; i < stale.length; i += DELETE_BATCH) {
+      await this.byteStore.mdelete(stale.slice(i, i + DELETE_BATCH));
+    }
     return stale.length;
   }
 }

@@ -23,7 +23,7 @@ import {
   splitTexts,
   type VerifyMode,
 } from "./codec.js";
-import { DerivedArtifacts } from "./derived.js";
+import { assertDerivedName, DerivedArtifacts } from "./derived.js";
 import { DocumentIdConflictError, StoreCorruptionError } from "./errors.js";
 import { FileByteStore, type FileByteStoreOptions } from "./file-byte-store.js";
 import { deepFreeze } from "./freeze.js";
@@ -460,7 +460,8 @@ export class PageIndexStore implements TreeReader {
    * Removes every unpublished or superseded version older than `graceMs` (default: the
    * store's `orphanGraceMs`) across all documents. Keys that are not in our layout are
    * reported, never deleted; documents with an unreadable head are left alone. Markers of
-   * unfinished writes past the grace period go too. Pass `graceMs: 0` only when no other
+   * unfinished writes and derived artifacts of versions no head points to, past the grace
+   * period, go too (artifacts count in `deletedKeys`). Pass `graceMs: 0` only when no other
    * process is writing: it also removes versions being written.
    */
   async vacuum(options: { graceMs?: number } = {}): Promise<VacuumResult> {
@@ -491,7 +492,7 @@ export class PageIndexStore implements TreeReader {
       await this.byteStore.mdelete(stale.slice(i, i + READ_BATCH));
     }
     await this.cleanUnfinishedWrites(graceMs, Number.POSITIVE_INFINITY);
-    result.deletedKeys = stale.length;
+    result.deletedKeys = stale.length + (await this.derived.removeOrphans(live, unreadable, cutoff));
     result.removedVersions = staleVersions.size;
     result.youngVersions = youngVersions.size;
     result.foreignKeys.sort();
@@ -595,6 +596,7 @@ export class PageIndexStore implements TreeReader {
    * @throws {DocumentNotFoundError} @throws {InvalidIdError} for a bad `name`.
    */
   async getDerived(docId: string, name: string): Promise<Uint8Array | undefined> {
+    assertDerivedName(name); // before the head read: a bad name is an error even for a missing document
     const head = await this.requireHead(this.keys.assertDocId(docId));
     return this.derived.get(docId, head.versionId, name);
   }
@@ -603,9 +605,10 @@ export class PageIndexStore implements TreeReader {
    * Stores a value derived from the document's published version, so other processes need not
    * rebuild it. The version may change between the caller's reads and this write: make the
    * value self-checking (see {@link DerivedArtifacts}).
-   * @returns false when the document no longer exists.
+   * @returns false when the document no longer exists. @throws {InvalidIdError} for a bad `name`.
    */
   async putDerived(docId: string, name: string, value: Uint8Array): Promise<boolean> {
+    assertDerivedName(name);
     const head = await this.readHead(this.keys.assertDocId(docId));
     if (!head) return false;
     await this.derived.put(docId, head.versionId, name, value);
