@@ -380,7 +380,7 @@ export class PageIndexStore implements TreeReader {
   /**
    * Removes the keys of up to `limit` versions whose writer announced them (pending marker)
    * more than `graceMs` ago and never removed the marker, then the markers. A version that
-   * did get published keeps its keys; a document with an unreadable head is left alone.
+   * did get published keeps its keys; so do all versions of a document with an unreadable head.
    * @returns the number of markers handled.
    */
   private async cleanUnfinishedWrites(graceMs: number, limit: number): Promise<number> {
@@ -410,16 +410,18 @@ export class PageIndexStore implements TreeReader {
         if (!(error instanceof PageIndexError)) throw error;
       }
     });
-    const handled = markers.filter((marker) => live.has(marker.docId));
-    const stale = handled
-      .filter((marker) => live.get(marker.docId) !== marker.versionId)
+    const stale = markers
+      .filter((marker) => live.has(marker.docId) && live.get(marker.docId) !== marker.versionId)
       .flatMap((marker) => this.keys.versionKeys(marker.docId, marker.versionId, marker.chunks));
     for (let i = 0; i < stale.length; i += READ_BATCH) {
       await this.byteStore.mdelete(stale.slice(i, i + READ_BATCH));
     }
     // Markers last: one left by a cleanup that died still leads the next one to its keys.
-    if (handled.length > 0) await this.byteStore.mdelete(handled.map((marker) => marker.key));
-    return handled.length;
+    // Those of unreadable heads go too (their keys stay): kept, they would fill every later
+    // sweep's `limit` and stall the backlog; rewriting or deleting such a document (or vacuum
+    // once it is readable) removes its orphans without them.
+    await this.byteStore.mdelete(markers.map((marker) => marker.key));
+    return markers.length;
   }
 
   /**
