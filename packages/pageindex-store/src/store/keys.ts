@@ -132,6 +132,16 @@ export class KeyLayout {
     return assertStoreDocId(docId, this.namespace);
   }
 
+  /** Whether a document id parsed out of a key is one this namespace could have written. */
+  private isDocId(docId: string): boolean {
+    try {
+      this.assertDocId(docId);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   head(docId: string): string {
     return this.headPrefix + docId;
   }
@@ -159,12 +169,7 @@ export class KeyLayout {
     const match = this.pendingKeyPattern.exec(key);
     if (!match) return undefined;
     const [, docId, versionId, chunks] = match as unknown as [string, string, string, string];
-    try {
-      this.assertDocId(docId);
-    } catch {
-      return undefined;
-    }
-    return { docId, versionId, chunks: Number(chunks) };
+    return this.isDocId(docId) ? { docId, versionId, chunks: Number(chunks) } : undefined;
   }
 
   /** Every key of one stored version. */
@@ -178,11 +183,7 @@ export class KeyLayout {
   parseHead(key: string): string | undefined {
     if (!key.startsWith(this.headPrefix)) return undefined;
     const docId = key.slice(this.headPrefix.length);
-    try {
-      return this.assertDocId(docId);
-    } catch {
-      return undefined;
-    }
+    return this.isDocId(docId) ? docId : undefined;
   }
 
   /** Parses a version key, or `undefined` when the key is not one of ours. */
@@ -190,11 +191,7 @@ export class KeyLayout {
     const match = this.versionKeyPattern.exec(key);
     if (!match) return undefined;
     const [, docId, versionId, part, chunk] = match as unknown as [string, string, string, string, string?];
-    try {
-      this.assertDocId(docId);
-    } catch {
-      return undefined;
-    }
+    if (!this.isDocId(docId)) return undefined;
     return { docId, versionId, part: part === "skeleton" ? "skeleton" : Number(chunk) };
   }
 }
