@@ -320,6 +320,11 @@ describe("long titles", () => {
     const fm = await build(md("---", `title: ${long}`, "---", "body"));
     expect(fm.nodes[0]?.title).toBe(`${"x".repeat(199)}…`);
   });
+
+  it("never end in half an emoji: a cut inside a surrogate pair backs up before it", async () => {
+    const tree = await build(md(`# ${"😀".repeat(150)}`));
+    expect(tree.nodes[0]?.title).toBe(`${"😀".repeat(99)}…`);
+  });
 });
 
 describe("documents without headings", () => {
@@ -409,6 +414,21 @@ describe("parseMarkdown", () => {
       { level: 2, title: "Sub", line: 4, lastLine: 4 },
     ]);
     expect(parsed.lineCount).toBe(4);
+  });
+
+  it("reads HTML headings and comment blocks in linear time when a long line has no '>' or '-->'", () => {
+    // Lazy or `[^>]*` tag patterns rescan to the end from every `<`: minutes for these lines.
+    const n = 256_000;
+    const started = performance.now();
+    const heading = parseMarkdown(`<h2>Tags ${"<".repeat(n)} <!-- c --> <b>end</b></h2>\n`);
+    const images = parseMarkdown(`<h2>${"<img ".repeat(n / 5)}</h2>\n`);
+    const comments = parseMarkdown(`${"<!-- ".repeat(n / 5)}\n\n# A\n`);
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(heading.headings[0]?.title.startsWith("Tags <<<")).toBe(true);
+    expect(heading.headings[0]?.title.endsWith("…")).toBe(true);
+    expect(images.headings[0]?.level).toBe(2);
+    // An unclosed comment is not a comment: the block is content, so it makes a preface.
+    expect(comments.firstContentLine).toBe(1);
   });
 
   it("handles a large generated document in one pass", () => {

@@ -1,7 +1,7 @@
 import MarkdownIt from "markdown-it";
 import { parse as parseYaml } from "yaml";
 import { type FrontMatterFormat, type FrontMatterMeta, frontMatterPlugin } from "./front-matter.js";
-import { capTitle, htmlHeading, UNTITLED } from "./title.js";
+import { capTitle, htmlHeading, replaceComments, UNTITLED } from "./title.js";
 
 type Md = InstanceType<typeof MarkdownIt>;
 type Token = ReturnType<Md["parse"]>[number];
@@ -122,7 +122,7 @@ function lineStartsOf(text: string): number[] {
 /** Whether a top-level block is only markup: nothing a reader would call content. */
 function isContentless(token: Token): boolean {
   if (token.type === "hr" || token.type === "front_matter") return true;
-  return token.type === "html_block" && token.content.replace(/<!--[\s\S]*?-->/g, "").trim() === "";
+  return token.type === "html_block" && replaceComments(token.content, "").trim() === "";
 }
 
 /**
