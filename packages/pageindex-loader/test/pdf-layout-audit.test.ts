@@ -132,6 +132,40 @@ describe("layout path: audit regressions", () => {
     ]);
   });
 
+  it("an outline's roman numbers count apart from its letters: II. after I., A., B. is not an initial", async () => {
+    const b = (text: string): LineSpec => ({ text, size: 11, bold: true, gap: 12 });
+    const tree = await layout([
+      {
+        lines: [
+          h("Report", 18),
+          ...body(4, 1),
+          b("I. Background"),
+          ...body(4, 2),
+          b("A. Data"),
+          ...body(4, 3),
+        ],
+      },
+      {
+        lines: [
+          b("B. Methods"),
+          ...body(4, 4),
+          b("II. Results"),
+          ...body(4, 5),
+          b("A. Findings"),
+          ...body(4, 6),
+        ],
+      },
+    ]);
+    expect(outline(tree)).toEqual([
+      "Report (1-2)",
+      "  I. Background (1-2)",
+      "    A. Data (1-1)",
+      "    B. Methods (2-2)",
+      "  II. Results (2-2)",
+      "    A. Findings (2-2)",
+    ]);
+  });
+
   it("a numbered 'Note 12 —' parents the same-look headings up to the next note; after the series they are siblings", async () => {
     const b = (text: string, gap = 12): LineSpec => ({ text, size: 10, bold: true, gap });
     const tree = await layout([

@@ -80,16 +80,29 @@ export function numberingClass(n: Numbering): string {
 
 const ROMAN_VALUES: Record<string, number> = { I: 1, V: 5, X: 10, L: 50, C: 100 };
 
-/** A = 1, b = 2, IV = 4: the position a letter or roman numbering claims in its list. */
-function ordinal(n: Numbering): number | undefined {
-  if (n.kind === "alpha" || n.kind === "alpha-lower") return n.value.toUpperCase().charCodeAt(0) - 64;
-  if (n.kind !== "roman") return undefined;
+/** Position of a letter in the alphabet: A = 1, b = 2. */
+const letterOrdinal = (letter: string): number => letter.toUpperCase().charCodeAt(0) - 64;
+
+/** IV = 4: the position a roman numbering claims in its list. */
+function romanOrdinal(value: string): number {
   let total = 0;
-  const digits = [...n.value.toUpperCase()].map((c) => ROMAN_VALUES[c] ?? 0);
+  const digits = [...value.toUpperCase()].map((c) => ROMAN_VALUES[c] ?? 0);
   digits.forEach((d, i) => {
     total += d < (digits[i + 1] ?? 0) ? -d : d;
   });
   return total;
+}
+
+/**
+ * The lists a letter or roman numbering may belong to, with the position it claims in each.
+ * Roman and letter lists are counted apart (an outline runs I., A., B., II.); a lone I, V or X
+ * may also be a letter (…, H., I., J.).
+ */
+function claims(n: Numbering): [list: string, at: number][] {
+  if (n.kind === "alpha" || n.kind === "alpha-lower") return [[n.kind, letterOrdinal(n.value)]];
+  if (n.kind !== "roman") return [];
+  const roman: [string, number] = ["roman", romanOrdinal(n.value)];
+  return n.value.length === 1 ? [roman, ["alpha", letterOrdinal(n.value)]] : [roman];
 }
 
 /**
@@ -102,14 +115,17 @@ export function dropInitials<T extends { numbering?: Numbering }>(headings: read
   const last = new Map<string, number>();
   return headings.map((h) => {
     const n = h.numbering;
-    const at = n ? ordinal(n) : undefined;
-    if (!n || at === undefined) return h;
-    const cls = n.kind === "alpha-lower" ? "alpha-lower" : "upper";
-    const prev = last.get(cls);
-    if (at === 1 || (prev !== undefined && at > prev && at <= prev + 2)) {
-      last.set(cls, at);
-      return h;
+    const lists = n ? claims(n) : [];
+    if (!n || lists.length === 0) return h;
+    let fits = false;
+    for (const [list, at] of lists) {
+      const prev = last.get(list);
+      if (at === 1 || (prev !== undefined && at > prev && at <= prev + 2)) {
+        last.set(list, at);
+        fits = true;
+      }
     }
+    if (fits) return h;
     const { numbering: _initial, ...rest } = h;
     return rest as T;
   });
