@@ -63,6 +63,35 @@ describe.skipIf(!existsSync(BIN))("pageindex documents: ids and references", () 
     expect(await ids(store)).toEqual([bId]);
   });
 
+  it("eval scopes a question's doc_name to the document with that id, not a same-name twin", async () => {
+    const store = storeOf("eval-twins");
+    expect((await run(store, ["index", join(dir, "a", "notes.md"), join(dir, "b", "notes.md")])).code).toBe(
+      0,
+    );
+    const questions = join(dir, "twins.jsonl");
+    const question = {
+      question: "When does the team meet?",
+      doc_name: "notes.md",
+      evidence: [{ section: "Alpha notes" }],
+    };
+    await writeFile(questions, `${JSON.stringify(question)}\n`);
+    const args = [
+      "--json",
+      "eval",
+      questions,
+      "--retrievers",
+      "pageindex",
+      "-k",
+      "1",
+      "--out",
+      join(dir, "twins"),
+    ];
+    const report = JSON.parse((await run(store, args)).stdout);
+    const [score] = Object.values(report.scores)[0] as Array<{ sections: Array<{ docId: string }> }>;
+    expect(score?.sections.map((s) => s.docId)).toEqual(["notes.md"]);
+    expect(report.summaries[0].hitRate).toBe(1);
+  });
+
   it("gives a file whose name differs only in case from a stored one its own id", async () => {
     const store = storeOf("case-twins");
     await mkdir(join(dir, "upper"));

@@ -35,11 +35,17 @@ export interface EvalOptions {
 
 const KNOWN = ["pageindex", "bm25", "vector"];
 
-/** The store document a question is about (by normalised name), when it names one. */
+/**
+ * The store document a question is about (by normalised name), when it names one. An id match
+ * wins over a name match, as in `ask --doc`: of two `notes.md` files, the one with id `notes.md`.
+ */
 function documentFor(question: EvalQuestion, docs: DocumentInfo[]): DocumentInfo | undefined {
   if (!question.doc) return undefined;
   const wanted = normaliseDocName(question.doc);
-  return docs.find((d) => normaliseDocName(d.docId) === wanted || normaliseDocName(d.docName) === wanted);
+  return (
+    docs.find((d) => normaliseDocName(d.docId) === wanted) ??
+    docs.find((d) => normaliseDocName(d.docName) === wanted)
+  );
 }
 
 async function embeddingsFor(ctx: CliContext): Promise<{ embeddings: EmbeddingsInterface; label: string }> {
