@@ -38,8 +38,9 @@ export interface PageIndexStoreOptions {
   chunkChars?: number;
   /**
    * Unpublished versions younger than this are left alone by cleanup, because another process
-   * may still be writing them (default 15 minutes). A write taking longer than this while
-   * another process writes the same document could lose its keys.
+   * may still be writing them (default 15 minutes). A write taking longer than this could lose
+   * its keys to the cleanup after another process's write of any document (its pending marker
+   * looks abandoned) or to `vacuum`.
    */
   orphanGraceMs?: number;
   /** How many skeletons to keep in memory (default 64). */
