@@ -2,8 +2,9 @@ import type { TreeDocument } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { pdfToTree } from "../src/index.js";
 import { assembleLines, type RawTextItem } from "../src/pdf/read/lines.js";
+import { findFurniture } from "../src/pdf/structure/style.js";
 import { judgeLayout } from "../src/pdf/structure/sufficiency.js";
-import type { SectionEntry } from "../src/pdf/types.js";
+import type { ParsedPage, PdfLine, SectionEntry } from "../src/pdf/types.js";
 import { body, buildPdf, type LineSpec, type PageSpec } from "./fixtures/pdf-builder.js";
 
 const layout = async (pages: PageSpec[]): Promise<TreeDocument> =>
@@ -130,6 +131,35 @@ describe("layout path: audit regressions", () => {
       "  B. Second Topic (4-4)",
       "  D. Fourth Topic (4-4)",
     ]);
+  });
+
+  it("folds edge roman page numbers in linear time, even on a page-top line of 300k blanks", () => {
+    const line = (text: string, y: number): PdfLine => ({
+      text,
+      size: 10,
+      maxSize: 10,
+      bold: false,
+      italic: false,
+      x: 72,
+      y,
+      gapBefore: 0,
+    });
+    const page = (n: number, head: string): ParsedPage => ({
+      pageNumber: n,
+      text: "",
+      tokenCount: 0,
+      top: 792,
+      height: 792,
+      lines: [line(head, 760), line("Body text of the page.", 400)],
+    });
+    const heads = ["Annual Report | ii", "Annual Report | iii", "Annual Report | 1", "Annual Report | 2"];
+    const pages = heads.map((head, i) => page(i + 1, head));
+    pages.push(page(5, `-${" ".repeat(300_000)}x`));
+    const started = performance.now();
+    const furniture = findFurniture(pages);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    // Roman front-matter numbers and arabic body numbers make one running head.
+    expect([1, 2, 3, 4].map((n) => furniture.get(n)?.has(0))).toEqual([true, true, true, true]);
   });
 
   it("an outline's roman numbers count apart from its letters: II. after I., A., B. is not an initial", async () => {
@@ -296,6 +326,19 @@ describe("layout path: audit regressions", () => {
       "ABSTRACT",
       "1. INTRODUCTION",
       "2. RELATED WORK",
+    ]);
+  });
+
+  it("a section sign before a number heads a statute's section; it is no affiliation mark", async () => {
+    const tree = await layout([
+      { lines: [h("Model Act", 18), ...body(6, 1), h("§ 1 Scope", 12), ...body(8, 2)] },
+      { lines: [h("§ 2 Definitions", 12), ...body(8, 3), h("§ 3 Penalties", 12), ...body(8, 4)] },
+    ]);
+    expect(tree.nodes.map((n) => n.title)).toEqual([
+      "Model Act",
+      "§ 1 Scope",
+      "§ 2 Definitions",
+      "§ 3 Penalties",
     ]);
   });
 

@@ -78,11 +78,22 @@ export function compareStyle(a: StyleSig, b: StyleSig): -1 | 0 | 1 {
 
 const PAGE_NUMBER = /^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|\/)\s*\d{1,4})?$/i;
 
+const LEADING_ROMAN = /^[ivxlc]{1,6}(?=\s)/;
+const TRAILING_ROMAN = /[ivxlc]{1,6}$/;
+const SEPARATOR_END = /[|•·–—-]$/;
+
 /**
- * A roman page number opening a running head ("ii\tAnnual Report | 2023") or closing one after
- * a tab or separator ("Annual Report | iv").
+ * Folds a roman page number opening a running head ("ii\tAnnual Report | 2023") or closing one
+ * after a tab or separator ("Annual Report | iv") to "#". No `(?<=[|-]\s*)` lookbehind: tried
+ * at every position, it rescans a long blank run each time (minutes for a line of 1 MB).
  */
-const EDGE_ROMAN = /^[ivxlc]{1,6}(?=\s)|(?<=\t|[|•·–—-]\s*)[ivxlc]{1,6}$/g;
+function foldEdgeRomans(text: string): string {
+  const t = text.replace(LEADING_ROMAN, "#");
+  const end = TRAILING_ROMAN.exec(t);
+  if (!end) return t;
+  const before = t.slice(0, end.index);
+  return before.endsWith("\t") || SEPARATOR_END.test(before.trimEnd()) ? `${before}#` : t;
+}
 
 /**
  * Normalised furniture key: digits folded so "Page 3" and "Page 4" match, and an edge roman
@@ -91,7 +102,7 @@ const EDGE_ROMAN = /^[ivxlc]{1,6}(?=\s)|(?<=\t|[|•·–—-]\s*)[ivxlc]{1,6}$/
  */
 function furnitureKey(text: string): string {
   const t = text.toLowerCase().trim();
-  const folded = parseNumbering(t)?.kind === "keyword" ? t : t.replace(EDGE_ROMAN, "#");
+  const folded = parseNumbering(t)?.kind === "keyword" ? t : foldEdgeRomans(t);
   return folded.replace(/\d+/g, "#").replace(/\s+/g, " ");
 }
 
