@@ -63,6 +63,17 @@ describe.skipIf(!existsSync(BIN))("pageindex documents: ids and references", () 
     expect(await ids(store)).toEqual([bId]);
   });
 
+  it("ask tells same-name documents apart in its citations", async () => {
+    const store = storeOf("ask-twins");
+    expect((await run(store, ["index", join(dir, "a", "notes.md"), join(dir, "b", "notes.md")])).code).toBe(
+      0,
+    );
+    const res = await run(store, ["ask", "When does the team meet?", "-k", "2"]);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/\] notes\.md › Alpha notes/);
+    expect(res.stdout).toMatch(/\] notes\.md \(notes-[0-9a-f]{8}\.md\) › Beta notes/);
+  });
+
   it("eval scopes a question's doc_name to the document with that id, not a same-name twin", async () => {
     const store = storeOf("eval-twins");
     expect((await run(store, ["index", join(dir, "a", "notes.md"), join(dir, "b", "notes.md")])).code).toBe(

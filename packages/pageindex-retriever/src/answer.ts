@@ -13,13 +13,22 @@ import {
 
 /**
  * A retrieved section as a one-line citation: "report.pdf › Item 7 › Liquidity (pp. 41-43)".
- * Titles come from the document, so they are put on one line (a title cannot add lines).
+ * A document whose id is not its name is also named by id ("notes.md (notes-1a2b3c4d.md) › …"),
+ * so two same-name files stay apart. Titles come from the document, so they are put on one line
+ * (a title cannot add lines).
  */
 export function citationOf(doc: DocumentInterface): string {
-  const meta = doc.metadata as Partial<SkeletonNode> & { docName?: string; path?: string[]; title?: string };
+  const meta = doc.metadata as Partial<SkeletonNode> & {
+    docId?: string;
+    docName?: string;
+    path?: string[];
+    title?: string;
+  };
   const path = meta.path?.length ? pathLine(meta.path) : oneLine(meta.title ?? "");
   const range = formatRange(meta as SkeletonNode);
-  return `${oneLine(meta.docName ?? "document")} › ${path}${range ? ` (${range})` : ""}`;
+  const name = oneLine(meta.docName ?? meta.docId ?? "document");
+  const id = meta.docId && meta.docName && meta.docId !== meta.docName ? ` (${oneLine(meta.docId)})` : "";
+  return `${name}${id} › ${path}${range ? ` (${range})` : ""}`;
 }
 
 /**
