@@ -293,8 +293,10 @@ export class PageIndexStore implements TreeReader {
       skeletonSha256: sha256(skeletonBytes),
     };
     await this.byteStore.mset([[this.keys.head(docId), encodeHead(head)]]);
-    // A copy: the skeleton shares nested values (metadata) with the caller's tree, which stays theirs.
-    this.remember(loaded(docId, versionId, structuredClone(skeleton), chunkStarts, chunkSha256));
+    // A copy, as JSON: the caller's tree stays theirs, and the cache holds what a reader of the
+    // bytes gets (a Date in metadata is its ISO string). Unlike structuredClone, it cannot throw
+    // (on a function in metadata) now that the version is published: encoding already did this.
+    this.remember(loaded(docId, versionId, JSON.parse(JSON.stringify(skeleton)), chunkStarts, chunkSha256));
 
     await this.afterWrite(docId, previous, pending);
     return info;
