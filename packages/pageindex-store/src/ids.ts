@@ -42,7 +42,8 @@ export function toDocId(name: string): string {
   const lossy = readable === "" || base.startsWith(".") || NON_ASCII_ALNUM.test(folded);
   const room = MAX_ID_LENGTH - extension.length;
   if (!lossy && readable.length <= room) return readable + extension;
-  const suffix = `-${shortHash(base)}`;
+  // NFC: the same name typed (NFC) or listed by macOS (NFD, e.g. Hangul as jamo) gets one id.
+  const suffix = `-${shortHash(base.normalize("NFC"))}`;
   const kept = sanitise(readable.slice(0, room - suffix.length)) || "doc";
   return kept + suffix + extension;
 }

@@ -16,6 +16,13 @@ describe("toDocId keeps distinct names distinct", () => {
     expect(toDocId(".env.local")).toMatch(/^env-[0-9a-f]{8}\.local$/);
   });
 
+  it("gives canonically equivalent names (NFC as typed, NFD as macOS lists them) one id", () => {
+    for (const name of ["보고서.pdf", "Отчёт.pdf", ".café"]) {
+      expect(toDocId(name.normalize("NFD"))).toBe(toDocId(name.normalize("NFC")));
+    }
+    expect(toDocId("Отчёт.pdf")).not.toBe(toDocId("Отчет.pdf"));
+  });
+
   it("hashes names left empty, distinctly", () => {
     expect(toDocId("..")).toMatch(/^doc-[0-9a-f]{8}$/);
     expect(toDocId("日日")).not.toBe(toDocId("月月"));
