@@ -141,7 +141,6 @@ describe("evaluationChart", () => {
     expect(crowd.points[2]?.colour).toBe(alone.points[0]?.colour);
     expect(colourFor("pageindex (openai:gpt-4o-mini)")).toBe(colourFor("pageindex (offline BM25 judge)"));
     expect(colourFor("pageindex (x)")).not.toBe(colourFor("bm25 chunks"));
-    expect(colourFor("custom")).toBe(colourFor("custom"));
     const known = new Set(["pageindex", "bm25 chunks", "vector chunks"].map(colourFor));
     for (const other of ["hybrid", "custom", "ensemble", "colbert", "splade", "rerank"])
       expect(known.has(colourFor(other)), other).toBe(false);
