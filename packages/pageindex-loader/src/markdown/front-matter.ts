@@ -8,6 +8,7 @@ export type FrontMatterFormat = "yaml" | "toml";
 
 /** What the rule stores in the `front_matter` token's `meta`. */
 export interface FrontMatterMeta<T> {
+  /** Which fences opened the block. */
   format: FrontMatterFormat;
   /** The text between the fences, without them. */
   raw: string;

@@ -20,6 +20,7 @@ export interface MarkdownHeading {
 
 /** Front matter at the top of a document: YAML (`---` … `---` or `...`) or TOML (`+++` … `+++`). */
 export interface FrontMatter {
+  /** `yaml` for `---` fences, `toml` for `+++` fences. */
   format: FrontMatterFormat;
   /** The text between the fences. */
   raw: string;
