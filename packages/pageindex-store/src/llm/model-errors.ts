@@ -92,7 +92,9 @@ export function isTransientError(error: unknown): boolean {
  * one applies, so callers and tools that know LangChain's codes recognise it.
  */
 export class ModelCallError extends PageIndexError {
+  /** The HTTP status of the provider error (or of an error it wraps), when it has one. */
   readonly status: number | undefined;
+  /** LangChain's error code: the provider error's own, else one derived from a 401/403/404. */
   readonly lc_error_code: string | undefined;
 
   constructor(message: string, cause: unknown) {

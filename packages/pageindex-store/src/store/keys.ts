@@ -107,9 +107,13 @@ export interface ParsedPendingKey {
 
 /** Builds and parses the keys of one namespace. */
 export class KeyLayout {
+  /** The first part of every key. */
   readonly namespace: string;
+  /** `<ns>.head.`: listing it lists the documents. */
   readonly headPrefix: string;
+  /** `<ns>.doc.`: every version key. */
   readonly docPrefix: string;
+  /** `<ns>.pending.`: markers of versions being written. */
   readonly pendingPrefix: string;
   private readonly versionKeyPattern: RegExp;
   private readonly pendingKeyPattern: RegExp;
@@ -142,6 +146,7 @@ export class KeyLayout {
     }
   }
 
+  /** The head key of a document: its published version. */
   head(docId: string): string {
     return this.headPrefix + docId;
   }
@@ -151,10 +156,12 @@ export class KeyLayout {
     return `${this.docPrefix}${docId}.v.`;
   }
 
+  /** The key of a version's skeleton. */
   skeleton(docId: string, versionId: string): string {
     return `${this.versionsOf(docId)}${versionId}.skeleton`;
   }
 
+  /** The key of a version's text chunk `chunk`. */
   text(docId: string, versionId: string, chunk: number): string {
     return `${this.versionsOf(docId)}${versionId}.text.${chunk}`;
   }
