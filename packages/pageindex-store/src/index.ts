@@ -20,4 +20,4 @@ export * from "./model/toc.js";
 export * from "./model/types.js";
 export * from "./model/validate.js";
 export * from "./store/index.js";
-export * from "./tokens.js";
+export { countTokens } from "./tokens.js";
