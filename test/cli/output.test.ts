@@ -48,6 +48,10 @@ describe.skipIf(!existsSync(BIN))("pageindex output", () => {
     expect(unknown.stdout).toBe("");
     expect(jsonError(unknown.stderr)).toMatchObject({ exitCode: 2, type: "CliError" });
     expect(jsonError(unknown.stderr).message).toContain('No document "nosuch"');
+    const textTree = await cli(["--store", store, "--json", "tree", "one.md", "--format", "text"]);
+    expect(textTree.code).toBe(2);
+    expect(textTree.stdout).toBe("");
+    expect(jsonError(textTree.stderr).message).toContain("--format json or pageindex");
     const usage = await cli(["--store", store, "--json", "ask", "x", "-k", "zero"]);
     expect(usage.code).toBe(2);
     expect(jsonError(usage.stderr)).toMatchObject({ exitCode: 2, type: "UsageError" });

@@ -39,6 +39,10 @@ export async function showTree(ctx: CliContext, ref: string, options: TreeComman
   if (!["text", "json", "pageindex"].includes(format)) {
     throw new CliError(`--format must be text, json or pageindex (got "${format}")`);
   }
+  // A script that passes --json parses stdout: text there would break it without a word.
+  if (format === "text" && ctx.options.json) {
+    throw new CliError("--json prints JSON: use --format json or pageindex with it, not --format text");
+  }
   const store = await ctx.store();
   const docId = await resolveDocId(store, ref);
   if (format === "text") {
