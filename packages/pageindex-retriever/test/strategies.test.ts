@@ -122,6 +122,34 @@ describe("single-shot strategy", () => {
     expect(plain.calls).toBe(1);
   });
 
+  it("expands when the model rejects the prompt as over its context window", async () => {
+    // OpenAI's answer for a prompt over the window: HTTP 400, code context_length_exceeded.
+    const overflow = Object.assign(
+      new Error(
+        "400 This model's maximum context length is 8192 tokens. Please reduce the length of the messages.",
+      ),
+      { status: 400, code: "context_length_exceeded" },
+    );
+    const model = new ScriptedChatModel([overflow], {
+      fallback: judgeByTitle(/^(Part II|Item 8\.|Notes to|Note 12\.)/),
+    });
+    const retriever = new PageIndexRetriever({
+      trees: [annualReport()],
+      model,
+      strategy: "single-shot",
+      ...fast,
+    });
+    const docs = await retriever.invoke("effective tax rate");
+    expect(docs[0]?.metadata.nodeId).toBe(ID.note12);
+    expect(docs[0]?.metadata.judge).toBe("llm");
+    expect(retriever.lastRun?.warnings.join(" ")).toMatch(
+      /over the model's context window; expanded instead/,
+    );
+    // The single-shot call was not resent: one call, then one per expanded level.
+    expect(model.prompts[1]).not.toBe(model.prompts[0]);
+    expect(offeredNodes(model.prompts[1] as string).length).toBe(2);
+  });
+
   it("refuses when asked to", async () => {
     const retriever = new PageIndexRetriever({
       trees: [annualReport()],

@@ -3,6 +3,7 @@ import {
   classifyModelError,
   errorStatus,
   invokeStructured,
+  isContextOverflow,
   ModelCallError,
   UsageTracker,
 } from "pageindex-store";
@@ -25,6 +26,24 @@ const overflow = () =>
   ContextOverflowError.fromError(
     httpError(400, "This model's maximum context length is 8192 tokens, you requested 9100 tokens"),
   );
+
+describe("isContextOverflow", () => {
+  it("recognises a prompt over the window however it is wrapped, and nothing else", () => {
+    expect(isContextOverflow(overflow())).toBe(true);
+    expect(
+      isContextOverflow(Object.assign(new Error("bad"), { status: 400, code: "context_length_exceeded" })),
+    ).toBe(true);
+    expect(isContextOverflow(httpError(400, "prompt is too long: 210000 tokens > 200000 maximum"))).toBe(
+      true,
+    );
+    expect(isContextOverflow(new Error("wrapped", { cause: httpError(413, "Payload Too Large") }))).toBe(
+      true,
+    );
+    expect(isContextOverflow(httpError(401, "Incorrect API key provided"))).toBe(false);
+    expect(isContextOverflow(httpError(400, "Invalid schema for function"))).toBe(false);
+    expect(isContextOverflow(rateLimitError())).toBe(false);
+  });
+});
 
 describe("classifyModelError", () => {
   it.each([

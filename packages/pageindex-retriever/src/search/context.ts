@@ -3,6 +3,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { BaseMessage } from "@langchain/core/messages";
 import {
   invokeStructured,
+  isContextOverflow,
   ModelCallError,
   type SkeletonNode,
   type TreeReader,
@@ -52,6 +53,8 @@ export interface JudgeOutcome {
 export interface SelectAnswer {
   value?: Selection;
   error?: string;
+  /** The prompt was over the model's window: a smaller prompt may work (not a refusal). */
+  overflow?: boolean;
   /** Model calls made, retries included (each waited for the previous one). */
   attempts: number;
 }
@@ -198,6 +201,10 @@ export class SearchContext {
     if (result.ok) {
       this.counters.modelAnswers += 1;
       return { value: result.value, attempts: result.attempts };
+    }
+    if (isContextOverflow(result.error)) {
+      // Not a misconfiguration: the caller can try a smaller prompt.
+      return { error: result.error.message, attempts: result.attempts, overflow: true };
     }
     if (result.error instanceof ModelCallError) {
       this.counters.refusals += 1;

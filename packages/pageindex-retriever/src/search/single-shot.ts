@@ -51,6 +51,18 @@ export async function singleShotSearch(
   ctx.counters.nodesJudged += docs.reduce((sum, d) => sum + d.skeleton.nodes.length, 0);
   const answer = await ctx.select(messages, "single-shot");
   ctx.noteChain(chain + answer.attempts);
+  if (answer.overflow && ctx.settings.onPromptTooLarge !== "error") {
+    // Our estimate fit but the model's window did not (another tokenizer, a smaller window than
+    // declared): expansion asks with one branch's children at a time.
+    ctx.warnings.push(
+      `single-shot prompt (${tokens} tokens) was over the model's context window; expanded instead`,
+    );
+    const waited = chain + answer.attempts;
+    return expandSearch(
+      ctx,
+      starts.map((s) => ({ ...s, chain: Math.max(s.chain, waited) })),
+    );
+  }
   const out: Candidate[] = [];
   const unknown: string[] = [];
   const byKey = new Map(docs.map((d) => [d.key, d.skeleton]));

@@ -85,6 +85,22 @@ export function isTransientError(error: unknown): boolean {
   return classifyModelError(error) === "transient";
 }
 
+const OVERFLOW_TEXT =
+  /context[_ ]length|context window|maximum context|prompt is too long|too many (?:input )?tokens|reduce the length of the messages/i;
+
+/**
+ * The prompt was longer than the model's window (LangChain's `ContextOverflowError`, OpenAI's
+ * `context_length_exceeded`, Anthropic's "prompt is too long", an HTTP 413): a smaller prompt
+ * may succeed where resending cannot. Checked through wrapped causes, like the classification.
+ */
+export function isContextOverflow(error: unknown): boolean {
+  return causeChain(error).some((e) => {
+    if (e.name === "ContextOverflowError" || e.status === 413 || e.statusCode === 413) return true;
+    const text = `${e.code ?? ""} ${e.error?.code ?? ""} ${e.message ?? ""}`;
+    return OVERFLOW_TEXT.test(text);
+  });
+}
+
 /**
  * A model call was refused for a reason retrying cannot fix (a wrong key, a model name the
  * server does not know, a bad request). Carries the provider's error as `cause`, its HTTP

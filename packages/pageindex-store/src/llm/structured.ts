@@ -11,6 +11,7 @@ import type { UsageTracker } from "./usage.js";
 export {
   classifyModelError,
   errorStatus,
+  isContextOverflow,
   isTransientError,
   ModelCallError,
   type ModelErrorKind,
