@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { CallbackManagerForRetrieverRun } from "@langchain/core/callbacks/manager";
 import type { Document } from "@langchain/core/documents";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
@@ -6,6 +7,7 @@ import {
   type BaseRetrieverInput,
   type BaseRetrieverInterface,
 } from "@langchain/core/retrievers";
+import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseStore } from "@langchain/core/stores";
 import { MemoryTreeReader, type TreeDocument, type TreeReader } from "pageindex-store";
 import { RetrieverConfigError } from "./errors.js";
@@ -217,12 +219,41 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
     this.lexicalIndexes = new LexicalIndexes(this.reader, fields.lexicalText ?? "auto", LEXICAL_INDEX_CACHE);
   }
 
+  /** The signal of the `invoke` call running in this async context (LangChain does not pass it on). */
+  private readonly abortScope = new AsyncLocalStorage<AbortSignal>();
+
+  /**
+   * Retrieves the sections for a query. A `signal` in `options` cancels the search: model calls
+   * in flight are aborted and the promise rejects at once with `signal.reason`.
+   */
+  override async invoke(
+    input: string,
+    options?: RunnableConfig,
+  ): Promise<Document<PageIndexDocumentMetadata>[]> {
+    const signal = options?.signal;
+    if (!signal) return super.invoke(input, options);
+    signal.throwIfAborted();
+    const work = this.abortScope.run(signal, () => super.invoke(input, options));
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    work.catch(() => undefined); // settled after an abort: nobody awaits it any more
+    try {
+      return await Promise.race([work, aborted]);
+    } finally {
+      if (onAbort) signal.removeEventListener("abort", onAbort);
+    }
+  }
+
   /** @internal LangChain entry point; use `invoke`. */
   override async _getRelevantDocuments(
     query: string,
     runManager?: CallbackManagerForRetrieverRun,
   ): Promise<Document<PageIndexDocumentMetadata>[]> {
     const started = Date.now();
+    const signal = this.abortScope.getStore();
     const ctx = new SearchContext({
       query,
       reader: this.reader,
@@ -231,6 +262,7 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
       cache: this.cache,
       lexicalIndex: (skeleton, need, onTextsRead) => this.lexicalIndexes.get(skeleton, need, onTextsRead),
       ...(runManager ? { runManager } : {}),
+      ...(signal ? { signal } : {}),
     });
     const { strategy } = this.settings;
     const plan = await planStarts(ctx, {

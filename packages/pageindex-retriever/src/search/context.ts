@@ -102,6 +102,7 @@ export class SearchContext {
   private normaliser: Promise<number> | undefined;
   private priors: Promise<Map<string, number>> | undefined;
   private order = 0;
+  private readonly signal: AbortSignal | undefined;
 
   constructor(init: {
     query: string;
@@ -115,7 +116,10 @@ export class SearchContext {
       onTextsRead: (nodes: number) => void,
     ) => Promise<NodeTermIndex>;
     runManager?: CallbackManagerForRetrieverRun;
+    /** The caller's cancellation (`invoke(query, { signal })`), passed to every model call. */
+    signal?: AbortSignal;
   }) {
+    this.signal = init.signal;
     this.query = init.query;
     this.reader = init.reader;
     this.model = init.model;
@@ -187,6 +191,7 @@ export class SearchContext {
       retries: this.settings.retries,
       timeoutMs: this.settings.timeoutMs,
       backoffMs: this.settings.backoffMs,
+      ...(this.signal ? { signal: this.signal } : {}),
     };
   }
 
