@@ -1,4 +1,4 @@
-import { PageIndexRetriever, PromptTooLargeError } from "pageindex-retriever";
+import { PageIndexRetriever, type PageIndexRetrieverInput, PromptTooLargeError } from "pageindex-retriever";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
 import { annualReport, ID, judgeByTitle, manual, offeredNodes } from "./support/fixtures.js";
@@ -75,17 +75,14 @@ describe("single-shot strategy", () => {
     expect(retriever.lastRun?.warnings.join(" ")).toMatch(/0077/);
   });
 
+  /** A judge that follows the tax path whatever it is offered, for the expansion fallbacks. */
+  const taxJudge = () => judgeByTitle(/^(Part II|Item 8\.|Notes to|Note 12\.)/);
+  const singleShot = (model: ScriptedChatModel, extra: Partial<PageIndexRetrieverInput> = {}) =>
+    new PageIndexRetriever({ trees: [annualReport()], model, strategy: "single-shot", ...fast, ...extra });
+
   it("falls back to expansion when the table of contents would not fit", async () => {
-    const model = new ScriptedChatModel([], {
-      fallback: judgeByTitle(/^(Part II|Item 8\.|Notes to|Note 12\.)/),
-    });
-    const retriever = new PageIndexRetriever({
-      trees: [annualReport()],
-      model,
-      strategy: "single-shot",
-      maxPromptTokens: 200,
-      ...fast,
-    });
+    const model = new ScriptedChatModel([], { fallback: taxJudge() });
+    const retriever = singleShot(model, { maxPromptTokens: 200 });
     const docs = await retriever.invoke("effective tax rate");
     expect(docs[0]?.metadata.nodeId).toBe(ID.note12);
     expect(model.calls).toBe(4);
@@ -99,26 +96,14 @@ describe("single-shot strategy", () => {
         return { maxInputTokens: 260 };
       }
     }
-    const model = new SmallWindowModel([], {
-      fallback: judgeByTitle(/^(Part II|Item 8\.|Notes to|Note 12\.)/),
-    });
-    const retriever = new PageIndexRetriever({
-      trees: [annualReport()],
-      model,
-      strategy: "single-shot",
-      ...fast,
-    });
+    const model = new SmallWindowModel([], { fallback: taxJudge() });
+    const retriever = singleShot(model);
     const docs = await retriever.invoke("effective tax rate");
     expect(docs[0]?.metadata.nodeId).toBe(ID.note12);
     expect(retriever.lastRun?.warnings.join(" ")).toMatch(/maxPromptTokens=195; expanded instead/);
     // A model without a declared window keeps the 60k default: one single-shot call.
     const plain = new ScriptedChatModel([], { fallback: judgeByTitle(/^Note 12\./) });
-    await new PageIndexRetriever({
-      trees: [annualReport()],
-      model: plain,
-      strategy: "single-shot",
-      ...fast,
-    }).invoke("effective tax rate");
+    await singleShot(plain).invoke("effective tax rate");
     expect(plain.calls).toBe(1);
   });
 
@@ -130,15 +115,8 @@ describe("single-shot strategy", () => {
       ),
       { status: 400, code: "context_length_exceeded" },
     );
-    const model = new ScriptedChatModel([overflow], {
-      fallback: judgeByTitle(/^(Part II|Item 8\.|Notes to|Note 12\.)/),
-    });
-    const retriever = new PageIndexRetriever({
-      trees: [annualReport()],
-      model,
-      strategy: "single-shot",
-      ...fast,
-    });
+    const model = new ScriptedChatModel([overflow], { fallback: taxJudge() });
+    const retriever = singleShot(model);
     const docs = await retriever.invoke("effective tax rate");
     expect(docs[0]?.metadata.nodeId).toBe(ID.note12);
     expect(docs[0]?.metadata.judge).toBe("llm");
