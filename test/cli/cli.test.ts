@@ -92,6 +92,8 @@ describe.skipIf(!existsSync(BIN))("pageindex CLI (built binary)", () => {
     });
     expect(out.sections[0].text).toContain("every two weeks");
     expect(out.stats.calls).toBe(0);
+    // `index` saved the lexical index: a fresh process reads no section text to build one.
+    expect(out.stats.indexTextsRead).toBe(0);
     const human = await run(["ask", "How often should I descale in hard water?"]);
     expect(human.stdout).toContain(
       "[1] kettle.md › Kettle Manual › Descaling › Descaling in hard-water areas (lines 13-15)",

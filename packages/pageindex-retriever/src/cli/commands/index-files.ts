@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { PageIndexLoader } from "pageindex-loader";
 import { PageIndexError, type PageIndexStore, toDocId, UsageTracker } from "pageindex-store";
+import { LexicalIndexes } from "../../lexical/index-cache.js";
 import type { CliContext } from "../context.js";
 import { docIdForFile, type FileDocId } from "../doc-ids.js";
 import { expandInputs } from "../files.js";
@@ -63,6 +64,19 @@ async function unreadableReason(store: PageIndexStore, target: FileDocId): Promi
   }
 }
 const SUMMARIES = ["none", "extractive", "llm"];
+
+/**
+ * Builds the document's lexical index now and saves it beside the new version, so the first
+ * `ask` reads one key instead of every section's text. An optimisation only: a failure leaves
+ * the index to be built by the first query.
+ */
+async function saveLexicalIndex(store: PageIndexStore, docId: string): Promise<void> {
+  try {
+    await new LexicalIndexes(store).get(await store.getSkeleton(docId));
+  } catch {
+    // The query path builds it again when needed.
+  }
+}
 
 /**
  * Indexes files and folders into the store. An unchanged file (same content hash and options)
@@ -161,6 +175,7 @@ export async function indexFiles(
       }).loadTree();
       tree.contentHash = contentHash;
       await store.addTree(tree);
+      await saveLexicalIndex(store, docId);
       const outcome: IndexOutcome = {
         file,
         docId,
