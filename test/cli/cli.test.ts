@@ -105,6 +105,9 @@ describe.skipIf(!existsSync(BIN))("pageindex CLI (built binary)", () => {
     await writePageIndexTree(file, "paper.pdf", "Intro", 2);
     const imported = await run(["--json", "import", file]);
     expect(JSON.parse(imported.stdout).imported[0]).toMatchObject({ docId: "paper.pdf", nodes: 1 });
+    // Imported trees get their lexical index saved too: the first ask builds none from texts.
+    const asked = JSON.parse((await run(["--json", "ask", "Intro", "--doc", "paper.pdf"])).stdout);
+    expect(asked.stats.indexTextsRead).toBe(0);
     const removed = await run(["--json", "rm", "paper.pdf"]);
     expect(JSON.parse(removed.stdout)).toEqual({ removed: ["paper.pdf"] });
     expect((await run(["tree", "paper.pdf"])).code).toBe(2);

@@ -4,6 +4,7 @@ import { fromPageIndexJson, renderToc, type TreeDocument, toPageIndexJson } from
 import type { CliContext } from "../context.js";
 import { resolveDocId, resolveDocIds, type StoredState, storedState } from "../doc-ids.js";
 import { CliError, EXIT, plural, printJson } from "../output.js";
+import { saveLexicalIndex } from "./index-files.js";
 
 /** `pageindex list`: every document with its size and description. */
 export async function listDocuments(ctx: CliContext): Promise<number> {
@@ -107,6 +108,7 @@ export async function importTrees(
   const results: Array<{ file: string; docId: string; nodes: number }> = [];
   for (const { file, tree, existing } of planned) {
     await store.addTree(tree);
+    await saveLexicalIndex(store, tree.docId);
     results.push({ file, docId: tree.docId, nodes: tree.nodes.length });
     if (!ctx.options.json) {
       const replaced = existing.status === "unreadable" ? " (replacing an unreadable stored copy)" : "";

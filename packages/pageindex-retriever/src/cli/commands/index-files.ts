@@ -70,7 +70,7 @@ const SUMMARIES = ["none", "extractive", "llm"];
  * `ask` reads one key instead of every section's text. An optimisation only: a failure leaves
  * the index to be built by the first query.
  */
-async function saveLexicalIndex(store: PageIndexStore, docId: string): Promise<void> {
+export async function saveLexicalIndex(store: PageIndexStore, docId: string): Promise<void> {
   try {
     await new LexicalIndexes(store).get(await store.getSkeleton(docId));
   } catch {
