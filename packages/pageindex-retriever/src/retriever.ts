@@ -9,7 +9,13 @@ import {
 } from "@langchain/core/retrievers";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseStore } from "@langchain/core/stores";
-import { MemoryTreeReader, type TreeDocument, type TreeReader } from "pageindex-store";
+import {
+  MemoryTreeReader,
+  raceAbort,
+  type TreeDocument,
+  type TreeReader,
+  throwIfAborted,
+} from "pageindex-store";
 import { RetrieverConfigError } from "./errors.js";
 import { ByteStoreJudgmentCache, isByteStore, type JudgmentCache, LruJudgmentCache } from "./judge/cache.js";
 import { LexicalIndexes } from "./lexical/index-cache.js";
@@ -224,7 +230,8 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
 
   /**
    * Retrieves the sections for a query. A `signal` in `options` cancels the search: model calls
-   * in flight are aborted and the promise rejects at once with `signal.reason`.
+   * in flight are aborted and the promise rejects at once with `signal.reason` (wrapped in an
+   * `AbortError` when it is not an `Error`, as the loaders do).
    */
   override async invoke(
     input: string,
@@ -232,19 +239,10 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
   ): Promise<Document<PageIndexDocumentMetadata>[]> {
     const signal = options?.signal;
     if (!signal) return super.invoke(input, options);
-    signal.throwIfAborted();
+    throwIfAborted(signal);
     const work = this.abortScope.run(signal, () => super.invoke(input, options));
-    let onAbort: (() => void) | undefined;
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(signal.reason);
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
     work.catch(() => undefined); // settled after an abort: nobody awaits it any more
-    try {
-      return await Promise.race([work, aborted]);
-    } finally {
-      if (onAbort) signal.removeEventListener("abort", onAbort);
-    }
+    return raceAbort(work, signal);
   }
 
   /** @internal LangChain entry point; use `invoke`. */

@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 
+export * from "./abort.js";
 export * from "./convert/documents.js";
 export * from "./convert/pageindex.js";
 export * from "./errors.js";

@@ -9,10 +9,10 @@ import {
   renderToc,
   type TreeDocument,
   type TreeNode,
+  throwIfAborted,
   type UsageTracker,
 } from "pageindex-store";
 import { z } from "zod";
-import { throwIfAborted } from "./abort.js";
 import { leadSentences, type TextMarkup, toPlainText } from "./extractive.js";
 
 /** Options of {@link describeDocument}. */

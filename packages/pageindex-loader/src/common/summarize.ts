@@ -9,11 +9,12 @@ import {
   invokeStructured,
   oneLine,
   pathLine,
+  raceAbort,
   type TreeDocument,
+  throwIfAborted,
   type UsageTracker,
 } from "pageindex-store";
 import { z } from "zod";
-import { raceAbort, throwIfAborted } from "./abort.js";
 import { InvalidInputError } from "./errors.js";
 import { DEFAULT_SUMMARY_CHARS, extractiveSummary, type TextMarkup, toPlainText } from "./extractive.js";
 

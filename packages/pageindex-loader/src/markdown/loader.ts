@@ -3,10 +3,10 @@ import {
   type BuildInfo,
   createTree,
   type TreeDocument,
+  throwIfAborted,
   toDocId,
   UsageTracker,
 } from "pageindex-store";
-import { throwIfAborted } from "../common/abort.js";
 import { enrichTree, type TreeLoaderOptions } from "../common/enrich.js";
 import { EmptyDocumentError, InvalidInputError } from "../common/errors.js";
 import { DEFAULT_SUMMARY_CHARS } from "../common/extractive.js";

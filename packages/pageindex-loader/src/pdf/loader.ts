@@ -6,10 +6,10 @@ import {
   type NodeDraft,
   type StructureSource,
   type TreeDocument,
+  throwIfAborted,
   toDocId,
   UsageTracker,
 } from "pageindex-store";
-import { throwIfAborted } from "../common/abort.js";
 import { enrichTree, type TreeLoaderOptions } from "../common/enrich.js";
 import { InvalidInputError } from "../common/errors.js";
 import { type LoadedSource, type ReadSourceOptions, type SourceInput, sha256Hex } from "../common/source.js";

@@ -2,9 +2,8 @@ import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import pLimit, { type LimitFunction } from "p-limit";
-import { DATA_NOT_INSTRUCTIONS, invokeStructured, type UsageTracker } from "pageindex-store";
+import { DATA_NOT_INSTRUCTIONS, invokeStructured, throwIfAborted, type UsageTracker } from "pageindex-store";
 import type { z } from "zod";
-import { throwIfAborted } from "../../common/abort.js";
 
 /** What {@link LlmCaller} needs from the pipeline's options. */
 export interface CallerOptions {

@@ -1,4 +1,4 @@
-import { throwIfAborted } from "../../common/abort.js";
+import { throwIfAborted } from "pageindex-store";
 import { PdfCorruptError } from "../errors.js";
 import type { OutlineEntry, ParsedPage } from "../types.js";
 import { openPdf } from "./document.js";

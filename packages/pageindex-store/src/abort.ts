@@ -1,5 +1,5 @@
 /**
- * Cancellation, the DOM way: an aborted load rejects with `signal.reason`, which is a
+ * Cancellation, the DOM way: an aborted load or query rejects with `signal.reason`, which is a
  * `DOMException` named `"AbortError"` for `controller.abort()` (or `"TimeoutError"` for
  * `AbortSignal.timeout()`), like `fetch` and LangChain's own runnables. A reason that is not an
  * `Error` (`controller.abort("user left")`) is wrapped in an `"AbortError"` `DOMException` with
