@@ -1,4 +1,4 @@
-import { oneLine } from "pageindex-store";
+import { errorStatus, oneLine } from "pageindex-store";
 import { redactUrl } from "./redact.js";
 
 /** The model a failure came from, as the CLI resolved it. */
@@ -11,7 +11,6 @@ export interface ModelIdentity {
 /** What an OpenAI-client or fetch error carries that tells the cause apart. */
 interface ErrorFields {
   name?: string;
-  status?: number;
   code?: string;
   lc_error_code?: string;
   cause?: unknown;
@@ -47,7 +46,7 @@ export function isModelCallError(error: unknown): boolean {
 
 /** What to try next, by the kind of failure. */
 function hintFor(error: unknown, model: ModelIdentity, where: string): string {
-  const status = (error as ErrorFields).status;
+  const status = errorStatus(error);
   const code = systemCode(error);
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `the host of ${where} is not known: check the URL`;
   if (status === undefined && /Connection|Timeout/.test((error as Error).constructor?.name ?? "")) {
@@ -78,6 +77,6 @@ export function describeModelError(error: unknown, model: ModelIdentity | undefi
   const message = oneLine(error instanceof Error ? error.message : String(error));
   if (!model) return `model call failed: ${message}`;
   const where = model.baseURL ? redactUrl(model.baseURL) : "the OpenAI API";
-  const status = (error as ErrorFields).status;
+  const status = errorStatus(error);
   return `model ${model.provider}:${model.name} at ${where} failed${status ? ` (HTTP ${status})` : ""}: ${message} — ${hintFor(error, model, where)}`;
 }
