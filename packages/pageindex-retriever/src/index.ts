@@ -4,6 +4,22 @@
  * @packageDocumentation
  */
 
+export {
+  type Bm25Doc,
+  type Bm25fCountedField,
+  type Bm25fField,
+  Bm25fIndex,
+  Bm25Index,
+  type Bm25Params,
+  bm25Doc,
+  countField,
+  isStopWord,
+  type QueryTerm,
+  stem,
+  tokenize,
+  tokenizeQuery,
+  type WeightedField,
+} from "pageindex-store";
 export * from "./answer.js";
 export { chatModelFromSpec, type ModelEnv, ModelSpecError, type ResolvedModel } from "./cli/model-spec.js";
 export * from "./errors.js";
@@ -17,18 +33,6 @@ export { lexicalJudgment } from "./judge/lexical-judge.js";
 export type { ExpertKnowledge } from "./judge/prompts.js";
 export { type Selection, type SelectionItem, SelectionSchema } from "./judge/schema.js";
 export type { JudgeKind, JudgeRequest, Judgment, NodeVerdict } from "./judge/types.js";
-export {
-  type Bm25Doc,
-  type Bm25fCountedField,
-  type Bm25fField,
-  Bm25fIndex,
-  Bm25Index,
-  type Bm25Params,
-  bm25Doc,
-  countField,
-  type QueryTerm,
-  type WeightedField,
-} from "./lexical/bm25.js";
 export { documentPriors } from "./lexical/doc-names.js";
 export { expandQuery } from "./lexical/expand.js";
 export {
@@ -48,7 +52,6 @@ export {
   queryTerms,
 } from "./lexical/node-index.js";
 export { LEXICAL_INDEX_ARTIFACT } from "./lexical/persisted.js";
-export { isStopWord, stem, tokenize, tokenizeQuery } from "./lexical/tokenize.js";
 export { PageIndexRetriever, type PageIndexRetrieverInput } from "./retriever.js";
 export * from "./tools/index.js";
 export type * from "./types.js";

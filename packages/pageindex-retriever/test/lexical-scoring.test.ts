@@ -1,11 +1,16 @@
 import { PageIndexRetriever } from "pageindex-retriever";
-import { createTree, type NodeDraft } from "pageindex-store";
+import {
+  type Bm25fField,
+  Bm25fIndex,
+  createTree,
+  type NodeDraft,
+  tokenize,
+  tokenizeQuery,
+} from "pageindex-store";
 import { describe, expect, it } from "vitest";
-import { type Bm25fField, Bm25fIndex } from "../src/lexical/bm25.js";
 import { documentPriors, UNNAMED_DOCUMENT_PRIOR } from "../src/lexical/doc-names.js";
 import { expandQuery } from "../src/lexical/expand.js";
 import { AUTO_TEXT_MAX_TOKENS, NodeTermIndex, needsText, queryTerms } from "../src/lexical/node-index.js";
-import { tokenize, tokenizeQuery } from "../src/lexical/tokenize.js";
 import { annualReport, ID } from "./support/fixtures.js";
 
 describe("tokenizer: numbers, abbreviations, query phrasing", () => {

@@ -9,6 +9,8 @@ export * from "./convert/documents.js";
 export * from "./convert/pageindex.js";
 export * from "./errors.js";
 export * from "./ids.js";
+export * from "./lexical/bm25.js";
+export { isStopWord, stem, tokenize, tokenizeQuery } from "./lexical/tokenize.js";
 export * from "./llm/json-text.js";
 export * from "./llm/prompt.js";
 export * from "./llm/structured.js";

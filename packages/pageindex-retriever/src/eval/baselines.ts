@@ -7,10 +7,16 @@ import type { CallbackManagerForRetrieverRun } from "@langchain/core/callbacks/m
 import { Document } from "@langchain/core/documents";
 import { Embeddings, type EmbeddingsInterface, type EmbeddingsParams } from "@langchain/core/embeddings";
 import { BaseRetriever, type BaseRetrieverInput } from "@langchain/core/retrievers";
-import { countTokens, type TreeDocument, type TreeNode, titlePath } from "pageindex-store";
+import {
+  Bm25Index,
+  bm25Doc,
+  countTokens,
+  type TreeDocument,
+  type TreeNode,
+  titlePath,
+  tokenize,
+} from "pageindex-store";
 import { RetrieverConfigError } from "../errors.js";
-import { Bm25Index, bm25Doc } from "../lexical/bm25.js";
-import { tokenize } from "../lexical/tokenize.js";
 
 /** Options of {@link chunkTree}. */
 export interface ChunkOptions {

@@ -1,7 +1,15 @@
-import { type SkeletonNode, type TreeSkeleton, walk } from "pageindex-store";
-import { type Bm25fCountedField, Bm25fIndex, countField, type QueryTerm } from "./bm25.js";
+import {
+  type Bm25fCountedField,
+  Bm25fIndex,
+  countField,
+  type QueryTerm,
+  type SkeletonNode,
+  type TreeSkeleton,
+  tokenize,
+  tokenizeQuery,
+  walk,
+} from "pageindex-store";
 import { EXPANSION_WEIGHT, expandQuery } from "./expand.js";
-import { tokenize, tokenizeQuery } from "./tokenize.js";
 
 /**
  * Which text the lexical index reads. The skeleton carries no node text, so:
