@@ -7,7 +7,7 @@ import {
   type BaseRetrieverInput,
   type BaseRetrieverInterface,
 } from "@langchain/core/retrievers";
-import type { RunnableConfig } from "@langchain/core/runnables";
+import { ensureConfig, type RunnableConfig } from "@langchain/core/runnables";
 import type { BaseStore } from "@langchain/core/stores";
 import {
   MemoryTreeReader,
@@ -229,18 +229,21 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
   private readonly abortScope = new AsyncLocalStorage<AbortSignal>();
 
   /**
-   * Retrieves the sections for a query. A `signal` in `options` cancels the search: model calls
-   * in flight are aborted and the promise rejects at once with `signal.reason` (wrapped in an
-   * `AbortError` when it is not an `Error`, as the loaders do).
+   * Retrieves the sections for a query. A `signal` or a `timeout` (ms) in `options`, given here or
+   * through `withConfig`, cancels the search: model calls in flight are aborted and the promise
+   * rejects at once with `signal.reason` (wrapped in an `AbortError` when it is not an `Error`,
+   * as the loaders do).
    */
   override async invoke(
     input: string,
     options?: RunnableConfig,
   ): Promise<Document<PageIndexDocumentMetadata>[]> {
-    const signal = options?.signal;
-    if (!signal) return super.invoke(input, options);
+    // LangChain turns `timeout` into a signal only inside super.invoke, too late for us to see it.
+    const config = options?.timeout === undefined ? options : ensureConfig(options);
+    const signal = config?.signal;
+    if (!signal) return super.invoke(input, config);
     throwIfAborted(signal);
-    const work = this.abortScope.run(signal, () => super.invoke(input, options));
+    const work = this.abortScope.run(signal, () => super.invoke(input, config));
     work.catch(() => undefined); // settled after an abort: nobody awaits it any more
     return raceAbort(work, signal);
   }

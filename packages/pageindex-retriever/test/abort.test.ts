@@ -50,4 +50,20 @@ describe("cancelling a query with invoke(query, { signal })", () => {
     const docs = await retriever.invoke("effective tax rate", { signal: new AbortController().signal });
     expect(docs[0]?.metadata.nodeId).toBe(ID.note12);
   });
+
+  it("honours a timeout given to invoke or through withConfig (LangChain's own option)", async () => {
+    for (const call of [
+      (r: PageIndexRetriever) => r.invoke("effective tax rate", { timeout: 100 }),
+      (r: PageIndexRetriever) => r.withConfig({ timeout: 100 }).invoke("effective tax rate"),
+    ]) {
+      const model = new ScriptedChatModel([{ hang: true }], { fallback: judgeByTitle(TAX_PATH) });
+      const retriever = new PageIndexRetriever({ trees: [annualReport()], model, timeoutMs: 30_000 });
+      const started = Date.now();
+      const error = (await rejection(call(retriever))) as Error;
+      // The hanging call would hold the query for timeoutMs (30 s) without the option.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(error).toBeInstanceOf(Error);
+      expect(model.calls).toBe(1);
+    }
+  });
 });

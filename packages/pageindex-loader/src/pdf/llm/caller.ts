@@ -1,7 +1,7 @@
 import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import pLimit, { type LimitFunction } from "p-limit";
+import pLimit from "p-limit";
 import { DATA_NOT_INSTRUCTIONS, invokeStructured, throwIfAborted, type UsageTracker } from "pageindex-store";
 import type { z } from "zod";
 
@@ -32,7 +32,7 @@ const ROLE =
  * calling a model that keeps failing so a dead endpoint costs a few calls, not hundreds.
  */
 export class LlmCaller {
-  private readonly limit: LimitFunction;
+  private readonly limit: pLimit.Limit;
   private consecutiveFailures = 0;
   private readonly failures = new Map<string, { count: number; last: string }>();
   /** Set once the model failed {@link MAX_CONSECUTIVE_FAILURES} calls in a row. */
