@@ -110,6 +110,7 @@ const EXPECTED = {
 describe.skipIf(!online)("packed packages installed with npm in an empty project", () => {
   let project = "";
   let tarballs: string[] = [];
+  const extraDirs: string[] = [];
 
   beforeAll(async () => {
     project = await mkdtemp(join(tmpdir(), "pageindex-consumer-"));
@@ -136,7 +137,7 @@ describe.skipIf(!online)("packed packages installed with npm in an empty project
   }, 600_000);
 
   afterAll(async () => {
-    if (project) await rm(project, { recursive: true, force: true });
+    for (const dir of [project, ...extraDirs]) if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it("every tarball carries its LICENSE and README", async () => {
@@ -161,6 +162,30 @@ describe.skipIf(!online)("packed packages installed with npm in an empty project
       expect(JSON.parse(stdout.trim())).toEqual(EXPECTED);
     }, 150_000);
   }
+
+  it("says how to install redis, an optional peer, when the Redis store is asked for without it", async () => {
+    // A project with the store alone (the CLI's package depends on redis itself).
+    // Outside the main project: Node would find its node_modules/redis from a subfolder.
+    const alone = await mkdtemp(join(tmpdir(), "pageindex-consumer-store-"));
+    extraDirs.push(alone);
+    const store = tarballs.find((f) => f.startsWith("pageindex-store-")) as string;
+    const dependencies = {
+      "@langchain/core": CORE_VERSION,
+      "pageindex-store": `file:${join(project, "packs", store)}`,
+    };
+    await writeFile(
+      join(alone, "package.json"),
+      JSON.stringify({ name: "alone", private: true, dependencies }),
+    );
+    await exec("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
+      cwd: alone,
+      timeout: 240_000,
+    });
+    const script = `require("pageindex-store").PageIndexStore.fromRedis("redis://127.0.0.1:1")
+      .then(() => process.exit(2), (error) => { console.log(error.message); });`;
+    const { stdout } = await exec(process.execPath, ["-e", script], { cwd: alone, timeout: 60_000 });
+    expect(stdout).toMatch(/needs the "redis" package.*npm install redis@5/);
+  }, 300_000);
 
   it("type-checks against the installed .d.ts files (NodeNext, strict)", async () => {
     await writeFile(join(project, "typed.mts"), TYPED);

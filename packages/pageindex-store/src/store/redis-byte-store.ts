@@ -54,6 +54,25 @@ function toBuffer(value: Uint8Array): Buffer {
 }
 
 /**
+ * The `redis` package, an optional peer dependency: loaded on demand, so users of the file or
+ * memory backends neither install nor load it.
+ */
+async function loadRedis(): Promise<typeof import("redis")> {
+  try {
+    return await import("redis");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {
+      throw new PageIndexError(
+        'The Redis store needs the "redis" package (node-redis v5), an optional peer dependency: run `npm install redis@5`',
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+/**
  * A LangChain byte store over Redis (node-redis v5), for several processes or machines
  * sharing one index. Each `mset` batch is one MSET command, so it is applied atomically.
  * A key holding another Redis type (a hash, a list, …) is not a value of this store: `mget`
@@ -78,8 +97,7 @@ export class RedisByteStore extends BaseStore<string, Uint8Array> {
    * {@link RedisByteStore.close} disconnects it.
    */
   static async fromUrl(url: string, options: RedisByteStoreOptions = {}): Promise<RedisByteStore> {
-    // Loaded on demand: users of the file or memory backends never load the Redis client.
-    const { createClient } = await import("redis");
+    const { createClient } = await loadRedis();
     let connected = false;
     const client = createClient({
       url,
