@@ -150,6 +150,7 @@ describe("Documents", () => {
       endPage: 7,
       docName: "acme-10k.pdf",
       kind: "pdf",
+      loc: { pageNumber: 6, pages: { from: 6, to: 7 } },
     });
     const back = documentsToTree(docs, { createdAt: tree.createdAt, build: tree.build });
     expect(back.nodes).toEqual(tree.nodes);
@@ -208,7 +209,9 @@ describe("Documents", () => {
       headingLevel: 4,
       startLine: 12,
       endLine: 20,
+      loc: { lines: { from: 12, to: 20 } },
     });
+    expect(docs[2]?.metadata.loc?.pageNumber).toBeUndefined();
     const { description, contentHash, createdAt, build, metadata } = tree;
     const back = documentsToTree(docs, { description, contentHash, createdAt, build, metadata });
     expect(back).toEqual(tree);

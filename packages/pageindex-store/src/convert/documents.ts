@@ -35,7 +35,30 @@ export interface NodeDocumentMetadata {
   prefixSummary?: string;
   /** The node's own free-form metadata, when it has any. */
   nodeMetadata?: Record<string, unknown>;
+  /** Where the node is, in LangChain's convention (its PDF loader and text splitters). */
+  loc?: NodeLocation;
   [key: string]: unknown;
+}
+
+/**
+ * A node's location as LangChain's loaders write it: `pageNumber` (the first page, as the PDF
+ * loader's per-page Documents carry it) with the whole page span, or the 1-based inclusive
+ * line span of text documents (as the text splitters' `loc.lines`).
+ */
+export interface NodeLocation {
+  pageNumber?: number;
+  pages?: { from: number; to: number };
+  lines?: { from: number; to: number };
+}
+
+function locationOf(node: SkeletonNode): NodeLocation | undefined {
+  const loc: NodeLocation = {};
+  if (node.startPage !== undefined) {
+    loc.pageNumber = node.startPage;
+    loc.pages = { from: node.startPage, to: node.endPage ?? node.startPage };
+  }
+  if (node.startLine !== undefined) loc.lines = { from: node.startLine, to: node.endLine ?? node.startLine };
+  return Object.keys(loc).length > 0 ? loc : undefined;
 }
 
 /** The `Document.id` of a node: `docId:nodeId`. */
@@ -78,6 +101,8 @@ export function nodeMetadata(tree: TreeSkeleton, node: SkeletonNode): NodeDocume
     if (value !== undefined) (meta as Record<string, unknown>)[key] = value;
   }
   if (node.metadata !== undefined) meta.nodeMetadata = node.metadata;
+  const loc = locationOf(node);
+  if (loc) meta.loc = loc;
   return meta;
 }
 
