@@ -30,10 +30,42 @@ function judgment(request: ChatRequest): string {
   return JSON.stringify({ relevant: [{ id, score: 0.9, reason: "the fake judge picks the first section" }] });
 }
 
+/**
+ * Answers of the evaluation's steps (question writing, its check, answering from context,
+ * grading), keyed by the step's tool name or, for JSON-text calls, by the system prompt.
+ */
+function evaluationAnswer(request: ChatRequest): string | undefined {
+  const text = textOf(request);
+  const tool = request.tools?.[0]?.function.name;
+  const step =
+    tool ??
+    (/You write evaluation questions/.test(text)
+      ? "generate_question"
+      : /You check evaluation questions/.test(text)
+        ? "check_question"
+        : /You grade answers/.test(text)
+          ? "grade"
+          : /Answer the user's question from the context/.test(text)
+            ? "answer"
+            : undefined);
+  if (step === "generate_question") {
+    // A user's wording built from the section's first words, never its title.
+    const first = /<section[^>]*>\s*([^<]*)/.exec(text)?.[1]?.split(/\s+/).slice(0, 6).join(" ") ?? "it";
+    return JSON.stringify({ question: `What should I know about this: ${first}?`, answer: first });
+  }
+  if (step === "check_question")
+    return JSON.stringify({ answerable: true, titleOnly: false, reason: "fake check" });
+  if (step === "answer") return JSON.stringify({ answer: "Descale every two weeks." });
+  if (step === "grade") return JSON.stringify({ grade: "correct", reason: "fake grader" });
+  return undefined;
+}
+
 /** The reply to one chat request: an answer citing [1], or a judgment (tool call or JSON text). */
 function reply(request: ChatRequest): Record<string, unknown> {
   const isAnswer = /You answer questions about documents/.test(textOf(request));
-  const content = isAnswer ? "Descale every two weeks in hard-water areas [1]." : judgment(request);
+  const content = isAnswer
+    ? "Descale every two weeks in hard-water areas [1]."
+    : (evaluationAnswer(request) ?? judgment(request));
   const tool = !isAnswer ? request.tools?.[0]?.function.name : undefined;
   const message = tool
     ? {

@@ -1,7 +1,7 @@
 // The CLI with a model: a local OpenAI-compatible server that answers, and closed ports that
 // do not. Exit codes, messages and the lexical fallback must tell a working model from a dead one.
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -200,5 +200,93 @@ describe.skipIf(!existsSync(BIN))("pageindex with a model", () => {
       fallbacks: 0,
     });
     expect(working.summaries[0].meanCompletionTokens).toBeGreaterThan(0);
+  });
+
+  it("eval --generate writes a question set, grades answers and writes LangSmith files in one command", async () => {
+    const docs = join(dir, "docs");
+    await mkdir(docs, { recursive: true });
+    const topics = ["descaling", "filling", "boiling", "cleaning", "storing"];
+    await writeFile(
+      join(docs, "kettle-guide.md"),
+      `# Kettle guide\n\n${topics
+        .map(
+          (t, i) =>
+            `## Part ${i + 1}\n\n${`The ${t} step needs care with water and heat number ${i}. `.repeat(12)}\n`,
+        )
+        .join("\n")}`,
+    );
+    const generate = (out: string, extra: string[] = []) =>
+      run([
+        "--model",
+        `compatible:tiny@${server.baseURL}`,
+        "eval",
+        "--generate",
+        "3",
+        "--docs",
+        docs,
+        "--retrievers",
+        "pageindex,bm25",
+        "--out",
+        out,
+        ...extra,
+      ]);
+    const first = await generate(join(dir, "gen1"));
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(
+      /Generated 3 of 3 questions from 3 sections tried \(none dropped\); 6 model calls/,
+    );
+    const lines = (await readFile(join(dir, "gen1", "questions.jsonl"), "utf8")).trim().split("\n");
+    expect(lines).toHaveLength(3);
+    const sections = (file: string) =>
+      readFile(file, "utf8").then((text) =>
+        text
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line).evidence[0].node_id),
+      );
+    const report = await readFile(join(dir, "gen1", "report.md"), "utf8");
+    expect(report).toContain("answers (correct · partial · wrong)");
+    expect(report).toMatch(/\| bm25 chunks \| 3 \| .* \| \d ✓ · \d ½ · \d ✗/);
+    expect(report).toContain("## Per question");
+    const experiment = JSON.parse(
+      await readFile(join(dir, "gen1", "langsmith", "experiment-bm25-chunks.json"), "utf8"),
+    );
+    expect(experiment.results).toHaveLength(3);
+    expect(experiment.results[0].evaluation_scores.map((s: { key: string }) => s.key)).toContain(
+      "answer_grade",
+    );
+    const dataset = (await readFile(join(dir, "gen1", "langsmith", "dataset.jsonl"), "utf8"))
+      .trim()
+      .split("\n");
+    expect(JSON.parse(dataset[0] as string).inputs.question).toMatch(/^What should I know about this/);
+
+    const again = await generate(join(dir, "gen2"));
+    expect(again.code).toBe(0);
+    expect(await sections(join(dir, "gen2", "questions.jsonl"))).toEqual(
+      await sections(join(dir, "gen1", "questions.jsonl")),
+    );
+    const other = await generate(join(dir, "gen3"), ["--seed", "5"]);
+    expect(await sections(join(dir, "gen3", "questions.jsonl"))).not.toEqual(
+      await sections(join(dir, "gen1", "questions.jsonl")),
+    );
+    expect(other.code).toBe(0);
+  });
+
+  it("eval --generate and --grade without a model stop at once, saying a model is needed", async () => {
+    const noModel = await run(["eval", "--generate", "5", "--out", join(dir, "none")]);
+    expect(noModel.code).toBe(2);
+    expect(noModel.stderr).toMatch(/--generate needs a model: pass --model/);
+    expect(existsSync(join(dir, "none"))).toBe(false);
+    const questions = join(dir, "q-grade.jsonl");
+    await writeFile(
+      questions,
+      `${JSON.stringify({ question: "descale?", evidence: [{ section: "Descaling" }] })}\n`,
+    );
+    const grade = await run(["eval", questions, "--grade"]);
+    expect(grade.code).toBe(2);
+    expect(grade.stderr).toMatch(/Answer grading \(--grade\) needs a model/);
+    const missing = await run(["eval"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/Give a questions file, or --generate N/);
   });
 });

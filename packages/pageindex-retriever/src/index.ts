@@ -24,6 +24,22 @@ export * from "./answer.js";
 export { chatModelFromSpec, type ModelEnv, ModelSpecError, type ResolvedModel } from "./cli/model-spec.js";
 export * from "./errors.js";
 export * from "./eval/baselines.js";
+export {
+  type DropReason,
+  type GeneratedQuestion,
+  type GeneratedSet,
+  type GenerateOptions,
+  generateQuestions,
+  questionsToJsonl,
+} from "./eval/generate.js";
+export { type AnswerGrade, AnswerGrader, type AnswerGraderOptions, type GradedAnswer } from "./eval/grade.js";
+export {
+  type LangSmithExample,
+  type LangSmithExperiment,
+  type LangSmithExperimentRow,
+  toLangSmithExamples,
+  toLangSmithExperiment,
+} from "./eval/langsmith.js";
 export * from "./eval/metrics.js";
 export * from "./eval/questions.js";
 export * from "./eval/report.js";

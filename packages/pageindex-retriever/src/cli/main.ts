@@ -142,9 +142,22 @@ export function buildProgram(
   program
     .command("eval")
     .description(
-      "A/B test: the tree retriever vs BM25 and vector retrievers over chunks, on a questions file",
+      "A/B test: the tree retriever vs BM25 and vector retrievers over chunks, on a questions file or on questions generated from the documents",
     )
-    .argument("<questions>", "JSONL: {question, doc_name?, evidence: [{page | section}]} per line")
+    .argument(
+      "[questions]",
+      "JSONL: {question, doc_name?, evidence: [{page | section | node_id}]} per line; with --generate, where the generated set is written",
+    )
+    .option("--generate <n>", "write n questions from the documents first (needs a model)", positiveInt)
+    .option("--seed <n>", "seed of the generated set's section sampling", nonNegativeInt, 1)
+    .option(
+      "--pairs <n>",
+      "how many generated questions need two sections (compare, combine)",
+      nonNegativeInt,
+      0,
+    )
+    .option("--grade", "grade each retriever's answers with the model (default when a model is set)")
+    .option("--no-grade", "do not grade answers")
     .option("--docs <paths...>", "index these files or folders first")
     .option("-k <n>", "cut-off for hit rate and MRR", positiveInt, 5)
     .option("--retrievers <list>", "comma-separated: pageindex,bm25,vector", "pageindex,bm25,vector")
@@ -158,7 +171,7 @@ export function buildProgram(
       positiveInt,
     )
     .option("--out <dir>", "where report.md, chart.svg and report.json go", ".pageindex-eval")
-    .action(run((ctx, questions: string, opts) => evaluate(ctx, questions, opts), writes));
+    .action(run((ctx, questions: string | undefined, opts) => evaluate(ctx, questions, opts), writes));
 
   return program;
 }

@@ -1,5 +1,6 @@
 import type { DocumentInterface } from "@langchain/core/documents";
 import { countTokens } from "pageindex-store";
+import type { GradedAnswer } from "./grade.js";
 import type { EvalQuestion, Evidence } from "./questions.js";
 
 /** Lower-cased name without extension or non-alphanumerics, so "ADOBE_2022_10K.pdf" ≈ "adobe-2022-10k". */
@@ -27,14 +28,19 @@ function pageRangeOf(metadata: Record<string, unknown>): [number, number] | unde
 
 /**
  * Whether a retrieved document holds a piece of evidence: same document (when the evidence names
- * one) and a page range containing the evidence page, or a title path containing the evidence
- * section. Works for tree nodes (`startPage`/`endPage`, `path`) and chunks (`page` or `startPage`).
+ * one) and, for evidence naming a node, that node (or an ancestor returned whole, or a chunk of
+ * it); otherwise a page range containing the evidence page, or a title path containing the
+ * evidence section. Works for tree nodes (`startPage`/`endPage`, `path`) and chunks (`page` or `startPage`).
  */
 export function documentHoldsEvidence(doc: DocumentInterface, evidence: Evidence): boolean {
   const meta = doc.metadata as Record<string, unknown>;
   if (evidence.doc) {
     const names = docNamesOf(meta);
     if (names.length > 0 && !names.includes(normaliseDocName(evidence.doc))) return false;
+  }
+  if (evidence.nodeId !== undefined && typeof meta.nodeId === "string") {
+    if (meta.nodeId === evidence.nodeId) return true;
+    return meta.includesDescendants === true && (evidence.ancestors ?? []).includes(meta.nodeId);
   }
   if (evidence.page !== undefined) {
     const range = pageRangeOf(meta);
@@ -86,13 +92,56 @@ export interface QuestionScore {
   completionTokens: number;
   /** Time of the query alone, after the retriever and its index were built. */
   latencyMs: number;
+  /** When the query started (ISO time). */
+  startedAt?: string;
   /** Time spent building the retriever for this question (a chunk index the first time it is needed). */
   setupMs: number;
   /** Model judgments asked, when the retriever reports them (PageIndexRetriever). */
   judgments?: number;
   /** Judgments whose model answer failed or was unusable, made by the lexical judge instead. */
   fallbacks?: number;
+  /** The answer a model gave from the returned context, graded against the gold (answer grading). */
+  answer?: GradedAnswer;
   error?: string;
+}
+
+/** Answer grades of one retriever over all questions. */
+export interface AnswerSummary {
+  graded: number;
+  correct: number;
+  partial: number;
+  wrong: number;
+  /** Answers that could not be given or graded (a failed call, no reference). */
+  ungraded: number;
+  /** Share of graded answers that are correct (partial counts half in `score`). */
+  correctRate: number;
+  /** Mean of correct = 1, partial = 0.5, wrong = 0 over graded answers. */
+  score: number;
+  /** Model calls and prompt tokens spent answering and grading, per question. */
+  meanCalls: number;
+  meanPromptTokens: number;
+}
+
+/** Summarises graded answers; `undefined` when none were graded. */
+export function summariseAnswers(scores: readonly QuestionScore[]): AnswerSummary | undefined {
+  const answers = scores.flatMap((s) => (s.answer ? [s.answer] : []));
+  if (answers.length === 0) return undefined;
+  const count = (grade: GradedAnswer["grade"]) => answers.filter((a) => a.grade === grade).length;
+  const correct = count("correct");
+  const partial = count("partial");
+  const wrong = count("wrong");
+  const graded = correct + partial + wrong;
+  return {
+    graded,
+    correct,
+    partial,
+    wrong,
+    ungraded: count("ungraded"),
+    correctRate: graded === 0 ? 0 : correct / graded,
+    score: graded === 0 ? 0 : (correct + partial / 2) / graded,
+    meanCalls: mean(answers.map((a) => a.calls)),
+    meanPromptTokens: mean(answers.map((a) => a.promptTokens)),
+  };
 }
 
 const num = (value: unknown) => (typeof value === "number" ? value : undefined);
@@ -160,6 +209,8 @@ export interface RetrieverSummary {
   /** Of those, how many failed and were made by the lexical judge instead. */
   fallbacks: number;
   errors: number;
+  /** Answer grades, when the evaluation graded answers. */
+  answers?: AnswerSummary;
 }
 
 const mean = (values: number[]) =>
@@ -167,7 +218,9 @@ const mean = (values: number[]) =>
 
 /** Summarises per-question scores at cut-off `k`. */
 export function summarise(name: string, scores: QuestionScore[], k: number): RetrieverSummary {
+  const answers = summariseAnswers(scores);
   return {
+    ...(answers ? { answers } : {}),
     name,
     questions: scores.length,
     hitRate: mean(scores.map((s) => (s.firstHitRank !== null && s.firstHitRank <= k ? 1 : 0))),

@@ -10,6 +10,13 @@ export interface Evidence {
   page?: number;
   /** Section title (matched case-insensitively as a substring of a node's path). */
   section?: string;
+  /**
+   * The tree node that answers (generated questions): a returned section holds the evidence when
+   * it is that node, or returns that node's ancestor whole; a chunk when it comes from that node.
+   */
+  nodeId?: string;
+  /** Ids of the node's ancestors, root first (to credit an ancestor returned with its subtree). */
+  ancestors?: string[];
 }
 
 /** One evaluation question. */
@@ -33,9 +40,11 @@ const EvidenceSchema = z
     pages: z.array(z.number().int().positive()).optional(),
     section: z.string().optional(),
     title: z.string().optional(),
+    node_id: z.string().min(1).optional(),
+    ancestors: z.array(z.string()).optional(),
   })
-  .refine((e) => e.page !== undefined || (e.pages?.length ?? 0) > 0 || e.section || e.title, {
-    message: "evidence needs a page, pages, section or title",
+  .refine((e) => e.page !== undefined || (e.pages?.length ?? 0) > 0 || e.section || e.title || e.node_id, {
+    message: "evidence needs a page, pages, section, title or node_id",
   });
 
 const QuestionSchema = z.looseObject({
@@ -49,7 +58,8 @@ const QuestionSchema = z.looseObject({
 
 /**
  * Parses JSONL questions: `{id?, question, doc_name?|doc?, answer?, evidence: [{doc_name?, page |
- * pages | section | title}]}` per line (FinanceBench's layout, pages 1-based). Blank lines skipped.
+ * pages | section | title | node_id (+ ancestors)}]}` per line (FinanceBench's layout, pages
+ * 1-based; `node_id` as generated question sets write it). Blank lines skipped.
  * @throws {QuestionsFileError} naming the line and the problem.
  */
 export function parseQuestions(text: string, source = "questions"): EvalQuestion[] {
@@ -76,6 +86,17 @@ export function parseQuestions(text: string, source = "questions"): EvalQuestion
       const eDoc = e.doc_name ?? e.doc ?? doc;
       const section = e.section ?? e.title;
       const pages = [...(e.page !== undefined ? [e.page] : []), ...(e.pages ?? [])];
+      if (e.node_id !== undefined) {
+        // One node is one piece of evidence; its page is where it starts, for the report.
+        evidence.push({
+          ...(eDoc ? { doc: eDoc } : {}),
+          nodeId: e.node_id,
+          ...(e.ancestors ? { ancestors: e.ancestors } : {}),
+          ...(section ? { section } : {}),
+          ...(pages[0] !== undefined ? { page: pages[0] } : {}),
+        });
+        continue;
+      }
       if (pages.length === 0)
         evidence.push({ ...(eDoc ? { doc: eDoc } : {}), ...(section ? { section } : {}) });
       for (const page of pages) {

@@ -1,5 +1,6 @@
 import { type Box, placeLabels } from "./label-layout.js";
 import type { RetrieverSummary } from "./metrics.js";
+import type { EvalQuestion } from "./questions.js";
 import type { EvaluationResult } from "./run.js";
 
 const fmt = (n: number, digits = 1) => (Number.isInteger(n) ? String(n) : n.toFixed(digits));
@@ -10,14 +11,24 @@ export function fallbackCell(s: RetrieverSummary): string {
   return `${s.fallbacks}/${s.judgments}${s.fallbacks >= s.judgments ? " (all)" : ""}`;
 }
 
+/** "12 ✓ · 3 ½ · 5 ✗ (70 %)": answer grades, or "n/a" when answers were not graded. */
+export function answersCell(s: RetrieverSummary): string {
+  const a = s.answers;
+  if (!a) return "n/a";
+  const ungraded = a.ungraded > 0 ? ` · ${a.ungraded} ungraded` : "";
+  return `${a.correct} ✓ · ${a.partial} ½ · ${a.wrong} ✗${ungraded} (${(a.correctRate * 100).toFixed(0)} % correct)`;
+}
+
 /** The evaluation as a Markdown table, one row per retriever. */
 export function evaluationTable(result: EvaluationResult): string {
+  const graded = result.summaries.some((s) => s.answers);
   const rows = result.summaries.map((s) =>
     [
       s.name,
       s.questions,
       `${(s.hitRate * 100).toFixed(0)} %`,
       s.mrr.toFixed(2),
+      ...(graded ? [answersCell(s)] : []),
       fmt(s.meanReturnedTokens, 0),
       fmt(s.meanLlmCalls),
       fmt(s.meanPromptTokens, 0),
@@ -28,11 +39,78 @@ export function evaluationTable(result: EvaluationResult): string {
       s.errors,
     ].join(" | "),
   );
+  const answerHead = graded ? " answers (correct · partial · wrong) |" : "";
   return [
-    `| retriever | questions | hit@${result.k} | MRR | returned tokens / q | LLM calls / q | prompt tokens / q | completion tokens / q | judge fallbacks | latency ms / q | index ms | errors |`,
-    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    `| retriever | questions | hit@${result.k} | MRR |${answerHead} returned tokens / q | LLM calls / q | prompt tokens / q | completion tokens / q | judge fallbacks | latency ms / q | index ms | errors |`,
+    `|---|---|---|---|${graded ? "---|" : ""}---|---|---|---|---|---|---|---|`,
     ...rows.map((row) => `| ${row} |`),
   ].join("\n");
+}
+
+/** A Markdown table cell: one line, pipes escaped, cut to `max` characters. */
+function cell(text: string, max = 90): string {
+  const line = text.replace(/\s+/g, " ").trim().replace(/\|/g, "\\|");
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** A settings value on one line. */
+function settingText(value: unknown): string {
+  if (Array.isArray(value))
+    return value.length > 8 ? `${value.slice(0, 8).join(", ")}, … (${value.length})` : value.join(", ");
+  if (value !== null && typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+/**
+ * The whole report as Markdown: the settings it ran with, the summary table, and one row per
+ * question with each retriever's first hit and answer grade, so a reader can check any number.
+ */
+export function evaluationReport(
+  result: EvaluationResult,
+  questions: readonly EvalQuestion[],
+  settings: Record<string, unknown>,
+): string {
+  const names = result.summaries.map((s) => s.name);
+  const byName = new Map(
+    names.map((name) => [name, new Map((result.scores[name] ?? []).map((q) => [q.id, q]))]),
+  );
+  const rows = questions.map((q) => {
+    const cells = names.map((name) => {
+      const score = byName.get(name)?.get(q.id);
+      if (!score) return "—";
+      const hit =
+        score.error !== undefined
+          ? "error"
+          : score.firstHitRank === null
+            ? "miss"
+            : `hit@${score.firstHitRank}`;
+      return score.answer ? `${hit} · ${score.answer.grade}` : hit;
+    });
+    return `| ${cell(q.id, 20)} | ${cell(q.question)} | ${cells.join(" | ")} |`;
+  });
+  const lines = [
+    "# A/B evaluation",
+    "",
+    "## Settings",
+    "",
+    ...Object.entries(settings)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => `- ${key}: ${cell(settingText(value), 300)}`),
+    "",
+    "## Results",
+    "",
+    evaluationTable(result),
+    "",
+    `A question is a hit when a returned section is the answering section or holds its evidence page; hit@${result.k} and MRR count the first such section.`,
+    "",
+    "## Per question",
+    "",
+    `| id | question | ${names.map((n) => cell(n, 40)).join(" | ")} |`,
+    `|---|---|${names.map(() => "---|").join("")}`,
+    ...rows,
+    "",
+  ];
+  return lines.join("\n");
 }
 
 const escapeXml = (s: string) =>
@@ -115,7 +193,7 @@ export function chartLayout(result: EvaluationResult): ChartLayout {
     r: RADIUS,
     lines: [
       s.name,
-      `${(s.hitRate * 100).toFixed(0)}% · MRR ${s.mrr.toFixed(2)} · ${fmt(s.meanLlmCalls)} calls`,
+      `${(s.hitRate * 100).toFixed(0)}% · MRR ${s.mrr.toFixed(2)} · ${fmt(s.meanLlmCalls)} calls${s.answers ? ` · ${(s.answers.correctRate * 100).toFixed(0)}% answers correct` : ""}`,
     ] as [string, string],
   }));
   const labels = placeLabels(

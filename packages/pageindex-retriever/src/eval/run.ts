@@ -3,6 +3,7 @@ import type { DocumentInterface } from "@langchain/core/documents";
 import type { LLMResult } from "@langchain/core/outputs";
 import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
 import type { RetrievalRun } from "../types.js";
+import type { AnswerGrader } from "./grade.js";
 import { type QuestionScore, type RetrieverSummary, scoreRetrieval, summarise } from "./metrics.js";
 import type { EvalQuestion } from "./questions.js";
 
@@ -59,6 +60,11 @@ export interface EvaluateOptions {
   k?: number;
   /** Called after each question and retriever, for progress output. */
   onResult?: (name: string, question: EvalQuestion, score: QuestionScore) => void;
+  /**
+   * Grades the answer a model gives from each retriever's returned context (an
+   * {@link AnswerGrader}); its calls are not counted as the retriever's.
+   */
+  grader?: Pick<AnswerGrader, "grade">;
 }
 
 /** Per-retriever summaries and every per-question score. */
@@ -98,6 +104,7 @@ export async function evaluateRetrievers(options: EvaluateOptions): Promise<Eval
       }
       const setupMs = performance.now() - setupStarted;
       const started = performance.now();
+      const startedAt = new Date().toISOString();
       if (retriever) {
         try {
           docs = (await retriever.invoke(question.question, { callbacks: [counter] })).slice(0, k);
@@ -107,6 +114,7 @@ export async function evaluateRetrievers(options: EvaluateOptions): Promise<Eval
       }
       const latencyMs = performance.now() - started;
       const run = error === undefined ? lastRunOf(retriever) : undefined;
+      const answer = options.grader ? await options.grader.grade(question, docs) : undefined;
       const score: QuestionScore = {
         id: question.id,
         ...scoreRetrieval(question, docs),
@@ -114,8 +122,10 @@ export async function evaluateRetrievers(options: EvaluateOptions): Promise<Eval
         promptTokens: counter.promptTokens,
         completionTokens: counter.completionTokens,
         latencyMs,
+        startedAt,
         setupMs,
         ...(run ? { judgments: run.stats.steps, fallbacks: run.stats.fallbacks } : {}),
+        ...(answer ? { answer } : {}),
         ...(error !== undefined ? { error } : {}),
       };
       list.push(score);

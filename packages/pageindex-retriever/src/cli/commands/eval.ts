@@ -1,5 +1,5 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
 import { type DocumentInfo, oneLine } from "pageindex-store";
@@ -10,14 +10,18 @@ import {
   HashingEmbeddings,
   VectorChunkRetriever,
 } from "../../eval/baselines.js";
+import { type GeneratedSet, generateQuestions, questionsToJsonl } from "../../eval/generate.js";
+import { AnswerGrader } from "../../eval/grade.js";
+import { toLangSmithExamples, toLangSmithExperiment } from "../../eval/langsmith.js";
 import { normaliseDocName } from "../../eval/metrics.js";
 import { type EvalQuestion, readQuestions } from "../../eval/questions.js";
-import { evaluationChart, evaluationTable, fallbackCell } from "../../eval/report.js";
+import { evaluationChart, evaluationReport, evaluationTable, fallbackCell } from "../../eval/report.js";
 import { evaluateRetrievers, type RetrieverUnderTest } from "../../eval/run.js";
 import { PageIndexRetriever } from "../../retriever.js";
 import type { SearchStrategy } from "../../types.js";
 import type { CliContext } from "../context.js";
 import { CliError, EXIT, plural, printJson } from "../output.js";
+import { createProgress } from "../progress.js";
 import { relabelFallbacks, withTreeIndexing } from "./eval-result.js";
 import { failureLine, type IndexOutcome, indexFiles } from "./index-files.js";
 
@@ -31,6 +35,70 @@ export interface EvalOptions {
   allDocs?: boolean;
   /** Cap on the tree retriever's returned text (tokens), to compare at an equal context budget. */
   contentTokens?: number;
+  /** Write this many questions from the documents first (needs a model). */
+  generate?: number;
+  /** Seed of the generated set's section sampling. Default 1. */
+  seed?: number;
+  /** How many generated questions need two sections. Default 0. */
+  pairs?: number;
+  /** Grade answers (default: when a model is configured); `true` without a model is an error. */
+  grade?: boolean;
+}
+
+const NEEDS_MODEL =
+  "needs a model: pass --model (e.g. --model openai:gpt-4o-mini with OPENAI_API_KEY set, or --model ollama:llama3.1) or set PAGEINDEX_MODEL";
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** "5 copies the title, 2 not answerable from the section", or "none". */
+function droppedText(set: GeneratedSet): string {
+  const parts = Object.entries(set.dropped).map(([reason, count]) => `${count} ${reason}`);
+  return parts.length > 0 ? `dropped: ${parts.join(", ")}` : "none dropped";
+}
+
+/** What generation produced and cost, in one line. */
+function generationLine(set: GeneratedSet, wanted: number): string {
+  return `Generated ${set.questions.length} of ${wanted} questions from ${plural(set.tried, "section")} tried (${droppedText(set)}); ${plural(set.usage.calls, "model call")}, ${set.usage.promptTokens} prompt and ${set.usage.completionTokens} completion tokens`;
+}
+
+/** Generates the question set with a progress bar (stderr), as indexing shows one. */
+async function generateFromStore(
+  ctx: CliContext,
+  input: Omit<Parameters<typeof generateQuestions>[0], "onProgress">,
+): Promise<GeneratedSet> {
+  const progress = createProgress(
+    ctx.io,
+    ctx.options.json ? "off" : ctx.options.progress === false ? "summary" : "live",
+  );
+  progress.start("generating questions");
+  let summary = "question generation stopped";
+  try {
+    const set = await generateQuestions({
+      ...input,
+      onProgress: ({ kept, tried }) =>
+        progress.update({ phase: `kept (${tried} tried)`, done: kept, total: input.count }),
+    });
+    summary = generationLine(set, input.count);
+    return set;
+  } finally {
+    progress.stop(summary);
+  }
+}
+
+/** A file name for a retriever's label: "pageindex (openai:gpt-4o)" → "pageindex-openai-gpt-4o". */
+function slug(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60);
 }
 
 const KNOWN = ["pageindex", "bm25", "vector"];
@@ -68,7 +136,7 @@ async function embeddingsFor(ctx: CliContext): Promise<{ embeddings: EmbeddingsI
  */
 export async function evaluate(
   ctx: CliContext,
-  questionsFile: string,
+  questionsArg: string | undefined,
   options: EvalOptions,
 ): Promise<number> {
   const names = (options.retrievers ?? KNOWN.join(","))
@@ -78,8 +146,23 @@ export async function evaluate(
   const unknown = names.filter((n) => !KNOWN.includes(n));
   if (unknown.length > 0)
     throw new CliError(`Unknown retriever(s) ${unknown.join(", ")}: use ${KNOWN.join(", ")}`);
-  const questions = await readQuestions(questionsFile);
-  if (questions.length === 0) throw new CliError(`No questions in ${questionsFile}`);
+  if (questionsArg === undefined && options.generate === undefined)
+    throw new CliError("Give a questions file, or --generate N to write one from the documents");
+  if (options.generate !== undefined && questionsArg !== undefined && (await exists(questionsArg)))
+    throw new CliError(
+      `${questionsArg} exists: --generate writes the questions there; remove it, name a new file, or leave the argument out (it then goes to the --out folder)`,
+    );
+  // Before any indexing: a run that cannot do what was asked stops at once.
+  const model = await ctx.model();
+  if (!model && options.generate !== undefined) throw new CliError(`--generate ${NEEDS_MODEL}`);
+  if (!model && options.grade === true) throw new CliError(`Answer grading (--grade) ${NEEDS_MODEL}`);
+  const outDir = resolve(options.out ?? ".pageindex-eval");
+  let questions: EvalQuestion[] = [];
+  const questionsFile = questionsArg === undefined ? join(outDir, "questions.jsonl") : resolve(questionsArg);
+  if (questionsArg !== undefined && options.generate === undefined) {
+    questions = await readQuestions(questionsArg);
+    if (questions.length === 0) throw new CliError(`No questions in ${questionsArg}`);
+  }
   const indexed: IndexOutcome[] = [];
   if (options.docs?.length) {
     const code = await indexFiles(ctx, options.docs, {}, { json: false, outcomes: indexed });
@@ -95,6 +178,26 @@ export async function evaluate(
   const store = await ctx.store();
   const docs = await store.listDocuments();
   if (docs.length === 0) throw new CliError("The store is empty: pass --docs or index the documents first");
+  let generation: GeneratedSet | undefined;
+  if (options.generate !== undefined && model) {
+    const fromDocs = indexed.filter((o) => o.status !== "failed").map((o) => o.docId);
+    generation = await generateFromStore(ctx, {
+      model,
+      reader: store,
+      docIds: fromDocs.length > 0 ? fromDocs : docs.map((d) => d.docId),
+      count: options.generate,
+      seed: options.seed ?? 1,
+      pairs: options.pairs ?? 0,
+    });
+    questions = generation.questions;
+    await mkdir(dirname(questionsFile), { recursive: true });
+    await writeFile(questionsFile, questionsToJsonl(generation.questions, generation.seed));
+    if (!ctx.options.json) ctx.io.err(`Wrote ${questionsFile}`);
+    if (questions.length === 0)
+      throw new CliError(
+        `No generated question passed the check (${droppedText(generation)}): nothing to evaluate`,
+      );
+  }
   const missing = [...new Set(questions.filter((q) => q.doc && !documentFor(q, docs)).map((q) => q.doc))];
   if (missing.length > 0 && !ctx.options.json) {
     ctx.io.err(
@@ -103,7 +206,6 @@ export async function evaluate(
   }
   const k = options.k ?? 5;
   const startedAt = new Date().toISOString();
-  const model = await ctx.model();
   const scope = (q: EvalQuestion): string[] => {
     const doc = options.allDocs ? undefined : documentFor(q, docs);
     return doc ? [doc.docId] : docs.map((d) => d.docId);
@@ -158,15 +260,18 @@ export async function evaluate(
   }
   if (embeddingsLabel && !ctx.options.json) ctx.io.err(`Vector baseline embeddings: ${embeddingsLabel}`);
 
+  const grader = model && (options.grade ?? true) ? new AnswerGrader({ model, reader: store }) : undefined;
   const raw = await evaluateRetrievers({
     questions,
     retrievers,
     k,
+    ...(grader ? { grader } : {}),
     onResult: (name, question, score) => {
       if (ctx.options.json || ctx.options.progress === false) return;
       const hit = score.firstHitRank === null ? "miss" : `hit@${score.firstHitRank}`;
+      const graded = score.answer ? ` · answer ${score.answer.grade}` : "";
       ctx.io.err(
-        `${name} · ${question.id}: ${hit}${score.error ? ` (error: ${ctx.redact(oneLine(score.error))})` : ""}`,
+        `${name} · ${question.id}: ${hit}${graded}${score.error ? ` (error: ${ctx.redact(oneLine(score.error))})` : ""}`,
       );
     },
   });
@@ -176,7 +281,6 @@ export async function evaluate(
     ctx.modelLabel(),
   );
   const table = evaluationTable(result);
-  const outDir = resolve(options.out ?? ".pageindex-eval");
   await mkdir(outDir, { recursive: true });
   const config = {
     questionsFile: resolve(questionsFile),
@@ -189,6 +293,21 @@ export async function evaluate(
     strategy: options.strategy ?? "expand",
     scope: options.allDocs ? "all documents" : "the question's document when it names one",
     contentTokens: options.contentTokens,
+    answerGrading: grader
+      ? `answers by ${ctx.modelLabel()} from each retriever's context, graded against the gold section`
+      : "off",
+    ...(generation
+      ? {
+          generated: {
+            seed: generation.seed,
+            wanted: options.generate,
+            kept: generation.questions.length,
+            tried: generation.tried,
+            dropped: generation.dropped,
+            usage: generation.usage,
+          },
+        }
+      : {}),
     chunking: DEFAULT_CHUNKING,
     indexedNow: indexed.filter((o) => o.status === "indexed").map((o) => o.docId),
     startedAt,
@@ -196,7 +315,32 @@ export async function evaluate(
   };
   const report = { config, questionsFile, model: ctx.modelLabel(), embeddings: embeddingsLabel, ...result };
   await writeFile(join(outDir, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(join(outDir, "report.md"), `${table}\n`);
+  await writeFile(join(outDir, "report.md"), evaluationReport(result, questions, config));
+  const datasetName = `pageindex-eval ${basename(questionsFile)}`;
+  const langsmith = join(outDir, "langsmith");
+  await mkdir(langsmith, { recursive: true });
+  await writeFile(
+    join(langsmith, "dataset.jsonl"),
+    toLangSmithExamples(questions)
+      .map((e) => JSON.stringify(e))
+      .join("\n")
+      .concat("\n"),
+  );
+  for (const summary of result.summaries) {
+    const experiment = toLangSmithExperiment({
+      name: summary.name,
+      datasetName,
+      questions,
+      scores: result.scores[summary.name] ?? [],
+      summary,
+      k,
+      settings: config,
+    });
+    await writeFile(
+      join(langsmith, `experiment-${slug(summary.name)}.json`),
+      `${JSON.stringify(experiment, null, 2)}\n`,
+    );
+  }
   await writeFile(
     join(outDir, "chart.svg"),
     evaluationChart(result, `Hit@${k} vs context size (${questions.length} questions)`),
@@ -214,6 +358,9 @@ export async function evaluate(
       );
     }
   }
-  if (!ctx.options.json) ctx.io.out(`\nWrote ${join(outDir, "report.md")}, chart.svg and report.json`);
+  if (!ctx.options.json)
+    ctx.io.out(
+      `\nWrote ${join(outDir, "report.md")}, chart.svg, report.json and langsmith/ (dataset and experiments)`,
+    );
   return EXIT.ok;
 }
