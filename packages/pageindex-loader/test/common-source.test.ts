@@ -1,4 +1,5 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -67,6 +68,20 @@ describe("readSource", () => {
     await expect(readSource(new URL("https://example.com/a.md"))).rejects.toThrow(InvalidInputError);
     await expect(readSource(42 as unknown as string)).rejects.toThrow(/Unsupported input type number/);
   });
+
+  it("refuses a FIFO and a symlink to a device at once instead of hanging or reading forever", async () => {
+    const fifo = join(dir, "pipe.md");
+    execFileSync("mkfifo", [fifo]);
+    const link = join(dir, "zero.md");
+    await symlink("/dev/zero", link);
+    // Opening a FIFO for reading blocks until a writer comes, and /dev/zero never ends: both
+    // must be refused from the open handle, before any read.
+    await expect(readSource(fifo)).rejects.toThrow(/pipe\.md is a named pipe \(FIFO\), not a regular file/);
+    await expect(readSource(link, { maxBytes: 1_000 })).rejects.toThrow(
+      /zero\.md is a device, not a regular file/,
+    );
+    await expect(new MarkdownTreeLoader(fifo).loadTree()).rejects.toBeInstanceOf(SourceReadError);
+  }, 10_000);
 
   it("enforces maxBytes for paths, Blobs and bytes", async () => {
     const path = join(dir, "big.md");

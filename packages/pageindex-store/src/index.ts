@@ -16,6 +16,7 @@ export * from "./llm/prompt.js";
 export * from "./llm/structured.js";
 export * from "./llm/usage.js";
 export * from "./model/build.js";
+export { MAX_TREE_DEPTH } from "./model/limits.js";
 export * from "./model/navigate.js";
 export * from "./model/reader.js";
 export * from "./model/schema.js";

@@ -1,5 +1,5 @@
 import { FakeListChatModel } from "@langchain/core/utils/testing";
-import { asData, extractJson, invokeStructured, UsageTracker } from "pageindex-store";
+import { asData, extractJson, invokeStructured, MAX_REPAIR_CHARS, UsageTracker } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { rateLimitError, ScriptedChatModel } from "../../../test/support/scripted-model.js";
@@ -28,6 +28,19 @@ describe("extractJson", () => {
   it("returns undefined when there is no JSON", () => {
     expect(extractJson("I cannot help with that.")).toBeUndefined();
   });
+  it("does not try to repair a huge malformed answer (repair time grows faster than the text), but parses huge valid JSON", () => {
+    // 460 KB of unbalanced quotes: jsonrepair would block the event loop for many seconds.
+    const hostile = `{"reason": "${'word "quoted" '.repeat(33_000)}`;
+    expect(hostile.length).toBeGreaterThan(MAX_REPAIR_CHARS);
+    expect(extractJson(hostile)).toBeUndefined();
+    const big = {
+      relevant: Array.from({ length: 8000 }, (_, i) => ({ id: String(i).padStart(4, "0"), score: 0.5 })),
+    };
+    expect(JSON.stringify(big).length).toBeGreaterThan(MAX_REPAIR_CHARS);
+    expect(extractJson(`Here: ${JSON.stringify(big)}`)).toEqual(big);
+    // Small malformed answers are still repaired.
+    expect(extractJson(`{"reason": "${"a".repeat(1000)}`)).toEqual({ reason: "a".repeat(1000) });
+  }, 10_000);
 });
 
 describe("asData", () => {

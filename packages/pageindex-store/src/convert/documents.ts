@@ -1,6 +1,7 @@
 import { Document } from "@langchain/core/documents";
 import { PageIndexError, TreeValidationError } from "../errors.js";
 import { createTree, type NodeDraft, type TreeInit } from "../model/build.js";
+import { MAX_TREE_DEPTH, tooDeepMessage } from "../model/limits.js";
 import { nodeIndex, titlePath } from "../model/navigate.js";
 import type { SkeletonNode, TreeDocument, TreeKind, TreeNode, TreeSkeleton } from "../model/types.js";
 
@@ -155,7 +156,9 @@ export function documentsToTree(documents: Document[], init: DocumentsToTreeInit
     byId.set(meta.nodeId, { meta, text: (documents[i] as Document).pageContent });
   });
 
-  const toDraft = (id: string, seen: Set<string>): NodeDraft => {
+  const toDraft = (id: string, seen: Set<string>, level = 1): NodeDraft => {
+    if (level > MAX_TREE_DEPTH)
+      throw new TreeValidationError([{ path: `node ${id}`, message: tooDeepMessage(level) }]);
     const entry = byId.get(id);
     if (!entry)
       throw new TreeValidationError([{ path: `node ${id}`, message: "is listed as a child but missing" }]);
@@ -168,7 +171,7 @@ export function documentsToTree(documents: Document[], init: DocumentsToTreeInit
       if (value !== undefined) (draft as unknown as Record<string, unknown>)[key] = value;
     }
     if (meta.nodeMetadata !== undefined) draft.metadata = meta.nodeMetadata;
-    draft.children = meta.childIds.map((c) => toDraft(c, seen));
+    draft.children = meta.childIds.map((c) => toDraft(c, seen, level + 1));
     return draft;
   };
   const seen = new Set<string>();

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { TreeValidationError } from "../errors.js";
 import { toDocId } from "../ids.js";
 import { createTree, type NodeDraft } from "../model/build.js";
+import { MAX_TREE_DEPTH, nestingDepth, tooDeepMessage } from "../model/limits.js";
 import { childrenOf, rootsOf } from "../model/navigate.js";
 import type { TreeDocument, TreeKind, TreeNode } from "../model/types.js";
 import { zodIssues } from "../model/validate.js";
@@ -89,6 +90,15 @@ export function fromPageIndexJson(input: unknown, options: FromPageIndexOptions 
         context,
       );
     }
+  }
+  // Measured before the (recursive) schema check, which a hostile nesting would overflow.
+  const structure = Array.isArray(value) ? value : (value as { structure?: unknown } | null)?.structure;
+  const depth = nestingDepth(structure, "nodes");
+  if (depth > MAX_TREE_DEPTH) {
+    throw new TreeValidationError(
+      [{ path: "structure", message: `a node ${tooDeepMessage(depth)}` }],
+      context,
+    );
   }
   // Older PageIndex versions wrote the bare node list.
   const parsed = PageIndexJsonSchema.safeParse(Array.isArray(value) ? { structure: value } : value);

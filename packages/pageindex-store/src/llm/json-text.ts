@@ -1,9 +1,17 @@
 import { jsonrepair } from "jsonrepair";
 
 /**
+ * Longest text given to `jsonrepair`. Repair time grows faster than the text (a 140 KB answer of
+ * unbalanced quotes takes over a second, 460 KB some 15 s, blocking the event loop so no timeout
+ * or abort can fire); structured answers are far shorter, and valid JSON of any size still parses.
+ */
+export const MAX_REPAIR_CHARS = 64_000;
+
+/**
  * Pulls a JSON value out of a model's free-text answer: strips code fences and prose around the
  * first object or array, and repairs small syntax errors (trailing commas, single quotes, missing
- * brackets, Python literals). Returns `undefined` when nothing JSON-like is there.
+ * brackets, Python literals) in answers up to {@link MAX_REPAIR_CHARS}. Returns `undefined` when
+ * nothing usable is there.
  */
 export function extractJson(text: string): unknown {
   const fenced = /```(?:json|JSON)?\s*\n?([\s\S]*?)```/.exec(text);
@@ -15,6 +23,7 @@ export function extractJson(text: string): unknown {
     try {
       return JSON.parse(attempt);
     } catch {
+      if (attempt.length > MAX_REPAIR_CHARS) continue;
       try {
         return JSON.parse(jsonrepair(attempt));
       } catch {

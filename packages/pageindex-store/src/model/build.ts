@@ -1,5 +1,6 @@
 import { TreeValidationError } from "../errors.js";
 import { countTokens } from "../tokens.js";
+import { MAX_TREE_DEPTH, tooDeepMessage } from "./limits.js";
 import type { BuildInfo, TreeDocument, TreeKind, TreeNode } from "./types.js";
 import { TREE_SCHEMA_VERSION } from "./types.js";
 import { checkTreeLinks } from "./validate.js";
@@ -66,6 +67,14 @@ export function createTree(init: TreeInit, roots: NodeDraft[]): TreeDocument {
   let counter = 0;
 
   const visit = (draft: NodeDraft, parentId: string | null, level: number): TreeNode => {
+    if (level > MAX_TREE_DEPTH) {
+      throw new TreeValidationError(
+        [{ path: `node "${draft.title.slice(0, 60)}"`, message: tooDeepMessage(level) }],
+        {
+          docId: init.docId,
+        },
+      );
+    }
     const nodeId = draft.nodeId ?? preorderId(counter);
     counter += 1;
     const text = draft.text ?? "";

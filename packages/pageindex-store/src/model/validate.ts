@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { type TreeIssue, TreeValidationError } from "../errors.js";
+import { MAX_TREE_DEPTH, tooDeepMessage } from "./limits.js";
 import { TreeDocumentSchema } from "./schema.js";
 import type { TreeDocument, TreeNode } from "./types.js";
 
@@ -150,6 +151,11 @@ export function checkTreeLinks(tree: TreeDocument): TreeIssue[] {
     reached.add(id);
     if (node.level !== level) {
       issues.push({ path: `node ${id}`, message: `level ${node.level} does not match its depth ${level}` });
+    }
+    if (level >= MAX_TREE_DEPTH && node.childIds.length > 0) {
+      issues.push({ path: `node ${node.childIds[0]}`, message: tooDeepMessage(level + 1) });
+      for (const childId of node.childIds) reached.add(childId); // reported once, not as orphans
+      continue;
     }
     for (const childId of node.childIds) stack.push({ id: childId, level: level + 1 });
   }
