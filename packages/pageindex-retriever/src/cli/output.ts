@@ -50,9 +50,31 @@ export interface Io {
   isTTY: boolean;
 }
 
+/** Escape sequences: CSI (`ESC [ … final`), OSC / DCS / PM / APC strings (to BEL or `ESC \`), and two-byte escapes. */
+const ESCAPES =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][\s\S]*?(?:\x07|\x1b\\|$)|\x1b[\s\S]?|\x9b[0-?]*[ -/]*[@-~]/g;
+/** Other control characters (tab and newline excepted), C1 controls, and bidi overrides that reorder what is shown. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text as it may reach a terminal: document titles, descriptions, texts and file names are
+ * data, and a hostile one must not retitle, clear or rewrite the user's terminal. Escape
+ * sequences are removed; other control characters shown as U+FFFD.
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(ESCAPES, "").replace(CONTROLS, "\uFFFD");
+}
+
+const line = (text: string) => {
+  const safe = terminalSafe(text);
+  return safe.endsWith("\n") ? safe : `${safe}\n`;
+};
+
 export const processIo: Io = {
-  out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
-  err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+  out: (text) => process.stdout.write(line(text)),
+  err: (text) => process.stderr.write(line(text)),
   isTTY: Boolean(process.stderr.isTTY),
 };
 

@@ -1,5 +1,5 @@
 import cliProgress from "cli-progress";
-import type { Io } from "./output.js";
+import { type Io, terminalSafe } from "./output.js";
 
 /** Progress of one document being indexed. */
 export interface ProgressUpdate {
@@ -58,7 +58,7 @@ function barProgress(io: Io, stream: ProgressStream): ProgressReporter {
   let label = "";
   return {
     start(name) {
-      label = name;
+      label = terminalSafe(name);
       bar = new cliProgress.SingleBar(
         {
           format: "{label} [{bar}] {value}/{total} {phase} · LLM calls {llm}",
