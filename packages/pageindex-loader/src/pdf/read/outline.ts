@@ -42,11 +42,64 @@ async function resolveDest(
   return typeof top === "number" ? { page, y: top } : { page };
 }
 
-/** Reads the document outline (bookmarks) with destinations resolved; `[]` when there is none. */
+/** The part of pdf.js's message port used here. */
+interface MessagePort {
+  postMessage(message: unknown, transfer?: unknown): void;
+}
+
+/** Longest wait for the outline: pdf.js answers in milliseconds even for large outlines. */
+const OUTLINE_TIMEOUT_MS = 30_000;
+
+/**
+ * Runs a pdf.js call that must settle. In Node, pdf.js runs its worker in-process and clones
+ * each answer with `structuredClone`, which overflows the stack on an outline nested thousands of
+ * levels deep; that happens in a callback nobody awaits, so the call would never settle and the
+ * error would become an unhandled rejection (a crash). For the call's duration the document's
+ * port turns that failure into a rejection of this call (pdf.js internals, looked up defensively:
+ * where they differ, a timeout still bounds the wait).
+ */
+async function settlingCall<T>(doc: PDFDocumentProxy, call: () => Promise<T>): Promise<T> {
+  const port = (doc as unknown as { _transport?: { messageHandler?: { comObj?: MessagePort } } })._transport
+    ?.messageHandler?.comObj;
+  let fail: (error: Error) => void = () => undefined;
+  const failed = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
+  const original = port?.postMessage;
+  const own = port !== undefined && Object.hasOwn(port, "postMessage");
+  if (port && original) {
+    port.postMessage = function (this: MessagePort, message: unknown, transfer?: unknown) {
+      try {
+        original.call(this, message, transfer);
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
+        fail(error);
+      }
+    };
+  }
+  const timer = setTimeout(
+    () => fail(new Error(`no answer in ${OUTLINE_TIMEOUT_MS} ms`)),
+    OUTLINE_TIMEOUT_MS,
+  );
+  try {
+    return await Promise.race([call(), failed]);
+  } finally {
+    clearTimeout(timer);
+    if (port && original) {
+      if (own) port.postMessage = original;
+      else delete (port as Partial<MessagePort>).postMessage;
+    }
+  }
+}
+
+/**
+ * Reads the document outline (bookmarks) with destinations resolved; `[]` when there is none or
+ * it cannot be read (e.g. nested too deep for pdf.js to hand over): the layout path takes over.
+ */
 export async function readOutline(doc: PDFDocumentProxy): Promise<OutlineEntry[]> {
   let raw: RawOutlineItem[] | null;
   try {
-    raw = (await doc.getOutline()) as RawOutlineItem[] | null;
+    raw = (await settlingCall(doc, () => doc.getOutline())) as RawOutlineItem[] | null;
   } catch {
     return [];
   }
