@@ -19,6 +19,17 @@ class CountingModel extends FakeListChatModel {
   }
 }
 
+/** A model that never answers and ignores the abort signal (as some HTTP clients do). */
+class StuckModel extends FakeListChatModel {
+  calls = 0;
+  onCall?: () => void;
+  override async _generate(): ReturnType<FakeListChatModel["_generate"]> {
+    this.calls += 1;
+    this.onCall?.();
+    return new Promise(() => undefined);
+  }
+}
+
 const answer = '{"summary": "A summary."}';
 const paragraph = (topic: string) =>
   Array.from({ length: 40 }, (_, i) => `The ${topic} rule ${i} applies to every module.`).join(" ");
@@ -136,4 +147,27 @@ describe("an aborted PDF load (the same summary path)", () => {
     expect((await rejection(loader.loadTree())).name).toBe("AbortError");
     expect(model.calls).toBe(1);
   });
+
+  it("aborts the LLM structure path's call in flight, even when the model ignores the signal", async () => {
+    const controller = new AbortController();
+    const stuck = new StuckModel({ responses: ['{"toc": false}'] });
+    let started = 0;
+    // Aborted while the first call is in flight, whatever the machine's speed.
+    stuck.onCall = () => {
+      started = Date.now();
+      setTimeout(() => controller.abort(), 20);
+    };
+    const loader = new PdfTreeLoader(await pdf(), {
+      model: stuck,
+      structure: "llm",
+      summaries: "none",
+      retries: 0,
+      timeoutMs: 60_000,
+      signal: controller.signal,
+    });
+    expect((await rejection(loader.loadTree())).name).toBe("AbortError");
+    // The call's own 60 s timeout did not have to expire.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(stuck.calls).toBe(1);
+  }, 30_000);
 });

@@ -55,6 +55,24 @@ describe("asData", () => {
 describe("invokeStructured", () => {
   const fast = { backoffMs: 1, timeoutMs: 500 };
 
+  it("returns as soon as the caller aborts, even from a model that ignores the signal", async () => {
+    // A function turn never settles and never looks at the signal (some HTTP clients do that).
+    const model = new ScriptedChatModel([() => new Promise<string>(() => undefined)]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    const result = await invokeStructured(model, {
+      schema: z.object({ ids: z.array(z.string()) }),
+      messages: "pick",
+      step: "judge",
+      signal: controller.signal,
+      timeoutMs: 60_000, // the attempt's own timeout is not what ends it
+      retries: 2,
+    });
+    expect(result.ok).toBe(false);
+    expect(result.attempts).toBe(1);
+    if (!result.ok) expect(result.error.name).toBe("AbortError");
+  }, 10_000);
+
   it("uses JSON text with a text-only model and records usage", async () => {
     const usage = new UsageTracker();
     const model = new ScriptedChatModel([`Here you go: ${good}`]);

@@ -2,6 +2,7 @@ import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { type AIMessage, type BaseMessageLike, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { z } from "zod";
+import { raceAbort } from "../abort.js";
 import { PageIndexError } from "../errors.js";
 import { countTokens } from "../tokens.js";
 import { extractJson } from "./json-text.js";
@@ -112,10 +113,12 @@ async function withTimeout<T>(
   const controller = new AbortController();
   const onAbort = () => controller.abort(outer?.reason);
   outer?.addEventListener("abort", onAbort, { once: true });
+  if (outer?.aborted) controller.abort(outer.reason);
   let timer: NodeJS.Timeout | undefined;
   try {
-    // Race as well as abort: a client that ignores the signal must not hang the caller.
-    return await Promise.race([
+    // Race as well as abort: a client that ignores the signal must not hang the caller, neither
+    // until the timeout nor after the caller's own signal fired.
+    const attempt = Promise.race([
       work(controller.signal),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
@@ -124,6 +127,7 @@ async function withTimeout<T>(
         }, ms);
       }),
     ]);
+    return await raceAbort(attempt, outer);
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener("abort", onAbort);
