@@ -92,9 +92,13 @@ async function body(req: IncomingMessage): Promise<string> {
 
 /**
  * Starts the server on a free port of 127.0.0.1. With `refuse`, every chat request gets that
- * HTTP status and an OpenAI-style error body (401: a wrong key, 404: an unknown model).
+ * HTTP status and an OpenAI-style error body (401: a wrong key, 404: an unknown model); with
+ * `hangAnswers`, answering requests (not judgments) are accepted and never answered.
  */
-export async function startFakeOpenAi(refuse?: number): Promise<FakeOpenAi> {
+export async function startFakeOpenAi(
+  refuse?: number,
+  options: { hangAnswers?: boolean } = {},
+): Promise<FakeOpenAi> {
   const requests: ChatRequest[] = [];
   const server: Server = createServer((req, res) => {
     body(req).then((text) => {
@@ -112,6 +116,8 @@ export async function startFakeOpenAi(refuse?: number): Promise<FakeOpenAi> {
         );
         return;
       }
+      // A server that takes the answering request and never replies (judgments still work).
+      if (options.hangAnswers && /You answer questions about documents/.test(textOf(request))) return;
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(reply(request)));
     });
@@ -121,6 +127,10 @@ export async function startFakeOpenAi(refuse?: number): Promise<FakeOpenAi> {
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise((done) => server.close(() => done())),
+    close: () =>
+      new Promise((done) => {
+        server.close(() => done());
+        server.closeAllConnections(); // requests left hanging on purpose
+      }),
   };
 }

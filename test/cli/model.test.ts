@@ -289,4 +289,37 @@ describe.skipIf(!existsSync(BIN))("pageindex with a model", () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/Give a questions file, or --generate N/);
   });
+
+  it("ask against a server that never answers prints the sections, the timeout and exits 4", async () => {
+    const hanging = await startFakeOpenAi(undefined, { hangAnswers: true });
+    try {
+      const asked = await run([
+        "--model",
+        `compatible:tiny@${hanging.baseURL}`,
+        "ask",
+        "How often descale?",
+        "--timeout",
+        "2",
+      ]);
+      expect(asked.code, asked.stderr).toBe(4);
+      expect(asked.stdout).toMatch(/\[1\] kettle/);
+      expect(asked.stdout).toMatch(/none, the model failed/);
+      expect(asked.stderr).toMatch(/error: .*(timeout|timed out|aborted).*\(no answer; the sections were found and printed\)/i);
+      const json = await run([
+        "--model",
+        `compatible:tiny@${hanging.baseURL}`,
+        "--json",
+        "ask",
+        "How often descale?",
+        "--timeout",
+        "2",
+      ]);
+      expect(json.code).toBe(4);
+      const result = JSON.parse(json.stdout);
+      expect(result.sections.length).toBeGreaterThan(0);
+      expect(result.answerError).toMatch(/timeout|timed out|aborted/i);
+    } finally {
+      await hanging.close();
+    }
+  }, 60_000);
 });

@@ -8,6 +8,7 @@ import {
   formatRange,
   oneLine,
   pathLine,
+  raceAbort,
   type SkeletonNode,
 } from "pageindex-store";
 
@@ -31,29 +32,45 @@ export function citationOf(doc: DocumentInterface): string {
   return `${name}${id} › ${path}${range ? ` (${range})` : ""}`;
 }
 
+/** Longest wait for an answer (ms) unless the caller says otherwise. */
+export const DEFAULT_ANSWER_TIMEOUT_MS = 120_000;
+
 /**
  * Answers a question from retrieved sections with numbered citations ([1], [2], …). The sections
  * are passed as delimited data; the model is told to say when they do not hold the answer.
+ * @throws the abort error of `signal`, or a `TimeoutError` after `timeoutMs` (default 2 min).
  */
 export async function answerWithCitations(
   model: BaseChatModel,
   question: string,
   sections: DocumentInterface[],
-  options: { callbacks?: Callbacks; maxCharsPerSection?: number } = {},
+  options: {
+    callbacks?: Callbacks;
+    maxCharsPerSection?: number;
+    timeoutMs?: number;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<string> {
   const max = options.maxCharsPerSection ?? 12_000;
+  // Bounded: a model server that never answers must not hold the caller (a client's own
+  // timeout can be ten minutes, times its retries).
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const context = sections
     .map((doc, i) => asData("section", doc.pageContent.slice(0, max), { id: i + 1, source: citationOf(doc) }))
     .join("\n\n");
-  const response = await model.invoke(
-    [
-      new SystemMessage(
-        `You answer questions about documents using only the sections given. ${DATA_NOT_INSTRUCTIONS} ` +
-          "Cite the sections you use as [1], [2], … by their id. If the sections do not contain the answer, say so plainly.",
-      ),
-      new HumanMessage(`${context}\n\nQuestion: ${question}`),
-    ],
-    options.callbacks ? { callbacks: options.callbacks } : {},
+  const response = await raceAbort(
+    model.invoke(
+      [
+        new SystemMessage(
+          `You answer questions about documents using only the sections given. ${DATA_NOT_INSTRUCTIONS} ` +
+            "Cite the sections you use as [1], [2], … by their id. If the sections do not contain the answer, say so plainly.",
+        ),
+        new HumanMessage(`${context}\n\nQuestion: ${question}`),
+      ],
+      { signal, ...(options.callbacks ? { callbacks: options.callbacks } : {}) },
+    ),
+    signal,
   );
   return typeof response.content === "string"
     ? response.content

@@ -131,6 +131,11 @@ export function buildProgram(
     .option("--expert <text>", "expert knowledge for the judge, e.g. 'for EBITDA prefer Item 7'")
     .option("--no-answer", "do not generate an answer even with a model")
     .option("--chars <n>", "characters of each section to print (0 = none)", nonNegativeInt)
+    .option(
+      "--timeout <seconds>",
+      "longest wait for each model call, the answer included (default 60 s, answer 120 s)",
+      positiveInt,
+    )
     .action(run((ctx, question: string, opts) => ask(ctx, question, opts)));
 
   program

@@ -15,6 +15,8 @@ export interface AskOptions {
   expert?: string;
   answer?: boolean;
   chars?: number;
+  /** Seconds each model call (judgments and the answer) may take. */
+  timeout?: number;
 }
 
 const STRATEGIES: SearchStrategy[] = ["expand", "beam", "single-shot"];
@@ -25,6 +27,8 @@ export interface AskResult {
   model: string;
   sections: Array<Record<string, unknown>>;
   answer?: string;
+  /** Why no answer came (the sections are still given): a timeout, a refused or failed call. */
+  answerError?: string;
   stats?: RetrievalRun["stats"];
   warnings: string[];
 }
@@ -47,6 +51,7 @@ export async function retrieveAnswer(
     );
   }
   const model = await ctx.model();
+  const timeoutMs = options.timeout !== undefined ? options.timeout * 1000 : undefined;
   const retriever = new PageIndexRetriever({
     reader: store,
     ...(model ? { model } : {}),
@@ -55,11 +60,21 @@ export async function retrieveAnswer(
     ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
     ...(docIds ? { docIds } : {}),
     ...(options.expert ? { expertKnowledge: options.expert } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   });
   const docs = await retriever.invoke(question);
   const run = retriever.lastRun;
   const wantAnswer = options.answer !== false && model !== undefined && docs.length > 0;
-  const answer = wantAnswer && model ? await answerWithCitations(model, question, docs) : undefined;
+  let answer: string | undefined;
+  let answerError: string | undefined;
+  if (wantAnswer && model) {
+    try {
+      answer = await answerWithCitations(model, question, docs, timeoutMs !== undefined ? { timeoutMs } : {});
+    } catch (error) {
+      // The sections were found: the person gets them, with the reason there is no answer.
+      answerError = ctx.describeError(error);
+    }
+  }
   const result: AskResult = {
     question,
     model: ctx.modelLabel(),
@@ -80,6 +95,7 @@ export async function retrieveAnswer(
       text: doc.pageContent,
     })),
     ...(answer !== undefined ? { answer } : {}),
+    ...(answerError !== undefined ? { answerError } : {}),
     ...(run ? { stats: run.stats } : {}),
     warnings: [...(run?.warnings ?? []), ...fallbackWarning(ctx, run)],
   };
@@ -119,6 +135,8 @@ function printAsk(
     ctx.io.out("");
   });
   if (result.answer !== undefined) ctx.io.out(`Answer (${result.model}):\n${result.answer}\n`);
+  if (result.answerError !== undefined)
+    ctx.io.out(`Answer (${result.model}): none, the model failed (see the error below)\n`);
   if (run) {
     const s = run.stats;
     ctx.io.out(
@@ -148,5 +166,10 @@ export async function askMany(ctx: CliContext, questions: string[], options: Ask
     }
   }
   if (ctx.options.json) printJson(ctx.io, results.length === 1 ? results[0] : { results });
+  const failed = results.find((r) => r.answerError !== undefined);
+  if (failed) {
+    // Printed last, after the sections: the command did not do all it was asked (exit 4).
+    throw new CliError(`${failed.answerError} (no answer; the sections were found and printed)`, EXIT.model);
+  }
   return EXIT.ok;
 }
