@@ -335,6 +335,27 @@ describe("loader API", () => {
     expect(new Set(events.map((e) => e.phase))).toEqual(
       new Set(["parse", "structure", "split", "summarize", "done"]),
     );
+    // The structure phase moves step by step, so a bar does not sit on the last parsed page.
+    const steps = events.filter((e) => e.phase === "structure").map((e) => `${e.step}/${e.steps}`);
+    expect(steps).toEqual(["0/3", "1/3", "2/3", "3/3"]);
+  });
+
+  it("lets timers run between structure steps (a timer-drawn progress bar redraws)", async () => {
+    const seen: string[] = [];
+    let phase = "";
+    const timer = setInterval(() => seen.push(phase), 0);
+    try {
+      await new PdfTreeLoader(new Blob([await pdf()]), {
+        summaries: "none",
+        onProgress: (e) => {
+          phase = `${e.phase}:${e.step ?? ""}`;
+        },
+      }).load();
+    } finally {
+      clearInterval(timer);
+    }
+    expect(seen).toContain("structure:1");
+    expect(seen).toContain("structure:2");
   });
 
   it("rejects bad options at construction", () => {

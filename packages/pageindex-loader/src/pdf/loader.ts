@@ -65,6 +65,8 @@ export interface StructureAttempt {
   detail: string;
 }
 
+/** Structure steps reported: started, layout facts read, headings nested, sections located. */
+const STRUCTURE_STEPS = 3;
 const DEFAULT_SPLIT = { maxPages: 10, maxTokens: 20_000 };
 const MODES: readonly PdfStructureMode[] = ["auto", "outline", "layout", "llm"];
 
@@ -187,8 +189,20 @@ export async function pdfToTree(
   const warnings: string[] = [];
   let pageCount = 0;
   let pagesParsed = 0;
-  const progress = (phase: PdfProgressEvent["phase"]) =>
-    options.onProgress?.({ phase, pagesParsed, pageCount, llmCalls: usage.total.calls });
+  const progress = (phase: PdfProgressEvent["phase"], step?: number, steps?: number) =>
+    options.onProgress?.({
+      phase,
+      pagesParsed,
+      pageCount,
+      llmCalls: usage.total.calls,
+      ...(step !== undefined && steps !== undefined ? { step, steps } : {}),
+    });
+  // The structure work is synchronous: between its steps the event loop gets a turn, so a
+  // timer-drawn progress bar shows the new phase instead of freezing on the last parsed page.
+  const stepDone = async (phase: PdfProgressEvent["phase"], step: number, steps: number) => {
+    progress(phase, step, steps);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  };
 
   const pdf: ParsedPdf = await readPdf(bytes, {
     source: label,
@@ -234,7 +248,7 @@ export async function pdfToTree(
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
 
-  progress("structure");
+  await stepDone("structure", 0, STRUCTURE_STEPS);
   const choose = async (): Promise<Chosen> => {
     if (mode === "auto" || mode === "outline") {
       const outline = outlineStructure(pdf.outline);
@@ -253,7 +267,10 @@ export async function pdfToTree(
         throw new PdfStructureError(label, `outline structure not usable: ${outline.reason}`);
     }
     if (mode === "auto" || mode === "layout") {
+      layout();
+      await stepDone("structure", 1, STRUCTURE_STEPS);
       const result = layoutStructure(layout());
+      await stepDone("structure", 2, STRUCTURE_STEPS);
       const toc = result.toc
         ? `; printed TOC on page(s) ${ranges(result.toc.pages)}, ${result.toc.located}/${result.toc.entries} entries placed${result.toc.offset !== undefined ? `, page offset ${result.toc.offset}` : ""}`
         : "";
@@ -302,12 +319,13 @@ export async function pdfToTree(
   locateEntries(chosen.entries, pages);
   const moved = orderPositions(chosen.entries);
   if (moved > 0) warnings.push(`${moved} section(s) pointed before the previous one and were moved to it`);
+  await stepDone("structure", STRUCTURE_STEPS, STRUCTURE_STEPS);
 
   const furniture = chosen.structure === "flat" ? new Map() : layout().furniture;
   const slicer = new TextSlicer(pages, furniture);
   let split: SplitReport | undefined;
   if (options.split !== false && chosen.structure !== "flat") {
-    progress("split");
+    await stepDone("split", 0, 1);
     const budget = { ...DEFAULT_SPLIT, ...(options.split || {}) };
     const model = options.model;
     split = await splitLargeSections(
@@ -326,6 +344,7 @@ export async function pdfToTree(
             return r.placed > 0 ? draftsToEntries(r.drafts, pages) : [];
           }
         : undefined,
+      (done, total) => stepDone("split", done, total),
     );
   }
 
