@@ -249,6 +249,8 @@ export async function pdfToTree(
   });
 
   await stepDone("structure", 0, STRUCTURE_STEPS);
+  /** The title on the layout's title page: the document's title, never a section. */
+  let titlePage: string | undefined;
   const choose = async (): Promise<Chosen> => {
     if (mode === "auto" || mode === "outline") {
       const outline = outlineStructure(pdf.outline);
@@ -270,6 +272,7 @@ export async function pdfToTree(
       layout();
       await stepDone("structure", 1, STRUCTURE_STEPS);
       const result = layoutStructure(layout());
+      titlePage = result.title;
       await stepDone("structure", 2, STRUCTURE_STEPS);
       const toc = result.toc
         ? `; printed TOC on page(s) ${ranges(result.toc.pages)}, ${result.toc.located}/${result.toc.entries} entries placed${result.toc.offset !== undefined ? `, page offset ${result.toc.offset}` : ""}`
@@ -375,6 +378,7 @@ export async function pdfToTree(
   if (split) pdfMeta.split = split;
   if (textless.length > 0) pdfMeta.pagesWithoutText = textless;
   if (pdf.infoTitle) pdfMeta.title = pdf.infoTitle;
+  if (titlePage) pdfMeta.titlePage = titlePage;
 
   const source = options.source ?? info.path;
   const tree = createTree(
@@ -396,7 +400,7 @@ export async function pdfToTree(
     markup: "plain",
     usage,
     warnings,
-    ...(pdf.infoTitle ? { title: pdf.infoTitle } : {}),
+    ...(titlePage || pdf.infoTitle ? { title: titlePage ?? pdf.infoTitle } : {}),
     onPhase: progress,
   });
   progress("done");

@@ -1,5 +1,6 @@
 import type { ParsedPage, SectionEntry } from "../types.js";
 import { findHeadings, type Heading } from "./candidates.js";
+import { foldChapterLabels, markRepeatedLabels, takeTitlePage } from "./document-shape.js";
 import { nestHeadings } from "./hierarchy.js";
 import { dropLabels } from "./labels.js";
 import { dropInitials } from "./numbering.js";
@@ -28,6 +29,8 @@ export interface LayoutResult {
   entries: SectionEntry[];
   headingCount: number;
   toc?: { pages: number[]; entries: number; located: number; offset?: number };
+  /** The title on the document's title page, when it has one (its lines are not sections). */
+  title?: string;
 }
 
 export function layoutContext(pages: readonly ParsedPage[], options: LayoutOptions = {}): LayoutContext {
@@ -89,8 +92,15 @@ export function layoutStructure(ctx: LayoutContext): LayoutResult {
     );
     all = [...tocHeadings, ...rest].sort(byPosition);
   }
-  all = dropLabels(all, ctx);
+  const titlePage = takeTitlePage(
+    ctx.pages,
+    foldChapterLabels(dropLabels(all, ctx)),
+    ctx.furniture,
+    ctx.body.size,
+  );
+  all = markRepeatedLabels(titlePage.headings);
   const result: LayoutResult = { entries: nestHeadings(all), headingCount: all.length };
+  if (titlePage.title) result.title = titlePage.title;
   if (ctx.toc) {
     result.toc = {
       pages: ctx.toc.pages,

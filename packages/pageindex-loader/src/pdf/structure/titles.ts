@@ -14,6 +14,9 @@ const LEADERS_AND_PAGE = new RegExp(
   "i",
 );
 const TAIL_CHARS = 400;
+/** Two leader characters near each other, a tab or a wide gap: the only tails the expressions can change. */
+const LEADER_HINT = /[.·∙•⋅⋯…‥_][\s\u00a0]*[.·∙•⋅⋯…‥_]|…|[-–—][\s\u00a0]*[-–—]|\t| {2}/;
+const HINT_CHARS = 24;
 const TRAILING_LEADERS = new RegExp(String.raw`[\s\u00a0]*${LEADER_RUN}[\s\u00a0]*$`);
 
 /**
@@ -22,6 +25,8 @@ const TRAILING_LEADERS = new RegExp(String.raw`[\s\u00a0]*${LEADER_RUN}[\s\u00a0
  * stays: it may be the title's own ("Note 12").
  */
 export function stripLeaders(title: string): string {
+  // Most lines end without two leader characters close together: skip the expressions.
+  if (!LEADER_HINT.test(title.slice(-HINT_CHARS))) return title.trimEnd();
   // Matched a tail at a time: leader runs are short, and one long line of dots would cost the
   // regular expressions time quadratic in its length. A tail that was all leaders moves on.
   let end = title.length;
