@@ -154,9 +154,9 @@ interface Row {
 
 const rows: Row[] = [];
 console.log(
-  "doc | package | origin | pages | outline top-2 | layout top-2 | precision | recall | F1 | F1 any level | layout ms",
+  "doc | package | origin | pages | outline top-2 | layout top-2 | precision | recall | F1 | F1 any level | confidence | layout ms",
 );
-console.log("--- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:");
+console.log("--- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:");
 for (const doc of DEVSET) {
   const name = basename(doc.path).replace(/\.gz$/, "");
   const label = `${doc.pkg}/${name}`;
@@ -186,7 +186,7 @@ for (const doc of DEVSET) {
   const blind = f1(predicted.length === 0 ? 0 : anyLevel / predicted.length, anyLevel / reference.length);
   rows.push({ name: label, f1: score });
   console.log(
-    `${name} | ${doc.pkg} | ${doc.origin} | ${pdf.pageCount} | ${reference.length} | ${predicted.length} | ${pct(precision)} | ${pct(recall)} | ${pct(score)} | ${pct(blind)} | ${ms.toFixed(0)}`,
+    `${name} | ${doc.pkg} | ${doc.origin} | ${pdf.pageCount} | ${reference.length} | ${predicted.length} | ${pct(precision)} | ${pct(recall)} | ${pct(score)} | ${pct(blind)} | ${result.confidence.score.toFixed(2)} | ${ms.toFixed(0)}`,
   );
   if (values.show && label.includes(values.show)) {
     const line = (e: Entry) => `${"  ".repeat(e.level - 1)}${e.title} [p${e.page}]`;

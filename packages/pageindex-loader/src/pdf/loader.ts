@@ -18,6 +18,7 @@ import { readOptionsOf, sourceInfo, TreeLoader } from "../common/tree-loader.js"
 import { PdfNoTextError, PdfStructureError } from "./errors.js";
 import { buildStructureWithLlm, type LlmStructureOptions, splitLargeNodeWithLlm } from "./llm/index.js";
 import { type ParsedPdf, readPdf } from "./read/read-pdf.js";
+import { describeConfidence, LOW_CONFIDENCE } from "./structure/confidence.js";
 import { pageRangeEntries } from "./structure/flat.js";
 import { type LayoutContext, layoutContext, layoutStructure } from "./structure/layout.js";
 import { outlineStructure } from "./structure/outline.js";
@@ -251,6 +252,7 @@ export async function pdfToTree(
   await stepDone("structure", 0, STRUCTURE_STEPS);
   /** The title on the layout's title page: the document's title, never a section. */
   let titlePage: string | undefined;
+  let layoutConfidenceRecord: Record<string, unknown> | undefined;
   const choose = async (): Promise<Chosen> => {
     if (mode === "auto" || mode === "outline") {
       const outline = outlineStructure(pdf.outline);
@@ -279,12 +281,27 @@ export async function pdfToTree(
         : "";
       // With a model at hand, sparse headings are not worth skipping it for; without one, any
       // two headings beat page ranges.
-      const verdict =
-        mode === "auto" && options.model && result.headingCount >= 2
+      const withModel = mode === "auto" && options.model !== undefined;
+      const doubtful = result.confidence.score < LOW_CONFIDENCE;
+      let verdict =
+        withModel && result.headingCount >= 2
           ? judgeLayout(result.entries, pages.length)
           : { ok: result.headingCount >= 2 };
+      // A low-confidence tree is handed to the model when there is one; otherwise it is kept, with a warning.
+      if (verdict.ok && withModel && doubtful) {
+        verdict = { ok: false, shortfall: `low confidence ${describeConfidence(result.confidence)}` };
+      }
+      layoutConfidenceRecord = {
+        ...result.confidence,
+        ...(doubtful ? { warning: describeConfidence(result.confidence) } : {}),
+      };
       if (verdict.ok) {
         attempts.push({ path: "layout", used: true, detail: `${result.headingCount} headings${toc}` });
+        if (doubtful) {
+          warnings.push(
+            `the layout tree has low confidence ${describeConfidence(result.confidence)}; check it, or index with a model`,
+          );
+        }
         return { entries: result.entries, structure: "layout" };
       }
       const reason = verdict.shortfall
@@ -379,6 +396,7 @@ export async function pdfToTree(
   if (textless.length > 0) pdfMeta.pagesWithoutText = textless;
   if (pdf.infoTitle) pdfMeta.title = pdf.infoTitle;
   if (titlePage) pdfMeta.titlePage = titlePage;
+  if (layoutConfidenceRecord) pdfMeta.layoutConfidence = layoutConfidenceRecord;
 
   const source = options.source ?? info.path;
   const tree = createTree(

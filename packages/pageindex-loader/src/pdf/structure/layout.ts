@@ -1,5 +1,6 @@
 import type { ParsedPage, SectionEntry } from "../types.js";
 import { findHeadings, type Heading } from "./candidates.js";
+import { type LayoutConfidence, layoutConfidence } from "./confidence.js";
 import { foldChapterLabels, markRepeatedLabels, takeTitlePage } from "./document-shape.js";
 import { nestHeadings } from "./hierarchy.js";
 import { dropLabels } from "./labels.js";
@@ -29,6 +30,8 @@ export interface LayoutResult {
   entries: SectionEntry[];
   headingCount: number;
   toc?: { pages: number[]; entries: number; located: number; offset?: number };
+  /** How far the tree can be trusted (see {@link LayoutConfidence}). */
+  confidence: LayoutConfidence;
   /** The title on the document's title page, when it has one (its lines are not sections). */
   title?: string;
 }
@@ -99,7 +102,12 @@ export function layoutStructure(ctx: LayoutContext): LayoutResult {
     ctx.body.size,
   );
   all = markRepeatedLabels(titlePage.headings);
-  const result: LayoutResult = { entries: nestHeadings(all), headingCount: all.length };
+  const entries = nestHeadings(all);
+  const result: LayoutResult = {
+    entries,
+    headingCount: all.length,
+    confidence: layoutConfidence(entries, all, ctx.pages, ctx.body.size),
+  };
   if (titlePage.title) result.title = titlePage.title;
   if (ctx.toc) {
     result.toc = {
