@@ -4,7 +4,7 @@
 // time goes. Each measurement is the best of `--runs` (default 2) after one warm-up file, so a
 // noisy neighbour on the shared machine inflates a number less often.
 // Reads ../shared/corpus (FinanceBench and PageIndex sample PDFs) and says so when it is absent.
-// Usage: pnpm build && npx tsx scripts/bench-pdf.ts [--runs N]
+// Usage: pnpm build && npx tsx scripts/bench-pdf.ts [--runs N] [--files a.pdf,b.pdf]
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
@@ -12,10 +12,13 @@ import { outlineStructure, pdfToTree, readPdf } from "pageindex-loader";
 import { PDFParse } from "pdf-parse";
 import { corpusPdfs } from "./corpus.js";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "2" } } });
+const { values } = parseArgs({
+  options: { runs: { type: "string", default: "2" }, files: { type: "string" } },
+});
 const runs = Math.max(1, Number.parseInt(values.runs ?? "2", 10) || 2);
 
-const files = corpusPdfs();
+// --files a.pdf,b.pdf measures those instead (e.g. the dev set's large manuals, see eval-pdf-devset.ts).
+const files = values.files ? values.files.split(",").filter(Boolean) : corpusPdfs();
 
 async function rawPdfParse(bytes: Uint8Array): Promise<number> {
   // pdf.js may take ownership of the buffer it is given: hand each parser its own copy.

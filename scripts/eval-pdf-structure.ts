@@ -25,57 +25,10 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { outlineStructure, pdfToTree, readPdf, stripNumbering, titleSimilarity } from "pageindex-loader";
+import { outlineStructure, pdfToTree, readPdf } from "pageindex-loader";
 import { fromPageIndexJson, type TreeDocument } from "pageindex-store";
 import { requireCorpus } from "./corpus.js";
-
-interface Entry {
-  title: string;
-  page: number;
-  level: number;
-}
-
-const SIMILARITY = 0.7;
-
-/** Numbering stripped, then a bare leading letter or number label ("F Litigation", "3 Results"). */
-const bare = (t: string): string => stripNumbering(t).replace(/^(?:[A-Z]|\d{1,3})\s+(?=\p{L})/u, "");
-
-function similar(a: string, b: string): number {
-  return Math.max(
-    titleSimilarity(a, b),
-    titleSimilarity(stripNumbering(a), stripNumbering(b)),
-    titleSimilarity(bare(a), bare(b)),
-  );
-}
-
-function treeEntries(tree: TreeDocument): Entry[] {
-  return tree.nodes
-    .filter((n) => n.startPage !== undefined)
-    .map((n) => ({ title: n.title, page: n.startPage as number, level: n.level }));
-}
-
-/** One-to-one greedy matching; returns matched reference indices. */
-function match(reference: Entry[], predicted: Entry[], tolerance: number): Set<number> {
-  const used = new Set<number>();
-  const matched = new Set<number>();
-  reference.forEach((r, ri) => {
-    let best = -1;
-    let bestScore = SIMILARITY;
-    predicted.forEach((p, pi) => {
-      if (used.has(pi) || Math.abs(p.page - r.page) > tolerance) return;
-      const s = similar(r.title, p.title);
-      if (s >= bestScore) {
-        best = pi;
-        bestScore = s;
-      }
-    });
-    if (best >= 0) {
-      used.add(best);
-      matched.add(ri);
-    }
-  });
-  return matched;
-}
+import { type Entry, match, SIMILARITY, similar, treeEntries } from "./structure-match.js";
 
 const pct = (n: number, d: number): string =>
   d === 0 ? "  n/a" : `${((100 * n) / d).toFixed(1).padStart(5)}%`;

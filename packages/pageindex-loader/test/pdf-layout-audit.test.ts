@@ -5,14 +5,10 @@ import { assembleLines, type RawTextItem } from "../src/pdf/read/lines.js";
 import { findFurniture } from "../src/pdf/structure/style.js";
 import { judgeLayout } from "../src/pdf/structure/sufficiency.js";
 import type { ParsedPage, PdfLine, SectionEntry } from "../src/pdf/types.js";
+import { layoutTree } from "./fixtures/layout-tree.js";
 import { body, buildPdf, type LineSpec, type PageSpec } from "./fixtures/pdf-builder.js";
 
-const layout = async (pages: PageSpec[]): Promise<TreeDocument> =>
-  pdfToTree(
-    await buildPdf({ pages }),
-    { structure: "layout", summaries: "none", split: false, preface: false },
-    { name: "fixture.pdf" },
-  );
+const layout = layoutTree;
 
 /** "title (start-end)" lines, indented by level. */
 const outline = (tree: TreeDocument): string[] =>

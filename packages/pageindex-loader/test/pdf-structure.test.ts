@@ -335,6 +335,32 @@ describe("loader API", () => {
     expect(new Set(events.map((e) => e.phase))).toEqual(
       new Set(["parse", "structure", "split", "summarize", "done"]),
     );
+    // The structure phase moves step by step, so a bar does not sit on the last parsed page.
+    const steps = events.filter((e) => e.phase === "structure").map((e) => `${e.step}/${e.steps}`);
+    expect(steps).toEqual(["0/3", "1/3", "2/3", "3/3"]);
+  });
+
+  it("lets timers run between structure steps (a timer-drawn progress bar redraws)", async () => {
+    const seen = new Set<string>();
+    let phase = "";
+    let running = true;
+    const turn = () => {
+      seen.add(phase);
+      if (running) setImmediate(turn);
+    };
+    setImmediate(turn);
+    try {
+      await new PdfTreeLoader(new Blob([await pdf()]), {
+        summaries: "none",
+        onProgress: (e) => {
+          phase = `${e.phase}:${e.step ?? ""}`;
+        },
+      }).load();
+    } finally {
+      running = false;
+    }
+    // Other work ran while the structure was being built, not only after it.
+    expect([...seen].filter((p) => p.startsWith("structure:")).length).toBeGreaterThanOrEqual(2);
   });
 
   it("rejects bad options at construction", () => {

@@ -18,6 +18,7 @@ import { readOptionsOf, sourceInfo, TreeLoader } from "../common/tree-loader.js"
 import { PdfNoTextError, PdfStructureError } from "./errors.js";
 import { buildStructureWithLlm, type LlmStructureOptions, splitLargeNodeWithLlm } from "./llm/index.js";
 import { type ParsedPdf, readPdf } from "./read/read-pdf.js";
+import { describeConfidence, LOW_CONFIDENCE } from "./structure/confidence.js";
 import { pageRangeEntries } from "./structure/flat.js";
 import { type LayoutContext, layoutContext, layoutStructure } from "./structure/layout.js";
 import { outlineStructure } from "./structure/outline.js";
@@ -65,6 +66,8 @@ export interface StructureAttempt {
   detail: string;
 }
 
+/** Structure steps reported: started, layout facts read, headings nested, sections located. */
+const STRUCTURE_STEPS = 3;
 const DEFAULT_SPLIT = { maxPages: 10, maxTokens: 20_000 };
 const MODES: readonly PdfStructureMode[] = ["auto", "outline", "layout", "llm"];
 
@@ -187,8 +190,20 @@ export async function pdfToTree(
   const warnings: string[] = [];
   let pageCount = 0;
   let pagesParsed = 0;
-  const progress = (phase: PdfProgressEvent["phase"]) =>
-    options.onProgress?.({ phase, pagesParsed, pageCount, llmCalls: usage.total.calls });
+  const progress = (phase: PdfProgressEvent["phase"], step?: number, steps?: number) =>
+    options.onProgress?.({
+      phase,
+      pagesParsed,
+      pageCount,
+      llmCalls: usage.total.calls,
+      ...(step !== undefined && steps !== undefined ? { step, steps } : {}),
+    });
+  // The structure work is synchronous: between its steps the event loop gets a turn, so a
+  // timer-drawn progress bar shows the new phase instead of freezing on the last parsed page.
+  const stepDone = async (phase: PdfProgressEvent["phase"], step: number, steps: number) => {
+    progress(phase, step, steps);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  };
 
   const pdf: ParsedPdf = await readPdf(bytes, {
     source: label,
@@ -234,7 +249,10 @@ export async function pdfToTree(
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
 
-  progress("structure");
+  await stepDone("structure", 0, STRUCTURE_STEPS);
+  /** The title on the layout's title page: the document's title, never a section. */
+  let titlePage: string | undefined;
+  let layoutConfidenceRecord: Record<string, unknown> | undefined;
   const choose = async (): Promise<Chosen> => {
     if (mode === "auto" || mode === "outline") {
       const outline = outlineStructure(pdf.outline);
@@ -253,18 +271,37 @@ export async function pdfToTree(
         throw new PdfStructureError(label, `outline structure not usable: ${outline.reason}`);
     }
     if (mode === "auto" || mode === "layout") {
+      layout();
+      await stepDone("structure", 1, STRUCTURE_STEPS);
       const result = layoutStructure(layout());
+      titlePage = result.title;
+      await stepDone("structure", 2, STRUCTURE_STEPS);
       const toc = result.toc
         ? `; printed TOC on page(s) ${ranges(result.toc.pages)}, ${result.toc.located}/${result.toc.entries} entries placed${result.toc.offset !== undefined ? `, page offset ${result.toc.offset}` : ""}`
         : "";
       // With a model at hand, sparse headings are not worth skipping it for; without one, any
       // two headings beat page ranges.
-      const verdict =
-        mode === "auto" && options.model && result.headingCount >= 2
+      const withModel = mode === "auto" && options.model !== undefined;
+      const doubtful = result.confidence.score < LOW_CONFIDENCE;
+      let verdict =
+        withModel && result.headingCount >= 2
           ? judgeLayout(result.entries, pages.length)
           : { ok: result.headingCount >= 2 };
+      // A low-confidence tree is handed to the model when there is one; otherwise it is kept, with a warning.
+      if (verdict.ok && withModel && doubtful) {
+        verdict = { ok: false, shortfall: `low confidence ${describeConfidence(result.confidence)}` };
+      }
+      layoutConfidenceRecord = {
+        ...result.confidence,
+        ...(doubtful ? { warning: describeConfidence(result.confidence) } : {}),
+      };
       if (verdict.ok) {
         attempts.push({ path: "layout", used: true, detail: `${result.headingCount} headings${toc}` });
+        if (doubtful) {
+          warnings.push(
+            `the layout tree has low confidence ${describeConfidence(result.confidence)}; check it, or index with a model`,
+          );
+        }
         return { entries: result.entries, structure: "layout" };
       }
       const reason = verdict.shortfall
@@ -302,12 +339,13 @@ export async function pdfToTree(
   locateEntries(chosen.entries, pages);
   const moved = orderPositions(chosen.entries);
   if (moved > 0) warnings.push(`${moved} section(s) pointed before the previous one and were moved to it`);
+  await stepDone("structure", STRUCTURE_STEPS, STRUCTURE_STEPS);
 
   const furniture = chosen.structure === "flat" ? new Map() : layout().furniture;
   const slicer = new TextSlicer(pages, furniture);
   let split: SplitReport | undefined;
   if (options.split !== false && chosen.structure !== "flat") {
-    progress("split");
+    await stepDone("split", 0, 1);
     const budget = { ...DEFAULT_SPLIT, ...(options.split || {}) };
     const model = options.model;
     split = await splitLargeSections(
@@ -326,6 +364,7 @@ export async function pdfToTree(
             return r.placed > 0 ? draftsToEntries(r.drafts, pages) : [];
           }
         : undefined,
+      (done, total) => stepDone("split", done, total),
     );
   }
 
@@ -356,6 +395,8 @@ export async function pdfToTree(
   if (split) pdfMeta.split = split;
   if (textless.length > 0) pdfMeta.pagesWithoutText = textless;
   if (pdf.infoTitle) pdfMeta.title = pdf.infoTitle;
+  if (titlePage) pdfMeta.titlePage = titlePage;
+  if (layoutConfidenceRecord) pdfMeta.layoutConfidence = layoutConfidenceRecord;
 
   const source = options.source ?? info.path;
   const tree = createTree(
@@ -377,7 +418,7 @@ export async function pdfToTree(
     markup: "plain",
     usage,
     warnings,
-    ...(pdf.infoTitle ? { title: pdf.infoTitle } : {}),
+    ...(titlePage || pdf.infoTitle ? { title: titlePage ?? pdf.infoTitle } : {}),
     onPhase: progress,
   });
   progress("done");

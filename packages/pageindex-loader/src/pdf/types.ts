@@ -76,4 +76,8 @@ export interface PdfProgressEvent {
   pagesParsed: number;
   pageCount: number;
   llmCalls: number;
+  /** Steps done within a phase that is not page parsing (structure steps, sections examined for splitting). */
+  step?: number;
+  /** Steps of that phase; with `step`, a progress bar can move in every phase. */
+  steps?: number;
 }

@@ -20,6 +20,8 @@ export interface Entry {
   appearStart?: boolean;
 }
 
+import { stripLeaders } from "../structure/titles.js";
+
 const MAX_TITLE_CHARS = 300;
 
 /**
@@ -28,10 +30,7 @@ const MAX_TITLE_CHARS = 300;
  */
 export function cleanTitle(raw: unknown): string {
   if (typeof raw !== "string") return "";
-  let title = raw.replace(/\s+/g, " ").trim();
-  // Only a number after dot leaders is a page number: a bare trailing number may be the title's
-  // own ("Note 12").
-  title = title.replace(/\s*[.·…_]{2,}\s*\d{0,4}\s*$/u, "").trim();
+  const title = stripLeaders(raw.replace(/\s+/g, " ").trim()).trim();
   return title.length > MAX_TITLE_CHARS ? `${title.slice(0, MAX_TITLE_CHARS - 1)}…` : title;
 }
 

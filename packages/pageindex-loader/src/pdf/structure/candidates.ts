@@ -17,6 +17,8 @@ export interface Heading {
   tocLevel?: number;
   /** Index of the heading's last line on its page (wrapped headings span several). */
   endLine?: number;
+  /** A label repeated through the document ("Arguments", "Returns"): it stays under its entry. */
+  label?: boolean;
 }
 
 /** Options for {@link findHeadings}. */
@@ -60,7 +62,9 @@ function headingLikeText(raw: string, title: string, numbered: boolean, styled: 
   const letters = title.replace(/[^\p{L}]/gu, "").length;
   if (letters < 2) return false;
   if (letters < title.replace(/\s/g, "").length * 0.5) return false;
-  if (/^[\p{Ll}•▪◦●■□◆♦✓✔➢►*–—-]/u.test(title)) return false;
+  // A lower-case start is a sentence going on, unless a styled line names an identifier
+  // (a reference manual's "vector_init", "std::sort()").
+  if (/^[\p{Ll}•▪◦●■□◆♦✓✔➢►*–—-]/u.test(title) && !(styled && isIdentifierEntry(title))) return false;
   // "(In millions, except per share data)": a parenthetical note, not a heading.
   if (/^\(.*\)$/.test(title) && !numbered) return false;
   if (TABLE_ROW.test(raw)) return false;
@@ -75,6 +79,17 @@ function headingLikeText(raw: string, title: string, numbered: boolean, styled: 
   if (!numbered && /:$/.test(title) && !(styled && n <= 6)) return false;
   if (!numbered && /[.!?]$/.test(title) && n > 8) return false;
   return true;
+}
+
+/** An identifier opening a line: snake_case, dotted or scoped, or a call "name()". */
+const IDENTIFIER = /^[\p{Ll}_][\p{L}\d_$]*(?:(?:\.|::|->)[\p{L}\d_$]+)*(?:\(\))?(?=$|\s)/u;
+
+/** A reference entry's name: one identifier, alone or before a short gloss; plain words are not. */
+function isIdentifierEntry(title: string): boolean {
+  const m = IDENTIFIER.exec(title);
+  if (!m) return false;
+  const name = m[0];
+  return /[_.:()>]|\p{Lu}/u.test(name);
 }
 
 /**

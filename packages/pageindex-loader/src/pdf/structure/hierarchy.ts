@@ -14,6 +14,9 @@ const invert = (c: -1 | 0 | 1): Relation => (c < 0 ? "higher" : c > 0 ? "lower" 
  * already open higher up is the outer one (I. ⊃ A. ⊃ 1.); otherwise size, weight, capitals.
  */
 function relation(e: Heading, h: Heading, openClasses: ReadonlySet<string>, series: SeriesGoesOn): Relation {
+  // Repeated labels ("Arguments", "Returns") sit under the entry before them, side by side.
+  if (e.label !== h.label) return h.label ? "higher" : "lower";
+  if (e.label) return "same";
   const eToc = e.tocLevel !== undefined;
   const hToc = h.tocLevel !== undefined;
   if (eToc && hToc) return invert(Math.sign((e.tocLevel as number) - (h.tocLevel as number)) as -1 | 0 | 1);
@@ -46,7 +49,12 @@ function ruleRelation(
   if (en && hn && numberingClass(en) !== numberingClass(hn)) {
     return openClasses.has(numberingClass(hn)) ? "lower" : "higher";
   }
-  const byStyle = compareStyle(e.style, h.style);
+  // With only one of them numbered, capitals are the title's own spelling ("GNU GENERAL PUBLIC
+  // LICENSE" beside "2 Arrays" in one font), not a rank: size and weight decide.
+  const byStyle =
+    !en !== !hn
+      ? compareStyle({ ...e.style, caps: false, italic: false }, { ...h.style, caps: false, italic: false })
+      : compareStyle(e.style, h.style);
   if (byStyle !== 0) return invert(byStyle);
   // Same look, only one numbered: inside a numbered series ("Note 1 –", its sub-headings,
   // "Note 2 –") the unnumbered heading belongs to the numbered one; after the series has

@@ -1,5 +1,7 @@
 import type { ParsedPage, SectionEntry } from "../types.js";
 import { findHeadings, type Heading } from "./candidates.js";
+import { type LayoutConfidence, layoutConfidence } from "./confidence.js";
+import { foldChapterLabels, markRepeatedLabels, takeTitlePage } from "./document-shape.js";
 import { nestHeadings } from "./hierarchy.js";
 import { dropLabels } from "./labels.js";
 import { dropInitials } from "./numbering.js";
@@ -28,6 +30,10 @@ export interface LayoutResult {
   entries: SectionEntry[];
   headingCount: number;
   toc?: { pages: number[]; entries: number; located: number; offset?: number };
+  /** How far the tree can be trusted (see {@link LayoutConfidence}). */
+  confidence: LayoutConfidence;
+  /** The title on the document's title page, when it has one (its lines are not sections). */
+  title?: string;
 }
 
 export function layoutContext(pages: readonly ParsedPage[], options: LayoutOptions = {}): LayoutContext {
@@ -89,8 +95,20 @@ export function layoutStructure(ctx: LayoutContext): LayoutResult {
     );
     all = [...tocHeadings, ...rest].sort(byPosition);
   }
-  all = dropLabels(all, ctx);
-  const result: LayoutResult = { entries: nestHeadings(all), headingCount: all.length };
+  const titlePage = takeTitlePage(
+    ctx.pages,
+    foldChapterLabels(dropLabels(all, ctx)),
+    ctx.furniture,
+    ctx.body.size,
+  );
+  all = markRepeatedLabels(titlePage.headings);
+  const entries = nestHeadings(all);
+  const result: LayoutResult = {
+    entries,
+    headingCount: all.length,
+    confidence: layoutConfidence(entries, all, ctx.pages, ctx.body.size),
+  };
+  if (titlePage.title) result.title = titlePage.title;
   if (ctx.toc) {
     result.toc = {
       pages: ctx.toc.pages,

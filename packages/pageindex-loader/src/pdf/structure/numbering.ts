@@ -84,7 +84,7 @@ const ROMAN_VALUES: Record<string, number> = { I: 1, V: 5, X: 10, L: 50, C: 100 
 const letterOrdinal = (letter: string): number => letter.toUpperCase().charCodeAt(0) - 64;
 
 /** IV = 4: the position a roman numbering claims in its list. */
-function romanOrdinal(value: string): number {
+export function romanOrdinal(value: string): number {
   let total = 0;
   const digits = [...value.toUpperCase()].map((c) => ROMAN_VALUES[c] ?? 0);
   digits.forEach((d, i) => {

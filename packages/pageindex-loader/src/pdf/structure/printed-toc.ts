@@ -1,9 +1,10 @@
 import type { ParsedPage, PdfLine } from "../types.js";
 import type { Heading } from "./candidates.js";
 import { nestHeadings } from "./hierarchy.js";
+import { LineIndex } from "./line-index.js";
 import { type Numbering, parseNumbering } from "./numbering.js";
 import { isCaps, styleOf } from "./style.js";
-import { cleanTitle, compactTitle, normalizeTitle, stripNumbering, titleSimilarity } from "./titles.js";
+import { cleanTitle, compactTitle, normalizeTitle } from "./titles.js";
 
 /** One line of a printed table of contents. */
 export interface TocEntry {
@@ -135,71 +136,6 @@ function joinWrapped(lines: TocLine[]): TocLine[] {
   }
   if (pending) out.push(pending);
   return out;
-}
-
-/** Lines of the body indexed by the first letters of their text, with and without numbering. */
-class LineIndex {
-  private readonly map = new Map<string, Array<{ page: number; line: number }>>();
-  constructor(
-    private readonly pages: readonly ParsedPage[],
-    from: { page: number; line: number },
-    furniture?: ReadonlyMap<number, ReadonlySet<number>>,
-  ) {
-    for (const page of pages) {
-      if (page.pageNumber < from.page) continue;
-      const skip = furniture?.get(page.pageNumber);
-      page.lines.forEach((line, i) => {
-        // A running head repeats a title on every page: it is never where a section starts.
-        if ((page.pageNumber === from.page && i < from.line) || skip?.has(i)) return;
-        for (const key of LineIndex.keys(line.text)) {
-          const list = this.map.get(key) ?? [];
-          list.push({ page: page.pageNumber, line: i });
-          this.map.set(key, list);
-        }
-      });
-    }
-  }
-
-  static keys(text: string): Set<string> {
-    const keys = new Set<string>();
-    const a = compactTitle(text).slice(0, 6);
-    const b = compactTitle(stripNumbering(text)).slice(0, 6);
-    if (a.length >= 4) keys.add(a);
-    if (b.length >= 4) keys.add(b);
-    return keys;
-  }
-
-  /** Places where a title starts a line (also across a wrap onto the next line), scored 0..1. */
-  find(title: string): Array<{ page: number; line: number; score: number }> {
-    const seen = new Set<string>();
-    const out: Array<{ page: number; line: number; score: number }> = [];
-    const target = compactTitle(title);
-    const bare = compactTitle(stripNumbering(title));
-    for (const key of LineIndex.keys(title)) {
-      for (const pos of this.map.get(key) ?? []) {
-        const id = `${pos.page}:${pos.line}`;
-        if (seen.has(id)) continue;
-        seen.add(id);
-        const lines = (this.pages[pos.page - 1] as ParsedPage).lines;
-        const text = (lines[pos.line] as PdfLine).text;
-        let score = Math.max(
-          titleSimilarity(title, text),
-          titleSimilarity(stripNumbering(title), stripNumbering(text)),
-        );
-        const next = lines[pos.line + 1];
-        if (score < 0.8 && next) {
-          const here = compactTitle(text);
-          const joined = compactTitle(`${text} ${next.text}`);
-          for (const t of [target, bare]) {
-            if (t.length > 0 && t.startsWith(here) && here.length >= t.length * 0.4 && joined.startsWith(t))
-              score = 0.9;
-          }
-        }
-        if (score >= 0.8) out.push({ ...pos, score });
-      }
-    }
-    return out;
-  }
 }
 
 /** Options for {@link findPrintedToc}. */

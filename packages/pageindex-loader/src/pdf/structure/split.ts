@@ -28,6 +28,8 @@ export interface SplitReport {
 }
 
 const MAX_ROUNDS = 4;
+/** Progress is reported every this many sections examined. */
+const STEP_EVERY = 50;
 
 const after = (p: PdfPosition, q: PdfPosition): boolean =>
   p.page > q.page || (p.page === q.page && p.line > q.line);
@@ -57,7 +59,7 @@ function inside(
  * than `maxTokens` tokens): first with headings found in their pages, then with the model
  * when a splitter is given, else into page ranges, so no leaf stays oversized. New
  * sub-sections become the first children; rounds repeat (bounded) for sub-sections still over
- * the budget. Mutates `entries`.
+ * the budget. Mutates `entries`. `onStep` hears (sections examined, sections) as the work goes on.
  */
 export async function splitLargeSections(
   entries: SectionEntry[],
@@ -65,6 +67,7 @@ export async function splitLargeSections(
   slicer: TextSlicer,
   budget: SplitBudget,
   llm?: LlmSplitter,
+  onStep?: (done: number, total: number) => Promise<void>,
 ): Promise<SplitReport> {
   const report: SplitReport = { byLayout: 0, byLlm: 0, byPages: 0 };
   const tried = new Set<SectionEntry>();
@@ -72,6 +75,7 @@ export async function splitLargeSections(
     const flat = flatten(entries);
     let changed = false;
     for (let i = 0; i < flat.length; i++) {
+      if (onStep && i % STEP_EVERY === 0) await onStep(i, flat.length);
       const e = flat[i] as SectionEntry;
       if (tried.has(e)) continue;
       const start = { page: e.page, line: e.line ?? 0 };

@@ -3,18 +3,56 @@
  * by the evaluation script.
  */
 
+/**
+ * A run of leader characters: dots (also spaced, ". . . ."), middle dots, ellipses, bullets,
+ * underscores, or dashes (three or more), in any mix.
+ */
+const LEADER_RUN = String.raw`(?:(?:[.·∙•⋅⋯…‥_][\s\u00a0]*){2,}|…|(?:[-–—][\s\u00a0]*){3,})`;
+/** Leaders (or a tab, or a wide gap) and then a page number ("12", "iv", "A-3"), at the end. */
+const LEADERS_AND_PAGE = new RegExp(
+  String.raw`[\s\u00a0]*(?:${LEADER_RUN}|\t| {2,})[\s\u00a0]*(?:[A-Z]{0,2}-?\d{1,4}|[ivxlc]{1,6})[\s\u00a0]*$`,
+  "i",
+);
+const TAIL_CHARS = 400;
+/** Two leader characters near each other, a tab or a wide gap: the only tails the expressions can change. */
+const LEADER_HINT = /[.·∙•⋅⋯…‥_][\s\u00a0]*[.·∙•⋅⋯…‥_]|…|[-–—][\s\u00a0]*[-–—]|\t| {2}/;
+const HINT_CHARS = 24;
+const TRAILING_LEADERS = new RegExp(String.raw`[\s\u00a0]*${LEADER_RUN}[\s\u00a0]*$`);
+
+/**
+ * Drops dot leaders at the end of a title, with the page number after them
+ * ("1.1 Legalese . . . . . 5", "Scope ·····  iv", "Index ______ 12"). A bare trailing number
+ * stays: it may be the title's own ("Note 12").
+ */
+export function stripLeaders(title: string): string {
+  // Most lines end without two leader characters close together: skip the expressions.
+  if (!LEADER_HINT.test(title.slice(-HINT_CHARS))) return title.trimEnd();
+  // Matched a tail at a time: leader runs are short, and one long line of dots would cost the
+  // regular expressions time quadratic in its length. A tail that was all leaders moves on.
+  let end = title.length;
+  for (;;) {
+    const cut = Math.max(0, end - TAIL_CHARS);
+    let t = title.slice(cut, end);
+    for (let round = 0; round < 3; round++) {
+      const next = t.replace(LEADERS_AND_PAGE, "").replace(TRAILING_LEADERS, "");
+      if (next === t) break;
+      t = next;
+    }
+    if (t.trim() !== "" || cut === 0) return (title.slice(0, cut) + t).trimEnd();
+    end = cut;
+  }
+}
+
 /** Collapses whitespace and drops dot leaders and a trailing page number set off by leaders or a tab. */
 export function cleanTitle(raw: string): string {
   // Control characters (other than tab/newline) and BOMs that some producers put in titles.
-  let t = Array.from(raw)
+  const t = Array.from(raw)
     .filter((c) => {
       const code = c.charCodeAt(0);
       return !((code < 0x20 && c !== "\t" && c !== "\n") || code === 0x7f || code === 0xfeff);
     })
     .join("");
-  t = t.replace(/\s*(?:\.{2,}|…+|·{2,}|_{3,}|\t| {2,})\s*(?:\d{1,4}|[ivxlc]{1,6})\s*$/i, "");
-  t = t.replace(/\s*(?:\.{2,}|…+|·{2,}|_{3,})\s*$/, "");
-  return t.replace(/\s+/g, " ").trim();
+  return stripLeaders(t).replace(/\s+/g, " ").trim();
 }
 
 /** Lower-case words without punctuation or accents: "ITEM 7. MANAGEMENT’S" → "item 7 managements". */

@@ -167,8 +167,8 @@ export async function indexFiles(
           onProgress: (event) =>
             progress.update({
               phase: event.phase,
-              done: event.pagesParsed,
-              total: event.pageCount,
+              done: event.step ?? event.pagesParsed,
+              total: event.steps ?? event.pageCount,
               llmCalls: event.llmCalls,
             }),
         },

@@ -1,0 +1,101 @@
+import { FakeListChatModel } from "@langchain/core/utils/testing";
+import type { TreeDocument } from "pageindex-store";
+import { describe, expect, it } from "vitest";
+import { pdfToTree } from "../src/index.js";
+import type { Heading } from "../src/pdf/structure/candidates.js";
+import { layoutConfidence } from "../src/pdf/structure/confidence.js";
+import { heading } from "./fixtures/layout-tree.js";
+import { body, buildPdf, type LineSpec, type PageSpec } from "./fixtures/pdf-builder.js";
+
+/** A reference card: a few headings over lines that merge three columns of commands. */
+function referenceCard(): PageSpec[] {
+  const words = ["plot", "edit", "save", "load", "find", "sort", "help", "quit", "zoom", "grid"];
+  const row = (p: number, i: number): LineSpec => ({
+    text: "",
+    cells: [0, 1, 2].map(
+      (c) => `${words[(i + c + p) % 10]} ${words[(i * 3 + c * 7 + p) % 10]} ${words[(i * 7 + c) % 10]}`,
+    ),
+  });
+  return ["Getting Started", "Editing Files", "Plotting Data"].map((title, p) => ({
+    lines: [heading(title, 14), ...Array.from({ length: 30 }, (_, i) => row(p, i + p * 30))],
+  }));
+}
+
+const pdfMeta = (tree: TreeDocument) =>
+  tree.metadata?.pdf as { attempts: Array<{ path: string; used: boolean; detail: string }> } & Record<
+    string,
+    unknown
+  >;
+
+describe("layout confidence", () => {
+  it("warns about a reference card's tree: its lines merge columns", async () => {
+    const tree = await pdfToTree(await buildPdf({ pages: referenceCard() }), {
+      structure: "layout",
+      summaries: "none",
+    });
+    expect(
+      tree.build.warnings?.some((w) => /low confidence 0\.\d\d \(lines merge several columns/.test(w)),
+    ).toBe(true);
+    expect(pdfMeta(tree).layoutConfidence).toMatchObject({ readable: expect.any(Number) });
+  });
+
+  it("auto with a model hands a low-confidence layout tree to the LLM path", async () => {
+    const model = new FakeListChatModel({ responses: ['{"toc_detected": "no"}'] });
+    const tree = await pdfToTree(await buildPdf({ pages: referenceCard() }), { model, summaries: "none" });
+    const layout = pdfMeta(tree).attempts.find((a) => a.path === "layout");
+    expect(layout).toMatchObject({ used: false });
+    expect(layout?.detail).toMatch(/low confidence/);
+  });
+
+  it("a plain manual is trusted: no warning", async () => {
+    const pages: PageSpec[] = [1, 2, 3].map((p) => ({
+      lines: [
+        heading(`${p} Chapter ${p}`, 16),
+        ...body(10, p),
+        heading(`${p}.1 Details`, 12),
+        ...body(10, p + 9),
+      ],
+    }));
+    const tree = await pdfToTree(await buildPdf({ pages }), { structure: "layout", summaries: "none" });
+    expect(tree.build.warnings ?? []).not.toContainEqual(expect.stringMatching(/low confidence/));
+  });
+
+  it("numbering agreement: '2.1' under '1' disagrees, under 'Article II' (with a heading between) agrees", () => {
+    const h = (title: string, page: number, value?: string, depth?: number): Heading => ({
+      title,
+      page,
+      line: 0,
+      style: { size: 12, bold: true, italic: false, caps: false },
+      strength: "strong",
+      ...(value ? { numbering: { kind: "dotted" as const, value, depth: depth ?? 1 } } : {}),
+    });
+    const one = h("1 Scope", 1, "1");
+    const two = h("2 Terms", 2, "2");
+    const misplaced = h("2.1 Words", 3, "2.1", 2);
+    const leaf = (x: Heading) => ({ title: x.title, page: x.page, line: 0, children: [] });
+    // "2.1" left at the top after "2 Terms": its number says it belongs inside.
+    const bad = layoutConfidence([leaf(one), leaf(two), leaf(misplaced)], [one, two, misplaced], [], 10);
+    expect(bad.numbering).toBe(0);
+    const good = layoutConfidence(
+      [
+        {
+          title: "ARTICLE II",
+          page: 2,
+          line: 0,
+          children: [
+            {
+              title: "Definitions",
+              page: 2,
+              line: 1,
+              children: [{ title: misplaced.title, page: 3, line: 0, children: [] }],
+            },
+          ],
+        },
+      ],
+      [two, misplaced],
+      [],
+      10,
+    );
+    expect(good.numbering).toBe(1);
+  });
+});

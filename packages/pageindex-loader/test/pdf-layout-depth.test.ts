@@ -1,0 +1,88 @@
+import type { TreeDocument } from "pageindex-store";
+import { describe, expect, it } from "vitest";
+import { layoutTree } from "./fixtures/layout-tree.js";
+import { body, type LineSpec, type PageSpec } from "./fixtures/pdf-builder.js";
+
+const layout = layoutTree;
+
+/** Indented titles, one per node, in document order. */
+const outline = (tree: TreeDocument): string[] =>
+  tree.nodes.map((n) => `${"  ".repeat(n.level - 1)}${n.title}`);
+const h = (text: string, size = 14, gap = 14): LineSpec => ({ text, size, bold: true, gap });
+const chapter = (n: number, title: string, p: number): PageSpec => ({
+  lines: [h(`${n} ${title}`, 16), ...body(8, p), h(`${n}.1 Scope`, 12), ...body(8, p + 100)],
+});
+
+/** What {@link chapter} should become. */
+const chapterOutline = (n: number, title: string): string[] => [`${n} ${title}`, `  ${n}.1 Scope`];
+
+describe("layout depth follows the document", () => {
+  it("a sparse title page names the document and is not a root over the chapters", async () => {
+    const tree = await layout([
+      {
+        lines: [
+          h("The Widget Manual", 24),
+          h("Edition 3 for Widget 2.1", 14, 40),
+          h("Widget Project Team", 14, 40),
+        ],
+      },
+      chapter(1, "Introduction", 1),
+      chapter(2, "Installation", 2),
+      chapter(3, "Usage", 3),
+      chapter(4, "Reference", 4),
+    ]);
+    expect(outline(tree)).toEqual(
+      ["Introduction", "Installation", "Usage", "Reference"].flatMap((t, i) => chapterOutline(i + 1, t)),
+    );
+    expect(tree.metadata?.pdf).toMatchObject({ titlePage: "The Widget Manual" });
+  });
+
+  it("an all-capitals unnumbered chapter in the chapters' font is their sibling, not their parent", async () => {
+    const tree = await layout([
+      { lines: [h("GNU GENERAL PUBLIC LICENSE", 16), ...body(10, 1)] },
+      chapter(1, "Arrays", 2),
+      chapter(2, "Ranges", 3),
+    ]);
+    expect(outline(tree)).toEqual([
+      "GNU GENERAL PUBLIC LICENSE",
+      ...chapterOutline(1, "Arrays"),
+      ...chapterOutline(2, "Ranges"),
+    ]);
+  });
+
+  it("a bare 'Chapter 2' label over the chapter's title is folded into it; 'PART I' over 'Item 1.' stays", async () => {
+    const tree = await layout([
+      { lines: [h("Chapter 1", 18), h("Getting Started", 18, 30), ...body(10, 1)] },
+      { lines: [h("Chapter 2", 18), h("Going Further", 18, 30), ...body(10, 2)] },
+      { lines: [h("PART I", 18), h("Item 1. Business", 14, 30), ...body(10, 3)] },
+    ]);
+    const titles = tree.nodes.map((n) => n.title);
+    expect(titles).not.toContain("Chapter 1");
+    expect(titles).not.toContain("Chapter 2");
+    expect(outline(tree)).toContain("Getting Started");
+    expect(outline(tree)).toContain("Going Further");
+    expect(outline(tree)).toContain("PART I");
+    expect(outline(tree)).toContain("  Item 1. Business");
+  });
+
+  it("labels repeated under every entry ('Arguments', 'Returns') stay under their entry", async () => {
+    const entry = (name: string, p: number): LineSpec[] => [
+      h(name, 13),
+      ...body(5, p),
+      h("Arguments", 13),
+      ...body(5, p + 50),
+      h("Returns", 13),
+      ...body(5, p + 60),
+    ];
+    // One look for names and labels: only their repetition tells them apart.
+    const tree = await layout([
+      { lines: entry("vector_init", 1) },
+      { lines: entry("vector_copy", 2) },
+      { lines: entry("vector_free", 3) },
+      { lines: entry("vector_size", 4) },
+    ]);
+    const roots = tree.nodes.filter((n) => n.level === 1).map((n) => n.title);
+    expect(roots).toEqual(["vector_init", "vector_copy", "vector_free", "vector_size"]);
+    expect(tree.nodes.filter((n) => n.title === "Arguments").every((n) => n.level === 2)).toBe(true);
+  });
+});

@@ -1,0 +1,200 @@
+/**
+ * The layout path (no outline, no LLM) on a dev set of real manuals it was not written on:
+ * outline-bearing PDFs from Debian documentation packages of varied origin (Texinfo, LaTeX,
+ * plain TeX, LyX, DocBook, AsciiDoc, Doxygen, Sphinx, XSL-FO). Each PDF's outline is hidden
+ * (the layout path never reads it) and then serves as the reference, with its own levels.
+ *
+ * Fetching: `apt-get download <package>` into a cache folder outside the repository
+ * (`--cache DIR`, default `~/.cache/pageindex-devset`; nothing is committed), unpacked with
+ * `dpkg-deb -x`; `.pdf.gz` files are gunzipped in memory. Packages that cannot be fetched
+ * (no apt, no network) are listed and skipped. These packages are deliberately NOT in the set,
+ * so that a separate held-out check stays honest: r-doc-pdf, gnuplot-doc, glpk-doc,
+ * ghostscript-doc, developers-reference, mpich-doc, libigraph-doc and all texlive-*-doc.
+ *
+ * Scoring, per document, on the top two levels: reference = the outline's level-1 and level-2
+ * bookmarks; predicted = the layout tree's level-1 and level-2 nodes. A node matches a
+ * bookmark when the start pages are equal, the titles are alike (see structure-match.ts) and
+ * the levels are equal (level-aware: a heading at the wrong depth is an error). Precision,
+ * recall and F1 per document; the mean F1 over documents is the headline. An outline whose
+ * only top-level bookmark is the document's title holding everything is read one level down
+ * (its children are level 1): the layout path makes such a title the document's title, not a
+ * root node. "F1 any level" ignores levels, to tell depth errors from missed headings.
+ *
+ * Run: pnpm build && npx tsx scripts/eval-pdf-devset.ts [--cache DIR] [--only NAME] [--show NAME]
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, join } from "node:path";
+import { parseArgs } from "node:util";
+import { gunzipSync } from "node:zlib";
+import {
+  layoutContext,
+  layoutStructure,
+  outlineStructure,
+  readPdf,
+  type SectionEntry,
+} from "pageindex-loader";
+import { type Entry, match } from "./structure-match.js";
+
+interface DevDoc {
+  /** Debian package. */
+  pkg: string;
+  /** Path inside the package. */
+  path: string;
+  /** What made the PDF. */
+  origin: string;
+}
+
+/** One or two PDFs per package; large and small, books, manuals and references. */
+export const DEVSET: readonly DevDoc[] = [
+  { pkg: "asymptote-doc", path: "usr/share/doc/asymptote/asymptote.pdf", origin: "Texinfo" },
+  { pkg: "sbcl-doc", path: "usr/share/doc/sbcl/sbcl.pdf.gz", origin: "Texinfo" },
+  { pkg: "octave-doc", path: "usr/share/doc/octave/liboctave.pdf", origin: "Texinfo" },
+  { pkg: "gprolog-doc", path: "usr/share/doc/gprolog-doc/gprolog.pdf", origin: "LaTeX (HeVeA sources)" },
+  { pkg: "yorick-doc", path: "usr/share/doc/yorick-doc/yorick.pdf.gz", origin: "Texinfo" },
+  { pkg: "freefem-doc", path: "usr/share/doc/freefem-doc/freefem.pdf", origin: "LaTeX" },
+  { pkg: "pari-doc", path: "usr/share/pari/doc/users.pdf", origin: "plain TeX" },
+  { pkg: "pari-doc", path: "usr/share/pari/doc/develop.pdf", origin: "plain TeX" },
+  { pkg: "gap-doc", path: "usr/share/gap/doc/tut/manual.pdf", origin: "GAPDoc (LaTeX)" },
+  { pkg: "gap-doc", path: "usr/share/gap/doc/hpc/manual.pdf", origin: "GAPDoc (LaTeX)" },
+  {
+    pkg: "maxima-doc",
+    path: "usr/share/doc/maxima-doc/maximabook-19-Sept-2004.pdf.gz",
+    origin: "LaTeX book",
+  },
+  { pkg: "ngspice-doc", path: "usr/share/doc/ngspice-doc/manual.pdf.gz", origin: "LaTeX (LyX)" },
+  { pkg: "sdcc-doc", path: "usr/share/doc/sdcc-doc/sdccman.pdf.gz", origin: "LyX" },
+  { pkg: "debian-faq", path: "usr/share/doc/debian/FAQ/debian-faq.en.pdf.gz", origin: "DocBook" },
+  {
+    pkg: "debian-reference-en",
+    path: "usr/share/debian-reference/debian-reference.en.pdf",
+    origin: "DocBook",
+  },
+  { pkg: "dblatex-doc", path: "usr/share/doc/dblatex/manual.pdf.gz", origin: "DocBook (dblatex)" },
+  { pkg: "debmake-doc", path: "usr/share/doc/debmake-doc/debmake-doc.en.pdf", origin: "AsciiDoc/DocBook" },
+  { pkg: "doxygen-doc", path: "usr/share/doc/doxygen/doxygen_manual.pdf", origin: "Doxygen LaTeX" },
+  { pkg: "avr-libc", path: "usr/share/doc/avr-libc/avr-libc-user-manual.pdf.gz", origin: "Doxygen LaTeX" },
+  { pkg: "verilator", path: "usr/share/doc/verilator/verilator.pdf", origin: "Sphinx" },
+  {
+    pkg: "erlang-doc",
+    path: "usr/share/doc/erlang-doc/lib/sasl-4.2/doc/pdf/sasl-4.2.pdf",
+    origin: "XSL-FO (FOP)",
+  },
+  {
+    pkg: "erlang-doc",
+    path: "usr/share/doc/erlang-doc/lib/crypto-5.1.2/doc/pdf/crypto-5.1.2.pdf",
+    origin: "XSL-FO (FOP)",
+  },
+];
+
+const { values } = parseArgs({
+  options: {
+    cache: { type: "string", default: join(homedir(), ".cache", "pageindex-devset") },
+    only: { type: "string" },
+    show: { type: "string" },
+  },
+});
+const cache = values.cache as string;
+
+/** The package's files, fetched and unpacked once; undefined (with a message) when apt cannot fetch it. */
+function unpacked(pkg: string): string | undefined {
+  const debs = join(cache, "debs");
+  const root = join(cache, "x", pkg);
+  if (existsSync(root)) return root;
+  mkdirSync(debs, { recursive: true });
+  let deb = readdirSync(debs).find((f) => f.startsWith(`${pkg}_`) && f.endsWith(".deb"));
+  if (!deb) {
+    try {
+      execFileSync("apt-get", ["download", pkg], { cwd: debs, stdio: "pipe" });
+    } catch (error) {
+      console.log(`skipped ${pkg}: apt-get download failed (${(error as Error).message.split("\n")[0]})`);
+      return undefined;
+    }
+    deb = readdirSync(debs).find((f) => f.startsWith(`${pkg}_`) && f.endsWith(".deb"));
+    if (!deb) return undefined;
+  }
+  mkdirSync(root, { recursive: true });
+  execFileSync("dpkg-deb", ["-x", join(debs, deb), root]);
+  return root;
+}
+
+function pdfBytes(doc: DevDoc): Uint8Array | undefined {
+  const root = unpacked(doc.pkg);
+  if (!root) return undefined;
+  const file = join(root, doc.path);
+  if (!existsSync(file)) {
+    console.log(`skipped ${doc.pkg}: ${doc.path} is not in the package`);
+    return undefined;
+  }
+  const raw = readFileSync(file);
+  return new Uint8Array(doc.path.endsWith(".gz") ? gunzipSync(raw) : raw);
+}
+
+/** Entries of the top two levels, depth-first. */
+function topTwo(entries: readonly SectionEntry[]): Entry[] {
+  const out: Entry[] = [];
+  const walk = (list: readonly SectionEntry[], level: number) => {
+    for (const e of list) {
+      out.push({ title: e.title, page: e.page, level });
+      if (level < 2) walk(e.children, level + 1);
+    }
+  };
+  walk(entries, 1);
+  return out;
+}
+
+const f1 = (p: number, r: number): number => (p + r === 0 ? 0 : (2 * p * r) / (p + r));
+const pct = (x: number): string => (100 * x).toFixed(1);
+
+interface Row {
+  name: string;
+  f1: number;
+}
+
+const rows: Row[] = [];
+console.log(
+  "doc | package | origin | pages | outline top-2 | layout top-2 | precision | recall | F1 | F1 any level | confidence | layout ms",
+);
+console.log("--- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:");
+for (const doc of DEVSET) {
+  const name = basename(doc.path).replace(/\.gz$/, "");
+  const label = `${doc.pkg}/${name}`;
+  if (values.only && !label.includes(values.only)) continue;
+  const bytes = pdfBytes(doc);
+  if (!bytes) continue;
+  const pdf = await readPdf(bytes, { source: label });
+  const outline = outlineStructure(pdf.outline);
+  if (!outline.usable) {
+    console.log(`not scored: ${label} (${outline.reason})`);
+    continue;
+  }
+  let refRoots = outline.entries;
+  const only = refRoots[0];
+  if (refRoots.length === 1 && only && only.children.length > 0) refRoots = only.children;
+  const reference = topTwo(refRoots);
+  const t0 = performance.now();
+  const ctx = layoutContext(pdf.pages, { pageLabels: pdf.pageLabels });
+  const result = layoutStructure(ctx);
+  const ms = performance.now() - t0;
+  const predicted = topTwo(result.entries);
+  const hits = match(reference, predicted, 0, true).size;
+  const anyLevel = match(reference, predicted, 0, false).size;
+  const precision = predicted.length === 0 ? 0 : hits / predicted.length;
+  const recall = hits / reference.length;
+  const score = f1(precision, recall);
+  const blind = f1(predicted.length === 0 ? 0 : anyLevel / predicted.length, anyLevel / reference.length);
+  rows.push({ name: label, f1: score });
+  console.log(
+    `${name} | ${doc.pkg} | ${doc.origin} | ${pdf.pageCount} | ${reference.length} | ${predicted.length} | ${pct(precision)} | ${pct(recall)} | ${pct(score)} | ${pct(blind)} | ${result.confidence.score.toFixed(2)} | ${ms.toFixed(0)}`,
+  );
+  if (values.show && label.includes(values.show)) {
+    const line = (e: Entry) => `${"  ".repeat(e.level - 1)}${e.title} [p${e.page}]`;
+    console.log("--- reference ---");
+    for (const e of reference) console.log(line(e));
+    console.log("--- layout ---");
+    for (const e of predicted) console.log(line(e));
+  }
+}
+const mean = rows.reduce((s, r) => s + r.f1, 0) / Math.max(1, rows.length);
+console.log(`\nmean level-aware F1 (top two levels) over ${rows.length} documents: ${pct(mean)}`);
