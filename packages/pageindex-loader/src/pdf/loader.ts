@@ -15,6 +15,7 @@ import { InvalidInputError } from "../common/errors.js";
 import { type LoadedSource, type ReadSourceOptions, type SourceInput, sha256Hex } from "../common/source.js";
 import { checkSummaryOptions } from "../common/summarize.js";
 import { readOptionsOf, sourceInfo, TreeLoader } from "../common/tree-loader.js";
+import { pdfFacts } from "./describe-facts.js";
 import { PdfNoTextError, PdfStructureError } from "./errors.js";
 import { buildStructureWithLlm, type LlmStructureOptions, splitLargeNodeWithLlm } from "./llm/index.js";
 import { type ParsedPdf, readPdf } from "./read/read-pdf.js";
@@ -377,7 +378,7 @@ export async function pdfToTree(
     markup: "plain",
     usage,
     warnings,
-    ...(pdf.infoTitle ? { title: pdf.infoTitle } : {}),
+    facts: pdfFacts({ info: pdf.info, pages, furniture, tree }),
     onPhase: progress,
   });
   progress("done");
