@@ -194,7 +194,10 @@ describe.skipIf(!existsSync(BIN))("pageindex documents: ids and references", () 
     const textKey = (await readdir(store)).find((name) => /\.text\.\d+$/.test(name));
     expect(textKey).toBeDefined();
     await writeFile(join(store, textKey as string), "not what the store wrote");
-    const repaired = await run(store, ["--json", "index", file]);
+    // The unchanged check reads the head only; --verify reads the stored copy too.
+    const trusted = await run(store, ["--json", "index", file]);
+    expect(JSON.parse(trusted.stdout).documents[0].status).toBe("unchanged");
+    const repaired = await run(store, ["--json", "index", file, "--verify"]);
     expect(repaired.code).toBe(0);
     const outcome = JSON.parse(repaired.stdout).documents[0];
     expect(outcome).toMatchObject({ status: "indexed", docId: "report.md" });

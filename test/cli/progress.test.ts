@@ -2,7 +2,11 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { Io } from "../../packages/pageindex-retriever/src/cli/output.js";
-import { createProgress, type ProgressStream } from "../../packages/pageindex-retriever/src/cli/progress.js";
+import {
+  createProgress,
+  createRunProgress,
+  type ProgressStream,
+} from "../../packages/pageindex-retriever/src/cli/progress.js";
 
 /** A stream that records what is written, claiming to be a terminal or not. */
 function fakeStream(isTTY: boolean): { stream: ProgressStream; written: string[] } {
@@ -71,5 +75,45 @@ describe("createProgress", () => {
       indexThreePages(createProgress(off.io, "off", silent.stream));
       expect([...off.lines, ...silent.written]).toEqual([]);
     }
+  });
+});
+
+describe("createRunProgress", () => {
+  it("draws one bar counting files with files/s; unchanged files only count, other lines scroll above", async () => {
+    const { io, lines } = fakeIo(true);
+    const { stream, written } = fakeStream(true);
+    const run = createRunProgress(io, "live", 3, stream);
+    const doc = run.document("a.pdf");
+    doc.start("a.pdf");
+    doc.update({ phase: "parse", done: 1, total: 2 });
+    doc.stop("a.pdf: indexed");
+    run.fileDone();
+    run.log("b.md: unchanged, skipped", { quiet: true });
+    run.fileDone();
+    run.log("c.md: the id is taken");
+    run.fileDone();
+    // The bar redraws on its own timer (10 frames a second), lines scroll with the next frame.
+    await new Promise((done) => setTimeout(done, 300));
+    run.finish("3 files in 0.1 s");
+    const drawn = written.join("");
+    expect(drawn).toContain("files/s");
+    expect(drawn).toContain("/3 files");
+    expect(drawn).toContain("a.pdf: indexed");
+    expect(drawn).toContain("c.md: the id is taken");
+    expect(drawn).not.toContain("unchanged");
+    expect(lines).toEqual(["3 files in 0.1 s"]);
+  });
+
+  it("writes each file's lines and the summary when not on a terminal", () => {
+    const { io, lines } = fakeIo(false);
+    const { stream, written } = fakeStream(false);
+    const run = createRunProgress(io, "live", 2, stream);
+    run.log("b.md: unchanged, skipped", { quiet: true });
+    const doc = run.document("a.md");
+    doc.start("a.md");
+    doc.stop("a.md: indexed");
+    run.finish("2 files");
+    expect(lines).toEqual(["b.md: unchanged, skipped", "a.md: indexed", "2 files"]);
+    expect(written).toEqual([]);
   });
 });

@@ -14,6 +14,29 @@ import {
 } from "pageindex-store";
 import { z } from "zod";
 import { leadSentences, type TextMarkup, toPlainText } from "./extractive.js";
+import { isDateLine, wordCount } from "./text-measures.js";
+
+/**
+ * What a document says about itself, gathered by its loader: PDF metadata and title page,
+ * Markdown front matter, H1 and first paragraph. The description is made of these.
+ */
+export interface DocumentFacts {
+  /** The document's own title (metadata, title page, front matter, H1). */
+  title?: string;
+  /** A line under the title on a title page ("Reference Manual for GLPK Version 5.0"). */
+  subtitle?: string;
+  /** Who wrote it, when the document says so usefully (not "Administrator"). */
+  author?: string;
+  /**
+   * One or two sentences saying what the document is: a PDF's Subject, front matter
+   * `description`/`summary`, the first real paragraph, an abstract's opening.
+   */
+  lead?: string;
+  /** Keywords or tags the document declares. */
+  keywords?: string[];
+  /** Leave the top-level section titles out (page-range trees: "Pages 1–5" says nothing). */
+  noSections?: boolean;
+}
 
 /** Options of {@link describeDocument}. */
 export interface DescribeOptions {
@@ -21,6 +44,12 @@ export interface DescribeOptions {
   model?: BaseChatModel;
   /** The document's title when known from elsewhere (e.g. front matter); else taken from the tree. */
   title?: string;
+  /**
+   * What the document says about itself (see {@link DocumentFacts}): the extractive
+   * description is built from these and the top-level section titles, never from raw page
+   * text. Without facts, the lead is the first sentence of the first node with prose.
+   */
+  facts?: DocumentFacts;
   /** How to read node text. Default `"markdown"`. */
   markup?: TextMarkup;
   /** Records the call under step `"describe"`. */
@@ -59,17 +88,36 @@ function children(byId: Map<string, TreeNode>, ids: string[]): TreeNode[] {
   return ids.map((id) => byId.get(id)).filter((n): n is TreeNode => n !== undefined);
 }
 
-/** The document's title: the given one, the only top heading, else the document name. */
-function documentTitle(tree: TreeDocument, roots: TreeNode[], given?: string): string {
+/** Title of a Markdown heading with no text. */
+const UNTITLED = "(untitled)";
+
+/**
+ * The document's title: the given one, the only top heading (not a page range or an empty
+ * heading), else the document name.
+ */
+function documentTitle(tree: TreeDocument, roots: TreeNode[], given?: string, facts?: DocumentFacts): string {
   if (given?.trim()) return given.trim();
-  const headed = roots.filter((n) => n.title !== PREFACE);
-  return headed.length === 1 && headed[0] ? headed[0].title : tree.docName;
+  const headed = roots.filter((n) => n.title !== PREFACE && n.title !== UNTITLED);
+  return headed.length === 1 && headed[0] && !facts?.noSections ? headed[0].title : tree.docName;
 }
 
-/** Titles of the first level with several sections, descending through single-root chains. */
+/** A title that is only a division number ("PART II", "Chapter 3"): its children say more. */
+const DIVISION = /^(?:part|chapter|book|volume|section|lecture|appendix|annex)\s+[\divxlc]{1,6}\.?$/i;
+
+const isDivision = (n: TreeNode): boolean => DIVISION.test(n.title.trim()) && n.childIds.length > 0;
+
+/**
+ * Titles of the first level with several sections, descending through single-root chains and
+ * through levels of bare division numbers ("PART I", "PART II" → their items).
+ */
 function mainSections(byId: Map<string, TreeNode>, roots: TreeNode[]): string[] {
   let level = roots.filter((n) => n.title !== PREFACE);
-  while (level.length === 1 && level[0]) level = children(byId, level[0].childIds);
+  for (;;) {
+    if (level.length === 1 && level[0]) level = children(byId, level[0].childIds);
+    else if (level.filter((n) => isDivision(n)).length > 1)
+      level = level.flatMap((n) => (isDivision(n) ? children(byId, n.childIds) : [n]));
+    else break;
+  }
   return level.map((n) => n.title).filter(Boolean);
 }
 
@@ -82,33 +130,70 @@ function leadOf(tree: TreeDocument, markup: TextMarkup): string {
   return "";
 }
 
-function extractiveDescription(tree: TreeDocument, title: string, markup: TextMarkup): string | undefined {
+/** Section titles that name no subject: front and back matter, an SEC filing's cover lines. */
+const MATTER =
+  /^(?:(?:table of )?contents|index|cover(?: page)?|title page|copyright|notices?|abstract|acknowledge?ments?|references|bibliography|united states|securities and exchange commission)$/i;
+
+/** Items joined with ", " up to `max` characters, then "…". */
+function listUpTo(items: readonly string[], max: number): string {
+  let list = "";
+  for (const item of items) {
+    const next = list ? `${list}, ${item}` : item;
+    if (next.length > max) return list ? `${list}, …` : `${item.slice(0, max - 1)}…`;
+    list = next;
+  }
+  return list;
+}
+
+/** `text` ending in a full stop (unless it already ends in punctuation). */
+const sentence = (text: string): string => (/[.!?…:;]["')\]]*$/.test(text) ? text : `${text}.`);
+
+function extractiveDescription(
+  tree: TreeDocument,
+  title: string,
+  markup: TextMarkup,
+  facts: DocumentFacts | undefined,
+): string | undefined {
   const byId = new Map(tree.nodes.map((n) => [n.nodeId, n]));
   const roots = children(byId, tree.rootIds);
   const parts: string[] = [];
-  const lead = leadOf(tree, markup);
-  parts.push(lead ? `${title}: ${lead}` : title);
-  const sections = mainSections(byId, roots);
-  if (sections.length > 1) {
-    let list = "";
-    for (const s of sections) {
-      const next = list ? `${list}, ${s}` : s;
-      if (next.length > 200) {
-        list = `${list}, …`;
-        break;
-      }
-      list = next;
-    }
-    parts.push(`Sections: ${list}.`);
-  }
+  const lead = facts ? (facts.lead ? sentence(facts.lead) : "") : leadOf(tree, markup);
+  let head = title;
+  if (facts?.subtitle) head = `${head} — ${facts.subtitle}`;
+  if (facts?.author) head = `${head} (${facts.author})`;
+  parts.push(lead ? `${head}: ${lead}` : facts ? sentence(head) : head);
+  if (facts?.keywords && facts.keywords.length > 0) parts.push(`Keywords: ${listUpTo(facts.keywords, 120)}.`);
+  // A section repeating the title or a good part of it (a cover page read as headings) says
+  // nothing new; a one- or two-word section that the title happens to contain still does.
+  const compact = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+  const names = [title, facts?.subtitle ?? ""].map(compact).filter(Boolean);
+  const repeats = (s: string) =>
+    names.some((n) => n === compact(s) || (n.includes(compact(s)) && wordCount(s) >= 3));
+  const sections = facts?.noSections
+    ? []
+    : mainSections(byId, roots).filter(
+        (s) => !MATTER.test(s.replace(/^[\d.\s]+/, "")) && !isDateLine(s) && !repeats(s),
+      );
+  if (sections.length > 1) parts.push(`Sections: ${listUpTo(sections, 200)}.`);
   const text = parts.join(" ").replace(/\s+/g, " ").trim();
   return text || undefined;
+}
+
+/** The document block of the prompt: name, title and what the document says about itself. */
+function documentBlock(tree: TreeDocument, title: string, facts: DocumentFacts | undefined): string {
+  const lines = [`Document name: ${oneLine(tree.docName)}`, `Title: ${oneLine(title)}`];
+  if (facts?.subtitle) lines.push(`Subtitle: ${oneLine(facts.subtitle)}`);
+  if (facts?.author) lines.push(`Author: ${oneLine(facts.author)}`);
+  if (facts?.lead) lines.push(`About: ${oneLine(facts.lead)}`);
+  if (facts?.keywords?.length) lines.push(`Keywords: ${oneLine(facts.keywords.join(", "))}`);
+  return lines.join("\n");
 }
 
 /**
  * A one-sentence description of a whole document, to choose among many documents: written by
  * the model when one is given (from the table of contents and the opening text), otherwise
- * extractive (title, first sentence, main section titles). A failed model call falls back to
+ * extractive: from what the document says about itself (`facts`: title, subtitle, author,
+ * lead sentences, keywords) and its main section titles. A failed model call falls back to
  * the extractive description with a warning; it never throws for a model problem.
  * @throws The abort error (see `abortError`) when `signal` fires.
  */
@@ -119,8 +204,13 @@ export async function describeDocument(
   throwIfAborted(options.signal);
   const markup = options.markup ?? "markdown";
   const byId = new Map(tree.nodes.map((n) => [n.nodeId, n]));
-  const title = documentTitle(tree, children(byId, tree.rootIds), options.title);
-  const fallback = () => extractiveDescription(tree, title, markup);
+  const title = documentTitle(
+    tree,
+    children(byId, tree.rootIds),
+    options.facts?.title ?? options.title,
+    options.facts,
+  );
+  const fallback = () => extractiveDescription(tree, title, markup, options.facts);
   if (!options.model) {
     const description = fallback();
     return description ? { description, method: "extractive" } : { method: "extractive" };
@@ -138,7 +228,7 @@ export async function describeDocument(
     messages: [
       new SystemMessage(SYSTEM_PROMPT),
       new HumanMessage(
-        `${asData("document", `Document name: ${oneLine(tree.docName)}\nTitle: ${oneLine(title)}`)}\n\n${asData("toc", toc)}\n\n${asData("section", opening, { part: "opening text" })}\n\nDescribe this document in one sentence.`,
+        `${asData("document", documentBlock(tree, title, options.facts))}\n\n${asData("toc", toc)}\n\n${asData("section", opening, { part: "opening text" })}\n\nDescribe this document in one sentence.`,
       ),
     ],
     retries: options.retries ?? 1,

@@ -2,7 +2,7 @@ import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { TreeDocument, UsageTracker } from "pageindex-store";
 import { throwIfAborted } from "pageindex-store";
-import { describeDocument } from "./describe.js";
+import { type DocumentFacts, describeDocument } from "./describe.js";
 import type { TextMarkup } from "./extractive.js";
 import { modelName, type SummaryMode, summarizeTree } from "./summarize.js";
 
@@ -27,7 +27,12 @@ export interface TreeLoaderOptions {
   summaryChars?: number;
   /** Concurrent model calls. Default 4 for summaries (3 for the PDF structure path). */
   concurrency?: number;
-  /** Add a one-sentence document description (LLM when `model` is given, else extractive). Default false. */
+  /**
+   * Ask `model` for a one-sentence document description (one call). Default false. Every tree
+   * gets a description either way: without this (or without a model) it is drawn from what the
+   * document says about itself (metadata, title page, front matter, first paragraph, top-level
+   * sections); the model's sentence replaces it.
+   */
   description?: boolean;
   /** Retries per model call on a bad answer or rate limit. */
   retries?: number;
@@ -59,19 +64,21 @@ export async function enrichTree(
     warnings: string[];
     /** Title to describe the document by (front matter, PDF info), when known. */
     title?: string;
+    /** What the document says about itself, for the description. */
+    facts?: DocumentFacts;
     onPhase?: (phase: "summarize" | "describe") => void;
   },
 ): Promise<void> {
   throwIfAborted(options.signal);
   const { usage, warnings, markup } = run;
-  const shared = {
+  const calls = {
     usage,
-    ...(options.model ? { model: options.model } : {}),
     ...(options.callbacks ? { callbacks: options.callbacks } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   };
+  const shared = options.model ? { ...calls, model: options.model } : calls;
   if (run.mode !== "none") {
     run.onPhase?.("summarize");
     const result = await summarizeTree(tree, {
@@ -84,16 +91,16 @@ export async function enrichTree(
     });
     warnings.push(...result.warnings);
   }
-  if (options.description) {
-    run.onPhase?.("describe");
-    const described = await describeDocument(tree, {
-      ...shared,
-      markup,
-      ...(run.title ? { title: run.title } : {}),
-    });
-    if (described.description !== undefined) tree.description = described.description;
-    if (described.warning) warnings.push(described.warning);
-  }
+  // Always described: from the document's own facts, or by the model when asked for.
+  if (options.description) run.onPhase?.("describe");
+  const described = await describeDocument(tree, {
+    ...(options.description ? shared : calls),
+    markup,
+    ...(run.title ? { title: run.title } : {}),
+    ...(run.facts ? { facts: run.facts } : {}),
+  });
+  tree.description = described.description ?? tree.docName;
+  if (described.warning) warnings.push(described.warning);
   if (options.model && usage.total.calls > 0) tree.build.model = modelName(options.model);
   tree.build.usage = usage.toJSON();
   tree.build.warnings = warnings;

@@ -37,39 +37,88 @@ const LINK_DEFINITION = /^ {0,3}\[[^\]]+\]:\s/;
 const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
 const THEMATIC = /^ {0,3}(?:(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/;
 
-/** Removes inline Markdown/HTML markup from one line, keeping the readable text. */
+/**
+ * Removes inline Markdown/HTML markup from one line, keeping the readable text. Each rule runs
+ * only when the line holds the character that starts it (no rule adds a character a later rule
+ * looks for), so a plain prose line costs a few scans.
+ */
 function stripInline(line: string): string {
-  return line
-    .replace(/<!--.*?-->/g, " ")
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
-    .replace(/<((?:https?|mailto):[^>\s]+)>/g, "$1")
-    .replace(/<\/?[A-Za-z][^>]*>/g, " ")
-    .replace(/\{%[^%]*%\}/g, " ")
-    .replace(/`+([^`]*)`+/g, "$1")
-    .replace(/(\*\*|__|~~)(?=\S)(.+?)(?<=\S)\1/g, "$2")
-    .replace(/(^|[^\w*])[*_](?=\S)([^*_]+?)(?<=\S)[*_](?=[^\w*]|$)/g, "$1$2")
-    .replace(/&(#39|amp|lt|gt|quot|apos|nbsp);/g, (_, name: string) => ENTITIES[name] ?? "")
-    .replace(/\|/g, " ")
-    .replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, "$1");
+  let out = line;
+  const has = (c: string) => out.includes(c);
+  if (has("<!--")) out = out.replace(/<!--.*?-->/g, " ");
+  if (has("[")) {
+    if (has("![")) out = out.replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1");
+    out = out.replace(/\[([^\]]+)\]\([^)]*\)/g, "$1").replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1");
+  }
+  if (has("<")) out = out.replace(/<((?:https?|mailto):[^>\s]+)>/g, "$1").replace(/<\/?[A-Za-z][^>]*>/g, " ");
+  if (has("{%")) out = out.replace(/\{%[^%]*%\}/g, " ");
+  if (has("`")) out = out.replace(/`+([^`]*)`+/g, "$1");
+  if (has("*") || has("_") || has("~")) {
+    out = out
+      .replace(/(\*\*|__|~~)(?=\S)(.+?)(?<=\S)\1/g, "$2")
+      .replace(/(^|[^\w*])[*_](?=\S)([^*_]+?)(?<=\S)[*_](?=[^\w*]|$)/g, "$1$2");
+  }
+  if (has("&"))
+    out = out.replace(/&(#39|amp|lt|gt|quot|apos|nbsp);/g, (_, name: string) => ENTITIES[name] ?? "");
+  if (has("|")) out = out.replace(/\|/g, " ");
+  if (has("\\")) out = out.replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, "$1");
+  return out;
+}
+
+/** Non-whitespace characters of a string. */
+function visibleChars(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 32 && c !== 160) n++;
+  }
+  return n;
+}
+
+/**
+ * The lines of a text as `split(/\r\n|\r|\n/)` gives them, cut only as far as they are read:
+ * a reader that stops after the lead does not split the rest.
+ */
+class LazyLines {
+  private readonly lines: string[] = [];
+  private at = 0;
+
+  constructor(private readonly text: string) {}
+
+  get(i: number): string | undefined {
+    const text = this.text;
+    while (this.lines.length <= i && this.at <= text.length) {
+      let end = this.at;
+      while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
+      this.lines.push(text.slice(this.at, end));
+      this.at = text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
+    }
+    return this.lines[i];
+  }
 }
 
 /**
  * Markdown to readable plain text: headings, fences, HTML comments, table rules, link
  * definitions and block markers (lists, quotes) removed; fenced/indented code kept only when
- * the text has no prose at all. Whitespace is collapsed to single spaces.
+ * the text has no prose at all. Whitespace is collapsed to single spaces. With `enough`, stops
+ * once the prose holds that many visible characters (`complete: false`): the text is then a
+ * prefix of the whole conversion.
  */
-function markdownToPlain(text: string): string {
+function markdownToPlain(
+  text: string,
+  enough = Number.POSITIVE_INFINITY,
+): { text: string; complete: boolean } {
   const prose: string[] = [];
   const code: string[] = [];
   let fence: string | undefined;
   let inComment = false;
   let previousBlank = true;
   let inList = false;
-  const lines = text.split(/\r\n|\r|\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
+  let visible = 0;
+  const lines = new LazyLines(text);
+  for (let i = 0; ; i++) {
+    const line = lines.get(i);
+    if (line === undefined) break;
     if (fence !== undefined) {
       const marker = FENCE.exec(line)?.[1];
       if (
@@ -113,7 +162,7 @@ function markdownToPlain(text: string): string {
     ) {
       continue;
     }
-    const next = lines[i + 1];
+    const next = lines.get(i + 1);
     if (next !== undefined && SETEXT.test(next) && !/^\s*[-*+]\s/.test(line)) {
       i += 1; // a setext heading: its text is the title, not content
       continue;
@@ -122,10 +171,13 @@ function markdownToPlain(text: string): string {
     const body = line
       .replace(/^\s*(?:>\s?)+/, "")
       .replace(/^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/, "");
-    prose.push(stripInline(body));
+    const plain = stripInline(body);
+    prose.push(plain);
+    visible += visibleChars(plain);
+    if (visible >= enough) return { text: collapse(prose.join(" ")), complete: false };
   }
   const chosen = prose.some((l) => l.trim()) ? prose : code;
-  return collapse(chosen.join(" "));
+  return { text: collapse(chosen.join(" ")), complete: true };
 }
 
 function collapse(text: string): string {
@@ -155,7 +207,7 @@ export function toPlainText(text: string, options: Omit<ExtractiveOptions, "maxC
   // dot leaders are layout, not words.
   let plain =
     markup === "markdown"
-      ? markdownToPlain(text)
+      ? markdownToPlain(text).text
       : collapse(text.replace(CONTENTS_ENTRY, "").replace(/(?:[ \t]*[.·…_]){4,}/g, " "));
   const title = options.title ? collapse(options.title) : "";
   if (markup === "plain" && title && plain.toLowerCase().startsWith(title.toLowerCase())) {
@@ -185,5 +237,14 @@ export function leadSentences(plain: string, maxChars: number): string {
  */
 export function extractiveSummary(text: string, options: ExtractiveOptions = {}): string {
   const maxChars = options.maxChars ?? DEFAULT_SUMMARY_CHARS;
-  return leadSentences(toPlainText(windowOf(text, maxChars), options), maxChars);
+  const window = windowOf(text, maxChars);
+  if ((options.markup ?? "markdown") === "markdown") {
+    // Only the lead is kept: convert just enough prose. The sentence cut reads one character
+    // past `maxChars` and a run of closing quotes or brackets; past such a run the prefix
+    // decides exactly as the whole text would, else convert it all.
+    const prefix = markdownToPlain(window, maxChars + 16);
+    if (prefix.complete || /[^"')\]]/.test(prefix.text.slice(maxChars + 1)))
+      return leadSentences(prefix.text, maxChars);
+  }
+  return leadSentences(toPlainText(window, options), maxChars);
 }

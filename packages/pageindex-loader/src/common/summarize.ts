@@ -248,12 +248,14 @@ export async function summarizeTree(
     }
     return titles;
   };
+  // Title paths go into model prompts only: extractive summaries of a large tree skip them.
+  const withPaths = options.mode === "llm" && options.model !== undefined;
   const targets: SummaryTarget[] = tree.nodes.map((n) => ({
     id: n.nodeId,
     title: n.title,
     text: n.text,
     tokenCount: n.tokenCount,
-    path: pathOf(n.nodeId),
+    ...(withPaths ? { path: pathOf(n.nodeId) } : {}),
   }));
   const result = await summarizeNodes(targets, { docName: tree.docName, ...options });
   result.outcomes.forEach((o, i) => {

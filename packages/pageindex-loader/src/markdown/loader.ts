@@ -23,6 +23,7 @@ import {
   DEFAULT_SUMMARY_THRESHOLD,
 } from "../common/summarize.js";
 import { readOptionsOf, sourceInfo, TreeLoader } from "../common/tree-loader.js";
+import { markdownFacts } from "./describe-facts.js";
 import { parseMarkdown } from "./parse.js";
 import { buildSections, thinSections, toDrafts } from "./sections.js";
 import { capTitle } from "./title.js";
@@ -158,7 +159,7 @@ export async function markdownToTree(
     markup: "markdown",
     usage,
     warnings,
-    ...(fmTitle !== undefined ? { title: fmTitle } : {}),
+    facts: markdownFacts(parsed, frontMatter?.data),
   });
   return tree;
 }

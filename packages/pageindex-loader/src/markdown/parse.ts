@@ -48,7 +48,15 @@ export interface ParsedMarkdown {
    */
   firstContentLine?: number;
   frontMatter?: FrontMatter;
+  /**
+   * Line ranges (1-based, inclusive) of the first top-level paragraphs, at most
+   * {@link LEAD_PARAGRAPHS}: where a description's opening sentence is looked for.
+   */
+  leadParagraphs: Array<{ line: number; lastLine: number }>;
 }
+
+/** How many top-level paragraphs {@link parseMarkdown} lists in `leadParagraphs`. */
+export const LEAD_PARAGRAPHS = 8;
 
 type FrontMatterValue = Pick<FrontMatter, "data" | "error">;
 
@@ -74,6 +82,7 @@ function createParser(): Md {
   // `#` line inside an HTML block is not a heading.
   const md = new MarkdownIt({ html: true });
   md.use(frontMatterPlugin<FrontMatterValue>, readFrontMatterValue);
+  md.block.ruler.before("front_matter", "drain", drainRule);
   // Only the block structure is needed: inline parsing runs just for heading titles, which
   // halves the parse time of a large document.
   md.core.ruler.disable(["inline", "text_join"], true);
@@ -81,6 +90,27 @@ function createParser(): Md {
 }
 
 let parser: Md | undefined;
+
+type BlockRule = Parameters<Md["block"]["ruler"]["before"]>[2];
+/** The `env` key under which a parse asks for finished blocks (see {@link drainRule}). */
+const TAKE = "pageindexTakeTokens";
+type TakeTokens = (tokens: Token[]) => void;
+
+/**
+ * A block rule that consumes nothing: run before every other rule at each top-level block
+ * start, it hands the tokens of the blocks finished so far to the parse that asked (through
+ * `env`) and drops them, so a large document's tokens die young instead of filling the heap
+ * until the parse ends. Only at the root: container rules (lists, quotes) look back at their
+ * own tokens by index while they run.
+ */
+const drainRule: BlockRule = (state) => {
+  const take = (state.env as Record<string, unknown>)[TAKE] as TakeTokens | undefined;
+  if (take && state.level === 0 && state.parentType === "root" && state.tokens.length > 0) {
+    take(state.tokens);
+    state.tokens.length = 0;
+  }
+  return false;
+};
 
 /** Renders an inline token stream as plain text: code spans, emphasis, links and images keep their text. */
 function inlineText(tokens: Token[]): string {
@@ -141,40 +171,48 @@ export function parseMarkdown(source: string): ParsedMarkdown {
 
   parser ??= createParser();
   const md = parser;
-  const env: Record<string, unknown> = {};
-  const tokens = md.parse(text, env);
-  const parsed: ParsedMarkdown = { text, lineStarts, lineCount, headings: [] };
-
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i] as Token;
-    if (token.level !== 0 || !token.map || token.nesting === -1) continue;
-    const [start, end] = token.map;
-    if (token.type === "front_matter") {
-      // Set by our own front matter rule, the only producer of this token type.
-      const meta = token.meta as unknown as FrontMatterMeta<FrontMatterValue>;
-      parsed.frontMatter = { format: meta.format, raw: meta.raw, ...meta.value, endLine: end };
-      continue;
+  const parsed: ParsedMarkdown = { text, lineStarts, lineCount, headings: [], leadParagraphs: [] };
+  // Inline titles are read once the whole document is parsed: a link reference in a heading may
+  // be defined further down.
+  const inlineTitles: Array<{ heading: MarkdownHeading; content: string }> = [];
+  const take: TakeTokens = (tokens) => {
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i] as Token;
+      // Reference definitions stay in the block tokens until the core's strip_references rule.
+      if (token.level !== 0 || !token.map || token.nesting === -1 || token.type === "reference_definition")
+        continue;
+      const [start, end] = token.map;
+      if (token.type === "paragraph_open" && parsed.leadParagraphs.length < LEAD_PARAGRAPHS) {
+        parsed.leadParagraphs.push({ line: start + 1, lastLine: end });
+      }
+      if (token.type === "front_matter") {
+        // Set by our own front matter rule, the only producer of this token type.
+        const meta = token.meta as unknown as FrontMatterMeta<FrontMatterValue>;
+        parsed.frontMatter = { format: meta.format, raw: meta.raw, ...meta.value, endLine: end };
+        continue;
+      }
+      const html = token.type === "html_block" ? htmlHeading(token.content, md.utils.unescapeAll) : undefined;
+      if (html) {
+        parsed.headings.push({
+          level: html.level,
+          title: capTitle(html.title),
+          line: start + 1,
+          lastLine: end,
+        });
+      } else if (token.type === "heading_open") {
+        const inline = tokens[i + 1];
+        const heading = { level: Number(token.tag.slice(1)), title: "", line: start + 1, lastLine: end };
+        parsed.headings.push(heading);
+        inlineTitles.push({ heading, content: inline?.type === "inline" ? inline.content : "" });
+      } else if (parsed.firstContentLine === undefined && !isContentless(token)) {
+        parsed.firstContentLine = start + 1;
+      }
     }
-    const html = token.type === "html_block" ? htmlHeading(token.content, md.utils.unescapeAll) : undefined;
-    if (html) {
-      parsed.headings.push({
-        level: html.level,
-        title: capTitle(html.title),
-        line: start + 1,
-        lastLine: end,
-      });
-    } else if (token.type === "heading_open") {
-      const inline = tokens[i + 1];
-      parsed.headings.push({
-        level: Number(token.tag.slice(1)),
-        title: headingTitle(md, inline?.type === "inline" ? inline.content : "", env),
-        line: start + 1,
-        lastLine: end,
-      });
-    } else if (parsed.firstContentLine === undefined && !isContentless(token)) {
-      parsed.firstContentLine = start + 1;
-    }
-  }
+  };
+  const env: Record<string, unknown> = { [TAKE]: take };
+  take(md.parse(text, env));
+  delete env[TAKE];
+  for (const { heading, content } of inlineTitles) heading.title = headingTitle(md, content, env);
   return parsed;
 }
 

@@ -1,4 +1,5 @@
-import { countTokens, type NodeDraft } from "pageindex-store";
+import type { NodeDraft } from "pageindex-store";
+import { countDocumentTokens } from "../common/token-count.js";
 import { linesText, type ParsedMarkdown } from "./parse.js";
 
 /** Title of the node holding the text before the first heading. */
@@ -44,7 +45,7 @@ function firstNonBlankLine(parsed: ParsedMarkdown, from: number, to: number): nu
 function fillText(parsed: ParsedMarkdown, s: MarkdownSection): void {
   // Trailing blank lines belong to the range (a section runs to the next heading) but not the text.
   s.text = linesText(parsed, s.startLine, s.ownEndLine).trimEnd();
-  s.tokenCount = countTokens(s.text);
+  s.tokenCount = countDocumentTokens(s.text);
   for (const child of s.children) fillText(parsed, child);
 }
 
@@ -118,7 +119,7 @@ export function thinSections(parsed: ParsedMarkdown, roots: MarkdownSection[], m
     s.children = [];
     s.ownEndLine = s.endLine;
     s.text = linesText(parsed, s.startLine, s.endLine).trimEnd();
-    s.tokenCount = countTokens(s.text);
+    s.tokenCount = countDocumentTokens(s.text);
   };
   for (const root of roots) visit(root);
   return merged;

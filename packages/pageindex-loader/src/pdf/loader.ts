@@ -10,11 +10,13 @@ import {
   toDocId,
   UsageTracker,
 } from "pageindex-store";
+import type { DocumentFacts } from "../common/describe.js";
 import { enrichTree, type TreeLoaderOptions } from "../common/enrich.js";
 import { InvalidInputError } from "../common/errors.js";
 import { type LoadedSource, type ReadSourceOptions, type SourceInput, sha256Hex } from "../common/source.js";
 import { checkSummaryOptions } from "../common/summarize.js";
 import { readOptionsOf, sourceInfo, TreeLoader } from "../common/tree-loader.js";
+import { pdfFacts } from "./describe-facts.js";
 import { PdfNoTextError, PdfStructureError } from "./errors.js";
 import { buildStructureWithLlm, type LlmStructureOptions, splitLargeNodeWithLlm } from "./llm/index.js";
 import { type ParsedPdf, readPdf } from "./read/read-pdf.js";
@@ -178,6 +180,11 @@ export interface PdfSourceInfo {
  *   for unusable input; {PdfStructureError} when a forced outline or layout path finds nothing
  *   (a forced LLM path whose model fails still yields a page-range tree, with warnings).
  */
+/** The layout path's title page stands in when the metadata and the page's own look gave no title. */
+function withTitlePage(facts: DocumentFacts, titlePage: string | undefined): DocumentFacts {
+  return facts.title === undefined && titlePage ? { ...facts, title: titlePage } : facts;
+}
+
 export async function pdfToTree(
   bytes: Uint8Array,
   options: PdfTreeLoaderOptions = {},
@@ -419,6 +426,7 @@ export async function pdfToTree(
     usage,
     warnings,
     ...(titlePage || pdf.infoTitle ? { title: titlePage ?? pdf.infoTitle } : {}),
+    facts: withTitlePage(pdfFacts({ info: pdf.info, pages, furniture, tree }), titlePage),
     onPhase: progress,
   });
   progress("done");

@@ -29,8 +29,8 @@ export interface FileDocId {
 }
 
 /** `notes.md` + a path → `notes-1a2b3c4d.md`: the extension stays last so the id still reads as a file. */
-function withPathHash(id: string, path: string): string {
-  const hash = createHash("sha256").update(path).digest("hex").slice(0, 8);
+export function pathDerivedId(id: string, path: string): string {
+  const hash = createHash("sha256").update(resolve(path)).digest("hex").slice(0, 8);
   const ext = extname(id);
   return toDocId(`${id.slice(0, id.length - ext.length)}-${hash}${ext}`);
 }
@@ -41,34 +41,26 @@ function withPathHash(id: string, path: string): string {
  * run, so `a/notes.md` and `b/notes.md` both stay indexed and both are skipped when unchanged.
  * A file already stored under its path-derived id keeps it. An unreadable document under the name
  * id is replaced (re-indexing repairs it).
+ *
+ * Reads at most two heads, whatever the store holds: an unchanged file is recognised without
+ * listing documents. An id that differs only in letter case from a stored one (`Report.pdf`
+ * beside `report.pdf`) is not detected here: `addTree` refuses it with a
+ * `DocumentIdConflictError`, and the caller retries with {@link pathDerivedId}.
  */
 export async function docIdForFile(store: PageIndexStore, file: string): Promise<FileDocId> {
   const path = resolve(file);
   const docId = toDocId(basename(path));
   const state = await storedState(store, docId);
-  const alternative = withPathHash(docId, path);
+  if (state.status === "stored" && state.info.source === path) return { docId, state };
   // Once given the path-derived id, a file keeps it (even after the name id is freed), so a
   // re-index replaces that document rather than storing a second copy under the name id.
-  const own =
-    state.status === "stored" && state.info.source === path
-      ? undefined
-      : await storedState(store, alternative);
-  const keepsAlternative = own?.status === "stored" && own.info.source === path;
-  let holder: { docId: string; source: string } | undefined;
-  if (state.status === "stored" && state.info.source !== path) {
-    holder = { docId, source: state.info.source ?? state.info.docName };
-  } else if (state.status === "absent") {
-    // `Report.pdf` beside a stored `report.pdf`: the store refuses ids that differ only in case
-    // (they share keys on case-insensitive disks), so take the path-derived id instead.
-    const lower = docId.toLowerCase();
-    const twin = (await store.listDocuments()).find(
-      (d) => d.docId.toLowerCase() === lower && d.source !== path,
-    );
-    if (twin) holder = { docId: twin.docId, source: twin.source ?? twin.docName };
-  }
+  const alternative = pathDerivedId(docId, path);
+  const own = await storedState(store, alternative);
+  const keepsAlternative = own.status === "stored" && own.info.source === path;
+  const holder =
+    state.status === "stored" ? { docId, source: state.info.source ?? state.info.docName } : undefined;
   if (!holder && !keepsAlternative) return { docId, state };
-  const alternativeState = own ?? (await storedState(store, alternative));
-  return { docId: alternative, state: alternativeState, ...(holder ? { taken: holder } : {}) };
+  return { docId: alternative, state: own, ...(holder ? { taken: holder } : {}) };
 }
 
 const describe = (d: DocumentInfo) => `${d.docId}${d.source ? ` (${d.source})` : ""}`;

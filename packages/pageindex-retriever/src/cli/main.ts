@@ -82,9 +82,10 @@ export function buildProgram(
       ),
     )
     .option("--no-description", "skip the one-sentence document description")
-    .option("--concurrency <n>", "parallel LLM calls", positiveInt)
+    .option("--concurrency <n>", "files indexed at once, and model calls in all (default 4)", positiveInt)
     .option("--password <password>", "password of encrypted PDFs")
     .option("--force", "re-index files even when unchanged")
+    .option("--verify", "read the stored copy of unchanged files too, re-indexing unreadable ones")
     .action(run((ctx, paths: string[], opts) => indexFiles(ctx, paths, opts), writes));
 
   program

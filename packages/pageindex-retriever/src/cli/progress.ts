@@ -104,3 +104,95 @@ function lineProgress(io: Io): ProgressReporter {
     },
   };
 }
+
+/** Progress of a run over many files: a files/s bar on a terminal, lines elsewhere. */
+export interface RunProgress {
+  /** Reporter for one file being indexed (several may be open at once). */
+  document(name: string): ProgressReporter;
+  /** A line about a file (unchanged, renamed, a warning) that must not break the bar. */
+  log(line: string, options?: { quiet?: boolean }): void;
+  /** One file is finished, whatever its outcome: advances the count. */
+  fileDone(): void;
+  /** Ends the run with a summary line (none when empty). */
+  finish(summary: string): void;
+}
+
+/** Files per second, to one decimal (or whole above 100). */
+export function filesPerSecond(files: number, ms: number): string {
+  const rate = ms > 0 ? (files * 1000) / ms : 0;
+  return rate >= 100 ? rate.toFixed(0) : rate.toFixed(1);
+}
+
+/**
+ * A run's progress. `live` on a terminal: one bar counting files, with files/s, the time left
+ * and what the latest file is doing; lines about files scroll above it, except `quiet` ones
+ * (an unchanged file, counted by the bar only). `live` elsewhere: each file's phase lines and
+ * summary, as {@link createProgress}. `summary`: summary lines only. `off`: nothing.
+ */
+export function createRunProgress(
+  io: Io,
+  mode: ProgressMode,
+  total: number,
+  stream: ProgressStream = process.stderr,
+): RunProgress {
+  if (mode === "off")
+    return { document: () => createProgress(io, "off"), log() {}, fileDone() {}, finish() {} };
+  if (mode === "summary" || !io.isTTY) {
+    return {
+      document: () => createProgress(io, mode, stream),
+      log: (line) => io.err(line),
+      fileDone() {},
+      finish: (summary) => {
+        if (summary) io.err(summary);
+      },
+    };
+  }
+  return runBar(io, total, stream);
+}
+
+function runBar(io: Io, total: number, stream: ProgressStream): RunProgress {
+  const started = performance.now();
+  const multi = new cliProgress.MultiBar(
+    {
+      format: "[{bar}] {value}/{total} files · {rate} files/s · ETA {eta_formatted} · {activity}",
+      stream,
+      hideCursor: true,
+      clearOnComplete: true,
+      etaBuffer: 50,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let done = 0;
+  let activity = "starting";
+  const bar = multi.create(total, 0, { rate: "0.0", activity });
+  const redraw = () =>
+    bar.update(done, { rate: filesPerSecond(done, performance.now() - started), activity });
+  const log = (line: string) => multi.log(`${line}\n`);
+  return {
+    document(name) {
+      return {
+        start() {
+          activity = `${name}: reading`;
+          redraw();
+        },
+        update({ phase, done: pages, total: of }) {
+          const count = phase === "parse" && of ? ` ${pages ?? 0}/${of} pages` : "";
+          activity = `${name}: ${phaseLabel(phase)}${count}`;
+          redraw();
+        },
+        stop: log,
+      };
+    },
+    log(line, options) {
+      if (!options?.quiet) log(line);
+    },
+    fileDone() {
+      done += 1;
+      redraw();
+    },
+    finish(summary) {
+      multi.stop();
+      if (summary) io.err(summary);
+    },
+  };
+}

@@ -1,5 +1,5 @@
-import { countTokens } from "pageindex-store";
 import type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
+import { countDocumentTokens } from "../../common/token-count.js";
 import type { ParsedPage } from "../types.js";
 import { type FontStyle, fontStyleFromName } from "./fonts.js";
 import { assembleLines, type RawTextItem } from "./lines.js";
@@ -46,7 +46,7 @@ export function lazyTokens(page: Omit<ParsedPage, "tokenCount">): ParsedPage {
   let tokens: number | undefined;
   return Object.defineProperty(page, "tokenCount", {
     get: () => {
-      tokens ??= countTokens(page.text);
+      tokens ??= countDocumentTokens(page.text);
       return tokens;
     },
     enumerable: true,

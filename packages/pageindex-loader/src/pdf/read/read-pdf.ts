@@ -1,9 +1,18 @@
 import { throwIfAborted } from "pageindex-store";
+import type { PDFDocumentProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { PdfCorruptError } from "../errors.js";
 import type { OutlineEntry, ParsedPage } from "../types.js";
 import { openPdf } from "./document.js";
 import { readOutline } from "./outline.js";
 import { FontBook, readPage } from "./pages.js";
+
+/** What a PDF's document information dictionary (or XMP metadata) says, trimmed; empty fields left out. */
+export interface PdfInfo {
+  title?: string;
+  subject?: string;
+  keywords?: string;
+  author?: string;
+}
 
 /** A PDF read page by page: every page's lines and text, and the outline. */
 export interface ParsedPdf {
@@ -14,6 +23,8 @@ export interface ParsedPdf {
   pageLabels: string[] | null;
   /** Document info title, when set. */
   infoTitle?: string;
+  /** Document info (title, subject, keywords, author), falling back to XMP `dc:` fields. */
+  info: PdfInfo;
   /** Pages that could not be read (their text is empty). */
   unreadablePages: number[];
 }
@@ -25,6 +36,36 @@ export interface ReadPdfOptions {
   signal?: AbortSignal;
   /** Called after each page. */
   onPage?: (pagesParsed: number, pageCount: number) => void;
+}
+
+/** A metadata value as one line: XMP lists (several creators) are joined. */
+const text = (value: unknown): string | undefined => {
+  const joined = Array.isArray(value) ? value.filter((v) => typeof v === "string").join(", ") : value;
+  const trimmed = typeof joined === "string" ? joined.replace(/\s+/g, " ").trim() : "";
+  return trimmed || undefined;
+};
+
+/** The info dictionary's fields, else XMP's Dublin Core ones; a damaged dictionary gives none. */
+async function readInfo(doc: PDFDocumentProxy): Promise<PdfInfo> {
+  try {
+    const meta = await doc.getMetadata();
+    const dict = (meta.info ?? {}) as Record<string, unknown>;
+    const xmp = meta.metadata as { get(name: string): unknown } | null;
+    const fields: Array<[keyof PdfInfo, string, string]> = [
+      ["title", "Title", "dc:title"],
+      ["subject", "Subject", "dc:description"],
+      ["keywords", "Keywords", "pdf:keywords"],
+      ["author", "Author", "dc:creator"],
+    ];
+    const info: PdfInfo = {};
+    for (const [field, key, xmpKey] of fields) {
+      const value = text(dict[key]) ?? text(xmp?.get(xmpKey));
+      if (value !== undefined) info[field] = value;
+    }
+    return info;
+  } catch {
+    return {};
+  }
 }
 
 /**
@@ -42,14 +83,8 @@ export async function readPdf(data: Uint8Array, options: ReadPdfOptions): Promis
     } catch {
       pageLabels = null;
     }
-    let infoTitle: string | undefined;
-    try {
-      const meta = await doc.getMetadata();
-      const title = (meta.info as { Title?: unknown } | undefined)?.Title;
-      if (typeof title === "string" && title.trim()) infoTitle = title.trim();
-    } catch {
-      infoTitle = undefined;
-    }
+    const info = await readInfo(doc);
+    const infoTitle = info.title;
     const fonts = new FontBook();
     const pages: ParsedPage[] = [];
     const unreadablePages: number[] = [];
@@ -75,6 +110,7 @@ export async function readPdf(data: Uint8Array, options: ReadPdfOptions): Promis
       outline,
       pageLabels,
       ...(infoTitle !== undefined ? { infoTitle } : {}),
+      info,
       unreadablePages,
     };
   } finally {

@@ -96,7 +96,7 @@ function isIdentifierEntry(title: string): boolean {
  * Title-page furniture of papers: affiliation marks on author and institution lines, e-mail
  * addresses. A mark before a number is a legal section or paragraph sign ("§ 12 Scope"), not one.
  */
-const BYLINE = /[†‡§¶](?!\s*\d)|[\p{L}\d}._-]@[\p{L}\d-]+\.\p{L}/u;
+export const BYLINE = /[†‡§¶](?!\s*\d)|[\p{L}\d}._-]@[\p{L}\d-]+\.\p{L}/u;
 /** A table's column header standing alone ("Page" over the page numbers of an index). */
 const COLUMN_HEADER = /^(page|pages|page no\.?|page number)$/i;
 /** A line ending in a word that cannot end a title: the title goes on on the next line. */

@@ -1,4 +1,5 @@
 import type { NodeDraft } from "pageindex-store";
+import { countDocumentTokens } from "../../common/token-count.js";
 import type { ParsedPage, PdfLine, PdfPosition, SectionEntry } from "../types.js";
 import { compactTitle, titleSimilarity } from "./titles.js";
 
@@ -157,9 +158,11 @@ export function entriesToDrafts(
   const toDraft = (e: SectionEntry): NodeDraft => {
     const start = { page: e.page, line: e.line ?? 0 };
     const end = next.get(e);
+    const text = slicer.slice(start, end);
     return {
       title: e.title,
-      text: slicer.slice(start, end),
+      text,
+      tokenCount: countDocumentTokens(text),
       startPage: e.page,
       ownEndPage: slicer.endBefore(end, e.page),
       children: e.children.map(toDraft),
@@ -175,6 +178,7 @@ export function entriesToDrafts(
         drafts.unshift({
           title: PREFACE_TITLE,
           text,
+          tokenCount: countDocumentTokens(text),
           startPage: 1,
           ownEndPage: slicer.endBefore(firstPos, 1),
         });

@@ -1,4 +1,4 @@
-import { countTokens } from "pageindex-store";
+import { countDocumentTokens } from "../../common/token-count.js";
 import type { ParsedPage, PdfPosition, SectionEntry } from "../types.js";
 import { pageRangeEntries } from "./flat.js";
 import { type LayoutContext, layoutWithin } from "./layout.js";
@@ -87,7 +87,8 @@ export async function splitLargeSections(
       // Page token counts bound the text's tokens from above; count exactly only when they exceed the budget.
       let estimate = 0;
       for (let p = e.page; p <= lastPage; p++) estimate += ctx.pages[p - 1]?.tokenCount ?? 0;
-      if (estimate <= budget.maxTokens || countTokens(slicer.slice(start, end)) <= budget.maxTokens) continue;
+      if (estimate <= budget.maxTokens || countDocumentTokens(slicer.slice(start, end)) <= budget.maxTokens)
+        continue;
       tried.add(e);
 
       let sub = inside(layoutWithin(ctx, start, end ?? { page: lastPage + 1, line: 0 }), e, start, end);

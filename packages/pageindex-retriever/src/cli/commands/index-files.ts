@@ -1,22 +1,37 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import pLimit from "p-limit";
 import { PageIndexLoader } from "pageindex-loader";
-import { PageIndexError, type PageIndexStore, toDocId, UsageTracker } from "pageindex-store";
+import {
+  DocumentIdConflictError,
+  PageIndexError,
+  type PageIndexStore,
+  type TreeDocument,
+  toDocId,
+  UsageTracker,
+} from "pageindex-store";
 import { LexicalIndexes } from "../../lexical/index-cache.js";
 import type { CliContext } from "../context.js";
-import { docIdForFile, type FileDocId } from "../doc-ids.js";
+import { docIdForFile, type FileDocId, pathDerivedId } from "../doc-ids.js";
 import { expandInputs } from "../files.js";
 import { CliError, EXIT, exitCodeOf, plural, printJson } from "../output.js";
-import { createProgress } from "../progress.js";
+import { createRunProgress, filesPerSecond, type RunProgress } from "../progress.js";
 
 /** Options of `pageindex index`. */
 export interface IndexCommandOptions {
   structure?: "auto" | "outline" | "layout" | "llm";
   summaries?: "none" | "extractive" | "llm";
   description?: boolean;
+  /**
+   * Work in flight: up to this many files at once, and this many model calls in all (shared
+   * among the files in flight; a single file gets them all). Default 4.
+   */
   concurrency?: number;
   force?: boolean;
+  /** Also read the stored copy of every unchanged file (all its keys) and re-index it when unreadable. */
+  verify?: boolean;
   password?: string;
 }
 
@@ -24,7 +39,8 @@ export interface IndexCommandOptions {
 export interface IndexOutcome {
   file: string;
   docId: string;
-  status: "indexed" | "unchanged" | "failed";
+  /** `interrupted`: Ctrl-C came before the file was stored; a re-run indexes it. */
+  status: "indexed" | "unchanged" | "failed" | "interrupted";
   kind?: string;
   nodes?: number;
   pages?: number;
@@ -40,6 +56,13 @@ export interface IndexOutcome {
   durationMs?: number;
 }
 
+/** Default of `--concurrency`: files in flight (and model calls in all). */
+export const DEFAULT_INDEX_CONCURRENCY = 4;
+/** Exit code after Ctrl-C, as shells report a process ended by SIGINT. */
+const EXIT_INTERRUPTED = 130;
+/** The exit code each failed file's error maps to. */
+const failureCodes = new WeakMap<IndexOutcome, number>();
+
 /** A failed file's error, named by its file unless the message already names it. */
 export function failureLine(outcome: Pick<IndexOutcome, "file" | "error">): string {
   const name = basename(outcome.file);
@@ -48,13 +71,19 @@ export function failureLine(outcome: Pick<IndexOutcome, "file" | "error">): stri
 }
 
 const STRUCTURES = ["auto", "outline", "layout", "llm"];
+const SUMMARIES = ["none", "extractive", "llm"];
 
 /**
- * Why an unchanged file must still be indexed: its stored copy cannot be read (a corrupt head,
- * skeleton or text chunk). Reading the whole tree verifies every checksum.
+ * Why an unchanged file must still be indexed: its head cannot be read, or (with `verify`) its
+ * stored copy cannot — reading the whole tree checks every checksum.
  */
-async function unreadableReason(store: PageIndexStore, target: FileDocId): Promise<string | undefined> {
+async function unreadableReason(
+  store: PageIndexStore,
+  target: FileDocId,
+  verify: boolean,
+): Promise<string | undefined> {
   if (target.state.status === "unreadable") return target.state.error.message;
+  if (!verify) return undefined;
   try {
     await store.getTree(target.docId);
     return undefined;
@@ -63,7 +92,6 @@ async function unreadableReason(store: PageIndexStore, target: FileDocId): Promi
     throw error;
   }
 }
-const SUMMARIES = ["none", "extractive", "llm"];
 
 /**
  * Builds the document's lexical index now and saves it beside the new version, so the first
@@ -79,10 +107,198 @@ export async function saveLexicalIndex(store: PageIndexStore, docId: string): Pr
 }
 
 /**
- * Indexes files and folders into the store. An unchanged file (same content hash and options)
- * is skipped unless `force`, or unless its stored copy cannot be read. One file failing does
- * not stop the others; the exit code reports it. `output.outcomes` receives what happened to
- * each file (for callers such as `eval`).
+ * Stores the tree under its id; an id that differs only in letter case from a stored
+ * document's (`Report.pdf` beside `report.pdf`, which would share files on macOS and Windows)
+ * is stored under the file's path-derived id instead. Returns the id used and, then, why.
+ */
+async function storeTree(
+  store: PageIndexStore,
+  tree: TreeDocument,
+  file: string,
+): Promise<{ docId: string; renamed?: string }> {
+  try {
+    await store.addTree(tree);
+    return { docId: tree.docId };
+  } catch (error) {
+    if (!(error instanceof DocumentIdConflictError)) throw error;
+    const twin = await store.getDocumentInfo(error.existingDocId).catch(() => undefined);
+    tree.docId = pathDerivedId(tree.docId, file);
+    await store.addTree(tree);
+    const holder = twin?.source ?? twin?.docName ?? error.existingDocId;
+    return {
+      docId: tree.docId,
+      renamed: `the id "${error.existingDocId}" belongs to ${holder}; indexed as "${tree.docId}"`,
+    };
+  }
+}
+
+/** What every file of one run shares. */
+interface Run {
+  ctx: CliContext;
+  store: PageIndexStore;
+  options: IndexCommandOptions;
+  model: BaseChatModel | undefined;
+  summaries: "none" | "extractive" | "llm";
+  /** Folded into each content hash, so re-indexing with another model or mode is not skipped. */
+  settings: string;
+  /** Model calls per file, when bounded. */
+  modelCalls: number | undefined;
+  progress: RunProgress;
+  signal: AbortSignal;
+}
+
+/** Loads one file into a tree with the run's settings (PDF or Markdown by content). */
+function loadTree(run: Run, file: string, docId: string, bytes: Uint8Array, usage: UsageTracker) {
+  const { options, model } = run;
+  const name = basename(file);
+  const progress = run.progress.document(name);
+  progress.start(name);
+  const common = {
+    docId,
+    docName: name,
+    source: file,
+    summaries: run.summaries,
+    description: options.description ?? true,
+    usage,
+    signal: run.signal,
+    ...(model ? { model } : {}),
+    ...(run.modelCalls !== undefined ? { concurrency: run.modelCalls } : {}),
+  };
+  const tree = new PageIndexLoader(new File([bytes], name), {
+    markdown: common,
+    pdf: {
+      ...common,
+      structure: options.structure ?? "auto",
+      ...(options.password !== undefined ? { password: options.password } : {}),
+      onProgress: (event) =>
+        progress.update({
+          phase: event.phase,
+          done: event.step ?? event.pagesParsed,
+          total: event.steps ?? event.pageCount,
+          llmCalls: event.llmCalls,
+        }),
+    },
+  }).loadTree();
+  return { tree, progress };
+}
+
+/**
+ * Indexes one file: skipped when its stored head says it is unchanged (same content hash and
+ * settings), else loaded and stored all-or-nothing. Never throws for the file's own problems.
+ */
+async function indexOne(run: Run, file: string): Promise<IndexOutcome> {
+  const { ctx, store, options, progress } = run;
+  const name = basename(file);
+  let docId = toDocId(name);
+  let stop: ((summary: string) => void) | undefined;
+  try {
+    const target = await docIdForFile(store, file);
+    docId = target.docId;
+    const bytes = await readFile(file);
+    const contentHash = createHash("sha256").update(bytes).update(run.settings).digest("hex");
+    let renamed = target.taken
+      ? `the id "${target.taken.docId}" belongs to ${target.taken.source}; indexed as "${docId}"`
+      : undefined;
+    const stored = target.state.status === "stored" ? target.state.info : undefined;
+    let repaired: string | undefined;
+    if (!options.force && (stored?.contentHash === contentHash || target.state.status === "unreadable")) {
+      repaired = await unreadableReason(store, target, options.verify ?? false);
+      if (!repaired) {
+        progress.log(`${name}: unchanged, skipped (use --force to re-index)`, { quiet: true });
+        return { file, docId, status: "unchanged" };
+      }
+      progress.log(`${name}: the stored copy cannot be read, re-indexing (${repaired})`);
+    }
+    if (run.signal.aborted) return { file, docId, status: "interrupted" };
+    if (renamed) progress.log(`${name}: ${renamed}`);
+    const started = performance.now();
+    const usage = new UsageTracker();
+    const loading = loadTree(run, file, docId, bytes, usage);
+    stop = loading.progress.stop;
+    const tree = await loading.tree;
+    tree.contentHash = contentHash;
+    // Written even when Ctrl-C came during the load: the write is all-or-nothing and the work is done.
+    const written = await storeTree(store, tree, file);
+    if (written.renamed) {
+      renamed = written.renamed;
+      progress.log(`${name}: ${renamed}`);
+    }
+    docId = written.docId;
+    await saveLexicalIndex(store, docId);
+    const outcome: IndexOutcome = {
+      file,
+      docId,
+      status: "indexed",
+      kind: tree.kind,
+      nodes: tree.nodes.length,
+      structure: tree.build.structure,
+      llmCalls: usage.total.calls,
+      durationMs: Math.round(performance.now() - started),
+      warnings: tree.build.warnings ?? [],
+      ...(tree.pageCount !== undefined ? { pages: tree.pageCount } : {}),
+    };
+    if (renamed) outcome.renamed = renamed;
+    if (repaired) outcome.repaired = repaired;
+    const size =
+      tree.pageCount !== undefined ? plural(tree.pageCount, "page") : plural(tree.lineCount ?? 0, "line");
+    loading.progress.stop(
+      `${name}: indexed as "${docId}" — ${plural(tree.nodes.length, "section")}, ${size}, structure from ${tree.build.structure}, ${plural(usage.total.calls, "LLM call")}`,
+    );
+    for (const warning of outcome.warnings ?? []) progress.log(`  warning: ${warning}`);
+    return outcome;
+  } catch (error) {
+    if (run.signal.aborted) {
+      stop?.(`${name}: interrupted, not stored`);
+      return { file, docId, status: "interrupted" };
+    }
+    stop?.(`${name}: failed`);
+    const message = ctx.describeError(error);
+    progress.log(`error: ${failureLine({ file, error: message })}`);
+    const failed: IndexOutcome = { file, docId, status: "failed", error: message };
+    failureCodes.set(failed, exitCodeOf(error));
+    return failed;
+  }
+}
+
+/**
+ * Ctrl-C while indexing: the first stops new files and cancels the loads in flight (whatever is
+ * being written is finished: each write is all-or-nothing); a second quits at once. Either way
+ * no document is half stored, and running the command again skips what was stored.
+ */
+function watchInterrupt(onFirst: () => void): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const handler = () => {
+    if (controller.signal.aborted) process.exit(EXIT_INTERRUPTED);
+    onFirst();
+    controller.abort(new Error("interrupted (Ctrl-C)"));
+  };
+  process.on("SIGINT", handler);
+  return { signal: controller.signal, dispose: () => process.off("SIGINT", handler) };
+}
+
+/**
+ * Files grouped by the id their name gives (letter case folded), in input order: files that
+ * would claim the same id are indexed one after another, so each sees the other's document
+ * and takes its path-derived id, as on separate runs.
+ */
+function byNameId(files: readonly string[]): Array<Array<{ file: string; index: number }>> {
+  const groups = new Map<string, Array<{ file: string; index: number }>>();
+  files.forEach((file, index) => {
+    const key = toDocId(basename(file)).toLowerCase();
+    const group = groups.get(key);
+    if (group) group.push({ file, index });
+    else groups.set(key, [{ file, index }]);
+  });
+  return [...groups.values()];
+}
+
+/**
+ * Indexes files and folders into the store, up to `concurrency` files at once. An unchanged
+ * file (same content hash and options, read from its one head key) is skipped unless `force`,
+ * or unless its head (with `verify`, its stored copy) cannot be read. One file failing does not
+ * stop the others; the exit code reports it. Ctrl-C stops the run cleanly (exit 130). A
+ * progress bar counts files on a terminal. `output.outcomes` receives what happened to each
+ * file, in input order (for callers such as `eval`).
  */
 export async function indexFiles(
   ctx: CliContext,
@@ -96,6 +312,10 @@ export async function indexFiles(
   if (options.summaries && !SUMMARIES.includes(options.summaries)) {
     throw new CliError(`--summaries must be one of ${SUMMARIES.join(", ")} (got "${options.summaries}")`);
   }
+  const concurrency = options.concurrency ?? DEFAULT_INDEX_CONCURRENCY;
+  if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
+    throw new CliError(`--concurrency must be a positive integer (got ${concurrency})`);
+  }
   const files = await expandInputs(inputs);
   if (files.length === 0) throw new CliError(`Nothing to index in ${inputs.join(", ")}`);
   const model = await ctx.model();
@@ -107,105 +327,62 @@ export async function indexFiles(
   }
   const store = await ctx.store();
   const summaries = options.summaries ?? (model ? "llm" : "extractive");
-  const settings = JSON.stringify({
-    structure: options.structure ?? "auto",
-    summaries,
-    model: ctx.modelLabel(),
-  });
-  const progress = createProgress(
+  const groups = byNameId(files);
+  const inFlight = Math.min(concurrency, groups.length);
+  const progress = createRunProgress(
     ctx.io,
     ctx.options.json ? "off" : ctx.options.progress === false ? "summary" : "live",
+    files.length,
   );
-  const outcomes: IndexOutcome[] = output.outcomes ?? [];
-  let exitCode: number = EXIT.ok;
+  const interrupt = watchInterrupt(() =>
+    progress.log("Interrupted: finishing the documents being written (Ctrl-C again to quit now)…"),
+  );
+  const run: Run = {
+    ctx,
+    store,
+    options,
+    model,
+    summaries,
+    settings: JSON.stringify({ structure: options.structure ?? "auto", summaries, model: ctx.modelLabel() }),
+    // One file alone keeps the loaders' own defaults unless a bound was asked for.
+    modelCalls:
+      options.concurrency === undefined && inFlight === 1
+        ? undefined
+        : Math.max(1, Math.floor(concurrency / inFlight)),
+    progress,
+    signal: interrupt.signal,
+  };
 
-  for (const file of files) {
-    const name = basename(file);
-    let docId = toDocId(name);
-    try {
-      const target = await docIdForFile(store, file);
-      docId = target.docId;
-      const bytes = await readFile(file);
-      // The hash covers the settings too, so re-indexing with another model or mode is not skipped.
-      const contentHash = createHash("sha256").update(bytes).update(settings).digest("hex");
-      const renamed = target.taken
-        ? `the id "${target.taken.docId}" belongs to ${target.taken.source}; indexed as "${docId}"`
-        : undefined;
-      const stored = target.state.status === "stored" ? target.state.info : undefined;
-      let repaired: string | undefined;
-      if (!options.force && (stored?.contentHash === contentHash || target.state.status === "unreadable")) {
-        repaired = await unreadableReason(store, target);
-        if (!repaired) {
-          outcomes.push({ file, docId, status: "unchanged" });
-          if (!ctx.options.json) ctx.io.err(`${name}: unchanged, skipped (use --force to re-index)`);
-          continue;
-        }
-        if (!ctx.options.json)
-          ctx.io.err(`${name}: the stored copy cannot be read, re-indexing (${repaired})`);
-      }
-      if (renamed && !ctx.options.json) ctx.io.err(`${name}: ${renamed}`);
-      const started = performance.now();
-      progress.start(name);
-      const usage = new UsageTracker();
-      const common = {
-        docId,
-        docName: name,
-        source: file,
-        summaries,
-        description: options.description ?? true,
-        usage,
-        ...(model ? { model } : {}),
-        ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-      };
-      // The loader picks PDF or Markdown by content (the %PDF- header) or a .pdf name.
-      const tree = await new PageIndexLoader(new File([bytes], name), {
-        markdown: common,
-        pdf: {
-          ...common,
-          structure: options.structure ?? "auto",
-          ...(options.password !== undefined ? { password: options.password } : {}),
-          onProgress: (event) =>
-            progress.update({
-              phase: event.phase,
-              done: event.step ?? event.pagesParsed,
-              total: event.steps ?? event.pageCount,
-              llmCalls: event.llmCalls,
-            }),
-        },
-      }).loadTree();
-      tree.contentHash = contentHash;
-      await store.addTree(tree);
-      await saveLexicalIndex(store, docId);
-      const outcome: IndexOutcome = {
-        file,
-        docId,
-        status: "indexed",
-        kind: tree.kind,
-        nodes: tree.nodes.length,
-        structure: tree.build.structure,
-        llmCalls: usage.total.calls,
-        durationMs: Math.round(performance.now() - started),
-        warnings: tree.build.warnings ?? [],
-        ...(tree.pageCount !== undefined ? { pages: tree.pageCount } : {}),
-      };
-      if (renamed) outcome.renamed = renamed;
-      if (repaired) outcome.repaired = repaired;
-      outcomes.push(outcome);
-      const size =
-        tree.pageCount !== undefined ? plural(tree.pageCount, "page") : plural(tree.lineCount ?? 0, "line");
-      progress.stop(
-        `${name}: indexed as "${docId}" — ${plural(tree.nodes.length, "section")}, ${size}, structure from ${tree.build.structure}, ${plural(usage.total.calls, "LLM call")}`,
-      );
-      if (!ctx.options.json)
-        for (const warning of outcome.warnings ?? []) ctx.io.err(`  warning: ${warning}`);
-    } catch (error) {
-      progress.stop(`${name}: failed`);
-      const message = ctx.describeError(error);
-      outcomes.push({ file, docId, status: "failed", error: message });
-      if (!ctx.options.json) ctx.io.err(`error: ${failureLine({ file, error: message })}`);
-      if (exitCode === EXIT.ok) exitCode = exitCodeOf(error);
-    }
+  const started = performance.now();
+  const results: Array<IndexOutcome | undefined> = new Array(files.length);
+  const limit = pLimit(inFlight);
+  try {
+    await Promise.all(
+      groups.map((group) =>
+        limit(async () => {
+          for (const { file, index } of group) {
+            results[index] = interrupt.signal.aborted
+              ? { file, docId: toDocId(basename(file)), status: "interrupted" }
+              : await indexOne(run, file);
+            progress.fileDone();
+          }
+        }),
+      ),
+    );
+  } finally {
+    interrupt.dispose();
   }
+
+  const outcomes: IndexOutcome[] = output.outcomes ?? [];
+  for (const outcome of results) if (outcome) outcomes.push(outcome);
+  const count = (status: IndexOutcome["status"]) => outcomes.filter((o) => o.status === status).length;
+  const ms = performance.now() - started;
+  const interrupted = count("interrupted");
+  const summary = `${plural(files.length, "file")} in ${(ms / 1000).toFixed(1)} s (${filesPerSecond(files.length, ms)} files/s): ${count("indexed")} indexed, ${count("unchanged")} unchanged, ${count("failed")} failed${interrupted ? `, ${interrupted} interrupted — run the same command again to index them` : ""}`;
+  // One file's own line says it all; a run over several ends with the count.
+  progress.finish(files.length > 1 || interrupted > 0 ? summary : "");
   if (output.json) printJson(ctx.io, { documents: outcomes });
-  return exitCode;
+  if (interrupted > 0) return EXIT_INTERRUPTED;
+  const failed = outcomes.find((o) => o.status === "failed");
+  return failed ? (failureCodes.get(failed) ?? EXIT.failure) : EXIT.ok;
 }

@@ -1,0 +1,139 @@
+// `pageindex index` over a library, in process over a counting byte store: an unchanged file is
+// recognised from its head alone (stored keys read per file do not grow with the library),
+// files are indexed concurrently, and same-name files still get their own ids. Then, through the
+// built binary: Ctrl-C stops a run cleanly and the next run picks up where it stopped.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { indexFiles } from "../../packages/pageindex-retriever/src/cli/commands/index-files.js";
+import { captureIo, countingStore, libraryContext, writeLibrary } from "../support/index-library.js";
+import { BIN, cli } from "./run-cli.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "pageindex-library-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Indexes `files` into `store`, returning the outcomes' statuses. */
+async function index(ctx: ReturnType<typeof libraryContext>, files: string[], concurrency?: number) {
+  const io = ctx.io as ReturnType<typeof captureIo>;
+  io.stdout.length = 0;
+  const code = await indexFiles(ctx, files, concurrency === undefined ? {} : { concurrency });
+  const documents = JSON.parse(io.stdout.join("")).documents as Array<{ status: string; docId: string }>;
+  return { code, documents };
+}
+
+describe("pageindex index over a library", () => {
+  it("reads the same few keys per unchanged file at 10 and at 60 files, and lists nothing", async () => {
+    const perFile: number[] = [];
+    for (const count of [10, 60]) {
+      const files = await writeLibrary(join(dir, `lib-${count}`), count);
+      const { bytes, store } = countingStore();
+      const ctx = libraryContext(store, captureIo());
+      expect((await index(ctx, files)).documents.every((d) => d.status === "indexed")).toBe(true);
+      bytes.reset();
+      const again = await index(ctx, files);
+      expect(again.code).toBe(0);
+      expect(again.documents.map((d) => d.status)).toEqual(files.map(() => "unchanged"));
+      expect(bytes.keysListed).toBe(0);
+      expect(bytes.writes).toBe(0);
+      perFile.push(bytes.keysRead / count);
+    }
+    expect(perFile[0]).toBe(1); // the head under the file's own id
+    expect(perFile[1]).toBe(perFile[0]);
+  });
+
+  it("indexes several files at once (--concurrency), one at a time with --concurrency 1", async () => {
+    const files = await writeLibrary(join(dir, "concurrent"), 8);
+    const parallel = countingStore(undefined, 20);
+    await index(libraryContext(parallel.store, captureIo()), files, 4);
+    expect(parallel.bytes.maxConcurrentWrites).toBeGreaterThan(1);
+    const serial = countingStore(undefined, 20);
+    await index(libraryContext(serial.store, captureIo()), files, 1);
+    expect(serial.bytes.maxConcurrentWrites).toBe(1);
+  });
+
+  it("gives same-name files their own ids even when indexed concurrently, and skips both next time", async () => {
+    const files: string[] = [];
+    for (const folder of ["a", "b", "c"]) {
+      await mkdir(join(dir, "twins", folder), { recursive: true });
+      const file = join(dir, "twins", folder, "notes.md");
+      await writeFile(file, `# Notes ${folder}\n\nWritten in folder ${folder}.\n`);
+      files.push(file);
+    }
+    const { store } = countingStore();
+    const ctx = libraryContext(store, captureIo());
+    const first = await index(ctx, files, 4);
+    const ids = first.documents.map((d) => d.docId);
+    expect(new Set(ids).size).toBe(3);
+    expect(ids[0]).toBe("notes.md");
+    expect((await store.listDocuments()).map((d) => d.source).sort()).toEqual([...files].sort());
+    expect((await index(ctx, files, 4)).documents.map((d) => d.status)).toEqual([
+      "unchanged",
+      "unchanged",
+      "unchanged",
+    ]);
+  });
+
+  it("draws a files/s bar on a terminal and ends with a count", async () => {
+    const files = await writeLibrary(join(dir, "bar"), 3);
+    const io = captureIo(true);
+    const { store } = countingStore();
+    await indexFiles(libraryContext(store, io, {}), files, {});
+    expect(io.stderr.at(-1)).toMatch(
+      /^3 files in [\d.]+ s \([\d.]+ files\/s\): 3 indexed, 0 unchanged, 0 failed$/,
+    );
+  });
+});
+
+describe.skipIf(!existsSync(BIN))("pageindex index: Ctrl-C", () => {
+  it("stops cleanly (exit 130, no half-indexed document) and the next run indexes only the rest", async () => {
+    const files = await writeLibrary(join(dir, "interrupted"), 400);
+    const store = join(dir, "interrupted-store");
+    const child = spawn(
+      process.execPath,
+      [BIN, "--store", store, "--json", "index", join(dir, "interrupted")],
+      {
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+      },
+    );
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += String(chunk);
+    });
+    let stdout = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += String(chunk);
+    });
+    // Interrupt once the run is under way (the offline notice comes before the first file).
+    await new Promise<void>((done) => {
+      const poll = setInterval(() => {
+        if (stderr.includes("offline")) {
+          clearInterval(poll);
+          setTimeout(done, 300);
+        }
+      }, 20);
+    });
+    child.kill("SIGINT");
+    const code = await new Promise<number | null>((done) => child.on("close", done));
+    const outcomes = JSON.parse(stdout).documents as Array<{ status: string }>;
+    const indexed = outcomes.filter((o) => o.status === "indexed").length;
+    if (code === 130) expect(outcomes.some((o) => o.status === "interrupted")).toBe(true);
+    else expect(code).toBe(0); // finished before the signal: nothing to resume
+    expect(outcomes).toHaveLength(files.length);
+
+    const listed = JSON.parse((await cli(["--store", store, "--json", "list"])).stdout).documents;
+    expect(listed).toHaveLength(indexed);
+    const again = await cli(["--store", store, "--json", "index", join(dir, "interrupted")]);
+    expect(again.code).toBe(0);
+    const statuses = JSON.parse(again.stdout).documents.map((d: { status: string }) => d.status);
+    expect(statuses.filter((s: string) => s === "unchanged")).toHaveLength(indexed);
+    expect(statuses.filter((s: string) => s === "indexed")).toHaveLength(files.length - indexed);
+  });
+});
