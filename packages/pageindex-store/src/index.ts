@@ -12,12 +12,13 @@ export {
   type CardSection,
   type DocumentCard,
 } from "./catalog/card.js";
-export type {
-  CatalogFilter,
-  DocumentMatch,
-  DocumentPage,
-  DocumentPageOptions,
-  SearchDocumentsOptions,
+export {
+  type CatalogFilter,
+  type DocumentMatch,
+  type DocumentPage,
+  type DocumentPageOptions,
+  matchesFilter,
+  type SearchDocumentsOptions,
 } from "./catalog/index.js";
 export { type CatalogReader, isCatalogReader } from "./catalog/reader.js";
 export * from "./convert/documents.js";

@@ -84,6 +84,10 @@ export class SearchContext {
     nodesJudged: 0,
     textsFetched: 0,
     indexTextsRead: 0,
+    /** Skeletons read from the reader (not from this query's memo). */
+    skeletonsRead: 0,
+    /** Documents ranked to choose the ones searched (catalog candidates). */
+    documentsConsidered: 0,
     budgetExhausted: false,
     /** Model answers received (cached ones included): the model works. */
     modelAnswers: 0,
@@ -140,6 +144,7 @@ export class SearchContext {
     let skeleton = this.skeletons.get(docId);
     if (!skeleton) {
       skeleton = await this.reader.getSkeleton(docId);
+      this.counters.skeletonsRead += 1;
       this.skeletons.set(docId, skeleton);
     }
     return skeleton;
@@ -397,6 +402,8 @@ export class SearchContext {
       nodesJudged: this.counters.nodesJudged,
       textsFetched: this.counters.textsFetched,
       indexTextsRead: this.counters.indexTextsRead,
+      skeletonsRead: this.counters.skeletonsRead,
+      documentsConsidered: this.counters.documentsConsidered,
       budgetExhausted: this.counters.budgetExhausted,
       durationMs,
       usage,

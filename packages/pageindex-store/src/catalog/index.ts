@@ -1,5 +1,6 @@
 import { tokenize, tokenizeQuery } from "../lexical/tokenize.js";
-import { CARD_FIELDS, type CardSection, type DocumentCard, queryNameTerms } from "./card.js";
+import type { DocumentInfo } from "../model/reader.js";
+import { CARD_FIELDS, type CardSection, type DocumentCard, metadataFacets, queryNameTerms } from "./card.js";
 import { FIELD_COUNT, facetKey, type Segment, type SegmentEntry, unpackCount } from "./segment.js";
 
 /** Metadata filter: every key must match (a list matches any of its values); compared case-insensitively. */
@@ -7,6 +8,18 @@ export type CatalogFilter = Record<
   string,
   string | number | boolean | ReadonlyArray<string | number | boolean>
 >;
+
+/**
+ * Whether a document matches a metadata filter, as the catalog matches it: its metadata (one
+ * nesting level, e.g. front matter) or `kind`, case-insensitively; every key must match.
+ */
+export function matchesFilter(info: DocumentInfo, filter: CatalogFilter): boolean {
+  const facets = new Set(metadataFacets(info.metadata).map(([key, value]) => facetKey(key, value)));
+  facets.add(facetKey("kind", info.kind));
+  return Object.entries(filter).every(([key, wanted]) =>
+    (Array.isArray(wanted) ? wanted : [wanted]).some((value) => facets.has(facetKey(key, String(value)))),
+  );
+}
 
 /** Options of a catalog search. */
 export interface SearchDocumentsOptions {
