@@ -67,6 +67,10 @@ const K1 = 1.2;
 /** Weight of a concatenation of two query words ("best buy" → "bestbuy"), matching names. */
 const CONCAT_WEIGHT = 0.5;
 const EVIDENCE = 3;
+/** A term in more than this share of the cards is "common" (see `search`)… */
+const COMMON_SHARE = 0.1;
+/** …in a catalog of at least this many cards (small ones are scored exactly). */
+const COMMON_MIN_CARDS = 1000;
 
 /** The weighted terms a catalog search looks for. */
 export function catalogQueryTerms(query: string): Map<string, number> {
@@ -241,27 +245,36 @@ export class CatalogIndex {
     const allowed = this.allowed(options.filter);
     if (limit === 0 || this.cards === 0 || weights.size === 0) return [];
     const avg = Array.from(this.totals, (t) => t / this.cards || 1);
-    const scores = new Map<Segment, Map<number, number>>();
-    for (const [term, weight] of weights) {
-      // Document frequency over live cards (and allowed ones count the same: statistics are global).
+    const segments = [...this.segments.values()];
+    const acc = new Map<Segment, Float64Array>();
+    const touched: Array<[Segment, number]> = [];
+    // Rarest terms first: a term in more than COMMON_SHARE of a large catalog then only adds to
+    // documents a rarer term already found, instead of scoring half the library.
+    const terms = [...weights]
+      .map(([term, weight]) => ({
+        term,
+        weight,
+        postings: segments.reduce((n, seg) => n + (seg.postings.get(term)?.length ?? 0) / 2, 0),
+      }))
+      .filter((t) => t.postings > 0)
+      .sort((x, y) => x.postings - y.postings);
+    const largeCatalog = this.cards >= COMMON_MIN_CARDS;
+    const contributions: number[] = [];
+    for (const [t, { term, weight, postings }] of terms.entries()) {
+      const onlyTouched = largeCatalog && t > 0 && postings > this.cards * COMMON_SHARE;
       let df = 0;
-      for (const segment of this.segments.values()) {
-        const list = segment.postings.get(term);
-        if (!list) continue;
-        for (let p = 0; p < list.length; p += 2) if (segment.live[list[p] as number]) df += 1;
-      }
-      if (df === 0) continue;
-      const idf = Math.log(1 + (this.cards - df + 0.5) / (df + 0.5));
-      const w = ((1.5 + 1) * weight * idf) / (1.5 + weight);
-      for (const segment of this.segments.values()) {
+      contributions.length = 0;
+      for (const [s, segment] of segments.entries()) {
         const list = segment.postings.get(term);
         if (!list) continue;
         const only = allowed?.get(segment);
-        if (allowed && !only) continue;
-        let acc = scores.get(segment);
+        const scores = acc.get(segment);
         for (let p = 0; p < list.length; p += 2) {
           const entry = list[p] as number;
-          if (!segment.live[entry] || (only && !only.has(entry))) continue;
+          if (!segment.live[entry]) continue;
+          df += 1; // over every live card: statistics are global, whatever the filter
+          if ((allowed && !only?.has(entry)) || (onlyTouched && !(scores && (scores[entry] as number) > 0)))
+            continue;
           const packed = list[p + 1] as number;
           let tf = 0;
           for (let f = 0; f < FIELD_COUNT; f += 1) {
@@ -271,23 +284,41 @@ export class CatalogIndex {
             const length = segment.lengths[entry * FIELD_COUNT + f] as number;
             tf += (fw * count) / (1 - b + (b * length) / (avg[f] as number));
           }
-          if (!acc) {
-            acc = new Map();
-            scores.set(segment, acc);
-          }
-          acc.set(entry, (acc.get(entry) ?? 0) + (w * tf * (K1 + 1)) / (tf + K1));
+          contributions.push(s, entry, (tf * (K1 + 1)) / (tf + K1));
         }
       }
-    }
-    const ranked: Array<{ card: DocumentCard; score: number }> = [];
-    for (const [segment, acc] of scores) {
-      for (const [entry, score] of acc) {
-        ranked.push({ card: segment.entries[entry]?.card as DocumentCard, score });
+      if (contributions.length === 0) continue;
+      const idf = Math.log(1 + (this.cards - df + 0.5) / (df + 0.5));
+      const w = ((1.5 + 1) * weight * idf) / (1.5 + weight);
+      for (let c = 0; c < contributions.length; c += 3) {
+        const segment = segments[contributions[c] as number] as Segment;
+        const entry = contributions[c + 1] as number;
+        let scores = acc.get(segment);
+        if (!scores) {
+          scores = new Float64Array(segment.entries.length);
+          acc.set(segment, scores);
+        }
+        if (scores[entry] === 0) touched.push([segment, entry]);
+        scores[entry] = (scores[entry] as number) + w * (contributions[c + 2] as number);
       }
     }
-    ranked.sort((a, b) => b.score - a.score || (a.card.docId < b.card.docId ? -1 : 1));
+    // Top `limit` without sorting every match.
+    const top: Array<{ card: DocumentCard; score: number }> = [];
+    const before = (a: { card: DocumentCard; score: number }, b: { card: DocumentCard; score: number }) =>
+      a.score > b.score || (a.score === b.score && a.card.docId < b.card.docId);
+    for (const [segment, entry] of touched) {
+      const item = {
+        card: segment.entries[entry]?.card as DocumentCard,
+        score: acc.get(segment)?.[entry] as number,
+      };
+      if (top.length === limit && !before(item, top[top.length - 1] as (typeof top)[number])) continue;
+      let at = top.length;
+      while (at > 0 && before(item, top[at - 1] as (typeof top)[number])) at -= 1;
+      top.splice(at, 0, item);
+      if (top.length > limit) top.pop();
+    }
     const words = new Set(tokenizeQuery(query));
-    return ranked.slice(0, limit).map(({ card, score }) => ({ card, score, ...explain(card, words) }));
+    return top.map(({ card, score }) => ({ card, score, ...explain(card, words) }));
   }
 
   /** Live documents in docId order, one page. */
