@@ -80,8 +80,9 @@ export interface PageIndexRetrieverInput extends BaseRetrieverInput {
   docIds?: string[];
   /**
    * Which documents are searched when `docIds` is not given:
-   * - `all` (default): every document while there are at most `documentCandidates`; beyond that
-   *   (a library) the `maxDocuments` best by the catalog, re-ranked by their sections;
+   * - `all` (default): every document while there are at most `maxDocuments`; beyond that (a
+   *   library) the best by the catalog (re-ranked by their sections when it is not clear), and
+   *   the next ones up to `maxDocuments` only while they score within `documentMargin` of it;
    * - `llm`: the best candidate alone when it leads clearly (`documentMargin`), otherwise the
    *   model chooses among the best `documentCandidates` from their names, descriptions and
    *   matching section titles (lexical ranking without a model).
@@ -91,8 +92,14 @@ export interface PageIndexRetrieverInput extends BaseRetrieverInput {
   documentSelection?: "all" | "llm";
   /** Most documents searched when they are chosen. Default 3. */
   maxDocuments?: number;
-  /** Documents ranked by the catalog and re-ranked by their sections (M). Default 20. */
+  /** Documents ranked by the catalog (M): the candidates, and what the model may choose from. Default 20. */
   documentCandidates?: number;
+  /**
+   * When the catalog's best candidate does not lead the next by `documentMargin`, this many of
+   * the best are re-ranked by their sections' lexical scores (reading each one's skeleton and
+   * saved section index). Default 5; 0 ranks by the catalog alone.
+   */
+  documentRerank?: number;
   /**
    * `llm`: the best candidate is searched alone, without asking the model, when its score is at
    * least this many times the next one's (also when no other candidate matches). Default 1.5;
@@ -307,6 +314,7 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
       documentSelection: this.options.documentSelection ?? "all",
       maxDocuments: positive("maxDocuments", this.options.maxDocuments, 3),
       candidates: positive("documentCandidates", this.options.documentCandidates, 20),
+      rerank: positive("documentRerank", this.options.documentRerank, 5, 0),
       margin: margin(this.options.documentMargin),
       scoring: this.options.documentScoring ?? "sum",
       filter: this.options.filter,

@@ -119,11 +119,14 @@ describe("choosing documents in a library through the catalog", () => {
     expect(readsAt[1]).toBe(readsAt[0]);
   });
 
-  it("searches every document of a small library, as before", async () => {
-    const { store } = await library(4);
+  it("searches every document of a library no larger than maxDocuments, as before", async () => {
+    const { store } = await library(2);
     const retriever = new PageIndexRetriever({ reader: store });
     await retriever.invoke("lighthouse");
-    expect(retriever.lastRun?.docIds).toHaveLength(5);
+    expect(retriever.lastRun?.docIds).toHaveLength(3);
+    const wider = new PageIndexRetriever({ reader: store, maxDocuments: 2 });
+    await wider.invoke("lighthouse");
+    expect(wider.lastRun?.docIds).toEqual(["target"]); // 3 documents: chosen, the winner is clear
   });
 
   it("narrows candidates by metadata before ranking", async () => {

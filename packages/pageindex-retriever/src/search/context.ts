@@ -105,6 +105,7 @@ export class SearchContext {
   private readonly lexicalMemo = new Map<string, Promise<LexicalScores>>();
   private normaliser: Promise<number> | undefined;
   private priors: Promise<Map<string, number>> | undefined;
+  private rankPriors: ReadonlyMap<string, number> = new Map();
   private order = 0;
   private readonly signal: AbortSignal | undefined;
 
@@ -230,10 +231,24 @@ export class SearchContext {
    * documents it does not name when it names some), from the documents' names and descriptions.
    */
   documentPriors(): Promise<Map<string, number>> {
-    this.priors ??= Promise.all(this.docIds.map((id) => this.skeleton(id))).then((docs) =>
-      documentPriors(this.query, docs),
-    );
+    this.priors ??= Promise.all(this.docIds.map((id) => this.skeleton(id))).then((docs) => {
+      const priors = documentPriors(this.query, docs);
+      for (const [docId, rank] of this.rankPriors) priors.set(docId, (priors.get(docId) ?? 1) * rank);
+      return priors;
+    });
     return this.priors;
+  }
+
+  /**
+   * How the chosen documents ranked (1 for the best, less for the others): multiplies their
+   * section scores, so a weaker document's sections do not crowd out the best one's. Set before
+   * the search starts; clears the priors computed for the candidates.
+   */
+  rankDocuments(priors: ReadonlyMap<string, number>): void {
+    this.rankPriors = priors;
+    this.priors = undefined;
+    this.normaliser = undefined;
+    for (const key of [...this.lexicalMemo.keys()]) this.lexicalMemo.delete(key);
   }
 
   /**

@@ -27,8 +27,10 @@ export interface DocumentScope {
   documentSelection: "all" | "llm";
   /** Most documents searched when they are chosen (by the model, or lexically beyond `candidates`). */
   maxDocuments: number;
-  /** Documents the catalog ranks and the sections re-rank (M); below this many, all are searched. */
+  /** Documents the catalog ranks (M); in a library of at most this many, all are candidates. */
   candidates: number;
+  /** How many of the best candidates are re-ranked by their sections when the catalog's choice is not clear. */
+  rerank: number;
   /** The best candidate is searched alone, without asking the model, when it scores this many times the next. */
   margin: number;
   /** How section scores make a document's score. */
@@ -53,6 +55,8 @@ export interface StartPlan {
 const SUM_TOP = 5;
 /** Weight of the catalog's (card) score beside the sections' in a candidate's rank. */
 const CATALOG_WEIGHT = 0.5;
+/** Least rank weight of a searched document's sections (see `startAt`). */
+const MIN_RANK_PRIOR = 0.25;
 
 function rootItem(docId: string, chain: number): WorkItem {
   return { docId, parent: null, trail: [], priority: 1, chain };
@@ -182,13 +186,14 @@ async function planFromCatalog(
     });
     if (plan) return plan;
   }
-  // Few documents: all are candidates (and, with `all`, all are searched), as without a catalog.
-  const few = page.total <= scope.candidates;
-  if (few && scope.documentSelection === "all") {
+  // No more documents than would be searched: all of them, as without a catalog.
+  if (scope.documentSelection === "all" && page.total <= scope.maxDocuments) {
     ctx.docIds = page.documents.map((d) => d.docId);
     ctx.counters.documentsConsidered = ctx.docIds.length;
     return { starts: ctx.docIds.map((id) => rootItem(id, 0)), chain: 0 };
   }
+  // Few documents: all are candidates.
+  const few = page.total <= scope.candidates;
   const matches = await reader.searchDocuments(ctx.query, { limit: scope.candidates, ...filter });
   const candidates = matches.map((m) => ({
     card: m.card as DocumentInfo,
@@ -202,30 +207,57 @@ async function planFromCatalog(
     if (!seen.has(card.docId)) candidates.push({ card, catalogScore: 0, evidence: [] });
   }
   ctx.counters.documentsConsidered = candidates.length;
-  const ranking = await rankCandidates(ctx, candidates, scope.scoring);
+  const ranking = await rankCandidates(ctx, candidates, scope);
   if (scope.documentSelection === "all") {
-    ctx.docIds = ranking.slice(0, scope.maxDocuments).map((r) => r.docId);
-    return { starts: ctx.docIds.map((id) => rootItem(id, 0)), chain: 0, ranking };
+    // The best, and the next ones only while the choice is not clear (within `margin` of it).
+    const top = ranking[0]?.score ?? 0;
+    const chosen = ranking
+      .filter((r, i) => i === 0 || r.score * scope.margin > top)
+      .slice(0, scope.maxDocuments);
+    return startAt(ctx, chosen, 0, ranking);
   }
-  return choose(ctx, scope, ranking);
+  return choose(ctx, scope, ranking, new Map(candidates.map((c) => [c.card.docId, c.card])));
+}
+
+/** Starts the search at the chosen documents, their rank weighting their sections' scores. */
+function startAt(
+  ctx: SearchContext,
+  chosen: readonly RankedDocument[],
+  chain: number,
+  ranking: RankedDocument[],
+): StartPlan {
+  const top = chosen[0]?.score ?? 0;
+  ctx.docIds = chosen.map((r) => r.docId);
+  ctx.rankDocuments(
+    new Map(chosen.map((r) => [r.docId, top > 0 ? Math.max(MIN_RANK_PRIOR, r.score / top) : 1])),
+  );
+  return { starts: ctx.docIds.map((id) => rootItem(id, chain)), chain, ranking };
 }
 
 /**
- * Re-ranks candidates by their sections: each document's lexical node scores (its saved index
- * when the reader keeps one, never its texts) aggregated by {@link documentScore}, plus the
- * catalog's score. Reads one skeleton (and saved index) per candidate.
+ * Ranks candidates by the catalog's (card) score; when its best does not lead the next by
+ * `margin`, the best `rerank` are re-ranked by their sections too: each one's lexical node scores
+ * (its saved index when the reader keeps one, never its texts) aggregated by
+ * {@link documentScore}. Reads one skeleton (and saved index) per re-ranked candidate only.
  */
 async function rankCandidates(
   ctx: SearchContext,
   candidates: ReadonlyArray<{ card: DocumentInfo; catalogScore: number; evidence: string[] }>,
-  scoring: DocumentScoring,
+  scope: Pick<DocumentScope, "margin" | "rerank" | "scoring">,
 ): Promise<RankedDocument[]> {
-  ctx.docIds = candidates.map((c) => c.card.docId);
+  const bestCatalog = Math.max(0, ...candidates.map((c) => c.catalogScore));
+  const [first, second] = [...candidates].sort((a, b) => b.catalogScore - a.catalogScore);
+  const clear =
+    first !== undefined &&
+    first.catalogScore > 0 &&
+    (!second || first.catalogScore >= scope.margin * second.catalogScore);
+  const reranked = clear ? [] : candidates.slice(0, scope.rerank);
+  ctx.docIds = reranked.map((c) => c.card.docId);
   const sections = await Promise.all(
-    candidates.map(async (c) => {
+    reranked.map(async (c) => {
       try {
         const scores = await ctx.lexical(await ctx.skeleton(c.card.docId), "rank");
-        return documentScore(scores.own.values(), scoring);
+        return documentScore(scores.own.values(), scope.scoring);
       } catch (error) {
         // Deleted since the catalog saw it (another process): not a candidate.
         if (error instanceof DocumentNotFoundError) return -1;
@@ -234,10 +266,9 @@ async function rankCandidates(
     }),
   );
   const bestSection = Math.max(0, ...sections);
-  const bestCatalog = Math.max(0, ...candidates.map((c) => c.catalogScore));
   const ranking: RankedDocument[] = [];
   candidates.forEach((c, i) => {
-    const sectionScore = sections[i] as number;
+    const sectionScore = i < sections.length ? (sections[i] as number) : 0;
     if (sectionScore < 0) return;
     const score =
       (bestSection > 0 ? sectionScore / bestSection : 0) +
@@ -252,44 +283,46 @@ async function rankCandidates(
   });
   // Stable: candidates came in catalog order, which breaks ties.
   ranking.sort((a, b) => b.score - a.score);
-  ctx.docIds = ranking.map((r) => r.docId);
   return ranking;
 }
 
 /**
  * `documentSelection: "llm"`: the best candidate alone when it leads by `margin`; otherwise the
- * model chooses among the best candidates (names, descriptions and matching sections), and
- * the lexical ranking stands in when there is no model or its answer is unusable.
+ * model chooses among the best candidates (their cards: names, descriptions and matching
+ * sections), and the ranking stands in when there is no model or its answer is unusable.
  */
 async function choose(
   ctx: SearchContext,
   scope: DocumentScope,
   ranking: RankedDocument[],
+  cards: ReadonlyMap<string, DocumentInfo>,
 ): Promise<StartPlan> {
   const [first, second] = ranking;
-  if (!first) {
-    ctx.docIds = [];
-    return { starts: [], chain: 0, ranking };
-  }
+  if (!first) return startAt(ctx, [], 0, ranking);
   let docIds: string[];
   let chain = 0;
   // `Infinity` (always ask) never counts as clear, even against a second scoring 0.
   if (!second || (Number.isFinite(scope.margin) && first.score >= scope.margin * second.score)) {
     docIds = [first.docId];
   } else if (ctx.model && ctx.takeStep()) {
-    const offered = ranking.slice(0, scope.candidates);
-    const infos = await Promise.all(
-      offered.map(async (r) => ({ ...documentInfo(await ctx.skeleton(r.docId)), evidence: r.evidence })),
-    );
-    const chosen = await askModel(ctx, infos, scope.maxDocuments);
+    const offered = ranking.slice(0, scope.candidates).flatMap((r) => {
+      const card = cards.get(r.docId);
+      return card ? [{ ...card, evidence: r.evidence }] : [];
+    });
+    const chosen = await askModel(ctx, offered, scope.maxDocuments);
     chain = chosen.attempts;
     docIds =
       chosen.docIds.length > 0 ? chosen.docIds : ranking.slice(0, scope.maxDocuments).map((r) => r.docId);
   } else {
     docIds = ranking.slice(0, scope.maxDocuments).map((r) => r.docId);
   }
-  ctx.docIds = docIds;
-  return { starts: docIds.map((id) => rootItem(id, chain)), chain, ranking };
+  const byId = new Map(ranking.map((r) => [r.docId, r]));
+  return startAt(
+    ctx,
+    docIds.map((id) => byId.get(id) as RankedDocument),
+    chain,
+    ranking,
+  );
 }
 
 /** A first-stage hit's score: its `metadata.score` when numeric, else one by rank. */
