@@ -1,14 +1,14 @@
 // Corpus-scale document discovery: a generated library of 100 … 100,000 documents on the folder
 // store (FileByteStore) and on Redis (when a server answers at PAGEINDEX_TEST_REDIS_URL or
 // redis://127.0.0.1:6379), asked questions with no document named (offline judge). Per size and
-// backend: index time per document, warm query latency (median), fresh-process latency (a new
+// backend: index time per document (8 documents written at once through one handle), warm query latency (median), fresh-process latency (a new
 // process's first query, catalog load included, and its second), memory of that process, and
 // keys read per query (all, and beyond the catalog's own segments). Latency ratios are against
 // the 100-document library of the same run and backend. Reads no corpus.
 //
 // The library is deterministic (seeded): a 24,000-word made-up vocabulary drawn Zipf-like, a
 // few topic words per document in its section titles; 2-200 sections a document up to 10,000
-// documents (a skewed spread, median ~12), mostly small at 100,000 (95 % with 2-8 sections, the
+// documents (a skewed spread, median ~12), mostly small at 100,000 (95 % with 2-5 sections, the
 // rest up to 200) so that the run finishes on a shared 2-core machine. Each question names
 // two title words and one text word of one document's section; "found" = that document among
 // the documents searched (top 3).
@@ -77,8 +77,11 @@ function zipfWord(random: () => number): string {
   return VOCABULARY[Math.floor(VOCABULARY.length ** random()) - 1] as string;
 }
 
+/** Documents written at once while indexing. */
+const WRITERS = 8;
+
 function sectionCount(random: () => number, size: number): number {
-  if (size >= 100_000) return random() < 0.95 ? 2 + Math.floor(random() * 7) : 9 + Math.floor(random() * 192);
+  if (size >= 100_000) return random() < 0.95 ? 2 + Math.floor(random() * 4) : 6 + Math.floor(random() * 195);
   return Math.min(200, 2 + Math.floor(2 ** (random() * 7.6)));
 }
 
@@ -258,13 +261,18 @@ async function run(backend: Location["backend"], size: number, queryCount: numbe
     const lexical = new LexicalIndexes(store);
     let sections = 0;
     const started = performance.now();
-    for (let i = 0; i < size; i += 1) {
-      const { tree } = generate(i, size);
-      sections += tree.nodes.length;
-      await store.addTree(tree);
-      await lexical.get(await store.getSkeleton(tree.docId)); // saved with the document, as `pageindex index` does
-      if (i > 0 && i % 10_000 === 0) console.log(`    … ${i} documents indexed`);
-    }
+    // WRITERS documents at a time through one handle (as `pageindex index` with concurrency).
+    let next = 0;
+    const writer = async () => {
+      for (let i = next++; i < size; i = next++) {
+        const { tree } = generate(i, size);
+        sections += tree.nodes.length;
+        await store.addTree(tree);
+        await lexical.get(await store.getSkeleton(tree.docId)); // saved with the document, as `pageindex index` does
+        if (i > 0 && i % 10_000 === 0) console.log(`    … ${i} documents indexed`);
+      }
+    };
+    await Promise.all(Array.from({ length: WRITERS }, writer));
     const indexMs = performance.now() - started;
     const qs = questions(size, queryCount);
     const warm = await ask(byteStore, qs);

@@ -172,8 +172,11 @@ async function planFromCatalog(
   scope: DocumentScope,
 ): Promise<StartPlan> {
   const filter = scope.filter ? { filter: scope.filter } : {};
-  const page = await reader.listDocuments({ limit: scope.candidates, ...filter });
-  if (page.total === 0) return { starts: [], chain: 0 };
+  // The count alone (no head read); the documents themselves only for a small library.
+  const { total } = await reader.listDocuments({ limit: 0, ...filter });
+  if (total === 0) return { starts: [], chain: 0 };
+  const few = total <= scope.candidates;
+  const page = few ? await reader.listDocuments({ limit: scope.candidates, ...filter }) : undefined;
   if (scope.firstStage) {
     const plan = await fromFirstStage(ctx, scope, async (id) => {
       try {
@@ -187,13 +190,11 @@ async function planFromCatalog(
     if (plan) return plan;
   }
   // No more documents than would be searched: all of them, as without a catalog.
-  if (scope.documentSelection === "all" && page.total <= scope.maxDocuments) {
+  if (scope.documentSelection === "all" && page && total <= scope.maxDocuments) {
     ctx.docIds = page.documents.map((d) => d.docId);
     ctx.counters.documentsConsidered = ctx.docIds.length;
     return { starts: ctx.docIds.map((id) => rootItem(id, 0)), chain: 0 };
   }
-  // Few documents: all are candidates.
-  const few = page.total <= scope.candidates;
   const matches = await reader.searchDocuments(ctx.query, { limit: scope.candidates, ...filter });
   const candidates = matches.map((m) => ({
     card: m.card as DocumentInfo,
@@ -202,11 +203,12 @@ async function planFromCatalog(
   }));
   const seen = new Set(candidates.map((c) => c.card.docId));
   // Listed documents fill the candidates when the query matches few cards (or none).
-  for (const card of page.documents) {
+  for (const card of page?.documents ?? []) {
     if (candidates.length >= scope.candidates || (!few && candidates.length > 0)) break;
     if (!seen.has(card.docId)) candidates.push({ card, catalogScore: 0, evidence: [] });
   }
   ctx.counters.documentsConsidered = candidates.length;
+  if (candidates.length === 0) ctx.warnings.push("no document of the library matches the query (catalog)");
   const ranking = await rankCandidates(ctx, candidates, scope);
   if (scope.documentSelection === "all") {
     // The best, and the next ones only while the choice is not clear (within `margin` of it).

@@ -33,6 +33,7 @@ export class StoreCatalog {
   private loading: Promise<void> | undefined;
   private refreshing: Promise<void> | undefined;
   private listedAt = 0;
+  private merging: Promise<void> = Promise.resolve();
 
   /**
    * @param rebuildEntries the entries of every stored document, read from the heads: used once
@@ -164,7 +165,14 @@ export class StoreCatalog {
     await this.mergeFullTiers();
   }
 
-  private async mergeFullTiers(): Promise<void> {
+  /** One merge pass at a time per handle: concurrent writes would otherwise merge the same tier twice. */
+  private mergeFullTiers(): Promise<void> {
+    const next = this.merging.then(() => this.mergePass());
+    this.merging = next.catch(() => undefined);
+    return next;
+  }
+
+  private async mergePass(): Promise<void> {
     for (let group = nextMerge(this.index.segmentList(), this.options); group; ) {
       const merged = mergeSegments(group);
       await this.byteStore.mset([[this.keys.segment(merged.id), merged.encode()]]);
