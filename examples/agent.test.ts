@@ -11,7 +11,7 @@ describe("examples/agent", () => {
     expect(out.driver).toBe("scripted stand-in");
     expect(out.toolCalls.map((c) => c.name)).toEqual([
       "list_documents",
-      "search_documents",
+      "search_sections",
       "get_node_content",
     ]);
     // The search really ran: its artifact cites the TLS section of the manual.
@@ -22,7 +22,7 @@ describe("examples/agent", () => {
     expect(opened.nodeIds[0]).toBe(out.citations[0]?.nodeId);
     expect(out.answer.startsWith(SCRIPTED_LABEL)).toBe(true);
     expect(out.answer).toContain("tillerctl tls reload");
-    expect(lines.join("\n")).toContain("→ search_documents(");
+    expect(lines.join("\n")).toContain("→ search_sections(");
   });
 
   it.skipIf(!existsSync(join(SAMPLES_DIR, ANNUAL_REPORT.file)))(

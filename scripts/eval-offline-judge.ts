@@ -26,6 +26,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Document } from "@langchain/core/documents";
 import { PdfTreeLoader } from "pageindex-loader";
 import type { PageIndexDocumentMetadata } from "pageindex-retriever";
@@ -58,7 +59,7 @@ const SET = option("set", "all");
 const TEXT = option("text", "auto") as "auto" | "skeleton" | "full";
 const VERBOSE = flag("verbose");
 
-interface Question {
+export interface Question {
   id: string;
   /** File stem of the PDF. */
   doc: string;
@@ -72,7 +73,7 @@ interface Question {
  * Written from the page text of the reference PDFs (pages checked with the extracted text),
  * phrased as a user would ask, avoiding the section titles' wording where possible.
  */
-const REFERENCE_QUESTIONS: Question[] = [
+export const REFERENCE_QUESTIONS: Question[] = [
   {
     id: "ref-01",
     doc: "q1-fy25-earnings",
@@ -237,13 +238,13 @@ const REFERENCE_QUESTIONS: Question[] = [
 
 // ---------------------------------------------------------------- trees
 /** A safe document id from a file stem ("Regulation Best Interest_…" has spaces). */
-function docIdOf(stem: string): string {
+export function docIdOf(stem: string): string {
   return stem.replace(/[^A-Za-z0-9_.-]+/g, "_");
 }
 const CACHE_DIR = join(tmpdir(), "pageindex-eval-offline-judge");
 
 /** Builds (or reads from the temp cache) the tree of a PDF. */
-async function treeOf(pdf: string): Promise<TreeDocument> {
+export async function treeOf(pdf: string): Promise<TreeDocument> {
   const stat = statSync(pdf);
   const key = createHash("sha1")
     .update(`${resolve(pdf)}|${stat.size}|${stat.mtimeMs}`)
@@ -266,7 +267,7 @@ async function treeOf(pdf: string): Promise<TreeDocument> {
 
 // ---------------------------------------------------------------- scoring
 /** Rank (1-based) of the first returned section holding an evidence page, or 0. */
-function firstHit(docs: Document<PageIndexDocumentMetadata>[], q: Question): number {
+export function firstHit(docs: Document<PageIndexDocumentMetadata>[], q: Question): number {
   const i = docs.findIndex((d) => {
     const m = d.metadata;
     if (m.docId !== docIdOf(q.doc) || m.startPage === undefined) return false;
@@ -380,7 +381,9 @@ function pct(x: number): string {
 }
 
 // ---------------------------------------------------------------- sets
-async function financeBench(corpus: string): Promise<{ trees: TreeDocument[]; questions: Question[] }> {
+export async function financeBench(
+  corpus: string,
+): Promise<{ trees: TreeDocument[]; questions: Question[] }> {
   const dir = join(corpus, "financebench");
   const raw = readFileSync(join(dir, "questions.jsonl"), "utf8")
     .split("\n")
@@ -405,7 +408,7 @@ async function financeBench(corpus: string): Promise<{ trees: TreeDocument[]; qu
   return { trees, questions };
 }
 
-async function reference(corpus: string): Promise<{ trees: TreeDocument[]; questions: Question[] }> {
+export async function reference(corpus: string): Promise<{ trees: TreeDocument[]; questions: Question[] }> {
   const dir = join(corpus, "pageindex-reference/pdfs");
   const names = [...new Set(REFERENCE_QUESTIONS.map((q) => q.doc))];
   const trees: TreeDocument[] = [];
@@ -430,4 +433,5 @@ async function main() {
   console.log(`\nwrote ${join(dir, "eval-offline-judge.json")}`);
 }
 
-await main();
+// Run when executed, not when another script imports its question sets and trees.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -106,7 +106,7 @@ describe("PageIndexRetriever in LangChain compositions", () => {
   it("gives an agent tools it calls to get the sections", async () => {
     const { retriever } = judgedRetriever();
     const model = fakeModel()
-      .respondWithTools([{ name: "search_documents", args: { query: QUESTION }, id: "c1" }])
+      .respondWithTools([{ name: "search_sections", args: { query: QUESTION }, id: "c1" }])
       .respondWithTools([{ name: "list_documents", args: {}, id: "c2" }])
       .respondWithTools([{ name: "get_document_structure", args: { docId: "acme-10k" }, id: "c3" }])
       .respondWithTools([
@@ -124,7 +124,7 @@ describe("PageIndexRetriever in LangChain compositions", () => {
     const messages = state.messages as BaseMessage[];
     const toolMessages = messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
     expect(toolMessages.map((m) => m.name)).toEqual([
-      "search_documents",
+      "search_sections",
       "list_documents",
       "get_document_structure",
       "get_document_structure",
@@ -140,7 +140,7 @@ describe("PageIndexRetriever in LangChain compositions", () => {
     expect(search).toContain('location="pp. 46-50" source="ACME 2023 Form 10-K › Part II › ');
     expect(search).toContain("21.4%");
     const { sections } = artifact<{ sections: Array<{ nodeId: string; startPage: number }> }>(
-      "search_documents",
+      "search_sections",
     );
     expect(sections[0]).toMatchObject({ nodeId: ID.note12, startPage: 46 });
 

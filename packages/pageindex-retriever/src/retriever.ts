@@ -10,6 +10,7 @@ import {
 import { ensureConfig, type RunnableConfig } from "@langchain/core/runnables";
 import type { BaseStore } from "@langchain/core/stores";
 import {
+  type CatalogFilter,
   MemoryTreeReader,
   raceAbort,
   type TreeDocument,
@@ -22,7 +23,7 @@ import { LexicalIndexes } from "./lexical/index-cache.js";
 import type { LexicalTextMode } from "./lexical/node-index.js";
 import { collectDocuments } from "./search/collect.js";
 import { SearchContext, type SearchSettings } from "./search/context.js";
-import { planStarts } from "./search/documents.js";
+import { type DocumentScoring, planStarts } from "./search/documents.js";
 import { singleShotSearch } from "./search/single-shot.js";
 import { beamSearch, expandSearch } from "./search/tree-search.js";
 import type { PageIndexDocumentMetadata, RetrievalRun, SearchStrategy } from "./types.js";
@@ -77,10 +78,44 @@ export interface PageIndexRetrieverInput extends BaseRetrieverInput {
   onPromptTooLarge?: "expand" | "error";
   /** Search only these documents. */
   docIds?: string[];
-  /** `all` (default) or `llm`: let the model choose documents from their descriptions. */
+  /**
+   * Which documents are searched when `docIds` is not given:
+   * - `all` (default): every document while there are at most `maxDocuments`; beyond that (a
+   *   library) the best by the catalog (re-ranked by their sections when it is not clear), and
+   *   the next ones up to `maxDocuments` only while they score within `documentMargin` of it;
+   * - `llm`: the best candidate alone when it leads clearly (`documentMargin`), otherwise the
+   *   model chooses among the best `documentCandidates` from their names, descriptions and
+   *   matching section titles (lexical ranking without a model).
+   * With a reader that has no catalog (a custom `TreeReader` without `searchDocuments`), `all`
+   * searches every document and `llm` offers every document to the model, as before.
+   */
   documentSelection?: "all" | "llm";
-  /** Most documents `documentSelection: "llm"` keeps. Default 3. */
+  /** Most documents searched when they are chosen. Default 3. */
   maxDocuments?: number;
+  /** Documents ranked by the catalog (M): the candidates, and what the model may choose from. Default 20. */
+  documentCandidates?: number;
+  /**
+   * When the catalog's best candidate does not lead the next by `documentMargin`, this many of
+   * the best are re-ranked by their sections' lexical scores (reading each one's skeleton and
+   * saved section index). Default 5; 0 ranks by the catalog alone.
+   */
+  documentRerank?: number;
+  /**
+   * `llm`: the best candidate is searched alone, without asking the model, when its score is at
+   * least this many times the next one's (also when no other candidate matches). Default 1.5;
+   * `Infinity` always asks.
+   */
+  documentMargin?: number;
+  /**
+   * How a candidate's section scores make its score: `sum` (default; PageIndex's DocScore,
+   * Σ of its best ≤ 5 section scores / √(N+1)) or `best` (its best section).
+   */
+  documentScoring?: DocumentScoring;
+  /**
+   * Only documents whose metadata match (front matter or metadata given at index time, one level
+   * deep; or `kind`), e.g. `{ company: "Boeing", year: 2022 }`: applied before ranking.
+   */
+  filter?: CatalogFilter;
   /**
    * A first-stage LangChain retriever (e.g. a vector store over node summaries) whose hits carry
    * `metadata.docId` / `metadata.nodeId`: the search starts from those nodes (hybrid retrieval).
@@ -130,6 +165,17 @@ function positive(name: string, value: number | undefined, fallback: number, min
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < min) {
     throw new RetrieverConfigError(`PageIndexRetriever: ${name} must be a number >= ${min} (got ${value})`);
+  }
+  return value;
+}
+
+/** `documentMargin`: a number >= 1, or `Infinity` to always ask the model. */
+function margin(value: number | undefined): number {
+  if (value === undefined) return 1.5;
+  if (Number.isNaN(value) || value < 1) {
+    throw new RetrieverConfigError(
+      `PageIndexRetriever: documentMargin must be >= 1 or Infinity (got ${value})`,
+    );
   }
   return value;
 }
@@ -270,6 +316,11 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
       docIds: this.options.docIds,
       documentSelection: this.options.documentSelection ?? "all",
       maxDocuments: positive("maxDocuments", this.options.maxDocuments, 3),
+      candidates: positive("documentCandidates", this.options.documentCandidates, 20),
+      rerank: positive("documentRerank", this.options.documentRerank, 5, 0),
+      margin: margin(this.options.documentMargin),
+      scoring: this.options.documentScoring ?? "sum",
+      filter: this.options.filter,
       firstStage: this.options.firstStage,
       firstStageScope: this.options.firstStageScope ?? "subtree",
     });
@@ -290,6 +341,7 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
       query,
       strategy,
       docIds: ctx.docIds,
+      ...(plan.ranking ? { documentRanking: plan.ranking } : {}),
       stats: ctx.stats(Date.now() - started),
       warnings: ctx.warnings,
       visited: ctx.visited,

@@ -48,11 +48,31 @@ export interface RetrievalStats {
    * model judgment falling back to BM25); 0 once the index is in memory or saved in the store.
    */
   indexTextsRead: number;
+  /** Document skeletons read from the reader (choosing documents and searching them). */
+  skeletonsRead: number;
+  /**
+   * Documents ranked to choose the ones searched: the catalog's candidates (at most
+   * `documentCandidates`), or every document of a reader without a catalog.
+   */
+  documentsConsidered: number;
   /** Whether `maxSteps` stopped the search before it was complete. */
   budgetExhausted: boolean;
   durationMs: number;
   /** Per-step model usage ("judge", "single-shot", "choose-documents"). */
   usage: LlmUsage;
+}
+
+/** A candidate document and why it ranked where it did. */
+export interface RankedDocument {
+  docId: string;
+  /** Combined score used to rank (catalog and sections). */
+  score: number;
+  /** BM25F score of the document's catalog card (0 when it was listed, not matched). */
+  catalogScore: number;
+  /** DocScore over its sections' lexical scores (see `documentScore`). */
+  sectionScore: number;
+  /** Section titles that matched (the catalog's evidence). */
+  evidence: string[];
 }
 
 /** One node the search looked at (offered to a judge), with the verdict. */
@@ -71,6 +91,8 @@ export interface RetrievalRun {
   strategy: SearchStrategy;
   /** Documents searched. */
   docIds: string[];
+  /** How the candidate documents ranked (best first), when the retriever chose among them. */
+  documentRanking?: RankedDocument[];
   stats: RetrievalStats;
   /** Non-fatal problems (failed judgments, unknown ids from the model or first stage…). */
   warnings: string[];

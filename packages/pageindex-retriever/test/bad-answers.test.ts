@@ -91,6 +91,7 @@ describe("bad model answers when the model chooses the documents", () => {
         trees: trees(),
         model,
         documentSelection: "llm",
+        documentMargin: Number.POSITIVE_INFINITY, // always ask the model, however clear the lexical choice
         maxDocuments: 1,
         k: 1,
         ...fast,

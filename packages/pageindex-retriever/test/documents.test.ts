@@ -26,7 +26,7 @@ describe("which documents are searched", () => {
     const model = new ScriptedChatModel([], { fallback: () => '{"relevant": []}' });
     const all = new PageIndexRetriever({ trees: trees(), model, ...fast });
     await all.invoke("warranty");
-    expect(all.lastRun?.docIds).toEqual(["acme-10k", "rocket-manual", "beta-10k"]);
+    expect(all.lastRun?.docIds).toEqual(["acme-10k", "beta-10k", "rocket-manual"]); // catalog order: by id
     expect(model.calls).toBe(3);
 
     const only = new PageIndexRetriever({
@@ -56,7 +56,13 @@ describe("which documents are searched", () => {
       ],
       { fallback: judgeByTitle(/Maintenance/) },
     );
-    const retriever = new PageIndexRetriever({ trees: trees(), model, documentSelection: "llm", ...fast });
+    const retriever = new PageIndexRetriever({
+      trees: trees(),
+      model,
+      documentSelection: "llm",
+      documentMargin: Number.POSITIVE_INFINITY, // always ask the model
+      ...fast,
+    });
     const docs = await retriever.invoke("How often should the fuel filter be replaced?");
     expect(retriever.lastRun?.docIds).toEqual(["rocket-manual"]);
     expect(docs.map((d) => d.id)).toEqual(["rocket-manual:0002"]);
@@ -71,6 +77,7 @@ describe("which documents are searched", () => {
       trees: trees(),
       model,
       documentSelection: "llm",
+      documentMargin: Number.POSITIVE_INFINITY,
       maxDocuments: 1,
       ...fast,
     });

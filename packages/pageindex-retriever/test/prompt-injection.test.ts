@@ -83,6 +83,7 @@ describe("document text cannot forge prompt structure", () => {
       trees: [hostileTree(), manual()],
       model,
       documentSelection: "llm",
+      documentMargin: Number.POSITIVE_INFINITY, // always ask the model
       maxDocuments: 1,
       ...fast,
     });

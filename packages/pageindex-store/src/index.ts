@@ -5,6 +5,22 @@
  */
 
 export * from "./abort.js";
+export {
+  CARD_FIELDS,
+  CARD_LIMITS,
+  type CardOutlineEntry,
+  type CardSection,
+  type DocumentCard,
+} from "./catalog/card.js";
+export {
+  type CatalogFilter,
+  type DocumentMatch,
+  type DocumentPage,
+  type DocumentPageOptions,
+  matchesFilter,
+  type SearchDocumentsOptions,
+} from "./catalog/index.js";
+export { type CatalogReader, isCatalogReader } from "./catalog/reader.js";
 export * from "./convert/documents.js";
 export * from "./convert/pageindex.js";
 export * from "./errors.js";
@@ -17,6 +33,7 @@ export * from "./llm/structured.js";
 export * from "./llm/usage.js";
 export * from "./model/build.js";
 export { MAX_TREE_DEPTH } from "./model/limits.js";
+export * from "./model/memory-reader.js";
 export * from "./model/navigate.js";
 export * from "./model/reader.js";
 export * from "./model/schema.js";

@@ -18,6 +18,7 @@ import {
   toSkeleton,
 } from "../src/index.js";
 import { sha256 } from "../src/store/codec.js";
+import { catalogBehaviour } from "./catalog.behaviour.js";
 import { allKeys, WrappedStore } from "./helpers/stores.js";
 import { makeTree } from "./helpers/trees.js";
 
@@ -90,6 +91,14 @@ export function describeStoreBehaviour(
     });
     afterEach(async () => {
       await backend.cleanup();
+    });
+
+    describe("corpus catalog", () => {
+      catalogBehaviour({
+        byteStore: () => backend.byteStore,
+        reopen: () => backend.reopen(),
+        storeOn,
+      });
     });
 
     describe("round trip", () => {
@@ -265,7 +274,8 @@ export function describeStoreBehaviour(
         await store.addTree(next);
         expect(await store.getTree("doc")).toEqual(next);
         const keys = await allKeys(backend.byteStore, "pageindex.");
-        expect(keys.filter((k) => firstKeys.includes(k))).toEqual(["pageindex.head.doc"]);
+        const versionKeys = keys.filter((k) => !k.startsWith("pageindex.catalog."));
+        expect(versionKeys.filter((k) => firstKeys.includes(k))).toEqual(["pageindex.head.doc"]);
         expect(keys.filter((k) => k.endsWith(".skeleton"))).toHaveLength(1);
       });
 

@@ -90,8 +90,10 @@ export function buildProgram(
 
   program
     .command("list")
-    .description("list indexed documents")
-    .action(run((ctx) => listDocuments(ctx)));
+    .description("list indexed documents (all, or one page with --limit/--offset)")
+    .option("--limit <n>", "documents per page (from the catalog, with the total)", positiveInt)
+    .option("--offset <n>", "documents to skip (with --limit)", nonNegativeInt)
+    .action(run((ctx, opts: { limit?: number; offset?: number }) => listDocuments(ctx, opts)));
 
   program
     .command("tree")

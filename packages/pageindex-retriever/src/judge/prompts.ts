@@ -128,14 +128,21 @@ export function singleShotPrompt(
 /** Prompt asking which documents can answer, from their names and descriptions. */
 export function chooseDocumentsPrompt(
   query: string,
-  docs: ReadonlyArray<{ docId: string; docName: string; description?: string; pageCount?: number }>,
+  docs: ReadonlyArray<{
+    docId: string;
+    docName: string;
+    description?: string;
+    pageCount?: number;
+    /** Section titles that matched the question (why the catalog ranked the document). */
+    evidence?: readonly string[];
+  }>,
   max: number,
   expert: ExpertKnowledge,
 ): BaseMessage[] {
   return [
     system(
-      `Choose up to ${max} documents that can contain the answer to the question, from their names and ` +
-        'descriptions. The "id" of an item is the document id.',
+      `Choose up to ${max} documents that can contain the answer to the question, from their names, ` +
+        'descriptions and matching sections. The "id" of an item is the document id.',
       expert,
     ),
     new HumanMessage(
@@ -143,7 +150,7 @@ export function chooseDocumentsPrompt(
         .map((d) =>
           asData(
             "document",
-            `Name: ${oneLine(d.docName)}${d.pageCount ? `\nPages: ${d.pageCount}` : ""}\nDescription: ${clip(d.description ?? "(none)", 500)}`,
+            `Name: ${oneLine(d.docName)}${d.pageCount ? `\nPages: ${d.pageCount}` : ""}\nDescription: ${clip(d.description ?? "(none)", 500)}${d.evidence?.length ? `\nMatching sections: ${d.evidence.map((t) => clip(t, 120)).join(" | ")}` : ""}`,
             { id: d.docId },
           ),
         )

@@ -84,6 +84,10 @@ export class SearchContext {
     nodesJudged: 0,
     textsFetched: 0,
     indexTextsRead: 0,
+    /** Skeletons read from the reader (not from this query's memo). */
+    skeletonsRead: 0,
+    /** Documents ranked to choose the ones searched (catalog candidates). */
+    documentsConsidered: 0,
     budgetExhausted: false,
     /** Model answers received (cached ones included): the model works. */
     modelAnswers: 0,
@@ -101,6 +105,7 @@ export class SearchContext {
   private readonly lexicalMemo = new Map<string, Promise<LexicalScores>>();
   private normaliser: Promise<number> | undefined;
   private priors: Promise<Map<string, number>> | undefined;
+  private rankPriors: ReadonlyMap<string, number> = new Map();
   private order = 0;
   private readonly signal: AbortSignal | undefined;
 
@@ -140,6 +145,7 @@ export class SearchContext {
     let skeleton = this.skeletons.get(docId);
     if (!skeleton) {
       skeleton = await this.reader.getSkeleton(docId);
+      this.counters.skeletonsRead += 1;
       this.skeletons.set(docId, skeleton);
     }
     return skeleton;
@@ -225,10 +231,24 @@ export class SearchContext {
    * documents it does not name when it names some), from the documents' names and descriptions.
    */
   documentPriors(): Promise<Map<string, number>> {
-    this.priors ??= Promise.all(this.docIds.map((id) => this.skeleton(id))).then((docs) =>
-      documentPriors(this.query, docs),
-    );
+    this.priors ??= Promise.all(this.docIds.map((id) => this.skeleton(id))).then((docs) => {
+      const priors = documentPriors(this.query, docs);
+      for (const [docId, rank] of this.rankPriors) priors.set(docId, (priors.get(docId) ?? 1) * rank);
+      return priors;
+    });
     return this.priors;
+  }
+
+  /**
+   * How the chosen documents ranked (1 for the best, less for the others): multiplies their
+   * section scores, so a weaker document's sections do not crowd out the best one's. Set before
+   * the search starts; clears the priors computed for the candidates.
+   */
+  rankDocuments(priors: ReadonlyMap<string, number>): void {
+    this.rankPriors = priors;
+    this.priors = undefined;
+    this.normaliser = undefined;
+    for (const key of [...this.lexicalMemo.keys()]) this.lexicalMemo.delete(key);
   }
 
   /**
@@ -397,6 +417,8 @@ export class SearchContext {
       nodesJudged: this.counters.nodesJudged,
       textsFetched: this.counters.textsFetched,
       indexTextsRead: this.counters.indexTextsRead,
+      skeletonsRead: this.counters.skeletonsRead,
+      documentsConsidered: this.counters.documentsConsidered,
       budgetExhausted: this.counters.budgetExhausted,
       durationMs,
       usage,

@@ -1,18 +1,42 @@
 import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
-import { type DocumentInfo, DocumentNotFoundError, getNode } from "pageindex-store";
+import {
+  type CatalogFilter,
+  type CatalogReader,
+  type DocumentInfo,
+  DocumentNotFoundError,
+  documentInfo,
+  getNode,
+  isCatalogReader,
+  matchesFilter,
+  type TreeReader,
+} from "pageindex-store";
 import { chooseDocumentsPrompt } from "../judge/prompts.js";
+import type { RankedDocument } from "../types.js";
 import type { SearchContext } from "./context.js";
 import { resolveId } from "./context.js";
 import type { WorkItem } from "./tree-search.js";
+
+/** How a document's section scores add up to one score (see {@link documentScore}). */
+export type DocumentScoring = "sum" | "best";
 
 /** How documents are chosen for a query. */
 export interface DocumentScope {
   /** Only these documents. Unknown ids are an error. */
   docIds?: readonly string[] | undefined;
-  /** `all` (default) or `llm`: the model picks from names and descriptions (lexical without a model). */
+  /** `all` (default) or `llm`: the model picks among the best candidates (lexical without a model). */
   documentSelection: "all" | "llm";
-  /** Most documents `documentSelection: "llm"` keeps. */
+  /** Most documents searched when they are chosen (by the model, or lexically beyond `candidates`). */
   maxDocuments: number;
+  /** Documents the catalog ranks (M); in a library of at most this many, all are candidates. */
+  candidates: number;
+  /** How many of the best candidates are re-ranked by their sections when the catalog's choice is not clear. */
+  rerank: number;
+  /** The best candidate is searched alone, without asking the model, when it scores this many times the next. */
+  margin: number;
+  /** How section scores make a document's score. */
+  scoring: DocumentScoring;
+  /** Metadata every searched document must match. */
+  filter?: CatalogFilter | undefined;
   /** A first-stage retriever whose hits (`metadata.docId` / `nodeId`) seed the search. */
   firstStage?: BaseRetrieverInterface | undefined;
   /** `subtree` (default): start at the hit nodes; `document`: only choose documents by the hits. */
@@ -23,47 +47,296 @@ export interface DocumentScope {
 export interface StartPlan {
   starts: WorkItem[];
   chain: number;
+  /** The ranked candidates, when documents were chosen among them. */
+  ranking?: RankedDocument[];
 }
+
+/** Section scores counted by {@link documentScore} `"sum"`. */
+const SUM_TOP = 5;
+/** Weight of the catalog's (card) score beside the sections' in a candidate's rank. */
+const CATALOG_WEIGHT = 0.5;
+/** Least rank weight of a searched document's sections (see `startAt`). */
+const MIN_RANK_PRIOR = 0.25;
 
 function rootItem(docId: string, chain: number): WorkItem {
   return { docId, parent: null, trail: [], priority: 1, chain };
 }
 
 /**
+ * One score for a document from its sections' scores: `sum` is PageIndex's DocScore,
+ * Σ scores / √(N+1) over its best N (≤ 5) matching sections, rewarding a document with several
+ * relevant sections over one lucky match without favouring long documents; `best` is the best
+ * section alone.
+ */
+export function documentScore(scores: Iterable<number>, scoring: DocumentScoring): number {
+  const positive = [...scores].filter((s) => s > 0).sort((a, b) => b - a);
+  if (positive.length === 0) return 0;
+  if (scoring === "best") return positive[0] as number;
+  const top = positive.slice(0, SUM_TOP);
+  return top.reduce((a, b) => a + b, 0) / Math.sqrt(top.length + 1);
+}
+
+/**
  * Chooses the documents (and, with a first stage, the subtrees) a query starts from.
+ * With a catalog (see `CatalogReader`) no step reads every document: the catalog ranks,
+ * the best `candidates` are re-ranked by their sections, and only the chosen ones are searched.
  * @throws {DocumentNotFoundError} when `docIds` names a document the reader does not have.
  */
 export async function planStarts(ctx: SearchContext, scope: DocumentScope): Promise<StartPlan> {
-  const all = await ctx.reader.listDocuments();
-  let docs: DocumentInfo[] = all;
-  if (scope.docIds) {
-    const byId = new Map(all.map((d) => [d.docId, d]));
-    docs = scope.docIds.map((id) => {
-      const doc = byId.get(id);
-      if (!doc) throw new DocumentNotFoundError(id, "the retriever's reader");
-      return doc;
-    });
+  if (!scope.docIds && isCatalogReader(ctx.reader)) return planFromCatalog(ctx, ctx.reader, scope);
+  let docs = scope.docIds ? await namedDocuments(ctx, scope.docIds) : await ctx.reader.listDocuments();
+  if (scope.filter) {
+    const filter = scope.filter;
+    docs = docs.filter((d) => matchesFilter(d, filter));
   }
   ctx.docIds = docs.map((d) => d.docId);
+  ctx.counters.documentsConsidered = docs.length;
   if (docs.length === 0) return { starts: [], chain: 0 };
 
   if (scope.firstStage) {
-    const plan = await fromFirstStage(ctx, scope, new Set(ctx.docIds));
+    const allowed = new Set(ctx.docIds);
+    const plan = await fromFirstStage(ctx, scope, async (id) => allowed.has(id));
     if (plan) return plan;
   }
   let chain = 0;
   if (scope.documentSelection === "llm" && docs.length > 1) {
-    const chosen = await chooseDocuments(ctx, docs, scope.maxDocuments);
-    chain = chosen.roundTrips;
-    if (chosen.docIds.length > 0) ctx.docIds = chosen.docIds;
+    // Without a catalog, as before it: the model sees every document (lexical best node without one).
+    const chosen = ctx.model && ctx.takeStep() ? await askModel(ctx, docs, scope.maxDocuments) : undefined;
+    chain = chosen?.attempts ?? 0;
+    ctx.docIds = chosen?.docIds.length ? chosen.docIds : await chooseLexically(ctx, docs, scope.maxDocuments);
   }
   return { starts: ctx.docIds.map((id) => rootItem(id, chain)), chain };
+}
+
+/** Documents ranked by their best lexical node match; all of them when nothing matches. */
+async function chooseLexically(
+  ctx: SearchContext,
+  docs: readonly DocumentInfo[],
+  max: number,
+): Promise<string[]> {
+  const scored: Array<{ docId: string; best: number }> = [];
+  for (const doc of docs) {
+    const scores = await ctx.lexical(await ctx.skeleton(doc.docId));
+    scored.push({ docId: doc.docId, best: scores.best });
+  }
+  const matching = scored.filter((s) => s.best > 0).sort((a, b) => b.best - a.best);
+  return (matching.length > 0 ? matching : scored).slice(0, max).map((s) => s.docId);
+}
+
+/**
+ * One model call choosing among `docs` (ids validated; at most `max`). No usable id: counted as
+ * a fallback and warned, and `docIds` is empty so the caller chooses lexically.
+ */
+async function askModel(
+  ctx: SearchContext,
+  docs: ReadonlyArray<DocumentInfo & { evidence?: readonly string[] }>,
+  max: number,
+): Promise<{ docIds: string[]; attempts: number }> {
+  const answer = await ctx.select(
+    chooseDocumentsPrompt(ctx.query, docs, max, ctx.settings.expertKnowledge),
+    "choose-documents",
+  );
+  ctx.noteChain(answer.attempts);
+  const offered = new Set(docs.map((d) => d.docId));
+  const docIds = (answer.value?.relevant ?? [])
+    .map((item) => String(item.id).trim())
+    .filter((id, i, all) => offered.has(id) && all.indexOf(id) === i)
+    .slice(0, max);
+  if (docIds.length === 0) {
+    ctx.counters.fallbacks += 1;
+    ctx.warnings.push(
+      `document choice unusable (${answer.error ?? "no offered document named"}); chose lexically`,
+    );
+  }
+  return { docIds, attempts: answer.attempts };
+}
+
+/** The named documents, read by id (their skeletons), never by listing every document. */
+async function namedDocuments(ctx: SearchContext, docIds: readonly string[]): Promise<DocumentInfo[]> {
+  const out: DocumentInfo[] = [];
+  for (const id of docIds) {
+    try {
+      out.push(documentInfo(await ctx.skeleton(id)));
+    } catch (error) {
+      if (error instanceof DocumentNotFoundError)
+        throw new DocumentNotFoundError(id, "the retriever's reader");
+      throw error;
+    }
+  }
+  return out;
+}
+
+async function planFromCatalog(
+  ctx: SearchContext,
+  reader: TreeReader & CatalogReader,
+  scope: DocumentScope,
+): Promise<StartPlan> {
+  const filter = scope.filter ? { filter: scope.filter } : {};
+  // The count alone (no head read); the documents themselves only for a small library.
+  const { total } = await reader.listDocuments({ limit: 0, ...filter });
+  if (total === 0) return { starts: [], chain: 0 };
+  const few = total <= scope.candidates;
+  const page = few ? await reader.listDocuments({ limit: scope.candidates, ...filter }) : undefined;
+  if (scope.firstStage) {
+    const plan = await fromFirstStage(ctx, scope, async (id) => {
+      try {
+        await ctx.skeleton(id);
+        return !scope.filter || matchesFilter(documentInfo(await ctx.skeleton(id)), scope.filter);
+      } catch (error) {
+        if (error instanceof DocumentNotFoundError) return false;
+        throw error;
+      }
+    });
+    if (plan) return plan;
+  }
+  // No more documents than would be searched: all of them, as without a catalog.
+  if (scope.documentSelection === "all" && page && total <= scope.maxDocuments) {
+    ctx.docIds = page.documents.map((d) => d.docId);
+    ctx.counters.documentsConsidered = ctx.docIds.length;
+    return { starts: ctx.docIds.map((id) => rootItem(id, 0)), chain: 0 };
+  }
+  const matches = await reader.searchDocuments(ctx.query, { limit: scope.candidates, ...filter });
+  const candidates = matches.map((m) => ({
+    card: m.card as DocumentInfo,
+    catalogScore: m.score,
+    evidence: m.evidence.map((e) => e.title),
+  }));
+  const seen = new Set(candidates.map((c) => c.card.docId));
+  // Listed documents fill the candidates when the query matches few cards (or none).
+  for (const card of page?.documents ?? []) {
+    if (candidates.length >= scope.candidates || (!few && candidates.length > 0)) break;
+    if (!seen.has(card.docId)) candidates.push({ card, catalogScore: 0, evidence: [] });
+  }
+  ctx.counters.documentsConsidered = candidates.length;
+  if (candidates.length === 0) ctx.warnings.push("no document of the library matches the query (catalog)");
+  const ranking = await rankCandidates(ctx, candidates, scope);
+  if (scope.documentSelection === "all") {
+    // The best, and the next ones only while the choice is not clear (within `margin` of it).
+    const top = ranking[0]?.score ?? 0;
+    const chosen = ranking
+      .filter((r, i) => i === 0 || r.score * scope.margin > top)
+      .slice(0, scope.maxDocuments);
+    return startAt(ctx, chosen, 0, ranking);
+  }
+  return choose(ctx, scope, ranking, new Map(candidates.map((c) => [c.card.docId, c.card])));
+}
+
+/** Starts the search at the chosen documents, their rank weighting their sections' scores. */
+function startAt(
+  ctx: SearchContext,
+  chosen: readonly RankedDocument[],
+  chain: number,
+  ranking: RankedDocument[],
+): StartPlan {
+  const top = chosen[0]?.score ?? 0;
+  ctx.docIds = chosen.map((r) => r.docId);
+  ctx.rankDocuments(
+    new Map(chosen.map((r) => [r.docId, top > 0 ? Math.max(MIN_RANK_PRIOR, r.score / top) : 1])),
+  );
+  return { starts: ctx.docIds.map((id) => rootItem(id, chain)), chain, ranking };
+}
+
+/**
+ * Ranks candidates by the catalog's (card) score; when its best does not lead the next by
+ * `margin`, the best `rerank` are re-ranked by their sections too: each one's lexical node scores
+ * (its saved index when the reader keeps one, never its texts) aggregated by
+ * {@link documentScore}. Reads one skeleton (and saved index) per re-ranked candidate only.
+ */
+async function rankCandidates(
+  ctx: SearchContext,
+  candidates: ReadonlyArray<{ card: DocumentInfo; catalogScore: number; evidence: string[] }>,
+  scope: Pick<DocumentScope, "margin" | "rerank" | "scoring">,
+): Promise<RankedDocument[]> {
+  const bestCatalog = Math.max(0, ...candidates.map((c) => c.catalogScore));
+  const [first, second] = [...candidates].sort((a, b) => b.catalogScore - a.catalogScore);
+  const clear =
+    first !== undefined &&
+    first.catalogScore > 0 &&
+    (!second || first.catalogScore >= scope.margin * second.catalogScore);
+  const reranked = clear ? [] : candidates.slice(0, scope.rerank);
+  ctx.docIds = reranked.map((c) => c.card.docId);
+  const sections = await Promise.all(
+    reranked.map(async (c) => {
+      try {
+        const scores = await ctx.lexical(await ctx.skeleton(c.card.docId), "rank");
+        return documentScore(scores.own.values(), scope.scoring);
+      } catch (error) {
+        // Deleted since the catalog saw it (another process): not a candidate.
+        if (error instanceof DocumentNotFoundError) return -1;
+        throw error;
+      }
+    }),
+  );
+  const bestSection = Math.max(0, ...sections);
+  const ranking: RankedDocument[] = [];
+  candidates.forEach((c, i) => {
+    const sectionScore = i < sections.length ? (sections[i] as number) : 0;
+    if (sectionScore < 0) return;
+    const score =
+      (bestSection > 0 ? sectionScore / bestSection : 0) +
+      CATALOG_WEIGHT * (bestCatalog > 0 ? c.catalogScore / bestCatalog : 0);
+    ranking.push({
+      docId: c.card.docId,
+      score,
+      catalogScore: c.catalogScore,
+      sectionScore,
+      evidence: c.evidence,
+    });
+  });
+  // Stable: candidates came in catalog order, which breaks ties.
+  ranking.sort((a, b) => b.score - a.score);
+  return ranking;
+}
+
+/**
+ * `documentSelection: "llm"`: the best candidate alone when it leads by `margin`; otherwise the
+ * model chooses among the best candidates (their cards: names, descriptions and matching
+ * sections), and the ranking stands in when there is no model or its answer is unusable.
+ */
+async function choose(
+  ctx: SearchContext,
+  scope: DocumentScope,
+  ranking: RankedDocument[],
+  cards: ReadonlyMap<string, DocumentInfo>,
+): Promise<StartPlan> {
+  const [first, second] = ranking;
+  if (!first) return startAt(ctx, [], 0, ranking);
+  let docIds: string[];
+  let chain = 0;
+  // `Infinity` (always ask) never counts as clear, even against a second scoring 0.
+  if (!second || (Number.isFinite(scope.margin) && first.score >= scope.margin * second.score)) {
+    docIds = [first.docId];
+  } else if (ctx.model && ctx.takeStep()) {
+    const offered = ranking.slice(0, scope.candidates).flatMap((r) => {
+      const card = cards.get(r.docId);
+      return card ? [{ ...card, evidence: r.evidence }] : [];
+    });
+    const chosen = await askModel(ctx, offered, scope.maxDocuments);
+    chain = chosen.attempts;
+    docIds =
+      chosen.docIds.length > 0 ? chosen.docIds : ranking.slice(0, scope.maxDocuments).map((r) => r.docId);
+  } else {
+    docIds = ranking.slice(0, scope.maxDocuments).map((r) => r.docId);
+  }
+  const byId = new Map(ranking.map((r) => [r.docId, r]));
+  return startAt(
+    ctx,
+    docIds.map((id) => byId.get(id) as RankedDocument),
+    chain,
+    ranking,
+  );
+}
+
+/** A first-stage hit's score: its `metadata.score` when numeric, else one by rank. */
+function hitScore(metadata: Record<string, unknown> | undefined, rank: number): number {
+  const score = metadata?.score;
+  return typeof score === "number" && Number.isFinite(score) && score > 0 ? score : 1 / (rank + 1);
 }
 
 async function fromFirstStage(
   ctx: SearchContext,
   scope: DocumentScope,
-  allowed: ReadonlySet<string>,
+  allowed: (docId: string) => Promise<boolean>,
 ): Promise<StartPlan | undefined> {
   const first = scope.firstStage as BaseRetrieverInterface;
   let hits: Awaited<ReturnType<BaseRetrieverInterface["invoke"]>>;
@@ -74,15 +347,19 @@ async function fromFirstStage(
     return undefined;
   }
   const docOrder: string[] = [];
+  const nodeScores = new Map<string, number[]>();
+  const known = new Map<string, boolean>();
   const starts: WorkItem[] = [];
   let ignored = 0;
-  for (const hit of hits) {
+  for (const [rank, hit] of hits.entries()) {
     const docId = hit.metadata?.docId;
-    if (typeof docId !== "string" || !allowed.has(docId)) {
+    if (typeof docId === "string" && !known.has(docId)) known.set(docId, await allowed(docId));
+    if (typeof docId !== "string" || !known.get(docId)) {
       ignored += 1;
       continue;
     }
     if (!docOrder.includes(docId)) docOrder.push(docId);
+    nodeScores.set(docId, [...(nodeScores.get(docId) ?? []), hitScore(hit.metadata, rank)]);
     if (scope.firstStageScope === "document") continue;
     const rawNode = hit.metadata?.nodeId;
     const skeleton = await ctx.skeleton(docId);
@@ -119,49 +396,13 @@ async function fromFirstStage(
     return undefined;
   }
   ctx.docIds = docOrder;
-  if (scope.firstStageScope === "document")
-    return { starts: docOrder.map((id) => rootItem(id, 0)), chain: 0 };
-  return { starts, chain: 0 };
-}
-
-/** Picks documents with the model (one call), or lexically without one / when it fails. */
-async function chooseDocuments(
-  ctx: SearchContext,
-  docs: readonly DocumentInfo[],
-  max: number,
-): Promise<{ docIds: string[]; roundTrips: number }> {
-  if (ctx.model && ctx.takeStep()) {
-    const offered = new Set(docs.map((d) => d.docId));
-    const answer = await ctx.select(
-      chooseDocumentsPrompt(ctx.query, docs, max, ctx.settings.expertKnowledge),
-      "choose-documents",
-    );
-    ctx.noteChain(answer.attempts);
-    const ids = (answer.value?.relevant ?? [])
-      .map((item) => String(item.id).trim())
-      .filter((id, i, all) => offered.has(id) && all.indexOf(id) === i)
-      .slice(0, max);
-    if (ids.length > 0) return { docIds: ids, roundTrips: answer.attempts };
-    ctx.counters.fallbacks += 1;
-    ctx.warnings.push(
-      `document choice unusable (${answer.error ?? "no offered document named"}); chose lexically`,
-    );
-    return { docIds: await chooseLexically(ctx, docs, max), roundTrips: answer.attempts };
-  }
-  return { docIds: await chooseLexically(ctx, docs, max), roundTrips: 0 };
-}
-
-/** Documents ranked by their best lexical node match; all of them when nothing matches. */
-async function chooseLexically(
-  ctx: SearchContext,
-  docs: readonly DocumentInfo[],
-  max: number,
-): Promise<string[]> {
-  const scored: Array<{ docId: string; best: number }> = [];
-  for (const doc of docs) {
-    const scores = await ctx.lexical(await ctx.skeleton(doc.docId));
-    scored.push({ docId: doc.docId, best: scores.best });
-  }
-  const matching = scored.filter((s) => s.best > 0).sort((a, b) => b.best - a.best);
-  return (matching.length > 0 ? matching : scored).slice(0, max).map((s) => s.docId);
+  if (scope.firstStageScope !== "document") return { starts, chain: 0 };
+  // PageIndex's aggregation: DocScore = Σ node scores / √(N+1), so a document with several hits
+  // outranks one with a single lucky hit, without rewarding sheer numbers linearly.
+  const docScore = (id: string) => {
+    const scores = nodeScores.get(id) ?? [];
+    return scores.reduce((a, b) => a + b, 0) / Math.sqrt(scores.length + 1);
+  };
+  ctx.docIds = [...docOrder].sort((a, b) => docScore(b) - docScore(a));
+  return { starts: ctx.docIds.map((id) => rootItem(id, 0)), chain: 0 };
 }

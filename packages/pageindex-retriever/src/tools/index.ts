@@ -3,6 +3,7 @@ import type { PageIndexRetriever } from "../retriever.js";
 import { createNavigationTools, type NavigationToolOptions } from "./navigation-tools.js";
 import { createSearchTool, type SearchToolOptions } from "./search-tool.js";
 
+export * from "./document-tools.js";
 export {
   clipText,
   renderSection,
@@ -26,6 +27,7 @@ export function createPageIndexTools(
   const nav = createNavigationTools(options.reader ?? retriever.reader, options.navigation);
   return [
     createSearchTool(retriever, options.search),
+    nav.searchDocuments,
     nav.listDocuments,
     nav.getStructure,
     nav.getNodeContent,

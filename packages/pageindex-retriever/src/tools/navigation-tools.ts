@@ -2,7 +2,6 @@ import { Document } from "@langchain/core/documents";
 import { tool } from "@langchain/core/tools";
 import {
   asData,
-  type DocumentInfo,
   DocumentNotFoundError,
   formatRange,
   getNode,
@@ -16,6 +15,7 @@ import {
 } from "pageindex-store";
 import { z } from "zod";
 import { resolveId } from "../search/context.js";
+import { createDocumentTools } from "./document-tools.js";
 import { renderSection, TOOL_DATA_NOTE, toolError } from "./format.js";
 import { InvalidPageRangeError, parsePageRanges } from "./page-ranges.js";
 
@@ -27,6 +27,10 @@ export interface NavigationToolOptions {
   maxContentChars?: number;
   /** Most pages one `get_page_content` call may ask for. Default 30. */
   maxPages?: number;
+  /** Documents per page of `list_documents` when the agent does not say. Default 20 (at most 100 a page). */
+  listPageSize?: number;
+  /** Documents `search_documents` returns when the agent does not say. Default 10 (at most 50). */
+  searchLimit?: number;
   /** Name prefix for the tools, e.g. "annual_" → "annual_list_documents". Default none. */
   prefix?: string;
 }
@@ -76,16 +80,6 @@ async function nodeContent(
   return { content, documents };
 }
 
-/** One document of `list_documents`: ids and counts as attributes, name and description as data. */
-function documentBlock(d: DocumentInfo): string {
-  const attributes: Record<string, string | number> = { docId: d.docId, kind: d.kind };
-  if (d.pageCount) attributes.pages = d.pageCount;
-  attributes.sections = d.nodeCount;
-  const lines = [`Name: ${oneLine(d.docName)}`];
-  if (d.description) lines.push(`Description: ${oneLine(d.description)}`);
-  return asData("document", lines.join("\n"), attributes);
-}
-
 /** One structure line: "[0003] Title (pp. 3-5) — summary", on one line so a title cannot add lines. */
 function structureLine(node: SkeletonNode, depth: number): string {
   const range = formatRange(node);
@@ -95,7 +89,7 @@ function structureLine(node: SkeletonNode, depth: number): string {
 
 /**
  * Navigation tools an agent can drive itself (the contract of PageIndex's MCP server):
- * `list_documents`, `get_document_structure` (paged), `get_node_content` and
+ * `list_documents` (paged), `search_documents` (the corpus catalog), `get_document_structure` (paged), `get_node_content` and
  * `get_page_content` ("5-7,12"). Bad input comes back as an error text the agent can fix,
  * never as a thrown error. Document content comes back delimited and escaped (see
  * {@link TOOL_DATA_NOTE}); the artifacts carry the same data unescaped, as structured values.
@@ -106,25 +100,7 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
   const maxPages = options.maxPages ?? 30;
   const name = (base: string) => `${options.prefix ?? ""}${base}`;
 
-  const listDocuments = tool(
-    async () => {
-      let docs: DocumentInfo[];
-      try {
-        docs = await reader.listDocuments();
-      } catch (error) {
-        return toolError(`could not list documents: ${(error as Error).message}`);
-      }
-      if (docs.length === 0) return ["No documents are indexed.", docs];
-      const content = `${docs.length} document(s):\n${docs.map(documentBlock).join("\n")}`;
-      return [content, docs];
-    },
-    {
-      name: name("list_documents"),
-      description: `List the indexed documents with their ids, page counts and descriptions. ${TOOL_DATA_NOTE}`,
-      schema: z.object({}),
-      responseFormat: "content_and_artifact",
-    },
-  );
+  const { listDocuments, searchDocuments } = createDocumentTools(reader, options);
 
   const getStructure = tool(
     async ({ docId, offset, maxDepth }) => {
@@ -245,5 +221,5 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
     },
   );
 
-  return { listDocuments, getStructure, getNodeContent, getPageContent };
+  return { listDocuments, searchDocuments, getStructure, getNodeContent, getPageContent };
 }

@@ -89,7 +89,7 @@ export function createSearchTool(retriever: PageIndexRetriever, options: SearchT
       return [content, { sections: docs.map(citation), documents: docs }];
     },
     {
-      name: options.name ?? "search_documents",
+      name: options.name ?? "search_sections",
       description: `${
         options.description ??
         "Find the sections of the indexed documents that answer a question. Returns each section's document, " +

@@ -1,5 +1,4 @@
 import { PageIndexError } from "../errors.js";
-import { getNode } from "./navigate.js";
 import type { TreeDocument, TreeKind, TreeSkeleton } from "./types.js";
 
 /** What a document list shows: enough to choose a document without opening it. */
@@ -14,6 +13,8 @@ export interface DocumentInfo {
   nodeCount: number;
   createdAt: string;
   contentHash?: string;
+  /** Document-level user metadata (Markdown front matter, metadata given at index time). */
+  metadata?: Record<string, unknown>;
 }
 
 /**
@@ -48,7 +49,7 @@ export function documentInfo(tree: TreeDocument | TreeSkeleton): DocumentInfo {
     nodeCount: tree.nodes.length,
     createdAt: tree.createdAt,
   };
-  for (const key of ["description", "source", "pageCount", "lineCount", "contentHash"] as const) {
+  for (const key of ["description", "source", "pageCount", "lineCount", "contentHash", "metadata"] as const) {
     const value = tree[key];
     if (value !== undefined) (info as unknown as Record<string, unknown>)[key] = value;
   }
@@ -61,41 +62,4 @@ export function toSkeleton(tree: TreeDocument): TreeSkeleton {
     ...tree,
     nodes: tree.nodes.map(({ text: _text, ...rest }) => rest),
   };
-}
-
-/** A {@link TreeReader} over trees held in memory (no persistence). */
-export class MemoryTreeReader implements TreeReader {
-  private readonly trees = new Map<string, TreeDocument>();
-  private readonly skeletons = new Map<string, TreeSkeleton>();
-
-  constructor(trees: Iterable<TreeDocument> = []) {
-    for (const tree of trees) this.add(tree);
-  }
-
-  /** Adds or replaces a tree. */
-  add(tree: TreeDocument): void {
-    this.trees.set(tree.docId, tree);
-    this.skeletons.set(tree.docId, toSkeleton(tree));
-  }
-
-  async listDocuments(): Promise<DocumentInfo[]> {
-    return [...this.trees.values()].map(documentInfo);
-  }
-
-  async getSkeleton(docId: string): Promise<TreeSkeleton> {
-    const skeleton = this.skeletons.get(docId);
-    if (!skeleton) throw new DocumentNotFoundError(docId, "memory");
-    return skeleton;
-  }
-
-  async getNodeTexts(docId: string, nodeIds: readonly string[]): Promise<Map<string, string>> {
-    const tree = this.trees.get(docId);
-    if (!tree) throw new DocumentNotFoundError(docId, "memory");
-    const out = new Map<string, string>();
-    for (const id of nodeIds) {
-      const node = getNode(tree, id);
-      if (node) out.set(id, node.text);
-    }
-    return out;
-  }
 }

@@ -166,6 +166,7 @@ const DocumentInfoSchema: z.ZodType<DocumentInfo> = z.object({
   nodeCount: count,
   createdAt: z.string(),
   contentHash: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
 });
 
 const HeadSchema = z.object({

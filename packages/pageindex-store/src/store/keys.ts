@@ -13,6 +13,8 @@ import { assertSafeId } from "../ids.js";
  * - `<ns>.doc.<docId>.v.<versionId>.text.<n>`: node texts, consecutive nodes per chunk.
  * - `<ns>.pending.<docId>.v.<versionId>.<chunks>`: written before a version's keys, removed once
  *   it is published, so a writer that dies leaves a marker naming exactly what to clean up.
+ * - `<ns>.catalog.seg.<segmentId>`: an immutable segment of the corpus catalog (cards and their
+ *   inverted index); `<ns>.catalog.ready` says the catalog covers every document.
  *
  * Document ids may contain dots, yet a version key parses back uniquely: reading from the
  * right, the part (`skeleton` or `text.<n>`) and the dot-free version id are fixed, and what
@@ -115,6 +117,10 @@ export class KeyLayout {
   readonly docPrefix: string;
   /** `<ns>.pending.`: markers of versions being written. */
   readonly pendingPrefix: string;
+  /** `<ns>.catalog.seg.`: the corpus catalog's immutable segments. */
+  readonly segmentPrefix: string;
+  /** `<ns>.catalog.ready`: written once the catalog covers every document (see `rebuildCatalog`). */
+  readonly catalogReady: string;
   private readonly versionKeyPattern: RegExp;
   private readonly pendingKeyPattern: RegExp;
 
@@ -123,6 +129,8 @@ export class KeyLayout {
     this.headPrefix = `${namespace}.head.`;
     this.docPrefix = `${namespace}.doc.`;
     this.pendingPrefix = `${namespace}.pending.`;
+    this.segmentPrefix = `${namespace}.catalog.seg.`;
+    this.catalogReady = `${namespace}.catalog.ready`;
     this.pendingKeyPattern = new RegExp(
       `^${namespace}\\.pending\\.(.+)\\.v\\.([0-9a-z]{9}-[0-9a-f]{8})\\.(0|[1-9][0-9]{0,8})$`,
     );
@@ -169,6 +177,18 @@ export class KeyLayout {
   /** The marker announcing a version being written. */
   pending(docId: string, versionId: string, chunks: number): string {
     return `${this.pendingPrefix}${docId}.v.${versionId}.${chunks}`;
+  }
+
+  /** The key of a catalog segment. */
+  segment(segmentId: string): string {
+    return this.segmentPrefix + segmentId;
+  }
+
+  /** The segment id of a catalog segment key, or `undefined` when the key is not one. */
+  parseSegment(key: string): string | undefined {
+    if (!key.startsWith(this.segmentPrefix)) return undefined;
+    const id = key.slice(this.segmentPrefix.length);
+    return isVersionId(id) ? id : undefined;
   }
 
   /** Parses a pending-write marker's key, or `undefined` when the key is not one of ours. */

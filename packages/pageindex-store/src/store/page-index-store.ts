@@ -1,4 +1,13 @@
 import type { BaseStore } from "@langchain/core/stores";
+import type {
+  DocumentMatch,
+  DocumentPage,
+  DocumentPageOptions,
+  SearchDocumentsOptions,
+} from "../catalog/index.js";
+import { DEFAULT_MERGE_POLICY } from "../catalog/merge.js";
+import { catalogEntry, type NewEntry } from "../catalog/segment.js";
+import { StoreCatalog } from "../catalog/store-catalog.js";
 import { InvalidIdError, PageIndexError } from "../errors.js";
 import {
   type DocumentInfo,
@@ -65,6 +74,22 @@ export interface PageIndexStoreOptions {
    */
   unfinishedWritesPerWrite?: number;
   /**
+   * How often (ms) a handle lists the catalog's segments to see documents other processes wrote
+   * (default 2000). Queries never wait for it, except a process's first (see the README's
+   * consistency model).
+   */
+  catalogRefreshMs?: number;
+  /** Catalog segments of one size tier merged at once (default 8). */
+  catalogMergeFactor?: number;
+  /** Largest catalog segment a merge makes, in documents (default 20,000). */
+  catalogSegmentDocs?: number;
+  /**
+   * Names of derived artifacts (see `putDerived`) removed with a superseded version without
+   * listing keys, besides those this handle read or wrote (default `["lexical-index-v1"]`);
+   * `vacuum` removes any others.
+   */
+  derivedNames?: string[];
+  /**
    * Receives problems that do not stop an operation: a corrupt document skipped by
    * `listDocuments`, a failed cleanup after a successful write. Default: `console.warn`.
    */
@@ -103,6 +128,11 @@ export interface VacuumResult {
   youngVersions: number;
   /** Keys under the namespace that are not in our layout; left untouched. */
   foreignKeys: string[];
+  /**
+   * Catalog segments replaced by a compaction holding exactly the stored documents' cards
+   * (tombstones, superseded cards and segments left by an interrupted merge go).
+   */
+  catalogSegmentsRemoved: number;
 }
 
 /** A published version as held in memory. */
@@ -122,6 +152,8 @@ const DEFAULTS = {
   cacheSize: 64,
   writeBatchSize: 64,
   unfinishedWritesPerWrite: 16,
+  catalogRefreshMs: 2000,
+  derivedNames: ["lexical-index-v1"],
 };
 const READ_BATCH = 500;
 /** A store handle looks for unfinished writes at most this often (or every grace period, if shorter). */
@@ -194,6 +226,9 @@ export class PageIndexStore implements TreeReader {
   private readonly onProblem: (problem: Error) => void;
   private readonly cache = new Map<string, LoadedVersion>();
   private readonly derived: DerivedArtifacts;
+  private readonly catalog: StoreCatalog;
+  /** Derived artifact names removed with a superseded version (see `derivedNames`). */
+  private readonly derivedNames: Set<string>;
   private closer: (() => Promise<void>) | undefined;
 
   constructor(byteStore: BaseStore<string, Uint8Array>, options: PageIndexStoreOptions = {}) {
@@ -211,6 +246,18 @@ export class PageIndexStore implements TreeReader {
     );
     this.verifyOnRead = options.verifyOnRead ?? "full";
     this.onProblem = options.onProblem ?? ((problem) => console.warn(`[pageindex-store] ${problem.message}`));
+    this.derivedNames = new Set(options.derivedNames ?? DEFAULTS.derivedNames);
+    this.catalog = new StoreCatalog(
+      byteStore,
+      this.keys,
+      {
+        refreshMs: Math.max(0, options.catalogRefreshMs ?? DEFAULTS.catalogRefreshMs),
+        factor: Math.max(2, options.catalogMergeFactor ?? DEFAULT_MERGE_POLICY.factor),
+        maxSegmentDocs: Math.max(1, options.catalogSegmentDocs ?? DEFAULT_MERGE_POLICY.maxSegmentDocs),
+        onProblem: this.onProblem,
+      },
+      () => this.entriesFromHeads(),
+    );
   }
 
   /** A store in a folder on disk (created if needed): the embedded default. */
@@ -293,12 +340,24 @@ export class PageIndexStore implements TreeReader {
       skeletonSha256: sha256(skeletonBytes),
     };
     await this.byteStore.mset([[this.keys.head(docId), encodeHead(head)]]);
+    // The catalog learns of the version after it is published. Should that fail (or this writer
+    // die here), the pending marker stays: the next sweep finds the published version and
+    // writes its card (see cleanUnfinishedWrites).
+    let cataloged = true;
+    try {
+      await this.catalog.write([catalogEntry(tree, versionId)]);
+    } catch (error) {
+      cataloged = false;
+      this.onProblem(
+        new PageIndexError(`Adding document "${docId}" to the catalog failed`, { cause: error }),
+      );
+    }
     // A copy, as JSON: the caller's tree stays theirs, and the cache holds what a reader of the
     // bytes gets (a Date in metadata is its ISO string). Unlike structuredClone, it cannot throw
     // (on a function in metadata) now that the version is published: encoding already did this.
     this.remember(loaded(docId, versionId, JSON.parse(JSON.stringify(skeleton)), chunkStarts, chunkSha256));
 
-    await this.afterWrite(docId, previous, pending);
+    await this.afterWrite(docId, previous, cataloged ? pending : undefined);
     return info;
   }
 
@@ -314,12 +373,10 @@ export class PageIndexStore implements TreeReader {
       );
     }
     const lower = docId.toLowerCase();
-    for await (const key of this.byteStore.yieldKeys(this.keys.headPrefix)) {
-      const other = this.keys.parseHead(key);
-      if (other !== undefined && other !== docId && other.toLowerCase() === lower) {
-        throw new DocumentIdConflictError(docId, other);
-      }
-    }
+    // Through the catalog (no listing of every head): a twin another process added within the
+    // catalog's refresh delay can slip through, as can one added at the same moment.
+    const twin = (await this.catalog.view()).caseTwin(docId);
+    if (twin !== undefined) throw new DocumentIdConflictError(docId, twin);
     // A store that folds case itself lists the twin under our own key: its head names it.
     const raw = await this.readQuietly(docId, this.keys.head(docId));
     const stored = raw === undefined ? undefined : peekHeadDocId(raw);
@@ -347,6 +404,14 @@ export class PageIndexStore implements TreeReader {
     }
     await this.byteStore.mdelete([headKey]);
     this.cache.delete(docId);
+    try {
+      await this.catalog.write([{ docId, versionId: newVersionId() }]);
+    } catch (error) {
+      // Searches check heads, so the stale card is never returned; vacuum drops it.
+      this.onProblem(
+        new PageIndexError(`Removing document "${docId}" from the catalog failed`, { cause: error }),
+      );
+    }
     await this.afterWrite(docId, previous);
     return true;
   }
@@ -358,14 +423,17 @@ export class PageIndexStore implements TreeReader {
       if (previous) {
         const current = await this.readHeadQuietly(docId);
         if (current?.versionId !== previous.versionId) {
-          await this.byteStore.mdelete(this.keys.versionKeys(docId, previous.versionId, previous.chunks));
-          await this.derived.removeStale(docId, current?.versionId);
+          await this.byteStore.mdelete([
+            ...this.keys.versionKeys(docId, previous.versionId, previous.chunks),
+            ...[...this.derivedNames].map((name) => this.derived.key(docId, previous.versionId, name)),
+          ]);
         }
       }
       if (this.cleanupOnWrite) {
-        await this.removeOrphans(docId, this.orphanGraceMs);
-        // Markers only become stale after the grace period: listing them on every write of a
-        // busy writer would cost a full key listing each time for nothing.
+        // No listing per write (a listing reads every key of a folder store): a crashed write of
+        // this or any document left a marker, which the sweep below finds. Markers only become
+        // stale after the grace period: listing them on every write of a busy writer would cost
+        // a full key listing each time for nothing.
         if (Date.now() >= this.nextSweepAt) {
           this.nextSweepAt = Date.now() + Math.min(this.orphanGraceMs, SWEEP_INTERVAL_MS);
           await this.cleanUnfinishedWrites(this.orphanGraceMs, this.unfinishedWritesPerWrite);
@@ -413,6 +481,7 @@ export class PageIndexStore implements TreeReader {
         if (!(error instanceof PageIndexError)) throw error;
       }
     });
+    await this.catalogPublished(markers.filter((marker) => live.get(marker.docId) === marker.versionId));
     const stale = markers
       .filter((marker) => live.has(marker.docId) && live.get(marker.docId) !== marker.versionId)
       .flatMap((marker) => this.keys.versionKeys(marker.docId, marker.versionId, marker.chunks));
@@ -425,6 +494,59 @@ export class PageIndexStore implements TreeReader {
     // once it is readable) removes its orphans without them.
     await this.byteStore.mdelete(markers.map((marker) => marker.key));
     return markers.length;
+  }
+
+  /**
+   * Writes the cards of published versions whose writer died (or failed) before the catalog
+   * learnt of them: their pending marker outlived the head switch.
+   */
+  private async catalogPublished(
+    markers: ReadonlyArray<{ docId: string; versionId: string }>,
+  ): Promise<void> {
+    if (markers.length === 0) return;
+    const view = await this.catalog.view();
+    const entries: NewEntry[] = [];
+    for (const { docId, versionId } of markers) {
+      const known = view.entry(docId)?.versionId;
+      if (known !== undefined && known >= versionId) continue;
+      try {
+        entries.push(catalogEntry(await this.getTree(docId), versionId));
+      } catch (error) {
+        if (!(error instanceof PageIndexError)) throw error;
+      }
+    }
+    await this.catalog.write(entries);
+  }
+
+  /** Catalog entries of every stored document, from heads and skeletons (building a catalog). */
+  private async entriesFromHeads(): Promise<NewEntry[]> {
+    return this.entriesOf((await this.readAllHeads()).heads);
+  }
+
+  /** Catalog entries of these published versions, from their skeletons; unreadable ones reported. */
+  private async entriesOf(heads: readonly HeadRecord[]): Promise<NewEntry[]> {
+    const entries: NewEntry[] = [];
+    for (const head of heads) {
+      try {
+        const version = await this.loadVersion(head);
+        if (version) entries.push(catalogEntry(version.skeleton, head.versionId));
+      } catch (error) {
+        if (!(error instanceof PageIndexError)) throw error;
+        this.onProblem(error);
+      }
+    }
+    return entries;
+  }
+
+  /**
+   * Builds the corpus catalog again from the documents' heads: for a store written by a release
+   * without a catalog (done automatically on first use when no catalog exists), or one written
+   * since by such a release. Reads every head and skeleton once.
+   * @returns the number of documents cataloged.
+   */
+  async rebuildCatalog(): Promise<number> {
+    await this.catalog.sync();
+    return this.catalog.rebuild();
   }
 
   /**
@@ -474,7 +596,13 @@ export class PageIndexStore implements TreeReader {
     const cutoff = Date.now() - graceMs;
     const { heads, unreadable } = await this.readAllHeads();
     const live = new Map(heads.map((head) => [head.docId, head.versionId]));
-    const result: VacuumResult = { deletedKeys: 0, removedVersions: 0, youngVersions: 0, foreignKeys: [] };
+    const result: VacuumResult = {
+      deletedKeys: 0,
+      removedVersions: 0,
+      youngVersions: 0,
+      foreignKeys: [],
+      catalogSegmentsRemoved: 0,
+    };
     const stale: string[] = [];
     const staleVersions = new Set<string>();
     const youngVersions = new Set<string>();
@@ -498,10 +626,20 @@ export class PageIndexStore implements TreeReader {
     }
     await this.cleanUnfinishedWrites(graceMs, Number.POSITIVE_INFINITY);
     result.deletedKeys = stale.length + (await this.derived.removeOrphans(live, unreadable, cutoff));
+    result.catalogSegmentsRemoved = await this.compactCatalog(heads);
     result.removedVersions = staleVersions.size;
     result.youngVersions = youngVersions.size;
     result.foreignKeys.sort();
     return result;
+  }
+
+  /** Rewrites the catalog to match the heads: cards of missing documents added, stale ones dropped. */
+  private async compactCatalog(heads: readonly HeadRecord[]): Promise<number> {
+    const live = new Map(heads.map((head) => [head.docId, head]));
+    const view = await this.catalog.sync();
+    const missing = heads.filter((head) => view.entry(head.docId)?.versionId !== head.versionId);
+    const extra = await this.entriesOf(missing);
+    return this.catalog.compact((entry) => live.get(entry.docId)?.versionId === entry.versionId, extra);
   }
 
   // ---- reading -------------------------------------------------------------------------
@@ -510,10 +648,55 @@ export class PageIndexStore implements TreeReader {
    * Every readable document, sorted by id. Unreadable ones are skipped and passed to
    * `onProblem`; use {@link PageIndexStore.inspectDocuments} to get them.
    */
-  async listDocuments(): Promise<DocumentInfo[]> {
+  async listDocuments(): Promise<DocumentInfo[]>;
+  /**
+   * One page of documents in id order from the catalog (no listing of heads), with the total:
+   * what a tool or a UI shows. Documents deleted by another process may linger until the
+   * catalog's refresh (`catalogRefreshMs`); the page's own documents are checked against their heads.
+   */
+  async listDocuments(page: DocumentPageOptions): Promise<DocumentPage>;
+  async listDocuments(page?: DocumentPageOptions): Promise<DocumentInfo[] | DocumentPage> {
+    if (page !== undefined) {
+      const result = (await this.catalog.view()).page(page);
+      const present = await this.presentDocuments(result.documents.map((d) => d.docId));
+      return { ...result, documents: result.documents.filter((d) => present.has(d.docId)) };
+    }
     const { documents, problems } = await this.inspectDocuments();
     for (const problem of problems) this.onProblem(problem);
     return documents;
+  }
+
+  /**
+   * Documents ranked for a query by the corpus catalog (BM25F over every document's card: name,
+   * description, metadata, top-level sections and summaries, every section title, distinctive
+   * terms), with the section titles that matched as evidence. Reads no head listing: the cost of
+   * a query does not grow with the number of documents beyond the catalog's in-memory lookup.
+   * Only documents whose head exists are returned (one read of `limit` heads).
+   * @example
+   * ```ts
+   * const hits = await store.searchDocuments("boeing 2022 revenue", { limit: 5, filter: { year: 2022 } });
+   * hits[0].card.docId; hits[0].evidence[0]?.title;
+   * ```
+   */
+  async searchDocuments(query: string, options: SearchDocumentsOptions = {}): Promise<DocumentMatch[]> {
+    const matches = (await this.catalog.view()).search(query, options);
+    const present = await this.presentDocuments(matches.map((m) => m.card.docId));
+    return matches.filter((m) => present.has(m.card.docId));
+  }
+
+  /**
+   * Waits until this handle's catalog includes everything other handles had written before the
+   * call (a listing of the catalog's segments); queries otherwise see them within `catalogRefreshMs`.
+   */
+  async syncCatalog(): Promise<void> {
+    await this.catalog.sync();
+  }
+
+  /** Which of these documents have a head (one read): the catalog may lag a delete by another process. */
+  private async presentDocuments(docIds: string[]): Promise<Set<string>> {
+    if (docIds.length === 0) return new Set();
+    const values = await this.readHeadValues(docIds);
+    return new Set(docIds.filter((_, i) => values[i] !== undefined));
   }
 
   /** Like {@link PageIndexStore.listDocuments}, returning the problems instead of reporting them. */
@@ -602,6 +785,7 @@ export class PageIndexStore implements TreeReader {
    */
   async getDerived(docId: string, name: string): Promise<Uint8Array | undefined> {
     assertDerivedName(name); // before the head read: a bad name is an error even for a missing document
+    this.derivedNames.add(name);
     const head = await this.requireHead(this.keys.assertDocId(docId));
     return this.derived.get(docId, head.versionId, name);
   }
@@ -614,6 +798,7 @@ export class PageIndexStore implements TreeReader {
    */
   async putDerived(docId: string, name: string, value: Uint8Array): Promise<boolean> {
     assertDerivedName(name);
+    this.derivedNames.add(name);
     const head = await this.readHead(this.keys.assertDocId(docId));
     if (!head) return false;
     await this.derived.put(docId, head.versionId, name, value);

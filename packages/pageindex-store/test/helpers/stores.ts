@@ -6,9 +6,14 @@ export class WrappedStore extends BaseStore<string, Uint8Array> {
   readonly reads: string[] = [];
   /** The prefix of every `yieldKeys` call. */
   readonly listings: string[] = [];
+  /** `mset` calls so far, not counting those of catalog keys only (see `failOnCatalogMset`). */
   msets = 0;
   /** Throw on this mset call (1-based), simulating a writer that dies midway. */
   failOnMset: number | undefined;
+  /** Catalog `mset` calls (segments, the ready marker) so far. */
+  catalogMsets = 0;
+  /** Throw on this catalog mset call (1-based): a writer dying after publishing, before cataloging. */
+  failOnCatalogMset: number | undefined;
   /** Runs before each mget reaches the inner store (to interleave another writer). */
   beforeMget: ((keys: string[]) => Promise<void>) | undefined;
 
@@ -23,6 +28,12 @@ export class WrappedStore extends BaseStore<string, Uint8Array> {
   }
 
   async mset(pairs: [string, Uint8Array][]): Promise<void> {
+    if (pairs.length > 0 && pairs.every(([key]) => key.includes(".catalog."))) {
+      this.catalogMsets += 1;
+      if (this.failOnCatalogMset === this.catalogMsets)
+        throw new Error("simulated crash during catalog mset");
+      return this.inner.mset(pairs);
+    }
     this.msets += 1;
     if (this.failOnMset === this.msets) throw new Error("simulated crash during mset");
     return this.inner.mset(pairs);

@@ -90,3 +90,33 @@ export function makeTree(docId: string, options: MakeTreeOptions = {}): TreeDocu
     roots,
   );
 }
+
+/**
+ * A small tree about `topics`: one section per topic word (title and text name it), so a catalog
+ * search for a topic finds this document.
+ */
+export function topicTree(
+  docId: string,
+  topics: readonly string[],
+  extra: { metadata?: Record<string, unknown>; description?: string; docName?: string } = {},
+): TreeDocument {
+  return createTree(
+    {
+      docId,
+      docName: extra.docName ?? `${docId}.md`,
+      kind: "markdown",
+      lineCount: topics.length + 1,
+      build: { loader: "test", structure: "headings" },
+      createdAt: "2025-01-02T03:04:05.000Z",
+      ...(extra.metadata ? { metadata: extra.metadata } : {}),
+      ...(extra.description ? { description: extra.description } : {}),
+    },
+    topics.map((topic, i) => ({
+      title: `About ${topic}`,
+      text: `The ${topic} section explains ${topic} in detail.`,
+      tokenCount: 8,
+      startLine: i + 1,
+      endLine: i + 1,
+    })),
+  );
+}

@@ -45,7 +45,7 @@ export async function retrieveAnswer(
   }
   const store = await ctx.store();
   const docIds = options.doc?.length ? await resolveDocIds(store, options.doc) : undefined;
-  if (!docIds && (await store.listDocuments()).length === 0) {
+  if (!docIds && (await store.listDocuments({ limit: 1 })).total === 0) {
     throw new CliError(
       "The store is empty: index documents first (pageindex index <files>) or run pageindex demo",
     );

@@ -6,14 +6,29 @@ import { resolveDocId, resolveDocIds, type StoredState, storedState } from "../d
 import { CliError, EXIT, plural, printJson } from "../output.js";
 import { saveLexicalIndex } from "./index-files.js";
 
-/** `pageindex list`: every document with its size and description. */
-export async function listDocuments(ctx: CliContext): Promise<number> {
-  const docs = await (await ctx.store()).listDocuments();
+/** `pageindex list`: every document (or one page of them) with its size and description. */
+export async function listDocuments(
+  ctx: CliContext,
+  page: { limit?: number; offset?: number } = {},
+): Promise<number> {
+  const store = await ctx.store();
+  const paged =
+    page.limit !== undefined || page.offset !== undefined
+      ? await store.listDocuments({ limit: page.limit ?? 50, offset: page.offset ?? 0 })
+      : undefined;
+  const docs = paged ? paged.documents : await store.listDocuments();
   if (ctx.options.json) {
-    printJson(ctx.io, { documents: docs });
+    printJson(ctx.io, paged ?? { documents: docs });
     return EXIT.ok;
   }
+  if (paged && docs.length > 0) {
+    ctx.io.out(`Documents ${paged.offset + 1}-${paged.offset + docs.length} of ${paged.total}:`);
+  }
   if (docs.length === 0) {
+    if (paged && paged.total > 0) {
+      ctx.io.out(`No documents at offset ${paged.offset} (${paged.total} in all).`);
+      return EXIT.ok;
+    }
     ctx.io.out("The store is empty. Index documents with: pageindex index <files or folders>");
     return EXIT.ok;
   }

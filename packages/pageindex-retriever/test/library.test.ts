@@ -1,0 +1,220 @@
+import { Document } from "@langchain/core/documents";
+import { BaseRetriever } from "@langchain/core/retrievers";
+import { BaseStore, InMemoryStore } from "@langchain/core/stores";
+import { PageIndexRetriever } from "pageindex-retriever";
+import { createTree, DocumentNotFoundError, PageIndexStore, type TreeDocument } from "pageindex-store";
+import { describe, expect, it } from "vitest";
+import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
+
+/** Counts what a query reads from the byte store. */
+class CountingStore extends BaseStore<string, Uint8Array> {
+  lc_namespace = ["test"];
+  reads: string[] = [];
+  listings: string[] = [];
+  constructor(readonly inner = new InMemoryStore<Uint8Array>()) {
+    super();
+  }
+  mget(keys: string[]) {
+    this.reads.push(...keys);
+    return this.inner.mget(keys);
+  }
+  mset(pairs: [string, Uint8Array][]) {
+    return this.inner.mset(pairs);
+  }
+  mdelete(keys: string[]) {
+    return this.inner.mdelete(keys);
+  }
+  yieldKeys(prefix?: string) {
+    this.listings.push(prefix ?? "");
+    return this.inner.yieldKeys(prefix) as AsyncGenerator<string>;
+  }
+  reset() {
+    this.reads = [];
+    this.listings = [];
+  }
+}
+
+const TOPICS = [
+  "bridge",
+  "canal",
+  "tunnel",
+  "harbor",
+  "railway",
+  "airport",
+  "highway",
+  "dam",
+  "pipeline",
+  "reservoir",
+  "orchard",
+  "vineyard",
+  "pasture",
+  "greenhouse",
+  "apiary",
+  "fishery",
+  "forestry",
+  "granary",
+  "dairy",
+  "mill",
+];
+
+/** A document with three sections; `words` make it findable. */
+function doc(docId: string, words: string[], metadata?: Record<string, unknown>): TreeDocument {
+  return createTree(
+    {
+      docId,
+      docName: `${docId}.md`,
+      kind: "markdown",
+      lineCount: 4,
+      build: { loader: "test", structure: "headings" },
+      ...(metadata ? { metadata } : {}),
+    },
+    [
+      { title: "Overview", text: `Overview of ${words.join(" and ")}.`, startLine: 1, endLine: 1 },
+      ...words.map((w, i) => ({
+        title: `${w[0]?.toUpperCase()}${w.slice(1)} inspection schedule`,
+        text: `The ${w} is inspected every ${i + 2} months; the ${w} log records each inspection.`,
+        startLine: i + 2,
+        endLine: i + 2,
+      })),
+    ],
+  );
+}
+
+/** A library of `n` documents, each about two topics, plus the target about a rare word. */
+async function library(n: number) {
+  const byteStore = new CountingStore();
+  const store = new PageIndexStore(byteStore);
+  for (let i = 0; i < n; i += 1) {
+    await store.addTree(
+      doc(`doc-${String(i).padStart(4, "0")}`, [
+        TOPICS[i % 20] as string,
+        TOPICS[(i * 7 + 3) % 20] as string,
+      ]),
+    );
+  }
+  await store.addTree(doc("target", ["lighthouse", "bridge"]));
+  return { byteStore, store };
+}
+
+describe("choosing documents in a library through the catalog", () => {
+  it("finds the right document among many, reading keys independent of the library's size", async () => {
+    const readsAt: number[] = [];
+    for (const n of [40, 160]) {
+      const { byteStore } = await library(n);
+      // A fresh handle, as in a new process: its first query loads the catalog.
+      const retriever = new PageIndexRetriever({ reader: new PageIndexStore(byteStore), k: 3 });
+      byteStore.reset();
+      const docs = await retriever.invoke("How often is the lighthouse inspected?");
+      expect(docs[0]?.metadata.docId).toBe("target");
+      expect(docs[0]?.metadata.title).toBe("Lighthouse inspection schedule");
+      expect(retriever.lastRun?.docIds[0]).toBe("target");
+      expect(retriever.lastRun?.documentRanking?.[0]).toMatchObject({ docId: "target" });
+      expect(retriever.lastRun?.stats.documentsConsidered).toBe(20);
+      // One listing (the catalog's segments), never the heads; a bounded number of segments.
+      expect(byteStore.listings).toEqual(["pageindex.catalog.seg."]);
+      expect(byteStore.reads.filter((k) => k.includes(".catalog.seg.")).length).toBeLessThanOrEqual(16);
+      readsAt.push(byteStore.reads.filter((k) => !k.includes(".catalog.")).length);
+    }
+    // Beyond the catalog's own segments, a query reads the same keys at 40 and 160 documents.
+    expect(readsAt[1]).toBe(readsAt[0]);
+  });
+
+  it("searches every document of a library no larger than maxDocuments, as before", async () => {
+    const { store } = await library(2);
+    const retriever = new PageIndexRetriever({ reader: store });
+    await retriever.invoke("lighthouse");
+    expect(retriever.lastRun?.docIds).toHaveLength(3);
+    const wider = new PageIndexRetriever({ reader: store, maxDocuments: 2 });
+    await wider.invoke("lighthouse");
+    expect(wider.lastRun?.docIds).toEqual(["target"]); // 3 documents: chosen, the winner is clear
+  });
+
+  it("narrows candidates by metadata before ranking", async () => {
+    const store = new PageIndexStore(new InMemoryStore<Uint8Array>());
+    await store.addTree(
+      doc("boeing-2021", ["fuselage", "revenue"], { frontMatter: { company: "Boeing", year: 2021 } }),
+    );
+    await store.addTree(
+      doc("boeing-2022", ["fuselage", "revenue"], { frontMatter: { company: "Boeing", year: 2022 } }),
+    );
+    await store.addTree(
+      doc("airbus-2022", ["fuselage", "revenue", "cabin"], {
+        frontMatter: { company: "Airbus", year: 2022 },
+      }),
+    );
+    const retriever = new PageIndexRetriever({ reader: store, filter: { company: "Boeing", year: 2022 } });
+    const docs = await retriever.invoke("fuselage cabin revenue");
+    expect(new Set(docs.map((d) => d.metadata.docId))).toEqual(new Set(["boeing-2022"]));
+    const none = new PageIndexRetriever({ reader: store, filter: { company: "Cessna" } });
+    expect(await none.invoke("fuselage")).toEqual([]);
+  });
+
+  it("with a model: searches the clear winner alone, and asks only about the top candidates otherwise", async () => {
+    const { store } = await library(60);
+    const judge = () => '{"relevant": []}';
+    const clear = new ScriptedChatModel([], { fallback: judge });
+    const retriever = new PageIndexRetriever({ reader: store, model: clear, documentSelection: "llm" });
+    await retriever.invoke("lighthouse inspection");
+    expect(retriever.lastRun?.docIds).toEqual(["target"]);
+    expect(clear.prompts.some((p) => p.includes("Choose up to"))).toBe(false);
+
+    const ambiguous = new ScriptedChatModel(
+      [
+        (prompt) => {
+          // Seven documents are about bridges: none leads, so the model sees the best candidates only.
+          expect(prompt).toContain('<document id="target">');
+          expect(prompt).toContain("Matching sections: Bridge inspection schedule");
+          expect((prompt.match(/<document /g) ?? []).length).toBe(8); // documentCandidates, of 61
+          return JSON.stringify({ relevant: [{ id: "target" }, { id: "not-offered" }] });
+        },
+      ],
+      { fallback: judge },
+    );
+    const asking = new PageIndexRetriever({
+      reader: store,
+      model: ambiguous,
+      documentSelection: "llm",
+      documentCandidates: 8,
+    });
+    await asking.invoke("bridge inspection");
+    expect(ambiguous.prompts[0]).toContain("Choose up to 3 documents");
+    expect(asking.lastRun?.docIds).toEqual(["target"]);
+  });
+
+  it("keeps docIds behaviour: only those documents, an unknown id is an error", async () => {
+    const byteStore = new CountingStore();
+    const store = new PageIndexStore(byteStore);
+    await store.addTree(doc("a", ["bridge"]));
+    await store.addTree(doc("b", ["canal"]));
+    byteStore.reset();
+    const retriever = new PageIndexRetriever({ reader: store, docIds: ["b"] });
+    const docs = await retriever.invoke("bridge canal");
+    expect(retriever.lastRun?.docIds).toEqual(["b"]);
+    expect(docs.every((d) => d.metadata.docId === "b")).toBe(true);
+    expect(byteStore.listings).toEqual([]);
+    const unknown = new PageIndexRetriever({ reader: store, docIds: ["nope"] });
+    await expect(unknown.invoke("x")).rejects.toBeInstanceOf(DocumentNotFoundError);
+  });
+
+  it("aggregates a first stage's node hits per document: DocScore = Σ scores / √(N+1)", async () => {
+    class Hits extends BaseRetriever {
+      lc_namespace = ["test"];
+      override async _getRelevantDocuments(): Promise<Document[]> {
+        const hit = (docId: string, score: number) =>
+          new Document({ pageContent: "", metadata: { docId, score } });
+        // a: one strong hit (0.9 / √2 ≈ 0.64); b: three fair ones (1.5 / 2 = 0.75).
+        return [hit("a", 0.9), hit("b", 0.5), hit("b", 0.5), hit("b", 0.5)];
+      }
+    }
+    const store = new PageIndexStore(new InMemoryStore<Uint8Array>());
+    await store.addTree(doc("a", ["bridge"]));
+    await store.addTree(doc("b", ["canal"]));
+    const retriever = new PageIndexRetriever({
+      reader: store,
+      firstStage: new Hits(),
+      firstStageScope: "document",
+    });
+    await retriever.invoke("anything");
+    expect(retriever.lastRun?.docIds).toEqual(["b", "a"]);
+  });
+});

@@ -1,0 +1,369 @@
+import { tokenize, tokenizeQuery } from "../lexical/tokenize.js";
+import type { DocumentInfo } from "../model/reader.js";
+import { CARD_FIELDS, type CardSection, type DocumentCard, metadataFacets, queryNameTerms } from "./card.js";
+import { FIELD_COUNT, facetKey, type Segment, type SegmentEntry, unpackCount } from "./segment.js";
+
+/** Metadata filter: every key must match (a list matches any of its values); compared case-insensitively. */
+export type CatalogFilter = Record<
+  string,
+  string | number | boolean | ReadonlyArray<string | number | boolean>
+>;
+
+/**
+ * Whether a document matches a metadata filter, as the catalog matches it: its metadata (one
+ * nesting level, e.g. front matter) or `kind`, case-insensitively; every key must match.
+ */
+export function matchesFilter(info: DocumentInfo, filter: CatalogFilter): boolean {
+  const facets = new Set(metadataFacets(info.metadata).map(([key, value]) => facetKey(key, value)));
+  facets.add(facetKey("kind", info.kind));
+  return Object.entries(filter).every(([key, wanted]) =>
+    (Array.isArray(wanted) ? wanted : [wanted]).some((value) => facets.has(facetKey(key, String(value)))),
+  );
+}
+
+/** Options of a catalog search. */
+export interface SearchDocumentsOptions {
+  /** Most documents returned. Default 10. */
+  limit?: number;
+  /** Only documents whose metadata (or `kind`) match. */
+  filter?: CatalogFilter;
+}
+
+/** One ranked document of a catalog search. */
+export interface DocumentMatch {
+  card: DocumentCard;
+  /** BM25F score over the card's fields (higher is better; comparable within one search). */
+  score: number;
+  /** The section titles that match the query best (at most 3): why it ranked. */
+  evidence: CardSection[];
+  /** Query words found on the card. */
+  matched: string[];
+}
+
+/** Options of a paged listing. */
+export interface DocumentPageOptions {
+  /** Documents per page. Default 50. */
+  limit?: number;
+  /** Documents to skip (in docId order). Default 0. */
+  offset?: number;
+  filter?: CatalogFilter;
+}
+
+/** One page of documents. */
+export interface DocumentPage {
+  documents: DocumentCard[];
+  /** Documents matching (the filter) in all. */
+  total: number;
+  offset: number;
+}
+
+/** Where the live entry of a document is. */
+interface LiveRef {
+  segment: Segment;
+  entry: number;
+}
+
+const K1 = 1.2;
+/** Weight of a concatenation of two query words ("best buy" → "bestbuy"), matching names. */
+const CONCAT_WEIGHT = 0.5;
+const EVIDENCE = 3;
+/** A term in more than this share of the cards is "common" (see `search`)… */
+const COMMON_SHARE = 0.1;
+/** …in a catalog of at least this many cards (small ones are scored exactly). */
+const COMMON_MIN_CARDS = 1000;
+
+/** The weighted terms a catalog search looks for. */
+export function catalogQueryTerms(query: string): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const term of tokenizeQuery(query)) weights.set(term, (weights.get(term) ?? 0) + 1);
+  for (const term of queryNameTerms(query)) if (!weights.has(term)) weights.set(term, CONCAT_WEIGHT);
+  return weights;
+}
+
+/**
+ * The catalog in memory: segments combined, each document's latest entry winning
+ * (last-writer-wins by version id; a tombstone hides older cards). Segments are immutable;
+ * adding or replacing them updates the live entries incrementally, so a write costs what it
+ * adds, not the size of the catalog. Searches are BM25F over the live cards' fields with exact
+ * live statistics (document frequency counted over live postings, average field lengths kept
+ * as running totals).
+ *
+ * @example
+ * ```ts
+ * const index = new CatalogIndex();
+ * index.apply([Segment.fromEntries(id, entries)], []);
+ * index.search("boeing 2022 revenue", { limit: 5 });
+ * ```
+ */
+export class CatalogIndex {
+  private readonly segments = new Map<string, Segment>();
+  private readonly live = new Map<string, LiveRef>();
+  /** Lower-cased id → ids of live documents (case twins). */
+  private readonly lower = new Map<string, string[]>();
+  private readonly totals = new Float64Array(FIELD_COUNT);
+  private cards = 0;
+  private sorted: string[] | undefined;
+
+  /** Ids of the segments held. */
+  segmentIds(): string[] {
+    return [...this.segments.keys()];
+  }
+
+  /** The segments held (read-only). */
+  segmentList(): Segment[] {
+    return [...this.segments.values()];
+  }
+
+  /** Number of live documents. */
+  get size(): number {
+    return this.cards;
+  }
+
+  /** The live card of a document, or `undefined` (absent or deleted). */
+  card(docId: string): DocumentCard | undefined {
+    const ref = this.live.get(docId);
+    return ref ? ref.segment.entries[ref.entry]?.card : undefined;
+  }
+
+  /** The live entry (card or tombstone) of a document. */
+  entry(docId: string): SegmentEntry | undefined {
+    const ref = this.live.get(docId);
+    return ref ? ref.segment.entries[ref.entry] : undefined;
+  }
+
+  /** A live document whose id equals `docId` but for letter case. */
+  caseTwin(docId: string): string | undefined {
+    return this.lower.get(docId.toLowerCase())?.find((other) => other !== docId);
+  }
+
+  /**
+   * Adds segments and drops others (by id). When every dropped live entry is carried by an added
+   * segment (a merge) the update is incremental; otherwise the live entries are recomputed.
+   */
+  apply(added: readonly Segment[], removed: readonly string[]): void {
+    const gone = new Set(removed.filter((id) => this.segments.has(id)));
+    const goneSegments = [...gone].map((id) => this.segments.get(id) as Segment);
+    for (const segment of added) {
+      if (this.segments.has(segment.id)) continue;
+      this.segments.set(segment.id, segment);
+      segment.entries.forEach((entry, i) => {
+        const current = this.live.get(entry.docId);
+        const currentVersion = current?.segment.entries[current.entry]?.versionId;
+        if (
+          !current ||
+          (currentVersion as string) < entry.versionId ||
+          (currentVersion === entry.versionId && gone.has(current.segment.id))
+        ) {
+          if (current) this.unset(current);
+          this.set(entry.docId, { segment, entry: i });
+        }
+      });
+    }
+    for (const id of gone) this.segments.delete(id);
+    const orphaned = goneSegments.some((segment) =>
+      segment.entries.some((entry) => this.live.get(entry.docId)?.segment === segment),
+    );
+    if (orphaned) this.recompute();
+    if (added.length > 0 || gone.size > 0) this.sorted = undefined;
+  }
+
+  /** Recomputes every live entry from the segments held (after segments vanished unexplained). */
+  private recompute(): void {
+    this.live.clear();
+    this.lower.clear();
+    this.totals.fill(0);
+    this.cards = 0;
+    for (const segment of this.segments.values()) segment.live.fill(0);
+    for (const segment of this.segments.values()) {
+      segment.entries.forEach((entry, i) => {
+        const current = this.live.get(entry.docId);
+        if (!current || (current.segment.entries[current.entry]?.versionId as string) < entry.versionId) {
+          if (current) this.unset(current);
+          this.set(entry.docId, { segment, entry: i });
+        }
+      });
+    }
+    this.sorted = undefined;
+  }
+
+  private set(docId: string, ref: LiveRef): void {
+    this.live.set(docId, ref);
+    if (!ref.segment.entries[ref.entry]?.card) return;
+    ref.segment.live[ref.entry] = 1;
+    this.cards += 1;
+    for (let f = 0; f < FIELD_COUNT; f += 1) {
+      this.totals[f] =
+        (this.totals[f] as number) + (ref.segment.lengths[ref.entry * FIELD_COUNT + f] as number);
+    }
+    const key = docId.toLowerCase();
+    const twins = this.lower.get(key);
+    if (twins) twins.push(docId);
+    else this.lower.set(key, [docId]);
+  }
+
+  private unset(ref: LiveRef): void {
+    if (!ref.segment.live[ref.entry]) return;
+    ref.segment.live[ref.entry] = 0;
+    this.cards -= 1;
+    for (let f = 0; f < FIELD_COUNT; f += 1) {
+      this.totals[f] =
+        (this.totals[f] as number) - (ref.segment.lengths[ref.entry * FIELD_COUNT + f] as number);
+    }
+    const docId = (ref.segment.entries[ref.entry] as SegmentEntry).docId;
+    const key = docId.toLowerCase();
+    const twins = (this.lower.get(key) ?? []).filter((id) => id !== docId);
+    if (twins.length > 0) this.lower.set(key, twins);
+    else this.lower.delete(key);
+  }
+
+  /** Live entries allowed by a filter, per segment (`undefined`: no filter). */
+  private allowed(filter: CatalogFilter | undefined): Map<Segment, Set<number>> | undefined {
+    if (!filter || Object.keys(filter).length === 0) return undefined;
+    const out = new Map<Segment, Set<number>>();
+    for (const segment of this.segments.values()) {
+      let set: Set<number> | undefined;
+      for (const [key, wanted] of Object.entries(filter)) {
+        const values = Array.isArray(wanted) ? wanted : [wanted];
+        const union = new Set<number>();
+        for (const value of values) {
+          for (const i of segment.facets.get(facetKey(key, String(value))) ?? []) {
+            if (segment.live[i] && (!set || set.has(i))) union.add(i);
+          }
+        }
+        set = union;
+        if (set.size === 0) break;
+      }
+      if (set && set.size > 0) out.set(segment, set);
+    }
+    return out;
+  }
+
+  /** Documents ranked for a query by BM25F over their cards. */
+  search(query: string, options: SearchDocumentsOptions = {}): DocumentMatch[] {
+    const limit = Math.max(0, Math.floor(options.limit ?? 10));
+    const weights = catalogQueryTerms(query);
+    const allowed = this.allowed(options.filter);
+    if (limit === 0 || this.cards === 0 || weights.size === 0) return [];
+    const avg = Array.from(this.totals, (t) => t / this.cards || 1);
+    const segments = [...this.segments.values()];
+    const acc = new Map<Segment, Float64Array>();
+    const touched: Array<[Segment, number]> = [];
+    // Rarest terms first: a term in more than COMMON_SHARE of a large catalog then only adds to
+    // documents a rarer term already found, instead of scoring half the library.
+    const terms = [...weights]
+      .map(([term, weight]) => ({
+        term,
+        weight,
+        postings: segments.reduce((n, seg) => n + (seg.postings.get(term)?.length ?? 0) / 2, 0),
+      }))
+      .filter((t) => t.postings > 0)
+      .sort((x, y) => x.postings - y.postings);
+    const largeCatalog = this.cards >= COMMON_MIN_CARDS;
+    const contributions: number[] = [];
+    for (const [t, { term, weight, postings }] of terms.entries()) {
+      const onlyTouched = largeCatalog && t > 0 && postings > this.cards * COMMON_SHARE;
+      let df = 0;
+      contributions.length = 0;
+      for (const [s, segment] of segments.entries()) {
+        const list = segment.postings.get(term);
+        if (!list) continue;
+        const only = allowed?.get(segment);
+        const scores = acc.get(segment);
+        for (let p = 0; p < list.length; p += 2) {
+          const entry = list[p] as number;
+          if (!segment.live[entry]) continue;
+          df += 1; // over every live card: statistics are global, whatever the filter
+          if ((allowed && !only?.has(entry)) || (onlyTouched && !(scores && (scores[entry] as number) > 0)))
+            continue;
+          const packed = list[p + 1] as number;
+          let tf = 0;
+          for (let f = 0; f < FIELD_COUNT; f += 1) {
+            const count = unpackCount(packed, f);
+            if (count === 0) continue;
+            const { weight: fw, b } = CARD_FIELDS[f] as { weight: number; b: number };
+            const length = segment.lengths[entry * FIELD_COUNT + f] as number;
+            tf += (fw * count) / (1 - b + (b * length) / (avg[f] as number));
+          }
+          contributions.push(s, entry, (tf * (K1 + 1)) / (tf + K1));
+        }
+      }
+      if (contributions.length === 0) continue;
+      const idf = Math.log(1 + (this.cards - df + 0.5) / (df + 0.5));
+      const w = ((1.5 + 1) * weight * idf) / (1.5 + weight);
+      for (let c = 0; c < contributions.length; c += 3) {
+        const segment = segments[contributions[c] as number] as Segment;
+        const entry = contributions[c + 1] as number;
+        let scores = acc.get(segment);
+        if (!scores) {
+          scores = new Float64Array(segment.entries.length);
+          acc.set(segment, scores);
+        }
+        if (scores[entry] === 0) touched.push([segment, entry]);
+        scores[entry] = (scores[entry] as number) + w * (contributions[c + 2] as number);
+      }
+    }
+    // Top `limit` without sorting every match.
+    const top: Array<{ card: DocumentCard; score: number }> = [];
+    const before = (a: { card: DocumentCard; score: number }, b: { card: DocumentCard; score: number }) =>
+      a.score > b.score || (a.score === b.score && a.card.docId < b.card.docId);
+    for (const [segment, entry] of touched) {
+      const item = {
+        card: segment.entries[entry]?.card as DocumentCard,
+        score: acc.get(segment)?.[entry] as number,
+      };
+      if (top.length === limit && !before(item, top[top.length - 1] as (typeof top)[number])) continue;
+      let at = top.length;
+      while (at > 0 && before(item, top[at - 1] as (typeof top)[number])) at -= 1;
+      top.splice(at, 0, item);
+      if (top.length > limit) top.pop();
+    }
+    const words = new Set(tokenizeQuery(query));
+    return top.map(({ card, score }) => ({ card, score, ...explain(card, words) }));
+  }
+
+  /** Live documents in docId order, one page. */
+  page(options: DocumentPageOptions = {}): DocumentPage {
+    const limit = Math.max(0, Math.floor(options.limit ?? 50));
+    const offset = Math.max(0, Math.floor(options.offset ?? 0));
+    const allowed = this.allowed(options.filter);
+    if (allowed) {
+      const ids: string[] = [];
+      for (const [segment, set] of allowed)
+        for (const i of set) ids.push((segment.entries[i] as SegmentEntry).docId);
+      ids.sort();
+      const documents = ids.slice(offset, offset + limit).map((id) => this.card(id) as DocumentCard);
+      return { documents, total: ids.length, offset };
+    }
+    this.sorted ??= [...this.live.keys()].filter((id) => this.card(id)).sort();
+    const documents = this.sorted.slice(offset, offset + limit).map((id) => this.card(id) as DocumentCard);
+    return { documents, total: this.sorted.length, offset };
+  }
+}
+
+/** Which section titles and query words make a card match. */
+function explain(
+  card: DocumentCard,
+  words: ReadonlySet<string>,
+): { evidence: CardSection[]; matched: string[] } {
+  const scored: Array<{ section: CardSection; hits: number; order: number }> = [];
+  card.sections.forEach((section, order) => {
+    let hits = 0;
+    for (const term of new Set(tokenize(section.title))) if (words.has(term)) hits += 1;
+    if (hits > 0) scored.push({ section, hits, order });
+  });
+  scored.sort((a, b) => b.hits - a.hits || a.order - b.order);
+  const onCard = new Set(
+    tokenize(
+      [
+        card.docName,
+        card.description ?? "",
+        ...card.outline.map((o) => `${o.title} ${o.summary ?? ""}`),
+      ].join(" "),
+    ),
+  );
+  for (const { section } of scored) for (const term of tokenize(section.title)) onCard.add(term);
+  return {
+    evidence: scored.slice(0, EVIDENCE).map(({ section }) => section),
+    matched: [...words].filter((w) => onCard.has(w)),
+  };
+}

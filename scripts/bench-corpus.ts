@@ -1,0 +1,346 @@
+// Corpus-scale document discovery: a generated library of 100 … 100,000 documents on the folder
+// store (FileByteStore) and on Redis (when a server answers at PAGEINDEX_TEST_REDIS_URL or
+// redis://127.0.0.1:6379), asked questions with no document named (offline judge). Per size and
+// backend: index time per document (8 documents written at once through one handle), warm query latency (median), fresh-process latency (a new
+// process's first query, catalog load included, and its second), memory of that process, and
+// keys read per query (all, and beyond the catalog's own segments). Latency ratios are against
+// the 100-document library of the same run and backend. Reads no corpus.
+//
+// The library is deterministic (seeded): a 24,000-word made-up vocabulary drawn Zipf-like, a
+// few topic words per document in its section titles; 2-200 sections a document up to 10,000
+// documents (a skewed spread, median ~12), mostly small at 100,000 (95 % with 2-5 sections, the
+// rest up to 200) so that the run finishes on a shared 2-core machine. Each question names
+// two title words and one text word of one document's section; "found" = that document among
+// the documents searched (top 3).
+//
+// Usage: pnpm -r --filter "./packages/**" run build &&
+//   npx tsx scripts/bench-corpus.ts [--sizes 100,1000,10000,100000] [--backends file,redis] [--queries 30]
+// Writes .bench-out/bench-corpus-<backends>.json. BENCH_VERIFY=checksum opens the querying store
+// with verifyOnRead "checksum"; BENCH_CANDIDATES sets documentCandidates.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { BaseStore } from "@langchain/core/stores";
+import { LexicalIndexes, PageIndexRetriever } from "pageindex-retriever";
+import {
+  createTree,
+  FileByteStore,
+  type NodeDraft,
+  PageIndexStore,
+  RedisByteStore,
+  type TreeDocument,
+} from "pageindex-store";
+
+const REDIS_URL = process.env.PAGEINDEX_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const SCRIPT = fileURLToPath(import.meta.url);
+/** How the querying process opens the store (`--verify full|checksum`). */
+const READ_OPTIONS = { verifyOnRead: (process.env.BENCH_VERIFY ?? "full") as "full" | "checksum" };
+/** Retriever options under test (`BENCH_CANDIDATES`: documentCandidates). */
+const RETRIEVER_OPTIONS = process.env.BENCH_CANDIDATES
+  ? { documentCandidates: Number(process.env.BENCH_CANDIDATES) }
+  : {};
+
+function option(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
+}
+
+// ---------------------------------------------------------------- the generated library
+/** Deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SYLLABLES = "ka lo mi ne ru ta vo shi den gar bel tor quin sel mar pol fen dra vik zu".split(" ");
+/** Made-up words, letters only (the tokenizer splits digits off). */
+const VOCABULARY: string[] = (() => {
+  const random = rng(7);
+  const words = new Set<string>();
+  while (words.size < 24_000) {
+    const n = 2 + Math.floor(random() * 3);
+    words.add(Array.from({ length: n }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join(""));
+  }
+  return [...words];
+})();
+
+/** A Zipf-like word: low ranks much more often. */
+function zipfWord(random: () => number): string {
+  return VOCABULARY[Math.floor(VOCABULARY.length ** random()) - 1] as string;
+}
+
+/** Documents written at once while indexing. */
+const WRITERS = 8;
+
+function sectionCount(random: () => number, size: number): number {
+  if (size >= 100_000) return random() < 0.95 ? 2 + Math.floor(random() * 4) : 6 + Math.floor(random() * 195);
+  return Math.min(200, 2 + Math.floor(2 ** (random() * 7.6)));
+}
+
+/** Document `i` of a library of `size`: its tree and the words of one section (for questions). */
+function generate(i: number, size: number): { tree: TreeDocument; probe: [string, string, string] } {
+  const random = rng(1000 + i);
+  const topic = Array.from(
+    { length: 4 },
+    () => VOCABULARY[Math.floor(random() * VOCABULARY.length)] as string,
+  );
+  const sections = sectionCount(random, size);
+  let probe: [string, string, string] = ["", "", ""];
+  const drafts: NodeDraft[] = Array.from({ length: sections }, (_, s) => {
+    const a = topic[s % 4] as string;
+    const b = VOCABULARY[Math.floor(random() * VOCABULARY.length)] as string;
+    const words = Array.from({ length: 40 + Math.floor(random() * 80) }, () => zipfWord(random));
+    const rare = VOCABULARY[Math.floor(random() * VOCABULARY.length)] as string;
+    words.splice(Math.floor(words.length / 2), 0, rare);
+    if (s === Math.floor(sections / 2)) probe = [a, b, rare];
+    const text = `${a} ${b}. ${words.join(" ")}.`;
+    return {
+      title: `${a} ${b}`,
+      text,
+      tokenCount: Math.ceil(text.length / 4),
+      startPage: s + 1,
+      endPage: s + 1,
+    };
+  });
+  const tree = createTree(
+    {
+      docId: `doc-${String(i).padStart(6, "0")}`,
+      docName: `${topic[0]}-${topic[1]}-report.pdf`,
+      kind: "pdf",
+      pageCount: sections,
+      description: `A report on ${topic.join(", ")}.`,
+      build: { loader: "bench", structure: "outline" },
+    },
+    drafts,
+  );
+  return { tree, probe };
+}
+
+function questions(size: number, count: number): Array<{ docId: string; query: string }> {
+  const random = rng(99 + size);
+  return Array.from({ length: count }, () => {
+    const i = Math.floor(random() * size);
+    const { tree, probe } = generate(i, size);
+    return {
+      docId: tree.docId,
+      query: `What does the ${probe[0]} ${probe[1]} section say about ${probe[2]}?`,
+    };
+  });
+}
+
+// ---------------------------------------------------------------- stores
+/** Counts the keys a query reads. */
+class CountingStore extends BaseStore<string, Uint8Array> {
+  lc_namespace = ["bench"];
+  reads = 0;
+  catalogReads = 0;
+  listings = 0;
+  constructor(readonly inner: BaseStore<string, Uint8Array>) {
+    super();
+  }
+  mget(keys: string[]) {
+    this.reads += keys.length;
+    this.catalogReads += keys.filter((k) => k.includes(".catalog.")).length;
+    return this.inner.mget(keys);
+  }
+  mset(pairs: [string, Uint8Array][]) {
+    return this.inner.mset(pairs);
+  }
+  mdelete(keys: string[]) {
+    return this.inner.mdelete(keys);
+  }
+  yieldKeys(prefix?: string) {
+    this.listings += 1;
+    return this.inner.yieldKeys(prefix) as AsyncGenerator<string>;
+  }
+  reset() {
+    this.reads = 0;
+    this.catalogReads = 0;
+    this.listings = 0;
+  }
+}
+
+interface Location {
+  backend: "file" | "redis";
+  /** Folder, or Redis key prefix. */
+  where: string;
+}
+
+async function open(
+  location: Location,
+): Promise<{ byteStore: BaseStore<string, Uint8Array>; close: () => Promise<void> }> {
+  if (location.backend === "file")
+    return { byteStore: await FileByteStore.fromPath(location.where), close: async () => {} };
+  const redis = await RedisByteStore.fromUrl(REDIS_URL, { prefix: location.where });
+  return { byteStore: redis, close: () => redis.close() };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+
+/** Asks the questions on a fresh handle; latency and keys read per query. */
+async function ask(byteStore: BaseStore<string, Uint8Array>, qs: Array<{ docId: string; query: string }>) {
+  const counting = new CountingStore(byteStore);
+  const store = new PageIndexStore(counting, READ_OPTIONS);
+  const retriever = new PageIndexRetriever({ reader: store, k: 3, cache: false, ...RETRIEVER_OPTIONS });
+  await retriever.invoke("warm up"); // loads the catalog once
+  const ms: number[] = [];
+  const keys: number[] = [];
+  const beyondCatalog: number[] = [];
+  let found = 0;
+  for (const q of qs) {
+    counting.reset();
+    const started = performance.now();
+    await retriever.invoke(q.query);
+    ms.push(performance.now() - started);
+    keys.push(counting.reads);
+    beyondCatalog.push(counting.reads - counting.catalogReads);
+    if (retriever.lastRun?.docIds.slice(0, 3).includes(q.docId)) found += 1;
+  }
+  // Cold documents: the catalog stays loaded, but no skeleton or section index is cached (a new
+  // retriever per query, no skeleton cache), so a small library gains nothing from caching.
+  const coldStore = new PageIndexStore(byteStore, { ...READ_OPTIONS, cacheSize: 0 });
+  await new PageIndexRetriever({ reader: coldStore }).invoke("warm up");
+  const coldMs: number[] = [];
+  for (const q of qs) {
+    const retriever = new PageIndexRetriever({ reader: coldStore, k: 3, cache: false, ...RETRIEVER_OPTIONS });
+    const started = performance.now();
+    await retriever.invoke(q.query);
+    coldMs.push(performance.now() - started);
+  }
+  return {
+    warmMs: median(ms),
+    coldDocsMs: median(coldMs),
+    keysPerQuery: keys.reduce((a, b) => a + b, 0) / keys.length,
+    keysBeyondCatalog: beyondCatalog.reduce((a, b) => a + b, 0) / beyondCatalog.length,
+    found: found / qs.length,
+  };
+}
+
+/** The fresh-process measurement, run in a child process. */
+async function child(location: Location, query: string): Promise<void> {
+  const { byteStore, close } = await open(location);
+  const counting = new CountingStore(byteStore);
+  const started = performance.now();
+  const retriever = new PageIndexRetriever({
+    reader: new PageIndexStore(counting, READ_OPTIONS),
+    k: 3,
+    cache: false,
+    ...RETRIEVER_OPTIONS,
+  });
+  await retriever.invoke(query);
+  const firstMs = performance.now() - started;
+  const firstKeys = counting.reads;
+  const catalogKeys = counting.catalogReads;
+  counting.reset();
+  const again = performance.now();
+  await retriever.invoke(`${query} again`);
+  const secondMs = performance.now() - again;
+  const memory = process.memoryUsage();
+  await close();
+  process.stdout.write(
+    `${JSON.stringify({ firstMs, secondMs, firstKeys, catalogKeys, secondKeys: counting.reads, rssMb: memory.rss / 2 ** 20, heapMb: memory.heapUsed / 2 ** 20 })}\n`,
+  );
+}
+
+async function run(backend: Location["backend"], size: number, queryCount: number) {
+  const location: Location =
+    backend === "file"
+      ? { backend, where: mkdtempSync(join(tmpdir(), `bench-corpus-${size}-`)) }
+      : { backend, where: `bench-corpus-${size}-${process.pid}:` };
+  const { byteStore, close } = await open(location);
+  try {
+    const store = new PageIndexStore(byteStore);
+    const lexical = new LexicalIndexes(store);
+    let sections = 0;
+    const started = performance.now();
+    // WRITERS documents at a time through one handle (as `pageindex index` with concurrency).
+    let next = 0;
+    const writer = async () => {
+      for (let i = next++; i < size; i = next++) {
+        const { tree } = generate(i, size);
+        sections += tree.nodes.length;
+        await store.addTree(tree);
+        await lexical.get(await store.getSkeleton(tree.docId)); // saved with the document, as `pageindex index` does
+        if (i > 0 && i % 10_000 === 0) console.log(`    … ${i} documents indexed`);
+      }
+    };
+    await Promise.all(Array.from({ length: WRITERS }, writer));
+    const indexMs = performance.now() - started;
+    const qs = questions(size, queryCount);
+    const warm = await ask(byteStore, qs);
+    const out = execFileSync(
+      process.execPath,
+      [
+        ...process.execArgv,
+        SCRIPT,
+        "--child",
+        JSON.stringify({ location, query: (qs[0] as { query: string }).query }),
+      ],
+      { encoding: "utf8", maxBuffer: 1 << 20 },
+    );
+    const fresh = JSON.parse(out.trim().split("\n").pop() as string) as Record<string, number>;
+    return { backend, size, sections, indexMsPerDoc: indexMs / size, ...warm, fresh };
+  } finally {
+    if (backend === "file") rmSync(location.where, { recursive: true, force: true });
+    else {
+      const keys: string[] = [];
+      for await (const key of byteStore.yieldKeys()) keys.push(key);
+      for (let i = 0; i < keys.length; i += 1000) await byteStore.mdelete(keys.slice(i, i + 1000));
+    }
+    await close();
+  }
+}
+
+async function redisAnswers(): Promise<boolean> {
+  try {
+    const redis = await RedisByteStore.fromUrl(REDIS_URL, { connectTimeoutMs: 1000 });
+    await redis.close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function main(): Promise<void> {
+  const sizes = option("sizes", "100,1000,10000,100000").split(",").map(Number);
+  const queryCount = Number(option("queries", "30"));
+  const backends = option("backends", "file,redis").split(",") as Array<Location["backend"]>;
+  const rows: Array<Awaited<ReturnType<typeof run>>> = [];
+  for (const backend of backends) {
+    if (backend === "redis" && !(await redisAnswers())) {
+      console.log(`Redis: no server at ${REDIS_URL}; skipped`);
+      continue;
+    }
+    for (const size of sizes) {
+      console.log(`${backend}: ${size} documents…`);
+      const row = await run(backend, size, queryCount);
+      rows.push(row);
+      const base = rows.find((r) => r.backend === backend && r.size === sizes[0]) ?? row;
+      console.log(
+        `  ${row.sections} sections; index ${row.indexMsPerDoc.toFixed(2)} ms/doc; warm query ${row.warmMs.toFixed(1)} ms (×${(row.warmMs / base.warmMs).toFixed(2)} vs ${base.size}), cold documents ${row.coldDocsMs.toFixed(1)} ms (×${(row.coldDocsMs / base.coldDocsMs).toFixed(2)}); ` +
+          `keys/query ${row.keysPerQuery.toFixed(1)} (beyond the catalog ${row.keysBeyondCatalog.toFixed(1)}); found ${(row.found * 100).toFixed(0)} %; ` +
+          `fresh process: first ${row.fresh.firstMs?.toFixed(0)} ms (${row.fresh.catalogKeys} catalog keys, ${row.fresh.firstKeys} keys), second ${row.fresh.secondMs?.toFixed(1)} ms (${row.fresh.secondKeys} keys), RSS ${row.fresh.rssMb?.toFixed(0)} MB, heap ${row.fresh.heapMb?.toFixed(0)} MB`,
+      );
+    }
+  }
+  const dir = resolve(".bench-out");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `bench-corpus-${backends.join("-")}.json`);
+  writeFileSync(file, `${JSON.stringify(rows, null, 2)}\n`);
+  console.log(`wrote ${file}`);
+}
+
+if (process.argv.includes("--child")) {
+  const { location, query } = JSON.parse(option("child", "{}")) as { location: Location; query: string };
+  await child(location, query);
+} else {
+  await main();
+}
