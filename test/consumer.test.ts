@@ -104,6 +104,7 @@ const EXPECTED = {
     "get_page_content",
     "list_documents",
     "search_documents",
+    "search_sections",
   ],
 };
 
