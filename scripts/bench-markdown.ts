@@ -155,13 +155,19 @@ if (baselineDir) {
     markdownToTree: typeof markdownToTree;
   };
   const comparable = (tree: TreeDocument) => JSON.stringify({ ...tree, createdAt: "", description: "" });
-  console.log(`\n| document | summaries | trees identical to ${baselineDir} |`);
-  console.log("|---|---|---|");
+  console.log(
+    `\n| document | summaries | trees identical to ${baselineDir} | this build MB/s | baseline MB/s | speed-up |`,
+  );
+  console.log("|---|---|---|---|---|---|");
   for (const { name, text } of inputs) {
+    const bytes = Buffer.byteLength(text);
     for (const summaries of ["none", "extractive"] as const) {
-      const ours = await markdownToTree(text, { summaries, docName: name });
-      const theirs = await baseline.markdownToTree(text, { summaries, docName: name });
-      console.log(`| ${name} | ${summaries} | ${comparable(ours) === comparable(theirs) ? "yes" : "NO"} |`);
+      const ours = await best(() => markdownToTree(text, { summaries, docName: name }));
+      const theirs = await best(() => baseline.markdownToTree(text, { summaries, docName: name }));
+      const same = comparable(ours.value) === comparable(theirs.value);
+      console.log(
+        `| ${name} | ${summaries} | ${same ? "yes" : "NO"} | ${rate(bytes, ours)} | ${rate(bytes, theirs)} | ${(theirs.ms / ours.ms).toFixed(2)}× (${(theirs.cpuMs / ours.cpuMs).toFixed(2)}×) |`,
+      );
     }
   }
 }
