@@ -49,7 +49,10 @@ function authorOf(data: Record<string, unknown> | undefined): string | undefined
 export function firstParagraphLead(parsed: ParsedMarkdown): string | undefined {
   for (const { line, lastLine } of parsed.leadParagraphs) {
     // A paragraph's line breaks are soft: one line, so emphasis spanning two lines is read whole.
-    const raw = linesText(parsed, line, lastLine)
+    // The lead is a sentence or two: the paragraph's opening is enough (a 2 MB one-line
+    // paragraph costs no more than a short one).
+    const raw = linesText(parsed, line, Math.min(lastLine, line + 40))
+      .slice(0, 4000)
       .replace(/\n[ \t]*/g, " ")
       .replace(LINKED_IMAGE, " ")
       .replace(IMAGE, " ");

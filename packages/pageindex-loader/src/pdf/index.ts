@@ -4,7 +4,7 @@
  */
 export * from "./errors.js";
 export * from "./loader.js";
-export type { ParsedPdf, ReadPdfOptions } from "./read/read-pdf.js";
+export type { ParsedPdf, PdfInfo, ReadPdfOptions } from "./read/read-pdf.js";
 export { readPdf } from "./read/read-pdf.js";
 export { layoutContext, layoutStructure } from "./structure/layout.js";
 export { outlineStructure } from "./structure/outline.js";
