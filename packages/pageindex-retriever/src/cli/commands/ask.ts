@@ -17,7 +17,7 @@ export interface AskOptions {
   chars?: number;
 }
 
-const STRATEGIES: SearchStrategy[] = ["expand", "beam", "single-shot"];
+const STRATEGIES: SearchStrategy[] = ["auto", "expand", "beam", "single-shot"];
 
 /** One question's result, as `--json` prints it. */
 export interface AskResult {
