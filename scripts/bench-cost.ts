@@ -26,6 +26,7 @@
  *
  * Run: pnpm run build && npx tsx scripts/bench-cost.ts [--set manual|wide|filings|all]
  *      [--questions 30] [--seed 7] [--k 3] [--rebuild] [--configs after] [--lookahead-tokens 2000]
+ *      [--verbose]
  * Writes .bench-out/bench-cost-<set>.json.
  */
 import { execFileSync } from "node:child_process";
@@ -60,6 +61,8 @@ const REBUILD = process.argv.includes("--rebuild");
 const ONLY = option("configs", "");
 /** `lookaheadTokens` for the `after` configuration (default: the retriever's). */
 const LOOKAHEAD = option("lookahead-tokens", "");
+/** Print every question's cost and what each of its prompts opened. */
+const VERBOSE = process.argv.includes("--verbose");
 const CACHE = "pageindex-bench-cost";
 
 interface Question {
@@ -100,6 +103,8 @@ class OracleJudge extends BaseChatModel {
   readonly gold = new Map<string, number[]>();
   /** Tokens of each prompt since the last `reset()`. */
   prompts: number[] = [];
+  /** What each prompt opened (its "Opened:" line), since the last `reset()`. */
+  opened: string[] = [];
 
   constructor() {
     super({});
@@ -111,11 +116,16 @@ class OracleJudge extends BaseChatModel {
 
   reset(): void {
     this.prompts = [];
+    this.opened = [];
   }
 
   async _generate(messages: BaseMessage[]): Promise<ChatResult> {
     const prompt = messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
     this.prompts.push(countTokens(prompt));
+    this.opened.push(
+      /^(Opened: .*|Section being opened: .*|Top-level sections.*)$/m.exec(prompt)?.[1] ??
+        "(table of contents)",
+    );
     const question = /^Question: (.*)$/m.exec(prompt)?.[1] ?? "";
     const pages = this.gold.get(question) ?? [];
     const holds = (o: Offered) => pages.some((p) => p >= o.start && p <= o.end);
@@ -233,6 +243,14 @@ async function measure(set: string, trees: TreeDocument[], questions: Question[]
         largest: Math.max(0, ...oracle.prompts),
         stop: stats?.budgetExhausted ?? false,
       });
+      if (VERBOSE) {
+        const p = per.at(-1) as PerQuestion;
+        console.log(
+          `  ${p.hit ? "HIT " : "miss"} ${q.id} p${q.pages.join(",")} calls ${p.calls} rt ${p.roundTrips} tokens ${p.tokens}`,
+        );
+        for (const [i, o] of oracle.opened.entries())
+          console.log(`      ${oracle.prompts[i]} ${o.slice(0, 110)}`);
+      }
     }
     rows.push(summarise(set, config, per));
     print(rows.at(-1) as Row);

@@ -93,8 +93,9 @@ function renderEntry(item: OutlineEntry, summaryChars: number): string {
   const lines = [
     `${pad}[${item.id}] group of ${group.nodes.length} sections: "${clip(first?.title ?? "", 60)}" … "${clip(last?.title ?? "", 60)}"${range}`,
   ];
-  if (!item.expanded) {
-    // A digest: titles spread evenly over the group, so its middle is visible too.
+  if (!item.expanded && summaryChars > 0) {
+    // A digest: titles spread evenly over the group, so its middle is visible too. Dropped
+    // where summaries are (deeper levels of a lookahead, a level trimmed to fit).
     const step = Math.max(1, Math.floor(group.nodes.length / 8));
     const sample = group.nodes.filter((_, i) => i % step === 0).map((n) => clip(n.title, 40));
     lines.push(`${pad}  includes: ${clip(sample.join("; "), DIGEST_CHARS)}`);
@@ -147,9 +148,10 @@ export function buildOutline(
       children: [],
     }));
     // A group's digest line disappears once its members are listed.
+    const chars = item.depth === 1 ? options.summaryChars : options.deepSummaryChars;
     const saved =
       item.entry.kind === "group"
-        ? countTokens(renderEntry(item, 0)) - countTokens(renderEntry({ ...item, expanded: true }, 0))
+        ? countTokens(renderEntry(item, chars)) - countTokens(renderEntry({ ...item, expanded: true }, chars))
         : 0;
     const extra = children.reduce((sum, c) => sum + cost(c), 0) - saved;
     if (used + extra > options.budget) continue;
