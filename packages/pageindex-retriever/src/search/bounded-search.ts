@@ -91,7 +91,7 @@ function outlineViews(
   });
   if (lookahead && item.trail.length === 0 && !item.group) {
     for (const summaries of WHOLE_TREE_SUMMARIES) {
-      const whole = make(first, opts(maxPromptTokens, summaries, true));
+      const whole = make(first, { ...opts(maxPromptTokens, summaries, true), wholeOnly: true });
       if (whole.outline.complete && whole.outline.tokens + fixed <= maxPromptTokens) return [whole];
     }
   }

@@ -39,6 +39,8 @@ export interface OutlineOptions {
   deepSummaryChars: number;
   /** Show deeper levels while they fit (false: the opened level only). */
   lookahead: boolean;
+  /** Only a complete outline is of use: stop at the first level that does not fit. */
+  wholeOnly?: boolean;
 }
 
 const TITLE_CHARS = 120;
@@ -154,7 +156,10 @@ export function buildOutline(
         ? countTokens(renderEntry(item, chars)) - countTokens(renderEntry({ ...item, expanded: true }, chars))
         : 0;
     const extra = children.reduce((sum, c) => sum + cost(c), 0) - saved;
-    if (used + extra > options.budget) continue;
+    if (used + extra > options.budget) {
+      if (options.wholeOnly) break;
+      continue;
+    }
     used += extra;
     item.expanded = true;
     item.children = children;
