@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -24,4 +24,28 @@ export function corpusPdfs(): string[] {
       .sort()
       .map((f) => join(corpus, sub, f)),
   );
+}
+
+/** One FinanceBench question: its filing's file stem, and the pages of its evidence. */
+export interface FinanceBenchQuestion {
+  id: string;
+  doc: string;
+  question: string;
+  pages: number[];
+}
+
+/** FinanceBench's questions (`questions.jsonl` in `dir`, the corpus's `financebench` folder). */
+export function financeBenchQuestions(dir: string): FinanceBenchQuestion[] {
+  return readFileSync(join(dir, "questions.jsonl"), "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => {
+      const q = JSON.parse(l) as {
+        id: string;
+        doc_name: string;
+        question: string;
+        evidence: Array<{ page: number }>;
+      };
+      return { id: q.id, doc: q.doc_name, question: q.question, pages: q.evidence.map((e) => e.page) };
+    });
 }

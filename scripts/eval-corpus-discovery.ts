@@ -22,7 +22,8 @@ import { MarkdownTreeLoader } from "pageindex-loader";
 import { LexicalIndexes, PageIndexRetriever, type PageIndexRetrieverInput } from "pageindex-retriever";
 import { PageIndexStore } from "pageindex-store";
 import { requireCorpus } from "./corpus.js";
-import { docIdOf, financeBench, firstHit, type Question, reference } from "./eval-offline-judge.js";
+import { financeBench, firstHit, type Question, reference } from "./eval-offline-judge.js";
+import { docIdOf } from "./tree-cache.js";
 
 const VERBOSE = process.argv.includes("--verbose");
 const K = 3;

@@ -31,7 +31,7 @@ import { PdfTreeLoader } from "pageindex-loader";
 import { Bm25ChunkRetriever, PageIndexRetriever } from "pageindex-retriever";
 import { PageIndexStore, type TreeDocument } from "pageindex-store";
 import { PDFParse } from "pdf-parse";
-import { requireCorpus } from "./corpus.js";
+import { type FinanceBenchQuestion, financeBenchQuestions, requireCorpus } from "./corpus.js";
 
 const KS = [1, 3, 5] as const;
 const CHUNK_CHARS = 1600;
@@ -43,33 +43,13 @@ const STORE = process.argv.includes("--store")
   ? process.argv[process.argv.indexOf("--store") + 1]
   : undefined;
 
-interface Question {
-  id: string;
-  doc: string;
-  question: string;
-  pages: number[];
-}
+type Question = FinanceBenchQuestion;
 
 /** Page ranges of returned results, best first. */
 type Ranges = Array<[number, number]>;
 
 /** A way of answering a question with ranked page ranges, given at most k results. */
 type Method = (q: Question, k: number) => Promise<Ranges>;
-
-function readQuestions(dir: string): Question[] {
-  return readFileSync(join(dir, "questions.jsonl"), "utf8")
-    .split("\n")
-    .filter((line) => line.trim())
-    .map((line) => {
-      const q = JSON.parse(line) as {
-        id: string;
-        doc_name: string;
-        question: string;
-        evidence: Array<{ page: number }>;
-      };
-      return { id: q.id, doc: q.doc_name, question: q.question, pages: q.evidence.map((e) => e.page) };
-    });
-}
 
 /** The PDF's pages as LangChain Documents (`metadata.page`, 1-based), as a PDF loader gives them. */
 async function pdfPages(path: string): Promise<Document[]> {
@@ -88,7 +68,7 @@ function holds(ranges: Ranges, pages: number[], k: number): boolean {
 
 async function main() {
   const dir = requireCorpus("financebench");
-  const questions = readQuestions(dir);
+  const questions = financeBenchQuestions(dir);
   const docs = [...new Set(questions.map((q) => q.doc))];
   const trees = new Map<string, TreeDocument>();
   const lcRetrievers = new Map<string, BM25Retriever>();

@@ -22,17 +22,15 @@
  *      [--set financebench|reference|all] [--k 3] [--text auto|skeleton|full] [--rebuild] [--verbose]
  * Writes .bench-out/eval-offline-judge.json.
  */
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Document } from "@langchain/core/documents";
-import { PdfTreeLoader } from "pageindex-loader";
 import type { PageIndexDocumentMetadata } from "pageindex-retriever";
 import * as retrieverPackage from "pageindex-retriever";
 import type { TreeDocument } from "pageindex-store";
-import { requireCorpus } from "./corpus.js";
+import { financeBenchQuestions, requireCorpus } from "./corpus.js";
+import { cachedPdfTree, docIdOf } from "./tree-cache.js";
 
 /**
  * The retriever under test: the built package, or `--retriever <module>` (e.g. another
@@ -237,32 +235,9 @@ export const REFERENCE_QUESTIONS: Question[] = [
 ];
 
 // ---------------------------------------------------------------- trees
-/** A safe document id from a file stem ("Regulation Best Interest_…" has spaces). */
-export function docIdOf(stem: string): string {
-  return stem.replace(/[^A-Za-z0-9_.-]+/g, "_");
-}
-const CACHE_DIR = join(tmpdir(), "pageindex-eval-offline-judge");
-
 /** Builds (or reads from the temp cache) the tree of a PDF. */
-export async function treeOf(pdf: string): Promise<TreeDocument> {
-  const stat = statSync(pdf);
-  const key = createHash("sha1")
-    .update(`${resolve(pdf)}|${stat.size}|${stat.mtimeMs}`)
-    .digest("hex")
-    .slice(0, 12);
-  const file = join(CACHE_DIR, `${basename(pdf, ".pdf").replace(/\W+/g, "_")}-${key}.json`);
-  if (!flag("rebuild") && existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as TreeDocument;
-  const started = Date.now();
-  const tree = await new PdfTreeLoader(pdf, {
-    docId: docIdOf(basename(pdf, ".pdf")),
-    description: true,
-  }).loadTree();
-  mkdirSync(CACHE_DIR, { recursive: true });
-  writeFileSync(file, JSON.stringify(tree));
-  console.log(
-    `built ${tree.docId}: ${tree.nodes.length} nodes, ${tree.pageCount} pages, structure ${tree.build.structure} (${Date.now() - started} ms)`,
-  );
-  return tree;
+function treeOf(pdf: string): Promise<TreeDocument> {
+  return cachedPdfTree(pdf, "pageindex-eval-offline-judge", flag("rebuild"));
 }
 
 // ---------------------------------------------------------------- scoring
@@ -385,26 +360,9 @@ export async function financeBench(
   corpus: string,
 ): Promise<{ trees: TreeDocument[]; questions: Question[] }> {
   const dir = join(corpus, "financebench");
-  const raw = readFileSync(join(dir, "questions.jsonl"), "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map(
-      (l) =>
-        JSON.parse(l) as {
-          id: string;
-          doc_name: string;
-          question: string;
-          evidence: Array<{ page: number }>;
-        },
-    );
-  const names = [...new Set(raw.map((q) => q.doc_name))];
+  const questions = financeBenchQuestions(dir);
+  const names = [...new Set(questions.map((q) => q.doc))];
   const trees = await Promise.all(names.map((n) => treeOf(join(dir, "pdfs", `${n}.pdf`))));
-  const questions = raw.map((q) => ({
-    id: q.id,
-    doc: q.doc_name,
-    question: q.question,
-    pages: q.evidence.map((e) => e.page),
-  }));
   return { trees, questions };
 }
 

@@ -304,7 +304,9 @@ describe.skipIf(!existsSync(BIN))("pageindex with a model", () => {
       expect(asked.code, asked.stderr).toBe(4);
       expect(asked.stdout).toMatch(/\[1\] kettle/);
       expect(asked.stdout).toMatch(/none, the model failed/);
-      expect(asked.stderr).toMatch(/error: .*(timeout|timed out|aborted).*\(no answer; the sections were found and printed\)/i);
+      expect(asked.stderr).toMatch(
+        /error: .*(timeout|timed out|aborted).*\(no answer; the sections were found and printed\)/i,
+      );
       const json = await run([
         "--model",
         `compatible:tiny@${hanging.baseURL}`,

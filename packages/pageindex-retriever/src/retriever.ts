@@ -21,6 +21,7 @@ import { RetrieverConfigError } from "./errors.js";
 import { ByteStoreJudgmentCache, isByteStore, type JudgmentCache, LruJudgmentCache } from "./judge/cache.js";
 import { LexicalIndexes } from "./lexical/index-cache.js";
 import type { LexicalTextMode } from "./lexical/node-index.js";
+import { boundedSearch } from "./search/bounded-search.js";
 import { collectDocuments } from "./search/collect.js";
 import { SearchContext, type SearchSettings } from "./search/context.js";
 import { type DocumentScoring, planStarts } from "./search/documents.js";
@@ -36,8 +37,20 @@ export interface PageIndexRetrieverInput extends BaseRetrieverInput {
   trees?: TreeDocument[];
   /** The judging model. Without one, the lexical (BM25) judge navigates offline. */
   model?: BaseChatModel;
-  /** `expand` (default), `beam` or `single-shot`. */
+  /**
+   * `auto` (default): with a model, the whole table of contents in one prompt where it fits
+   * `maxPromptTokens`, bounded expansion with lookahead where it does not; without one, `expand`.
+   * `expand`, `beam` and `single-shot` as before.
+   */
   strategy?: SearchStrategy;
+  /** Most entries listed under one parent in a prompt; a wider level is offered as nested groups. Default 24. */
+  fanOut?: number;
+  /** Size (tokens) an `auto` prompt may grow to by looking deeper than the opened level. Default `maxPromptTokens` / 3. */
+  lookaheadTokens?: number;
+  /** Prompt tokens one query may spend; then the best found so far is returned (`stats.budgetStop`). Default 50 000 (at least 8 × `maxPromptTokens`). */
+  maxQueryTokens?: number;
+  /** Model requests (retries included) one query may make. Default unlimited (`maxSteps` still applies). */
+  maxCalls?: number;
   /** Most Documents returned. Default 5. */
   k?: number;
   /** Most model judgments per query (retries not counted). Default 25. */
@@ -69,9 +82,10 @@ export interface PageIndexRetrieverInput extends BaseRetrieverInput {
   /** Budget (tokens) for the content of all returned Documents together. Default unlimited. */
   maxContentTokens?: number;
   /**
-   * Single-shot prompts above this size are not sent. Default 60 000, or three quarters of the
-   * model's input window when its LangChain profile declares a smaller one (`model.profile.maxInputTokens`,
-   * e.g. an 8k local model), leaving room for the answer and tokenizer differences.
+   * Largest prompt sent (tokens, every strategy): summaries are shortened, then candidates split
+   * across calls of the same round trip to fit. Default 6 000 (a small local model), or three
+   * quarters of the model's input window when its LangChain profile declares a smaller one
+   * (`model.profile.maxInputTokens`). A single-shot prompt over it is not sent (see `onPromptTooLarge`).
    */
   maxPromptTokens?: number;
   /** When the single-shot prompt is too large: `expand` instead (default) or throw. */
@@ -180,8 +194,8 @@ function margin(value: number | undefined): number {
   return value;
 }
 
-/** Default single-shot budget: 60k tokens, less when the model's declared input window is smaller. */
-export const DEFAULT_MAX_PROMPT_TOKENS = 60_000;
+/** Default prompt budget: 6k tokens, less when the model's declared input window is smaller. */
+export const DEFAULT_MAX_PROMPT_TOKENS = 6_000;
 
 function defaultPromptBudget(model: BaseChatModel | undefined): number {
   let window: number | undefined;
@@ -241,10 +255,15 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
     this.model = fields.model;
     this.options = fields;
     const k = positive("k", fields.k, 5);
-    const strategy = fields.strategy ?? "expand";
-    if (!["expand", "beam", "single-shot"].includes(strategy)) {
+    const strategy = fields.strategy ?? "auto";
+    if (!["auto", "expand", "beam", "single-shot"].includes(strategy)) {
       throw new RetrieverConfigError(`PageIndexRetriever: unknown strategy "${strategy}"`);
     }
+    const maxPromptTokens = positive(
+      "maxPromptTokens",
+      fields.maxPromptTokens,
+      defaultPromptBudget(fields.model),
+    );
     this.settings = {
       strategy,
       k,
@@ -256,7 +275,15 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
       collapseBelowTokens: fields.collapseBelowTokens ?? 300,
       keepDeadEnds: fields.keepDeadEnds ?? true,
       deadEndMaxTokens: positive("deadEndMaxTokens", fields.deadEndMaxTokens, 4000, 0),
-      maxPromptTokens: positive("maxPromptTokens", fields.maxPromptTokens, defaultPromptBudget(fields.model)),
+      maxPromptTokens,
+      fanOut: positive("fanOut", fields.fanOut, 24, 2),
+      lookaheadTokens: positive("lookaheadTokens", fields.lookaheadTokens, Math.floor(maxPromptTokens / 3)),
+      maxQueryTokens: positive(
+        "maxQueryTokens",
+        fields.maxQueryTokens,
+        Math.max(50_000, 8 * maxPromptTokens),
+      ),
+      maxCalls: positive("maxCalls", fields.maxCalls, Number.POSITIVE_INFINITY),
       onPromptTooLarge: fields.onPromptTooLarge ?? "expand",
       expertKnowledge: fields.expertKnowledge,
       lexicalThreshold: fields.lexicalThreshold ?? 0.35,
@@ -328,6 +355,7 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
     if (plan.starts.length > 0) {
       if (strategy === "single-shot") candidates = await singleShotSearch(ctx, plan.starts, plan.chain);
       else if (strategy === "beam") candidates = await beamSearch(ctx, plan.starts);
+      else if (strategy === "auto" && this.model) candidates = await boundedSearch(ctx, plan.starts);
       else candidates = await expandSearch(ctx, plan.starts);
     }
     ctx.assertModelUsable();

@@ -1,8 +1,16 @@
 import type { LlmUsage, NodeDocumentMetadata, SkeletonNode } from "pageindex-store";
 import type { JudgeKind } from "./judge/types.js";
 
-/** How the tree is searched. */
-export type SearchStrategy = "expand" | "beam" | "single-shot";
+/**
+ * How the tree is searched. `auto` (the default with a model): the whole table of contents in one
+ * prompt where it fits `maxPromptTokens`, otherwise bounded expansion whose prompts look ahead as
+ * deep as `lookaheadTokens` allows. Without a model `auto` is `expand` (the lexical judge has no
+ * prompt to bound).
+ */
+export type SearchStrategy = "auto" | "expand" | "beam" | "single-shot";
+
+/** The budget that stopped a search: `maxSteps`, `maxCalls` or `maxQueryTokens`. */
+export type BudgetStop = "steps" | "calls" | "promptTokens";
 
 /** One judged step on the way to a returned node: why the search went there. */
 export interface TrailStep {
@@ -55,8 +63,13 @@ export interface RetrievalStats {
    * `documentCandidates`), or every document of a reader without a catalog.
    */
   documentsConsidered: number;
-  /** Whether `maxSteps` stopped the search before it was complete. */
+  /**
+   * Whether a budget (`maxSteps`, `maxCalls`, `maxQueryTokens`) stopped the search before it was
+   * complete; the result is then the best found so far.
+   */
   budgetExhausted: boolean;
+  /** Which budget ran out first, when one did. */
+  budgetStop?: BudgetStop;
   durationMs: number;
   /** Per-step model usage ("judge", "single-shot", "choose-documents"). */
   usage: LlmUsage;

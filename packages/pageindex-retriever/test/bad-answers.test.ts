@@ -7,7 +7,8 @@ import {
 } from "../../../test/support/scripted-model.js";
 import { annualReport, ID, judgeByTitle, manual, offeredNodes, TAX_PATH } from "./support/fixtures.js";
 
-const fast = { backoffMs: 1, timeoutMs: 2000 };
+// These tests pin how `expand` (the default before `auto`) searches.
+const fast = { backoffMs: 1, timeoutMs: 2000, strategy: "expand" as const };
 const good = judgeByTitle(TAX_PATH);
 
 /** Answers `bad` once (the first time `when` holds for a prompt), well everywhere else. */
@@ -62,10 +63,10 @@ describe("bad model answers with the beam strategy", () => {
     const retriever = new PageIndexRetriever({
       trees: [annualReport()],
       model,
-      strategy: "beam",
       beamWidth: 1,
       k: 1,
       ...fast,
+      strategy: "beam",
     });
     const docs = await retriever.invoke("What was the effective tax rate in 2023?");
     expect(docs.map((d) => d.metadata.nodeId)).toEqual([ID.note12]);

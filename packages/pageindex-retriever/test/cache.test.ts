@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
 import { annualReport, ID, judgeByTitle, TAX_PATH } from "./support/fixtures.js";
 
-const fast = { backoffMs: 1, timeoutMs: 2000 };
+// These tests pin how `expand` (the default before `auto`) searches.
+const fast = { backoffMs: 1, timeoutMs: 2000, strategy: "expand" as const };
 
 describe("judgment cache", () => {
   it("answers a repeated query from the cache (case and spacing ignored)", async () => {

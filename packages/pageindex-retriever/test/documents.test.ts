@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
 import { annualReport, ID, judgeByTitle, manual, offeredNodes, SpyReader } from "./support/fixtures.js";
 
-const fast = { backoffMs: 1, timeoutMs: 2000 };
+// These tests pin how `expand` (the default before `auto`) searches.
+const fast = { backoffMs: 1, timeoutMs: 2000, strategy: "expand" as const };
 const trees = () => [annualReport(), manual(), annualReport("beta-10k", "BETA 2023 Form 10-K")];
 
 class FixedRetriever extends BaseRetriever {

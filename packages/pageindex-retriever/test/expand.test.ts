@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
 import { annualReport, ID, judgeByTitle, offeredNodes, SpyReader, TAX_PATH } from "./support/fixtures.js";
 
-const fast = { backoffMs: 1, timeoutMs: 2000 };
+// These tests pin how `expand` (the default before `auto`) searches.
+const fast = { backoffMs: 1, timeoutMs: 2000, strategy: "expand" as const };
 
 describe("expansion strategy with a model judge", () => {
   it("walks Part II > Item 8 > Notes > Note 12 and returns that section with its provenance", async () => {

@@ -9,7 +9,8 @@ import {
 } from "../../../test/support/scripted-model.js";
 import { annualReport, ID, judgeByTitle, offeredNodes, TAX_PATH } from "./support/fixtures.js";
 
-const fast = { backoffMs: 1, timeoutMs: 2000 };
+// These tests pin how `expand` (the default before `auto`) searches.
+const fast = { backoffMs: 1, timeoutMs: 2000, strategy: "expand" as const };
 const good = judgeByTitle(TAX_PATH);
 
 /** A judge that answers well, except at the level where the notes are offered. */

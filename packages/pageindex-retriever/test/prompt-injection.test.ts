@@ -11,7 +11,8 @@ import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
 import { manual, offeredNodes } from "./support/fixtures.js";
 import { hostileTree, ORDER, tags } from "./support/hostile.js";
 
-const fast = { backoffMs: 1, timeoutMs: 2000 };
+// These tests pin how `expand` (the default before `auto`) searches.
+const fast = { backoffMs: 1, timeoutMs: 2000, strategy: "expand" as const };
 /** A model that answers `answer(prompt)` and keeps every human message it was sent. */
 function recordingModel(answer: (prompt: string) => string) {
   const humans: string[] = [];
@@ -61,8 +62,8 @@ describe("document text cannot forge prompt structure", () => {
     const retriever = new PageIndexRetriever({
       trees: [hostileTree()],
       model,
-      strategy: "single-shot",
       ...fast,
+      strategy: "single-shot",
     });
     const docs = await retriever.invoke("How much did revenue grow?");
     const human = humans[0] ?? "";

@@ -17,7 +17,13 @@ describe("beam strategy", () => {
       [/^Note 12/, 0.95],
     ]);
     const full = new ScriptedChatModel([], { fallback: judge });
-    const expand = new PageIndexRetriever({ trees: [annualReport()], model: full, k: 20, ...fast });
+    const expand = new PageIndexRetriever({
+      trees: [annualReport()],
+      model: full,
+      k: 20,
+      strategy: "expand",
+      ...fast,
+    });
     await expand.invoke("tax");
     const beamModel = new ScriptedChatModel([], { fallback: judge });
     const beam = new PageIndexRetriever({
@@ -82,12 +88,23 @@ describe("single-shot strategy", () => {
 
   it("falls back to expansion when the table of contents would not fit", async () => {
     const model = new ScriptedChatModel([], { fallback: taxJudge() });
-    const retriever = singleShot(model, { maxPromptTokens: 200 });
+    const retriever = singleShot(model, { maxPromptTokens: 905 }); // the expansion prompts fit, the table of contents does not
     const docs = await retriever.invoke("effective tax rate");
     expect(docs[0]?.metadata.nodeId).toBe(ID.note12);
     expect(model.calls).toBe(4);
     expect(offeredNodes(model.prompts[0] as string).length).toBe(2);
-    expect(retriever.lastRun?.warnings.join(" ")).toMatch(/maxPromptTokens=200; expanded instead/);
+    expect(retriever.lastRun?.warnings.join(" ")).toMatch(/maxPromptTokens=905; expanded instead/);
+  });
+
+  it("splits expansion prompts over maxPromptTokens across calls of the same round trip", async () => {
+    const model = new ScriptedChatModel([], { fallback: taxJudge() });
+    const retriever = singleShot(model, { maxPromptTokens: 200 });
+    const docs = await retriever.invoke("effective tax rate");
+    expect(docs[0]?.metadata.nodeId).toBe(ID.note12);
+    // Even one candidate is over 200 tokens: each level is judged one candidate a call, none dropped.
+    expect(model.prompts.every((p) => offeredNodes(p).length === 1)).toBe(true);
+    expect(model.calls).toBe(2 + 2 + 3 + 4);
+    expect(retriever.lastRun?.stats.roundTrips).toBe(4);
   });
 
   it("takes its default budget from the model's declared input window", async () => {
@@ -101,7 +118,7 @@ describe("single-shot strategy", () => {
     const docs = await retriever.invoke("effective tax rate");
     expect(docs[0]?.metadata.nodeId).toBe(ID.note12);
     expect(retriever.lastRun?.warnings.join(" ")).toMatch(/maxPromptTokens=195; expanded instead/);
-    // A model without a declared window keeps the 60k default: one single-shot call.
+    // A model without a declared window keeps the 6k default: one single-shot call.
     const plain = new ScriptedChatModel([], { fallback: judgeByTitle(/^Note 12\./) });
     await singleShot(plain).invoke("effective tax rate");
     expect(plain.calls).toBe(1);

@@ -48,6 +48,7 @@ describe("a query reads the skeleton and the selected nodes' texts, not every te
     const retriever = new PageIndexRetriever({
       reader: store,
       model,
+      strategy: "expand",
       k: 2,
       maxSteps: 3,
       deadEndMaxTokens: 10,

@@ -128,7 +128,12 @@ export function buildProgram(
     .option("--doc <doc...>", "only these documents (exact ids, names or source paths)")
     .option("-k <n>", "sections to return", positiveInt, 3)
     .addOption(
-      new Option("--strategy <strategy>", "search strategy").choices(["expand", "beam", "single-shot"]),
+      new Option("--strategy <strategy>", "search strategy").choices([
+        "auto",
+        "expand",
+        "beam",
+        "single-shot",
+      ]),
     )
     .option("--max-steps <n>", "cap on LLM judgments", nonNegativeInt)
     .option("--expert <text>", "expert knowledge for the judge, e.g. 'for EBITDA prefer Item 7'")
@@ -170,7 +175,12 @@ export function buildProgram(
     .option("-k <n>", "cut-off for hit rate and MRR", positiveInt, 5)
     .option("--retrievers <list>", "comma-separated: pageindex,bm25,vector", "pageindex,bm25,vector")
     .addOption(
-      new Option("--strategy <strategy>", "tree search strategy").choices(["expand", "beam", "single-shot"]),
+      new Option("--strategy <strategy>", "tree search strategy").choices([
+        "auto",
+        "expand",
+        "beam",
+        "single-shot",
+      ]),
     )
     .option("--all-docs", "search every document, not only the one a question names")
     .option(

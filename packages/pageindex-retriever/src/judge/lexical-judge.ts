@@ -1,5 +1,6 @@
 import type { SkeletonNode } from "pageindex-store";
 import type { LexicalScores } from "../lexical/node-index.js";
+import { entryId, type LevelEntry } from "../search/groups.js";
 import type { Judgment, NodeVerdict } from "./types.js";
 
 /**
@@ -32,6 +33,43 @@ export function lexicalJudgment(
     }
     if (node.childIds.length > 0 && own > 0 && own / scale >= threshold && own >= branch) verdict.self = true;
     return verdict;
+  });
+  return { verdicts, judge };
+}
+
+/**
+ * {@link lexicalJudgment} over the entries of a grouped level: a group scores as its best
+ * section's branch; verdicts carry the entries' prompt ids.
+ */
+export function lexicalEntryJudgment(
+  scores: LexicalScores,
+  normaliser: number,
+  entries: readonly LevelEntry[],
+  threshold: number,
+  judge: "lexical" | "lexical-fallback",
+): Judgment {
+  const nodes = entries.filter((e) => e.kind === "node").map((e) => e.node);
+  const byNode = new Map(
+    lexicalJudgment(scores, normaliser, nodes, threshold, judge).verdicts.map((v) => [v.nodeId, v]),
+  );
+  const scale = normaliser > 0 ? normaliser : 1;
+  const verdicts = entries.map((entry): NodeVerdict => {
+    if (entry.kind === "node") return byNode.get(entry.node.nodeId) as NodeVerdict;
+    let best: SkeletonNode | undefined;
+    let branch = 0;
+    for (const node of entry.group.nodes) {
+      const s = scores.subtree.get(node.nodeId) ?? 0;
+      if (s > branch) [best, branch] = [node, s];
+    }
+    const score = Math.min(1, branch / scale);
+    const terms = best ? scores.matched(scores.bestIn.get(best.nodeId) ?? best.nodeId).slice(0, 6) : [];
+    return {
+      nodeId: entryId(entry),
+      relevant: branch > 0 && score >= threshold,
+      score,
+      reason:
+        branch > 0 ? `lexical match in this group on ${terms.join(", ") || "query terms"}` : "no query terms",
+    };
   });
   return { verdicts, judge };
 }

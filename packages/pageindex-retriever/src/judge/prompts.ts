@@ -13,7 +13,8 @@ import {
 /** Expert knowledge / preferences, as given to the retriever. */
 export type ExpertKnowledge = string | readonly string[] | undefined;
 
-const SUMMARY_CHARS = 600;
+/** Summary characters per candidate in a children prompt (trimmed when a prompt is over budget). */
+export const SUMMARY_CHARS = 600;
 
 function clip(text: string, max: number): string {
   const flat = oneLine(text);
@@ -42,7 +43,11 @@ function system(task: string, expert: ExpertKnowledge): SystemMessage {
  * One candidate node as a data block: id, page range, path, size and summary. Title and path
  * are put on one line (a title cannot add a fake "Summary:" line); {@link asData} escapes them.
  */
-export function renderCandidate(skeleton: TreeSkeleton, node: SkeletonNode): string {
+export function renderCandidate(
+  skeleton: TreeSkeleton,
+  node: SkeletonNode,
+  summaryChars = SUMMARY_CHARS,
+): string {
   const range = formatRange(node);
   const lines = [`Title: ${oneLine(node.title)}`, `Path: ${pathLine(titlePath(skeleton, node.nodeId))}`];
   if (range) lines.push(`Location: ${range}`);
@@ -52,7 +57,7 @@ export function renderCandidate(skeleton: TreeSkeleton, node: SkeletonNode): str
       : `Leaf section, about ${node.tokenCount} tokens`,
   );
   const summary = node.summary ?? node.prefixSummary;
-  if (summary) lines.push(`Summary: ${clip(summary, SUMMARY_CHARS)}`);
+  if (summary && summaryChars > 0) lines.push(`Summary: ${clip(summary, summaryChars)}`);
   const attributes: Record<string, string | number> = { id: node.nodeId };
   if (node.startPage !== undefined) attributes.pages = `${node.startPage}-${node.endPage ?? node.startPage}`;
   else if (node.startLine !== undefined)
@@ -68,6 +73,7 @@ export function judgeChildrenPrompt(
   candidates: readonly SkeletonNode[],
   expert: ExpertKnowledge,
   secondLook = false,
+  summaryChars = SUMMARY_CHARS,
 ): BaseMessage[] {
   const where = parent
     ? `Section being opened: ${pathLine(titlePath(skeleton, parent.nodeId))}${
@@ -91,8 +97,61 @@ export function judgeChildrenPrompt(
     ),
     new HumanMessage(
       `Question: ${query}\n\n${asData("document", `${doc}\n${where}`)}\n\nCandidate sections:\n${candidates
-        .map((c) => renderCandidate(skeleton, c))
+        .map((c) => renderCandidate(skeleton, c, summaryChars))
         .join("\n")}`,
+    ),
+  ];
+}
+
+/** What an outline prompt shows: one opened level of a document, as deep as its budget allowed. */
+export interface OutlineView {
+  skeleton: TreeSkeleton;
+  /** The section being opened (`null`: the document's top level). */
+  parent: SkeletonNode | null;
+  /** The opened level is one group of the parent's subsections (its prompt id). */
+  groupId?: string;
+  /** The outline text (see `buildOutline`). */
+  outline: string;
+  /** The view is one of several parts of a level too large for one prompt. */
+  part?: { index: number; of: number };
+}
+
+const OUTLINE_TASK =
+  "You navigate a document's table of contents, like a reader looking for the part that answers a " +
+  "question. The outline lists entries as `[id] title (pages)`, indented under their parent, some with " +
+  "a summary line. `[+N subsections]` marks a section whose subsections are not listed yet; a " +
+  '"group of N sections" entry stands for a run of consecutive sibling sections (its "includes" line ' +
+  "samples their titles). Pick the entries that most likely contain the answer, at any depth shown: " +
+  "prefer the most specific section listed; pick a collapsed section or a group to have it opened. Pick " +
+  'a section whose subsections are listed only when its own text answers (then add "self": true).';
+
+const SECOND_LOOK =
+  "Second look: a first pass judged the part being opened relevant, yet none of the entries below it. " +
+  "One of those judgments is wrong. If the answer can be in it, pick the entries most likely to hold it; " +
+  "answer with an empty list only if it cannot contain the answer after all.";
+
+/**
+ * Prompt asking which entries of an outline can contain the answer. Cache-friendly: the fixed
+ * instructions come first, then the question, then what varies from call to call.
+ */
+export function judgeOutlinePrompt(
+  query: string,
+  view: OutlineView,
+  expert: ExpertKnowledge,
+  secondLook = false,
+): BaseMessage[] {
+  const { skeleton, parent } = view;
+  const opened = parent
+    ? `Opened: ${pathLine(titlePath(skeleton, parent.nodeId))}${formatRange(parent) ? ` (${formatRange(parent)})` : ""}`
+    : "Opened: the top level of the document";
+  const scope = `${opened}${view.groupId ? `, group ${view.groupId}` : ""}${
+    view.part ? `, part ${view.part.index} of ${view.part.of}` : ""
+  }`;
+  const doc = `Document: ${oneLine(skeleton.docName)}${skeleton.description ? ` — ${clip(skeleton.description, 300)}` : ""}`;
+  return [
+    system(OUTLINE_TASK, expert),
+    new HumanMessage(
+      `Question: ${query}\n\n${secondLook ? `${SECOND_LOOK}\n\n` : ""}${asData("document", `${doc}\n${scope}`)}\n\n${asData("toc", view.outline)}`,
     ),
   ];
 }

@@ -2,6 +2,7 @@ import type { CallbackManagerForRetrieverRun } from "@langchain/core/callbacks/m
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
 import {
+  countTokens,
   invokeStructured,
   isContextOverflow,
   ModelCallError,
@@ -11,14 +12,20 @@ import {
   UsageTracker,
 } from "pageindex-store";
 import { type JudgmentCache, judgmentKey, normaliseQuery } from "../judge/cache.js";
-import { lexicalJudgment } from "../judge/lexical-judge.js";
-import { type ExpertKnowledge, judgeChildrenPrompt } from "../judge/prompts.js";
+import { lexicalEntryJudgment, lexicalJudgment } from "../judge/lexical-judge.js";
+import {
+  type ExpertKnowledge,
+  judgeChildrenPrompt,
+  judgeOutlinePrompt,
+  type OutlineView,
+} from "../judge/prompts.js";
 import { modelReason, normaliseScore, type Selection, SelectionSchema } from "../judge/schema.js";
 import type { JudgeRequest, Judgment, NodeVerdict } from "../judge/types.js";
 import { documentPriors } from "../lexical/doc-names.js";
 import type { LexicalNeed } from "../lexical/index-cache.js";
 import type { LexicalScores, NodeTermIndex } from "../lexical/node-index.js";
-import type { Candidate, RetrievalStats, SearchStrategy, VisitedNode } from "../types.js";
+import type { BudgetStop, Candidate, RetrievalStats, SearchStrategy, VisitedNode } from "../types.js";
+import type { LevelEntry } from "./groups.js";
 
 /** Settings a search reads (resolved retriever options). */
 export interface SearchSettings {
@@ -33,6 +40,14 @@ export interface SearchSettings {
   keepDeadEnds: boolean;
   deadEndMaxTokens: number;
   maxPromptTokens: number;
+  /** Most entries listed under one parent in a prompt; wider levels are offered as groups. */
+  fanOut: number;
+  /** Tokens of an outline prompt that looks ahead when the whole tree does not fit (`auto`). */
+  lookaheadTokens: number;
+  /** Prompt tokens one query may spend (estimated before each call). */
+  maxQueryTokens: number;
+  /** Model requests one query may make (retries included). */
+  maxCalls: number;
   onPromptTooLarge: "expand" | "error";
   expertKnowledge: ExpertKnowledge;
   lexicalThreshold: number;
@@ -89,6 +104,10 @@ export class SearchContext {
     /** Documents ranked to choose the ones searched (catalog candidates). */
     documentsConsidered: 0,
     budgetExhausted: false,
+    /** Which budget stopped the search first. */
+    budgetStop: undefined as BudgetStop | undefined,
+    /** Prompt tokens reserved by calls made or in flight (our estimate, checked before each call). */
+    promptTokensReserved: 0,
     /** Model answers received (cached ones included): the model works. */
     modelAnswers: 0,
     /** Model requests refused for a reason retrying cannot fix (see `ModelCallError`). */
@@ -151,13 +170,28 @@ export class SearchContext {
     return skeleton;
   }
 
-  /** Whether another model judgment fits in the step budget; marks the budget exhausted if not. */
-  takeStep(): boolean {
-    if (this.counters.steps >= this.settings.maxSteps) {
-      this.counters.budgetExhausted = true;
+  /**
+   * Whether another model judgment (of a prompt of about `promptTokens`) fits the query's
+   * budgets: `maxSteps` judgments, `maxCalls` requests, `maxQueryTokens` prompt tokens. Marks
+   * the budget exhausted, and which one, if not.
+   */
+  takeStep(promptTokens = 0): boolean {
+    const c = this.counters;
+    const stop: BudgetStop | undefined =
+      c.steps >= this.settings.maxSteps
+        ? "steps"
+        : this.usage.toJSON().calls >= this.settings.maxCalls
+          ? "calls"
+          : c.promptTokensReserved + promptTokens > this.settings.maxQueryTokens
+            ? "promptTokens"
+            : undefined;
+    if (stop) {
+      c.budgetExhausted = true;
+      c.budgetStop ??= stop;
       return false;
     }
-    this.counters.steps += 1;
+    c.steps += 1;
+    c.promptTokensReserved += promptTokens;
     return true;
   }
 
@@ -299,52 +333,182 @@ export class SearchContext {
 
   /**
    * Judges which candidates can hold the answer: from the cache, with the model (one call for
-   * all siblings), or lexically. Returns `undefined` when the model budget is spent.
+   * all siblings), or lexically. Returns `undefined` when the model budget is spent. A prompt
+   * over `maxPromptTokens` is sent with shorter summaries, then split across calls of the same
+   * round trip (candidates are never dropped).
    */
   async judge(request: JudgeRequest): Promise<JudgeOutcome | undefined> {
-    this.counters.nodesJudged += request.candidates.length;
     if (!this.model) {
+      this.counters.nodesJudged += request.candidates.length;
       return {
         judgment: this.record(request, await this.judgeLexically(request, "lexical")),
         roundTrips: 0,
       };
     }
+    let messages: BaseMessage[] = [];
+    for (const chars of [undefined, 200, 0]) {
+      messages = judgeChildrenPrompt(
+        request.query,
+        request.skeleton,
+        request.parent,
+        request.candidates,
+        this.settings.expertKnowledge,
+        request.secondLook ?? false,
+        chars,
+      );
+      if (promptTokens(messages) <= this.settings.maxPromptTokens) break;
+    }
+    if (promptTokens(messages) > this.settings.maxPromptTokens && request.candidates.length > 1) {
+      return this.judgeInParts(request.candidates, (candidates) => this.judge({ ...request, candidates }));
+    }
+    this.counters.nodesJudged += request.candidates.length;
+    const outcome = await this.modelJudgment({
+      keyParts: [
+        request.parent?.nodeId ?? "",
+        request.candidates.map((c) => c.nodeId),
+        // Appended only when set, so first-pass keys stay what they were.
+        ...(request.secondLook ? ["second-look"] : []),
+      ],
+      skeleton: request.skeleton,
+      offered: request.candidates.map((c) => c.nodeId),
+      messages,
+      step: request.secondLook ? "judge-second-look" : "judge",
+      where: where(request),
+      lexical: (error) => this.judgeLexically(request, "lexical-fallback", error),
+    });
+    if (!outcome) this.counters.nodesJudged -= request.candidates.length;
+    else outcome.judgment = this.record(request, outcome.judgment);
+    return outcome;
+  }
+
+  /** Judges halves of a candidate list concurrently (one round trip) and merges the verdicts. */
+  private async judgeInParts<T>(
+    items: readonly T[],
+    judgePart: (part: T[]) => Promise<JudgeOutcome | undefined>,
+  ): Promise<JudgeOutcome | undefined> {
+    const half = Math.ceil(items.length / 2);
+    const parts = await Promise.all([judgePart(items.slice(0, half)), judgePart(items.slice(half))]);
+    const done = parts.filter((p): p is JudgeOutcome => p !== undefined);
+    if (done.length === 0) return undefined;
+    const llm = done.some((p) => p.judgment.judge === "llm");
+    return {
+      judgment: {
+        verdicts: done.flatMap((p) => p.judgment.verdicts),
+        judge: llm ? "llm" : (done[0] as JudgeOutcome).judgment.judge,
+      },
+      roundTrips: Math.max(...done.map((p) => p.roundTrips)),
+    };
+  }
+
+  /**
+   * Judges an outline (one opened level shown as deep as its budget allowed): the model may pick
+   * entries at any depth shown; ids are validated against every entry shown, and so is the
+   * lexical judge (no model, or a fallback). `undefined` when the budget is spent.
+   */
+  async judgeOutline(request: {
+    view: OutlineView;
+    /** Every entry id shown, in display order. */
+    offered: readonly string[];
+    /** The entries shown (what the lexical judge judges). */
+    entries: readonly LevelEntry[];
+    /** The sections shown, for `visited`. */
+    shown: ReadonlyMap<string, SkeletonNode>;
+    secondLook?: boolean;
+  }): Promise<JudgeOutcome | undefined> {
+    const { view } = request;
+    const lexical = async (kind: "lexical" | "lexical-fallback", error?: string) => {
+      const scores = await this.lexical(view.skeleton);
+      this.counters.lexicalJudgments += 1;
+      const judgment = lexicalEntryJudgment(
+        scores,
+        await this.lexicalNormaliser(),
+        request.entries,
+        this.settings.lexicalThreshold,
+        kind,
+      );
+      if (error !== undefined) judgment.error = error;
+      return judgment;
+    };
+    let outcome: JudgeOutcome | undefined;
+    if (!this.model) outcome = { judgment: await lexical("lexical"), roundTrips: 0 };
+    else {
+      const messages = judgeOutlinePrompt(
+        this.query,
+        view,
+        this.settings.expertKnowledge,
+        request.secondLook,
+      );
+      outcome = await this.modelJudgment({
+        keyParts: [
+          "outline",
+          view.parent?.nodeId ?? "",
+          view.groupId ?? "",
+          request.offered,
+          ...(request.secondLook ? ["second-look"] : []),
+        ],
+        skeleton: view.skeleton,
+        offered: request.offered,
+        messages,
+        step: request.secondLook ? "judge-second-look" : "judge",
+        where: `${view.skeleton.docId}/${view.groupId ?? view.parent?.nodeId ?? "(roots)"}`,
+        lexical: (error) => lexical("lexical-fallback", error),
+      });
+    }
+    if (!outcome) return undefined;
+    this.counters.nodesJudged += request.shown.size;
+    for (const v of outcome.judgment.verdicts) {
+      const node = request.shown.get(v.nodeId);
+      if (!node) continue;
+      this.visited.push({
+        docId: view.skeleton.docId,
+        nodeId: node.nodeId,
+        title: node.title,
+        relevant: v.relevant,
+        score: v.score,
+        judge: outcome.judgment.judge,
+      });
+    }
+    return outcome;
+  }
+
+  /**
+   * One model judgment of an offered id set: from the cache, or asked (within the budgets), its
+   * ids validated; an unusable answer is judged by `lexical` instead.
+   */
+  private async modelJudgment(args: {
+    keyParts: Array<string | readonly string[]>;
+    skeleton: TreeSkeleton;
+    offered: readonly string[];
+    messages: BaseMessage[];
+    step: string;
+    where: string;
+    lexical: (error?: string) => Promise<Judgment>;
+  }): Promise<JudgeOutcome | undefined> {
     const key = judgmentKey([
       this.settings.cacheNamespace,
-      normaliseQuery(request.query),
-      request.skeleton.docId,
-      request.skeleton.contentHash ?? request.skeleton.createdAt,
-      request.parent?.nodeId ?? "",
-      request.candidates.map((c) => c.nodeId),
-      // Appended only when set, so first-pass keys stay what they were.
-      ...(request.secondLook ? ["second-look"] : []),
+      normaliseQuery(this.query),
+      args.skeleton.docId,
+      args.skeleton.contentHash ?? args.skeleton.createdAt,
+      ...args.keyParts,
     ]);
     const cached = await this.cache?.get(key);
     if (cached) {
       this.counters.cacheHits += 1;
       this.counters.modelAnswers += 1;
-      return { judgment: this.record(request, cached), roundTrips: 0 };
+      return { judgment: cached, roundTrips: 0 };
     }
-    if (!this.takeStep()) {
-      this.counters.nodesJudged -= request.candidates.length;
-      return undefined;
-    }
-    const messages = judgeChildrenPrompt(
-      request.query,
-      request.skeleton,
-      request.parent,
-      request.candidates,
-      this.settings.expertKnowledge,
-      request.secondLook ?? false,
-    );
-    const answer = await this.select(messages, request.secondLook ? "judge-second-look" : "judge");
+    if (!this.takeStep(promptTokens(args.messages))) return undefined;
+    const answer = await this.select(args.messages, args.step);
     let judgment: Judgment | undefined;
     let error = answer.error;
     if (answer.value) {
-      const { verdicts, unknown } = verdictsFromSelection(answer.value, request.candidates);
+      const { verdicts, unknown } = verdictsFromSelection(
+        answer.value,
+        args.offered.map((nodeId) => ({ nodeId })),
+      );
       if (unknown.length > 0) {
         this.warnings.push(
-          `judge: dropped ids not offered (${unknown.slice(0, 5).join(", ")}) under ${where(request)}`,
+          `judge: dropped ids not offered (${unknown.slice(0, 5).join(", ")}) under ${args.where}`,
         );
       }
       if (unknown.length > 0 && verdicts.every((v) => !v.relevant)) {
@@ -356,12 +520,10 @@ export class SearchContext {
     }
     if (!judgment) {
       this.counters.fallbacks += 1;
-      this.warnings.push(
-        `judge failed under ${where(request)}, judged lexically: ${error ?? "unknown error"}`,
-      );
-      judgment = await this.judgeLexically(request, "lexical-fallback", error);
+      this.warnings.push(`judge failed under ${args.where}, judged lexically: ${error ?? "unknown error"}`);
+      judgment = await args.lexical(error);
     }
-    return { judgment: this.record(request, judgment), roundTrips: answer.attempts };
+    return { judgment, roundTrips: answer.attempts };
   }
 
   private record(request: JudgeRequest, judgment: Judgment): Judgment {
@@ -420,10 +582,27 @@ export class SearchContext {
       skeletonsRead: this.counters.skeletonsRead,
       documentsConsidered: this.counters.documentsConsidered,
       budgetExhausted: this.counters.budgetExhausted,
+      ...(this.counters.budgetStop ? { budgetStop: this.counters.budgetStop } : {}),
       durationMs,
       usage,
     };
   }
+}
+
+/**
+ * Room for what a structured call adds to the messages: the answer's JSON Schema, as text for a
+ * model without tool calling or as a tool definition (about 230 tokens either way).
+ */
+const ANSWER_FORMAT_TOKENS = 256;
+
+/** Tokens of a prompt (what `maxPromptTokens` and `maxQueryTokens` count), answer format included. */
+export function promptTokens(messages: readonly BaseMessage[]): number {
+  return (
+    ANSWER_FORMAT_TOKENS +
+    countTokens(
+      messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n"),
+    )
+  );
 }
 
 function where(request: JudgeRequest): string {
@@ -436,7 +615,7 @@ function where(request: JudgeRequest): string {
  */
 export function verdictsFromSelection(
   selection: Selection,
-  candidates: readonly SkeletonNode[],
+  candidates: ReadonlyArray<Pick<SkeletonNode, "nodeId">>,
 ): { verdicts: NodeVerdict[]; unknown: string[] } {
   const offered = new Set(candidates.map((c) => c.nodeId));
   const chosen = new Map<string, NodeVerdict>();

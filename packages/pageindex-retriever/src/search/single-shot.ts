@@ -1,17 +1,11 @@
-import { countTokens, pathToRoot, renderToc, type TreeSkeleton } from "pageindex-store";
+import { pathToRoot, renderToc, type TreeSkeleton } from "pageindex-store";
 import { PromptTooLargeError } from "../errors.js";
 import { singleShotPrompt } from "../judge/prompts.js";
 import { modelReason, normaliseScore } from "../judge/schema.js";
 import type { Candidate, TrailStep } from "../types.js";
 import type { SearchContext } from "./context.js";
-import { resolveId } from "./context.js";
+import { promptTokens, resolveId } from "./context.js";
 import { expandSearch, lexicalTop, type WorkItem } from "./tree-search.js";
-
-function messageText(messages: ReturnType<typeof singleShotPrompt>): string {
-  return messages
-    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
-    .join("\n");
-}
 
 /**
  * PageIndex's tutorial method: the whole table of contents (with summaries) of the chosen
@@ -35,7 +29,7 @@ export async function singleShotSearch(
     });
   }
   const messages = singleShotPrompt(ctx.query, docs, ctx.settings.k, ctx.settings.expertKnowledge);
-  const tokens = countTokens(messageText(messages));
+  const tokens = promptTokens(messages);
   if (tokens > ctx.settings.maxPromptTokens) {
     if (ctx.settings.onPromptTooLarge === "error")
       throw new PromptTooLargeError(tokens, ctx.settings.maxPromptTokens);
@@ -44,7 +38,7 @@ export async function singleShotSearch(
     );
     return expandSearch(ctx, starts);
   }
-  if (!ctx.takeStep()) {
+  if (!ctx.takeStep(tokens)) {
     ctx.warnings.push("step budget allowed no model call; returning the best lexical matches");
     return lexicalTop(ctx, docIds);
   }

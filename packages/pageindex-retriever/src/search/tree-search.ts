@@ -9,7 +9,9 @@ import {
 } from "pageindex-store";
 import type { JudgeRequest, Judgment, NodeVerdict } from "../judge/types.js";
 import type { Candidate, TrailStep } from "../types.js";
+import { processOpening } from "./bounded-search.js";
 import type { SearchContext } from "./context.js";
+import type { SiblingGroup } from "./groups.js";
 
 /** One pending expansion: judge the children of `parent` (or the document's roots). */
 export interface WorkItem {
@@ -26,10 +28,12 @@ export interface WorkItem {
   answered?: boolean;
   /** The parent is a first-stage hit, not a judged section: if the judge rejects its children, so be it. */
   seed?: boolean;
+  /** Only this group of the parent's children (or roots) is opened (a level wider than `fanOut`). */
+  group?: SiblingGroup;
 }
 
 /** Shared state of one tree search. */
-interface SearchState {
+export interface SearchState {
   candidates: Candidate[];
   /** Expanded parents, so overlapping start points do not judge a node set twice. */
   seen: Set<string>;
@@ -37,7 +41,7 @@ interface SearchState {
   unjudgedRoots: WorkItem[];
 }
 
-function trailStep(node: SkeletonNode, verdict: NodeVerdict, judge: TrailStep["judge"]): TrailStep {
+export function trailStep(node: SkeletonNode, verdict: NodeVerdict, judge: TrailStep["judge"]): TrailStep {
   return { nodeId: node.nodeId, title: node.title, score: verdict.score, reason: verdict.reason, judge };
 }
 
@@ -48,6 +52,8 @@ function trailStep(node: SkeletonNode, verdict: NodeVerdict, judge: TrailStep["j
  * fallback of {@link deadEndCandidates}.
  */
 async function processItem(ctx: SearchContext, item: WorkItem, state: SearchState): Promise<WorkItem[]> {
+  // A level wider than the fan-out is offered through groups (no lookahead: one level a prompt).
+  if (item.group && ctx.model) return processOpening(ctx, item, state, false);
   const key = `${item.docId}:${item.parent?.nodeId ?? ""}`;
   if (state.seen.has(key)) return [];
   state.seen.add(key);
@@ -59,6 +65,7 @@ async function processItem(ctx: SearchContext, item: WorkItem, state: SearchStat
       state.candidates.push(ctx.candidate(item.docId, item.parent, last, last.judge, item.trail));
     return [];
   }
+  if (ctx.model && children.length > ctx.settings.fanOut) return processOpening(ctx, item, state, false);
   const request: JudgeRequest = { query: ctx.query, skeleton, parent: item.parent, candidates: children };
   const outcome = await ctx.judge(request);
   if (!outcome) {
@@ -134,30 +141,61 @@ function applyVerdicts(
  * whole; a larger one by its best lexical matches inside (no extra model call), or by its own
  * text when nothing in it matches the query. Ranked after what was found directly.
  */
-async function deadEndCandidates(
+export async function deadEndCandidates(
   ctx: SearchContext,
   docId: string,
   parent: SkeletonNode,
   trail: TrailStep[],
+  within?: readonly SkeletonNode[],
 ): Promise<Candidate[]> {
   const last = trail.at(-1) as TrailStep;
   const skeleton = await ctx.skeleton(docId);
   const size = subtreeTokenCount(skeleton, parent.nodeId);
-  if (size <= ctx.settings.deadEndMaxTokens) {
+  if (!within && size <= ctx.settings.deadEndMaxTokens) {
     return [ctx.candidate(docId, parent, last, last.judge, trail, { whole: true, deadEnd: true })];
   }
   // With a model this ranking must not read the document's texts (the model did the judging).
   const scores = await ctx.lexical(skeleton, ctx.model ? "rank" : "judge");
-  const inside = subtreeNodes(skeleton, parent.nodeId)
+  // `within`: only the sections of one group of the parent's children were judged.
+  const region = within
+    ? within.flatMap((n) => subtreeNodes(skeleton, n.nodeId))
+    : subtreeNodes(skeleton, parent.nodeId);
+  const inside = region
     .filter((n) => n.nodeId !== parent.nodeId && (scores.own.get(n.nodeId) ?? 0) > 0)
     .sort((a, b) => (scores.own.get(b.nodeId) ?? 0) - (scores.own.get(a.nodeId) ?? 0))
     .slice(0, Math.max(1, Math.min(2, ctx.settings.k)));
   if (inside.length === 0) return [ctx.candidate(docId, parent, last, last.judge, trail, { deadEnd: true })];
-  const best = scores.own.get(inside[0]?.nodeId ?? "") || 1;
-  return inside.map((node) => {
-    // Below the section's own score, in proportion to the lexical match.
-    const score = last.score * 0.9 * ((scores.own.get(node.nodeId) ?? 0) / best);
-    const reason = `inside "${parent.title}" (judged relevant; no subsection was): lexical match on ${scores.matched(node.nodeId).slice(0, 6).join(", ")}`;
+  return lexicalStandIns(
+    ctx,
+    docId,
+    inside,
+    (n) => scores.own.get(n.nodeId) ?? 0,
+    last.score,
+    trail,
+    (n) =>
+      `inside "${parent.title}" (judged relevant; no subsection was): lexical match on ${scores.matched(n.nodeId).slice(0, 6).join(", ")}`,
+    "deadEnd",
+  );
+}
+
+/**
+ * Sections ranked lexically standing in for a branch the model chose but could not finish
+ * judging: scored below the branch's own score, in proportion to their lexical match.
+ */
+export function lexicalStandIns(
+  ctx: SearchContext,
+  docId: string,
+  nodes: readonly SkeletonNode[],
+  lexicalScore: (node: SkeletonNode) => number,
+  branchScore: number,
+  trail: TrailStep[],
+  reasonFor: (node: SkeletonNode) => string,
+  flag: "deadEnd" | "budgetStopped",
+): Candidate[] {
+  const best = (nodes[0] ? lexicalScore(nodes[0]) : 0) || 1;
+  return nodes.map((node) => {
+    const score = branchScore * 0.9 * (lexicalScore(node) / best);
+    const reason = reasonFor(node);
     const step: TrailStep = {
       nodeId: node.nodeId,
       title: node.title,
@@ -166,13 +204,13 @@ async function deadEndCandidates(
       judge: "lexical-fallback",
     };
     return ctx.candidate(docId, node, { score, reason }, "lexical-fallback", [...trail, step], {
-      deadEnd: true,
+      [flag]: true,
     });
   });
 }
 
 /** When the budget allowed no judgment at all, the lexical judge still finds something. */
-async function rescueUnjudged(ctx: SearchContext, state: SearchState): Promise<void> {
+export async function rescueUnjudged(ctx: SearchContext, state: SearchState): Promise<void> {
   if (state.candidates.length > 0 || state.unjudgedRoots.length === 0) return;
   ctx.warnings.push("step budget allowed no model judgment; returning the best lexical matches");
   state.candidates.push(...(await lexicalTop(ctx, [...new Set(state.unjudgedRoots.map((i) => i.docId))])));
@@ -183,7 +221,11 @@ async function rescueUnjudged(ctx: SearchContext, state: SearchState): Promise<v
  * siblings in one call), independent calls run concurrently under `concurrency`, and the most
  * promising pending branch is expanded first so a step budget is spent where it matters.
  */
-export async function expandSearch(ctx: SearchContext, starts: WorkItem[]): Promise<Candidate[]> {
+export async function expandSearch(
+  ctx: SearchContext,
+  starts: WorkItem[],
+  process: (ctx: SearchContext, item: WorkItem, state: SearchState) => Promise<WorkItem[]> = processItem,
+): Promise<Candidate[]> {
   const state: SearchState = { candidates: [], seen: new Set(), unjudgedRoots: [] };
   const limit = pLimit(Math.max(1, ctx.settings.concurrency));
   const pending: WorkItem[] = [];
@@ -197,7 +239,7 @@ export async function expandSearch(ctx: SearchContext, starts: WorkItem[]): Prom
         if ((pending[i] as WorkItem).priority > (pending[best] as WorkItem).priority) best = i;
       }
       const [next] = pending.splice(best, 1);
-      if (next) for (const child of await processItem(ctx, next, state)) schedule(child);
+      if (next) for (const child of await process(ctx, next, state)) schedule(child);
     });
     // Awaited one by one below: a task failing while an earlier one is awaited must not be an
     // unhandled rejection (it would crash the process); the query rejects with the first error.

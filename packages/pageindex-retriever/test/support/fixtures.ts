@@ -224,9 +224,21 @@ export interface OfferedNode {
   pages?: [number, number];
 }
 
-/** Parses the candidate blocks of a judging prompt. */
+/**
+ * Parses the candidates of a judging prompt: the `<node>` blocks of an expansion prompt, or the
+ * `[id] title (pages)` lines of an outline prompt (`<toc>` without attributes; groups included).
+ */
 export function offeredNodes(prompt: string): OfferedNode[] {
   const out: OfferedNode[] = [];
+  for (const block of prompt.matchAll(/<toc>\n([\s\S]*?)\n<\/toc>/g)) {
+    for (const m of (block[1] ?? "").matchAll(
+      /^ *\[([^\]]+)\] (.*?)(?: \((?:pp?\. (\d+)(?:-(\d+))?|lines [\d-]+)\))?(?: \[\+\d+ subsections\])?$/gm,
+    )) {
+      const node: OfferedNode = { id: m[1] as string, title: m[2] as string };
+      if (m[3]) node.pages = [Number(m[3]), Number(m[4] ?? m[3])];
+      out.push(node);
+    }
+  }
   for (const m of prompt.matchAll(
     /<node id="([^"]+)"(?: pages="(\d+)-(\d+)")?[^>]*>\n([\s\S]*?)\n<\/node>/g,
   )) {

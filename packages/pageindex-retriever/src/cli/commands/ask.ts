@@ -19,7 +19,7 @@ export interface AskOptions {
   timeout?: number;
 }
 
-const STRATEGIES: SearchStrategy[] = ["expand", "beam", "single-shot"];
+const STRATEGIES: SearchStrategy[] = ["auto", "expand", "beam", "single-shot"];
 
 /** One question's result, as `--json` prints it. */
 export interface AskResult {

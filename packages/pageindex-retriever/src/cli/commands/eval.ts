@@ -290,7 +290,7 @@ export async function evaluate(
     retrievers: names,
     model: ctx.modelLabel(),
     embeddings: embeddingsLabel,
-    strategy: options.strategy ?? "expand",
+    strategy: options.strategy ?? "auto",
     scope: options.allDocs ? "all documents" : "the question's document when it names one",
     contentTokens: options.contentTokens,
     answerGrading: grader

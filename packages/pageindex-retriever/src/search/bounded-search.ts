@@ -1,0 +1,345 @@
+import {
+  childrenOf,
+  getNode,
+  rootsOf,
+  type SkeletonNode,
+  subtreeTokenCount,
+  type TreeSkeleton,
+} from "pageindex-store";
+import { judgeOutlinePrompt, type OutlineView } from "../judge/prompts.js";
+import type { Judgment, NodeVerdict } from "../judge/types.js";
+import type { Candidate, TrailStep } from "../types.js";
+import { type JudgeOutcome, promptTokens, type SearchContext } from "./context.js";
+import { type LevelEntry, levelEntries } from "./groups.js";
+import { buildOutline, type Outline, type OutlineEntry, type OutlineOptions } from "./outline.js";
+import {
+  deadEndCandidates,
+  expandSearch,
+  lexicalStandIns,
+  type SearchState,
+  trailStep,
+  type WorkItem,
+} from "./tree-search.js";
+
+/** Summary lengths tried, longest first, when the whole subtree may fit one prompt. */
+const WHOLE_TREE_SUMMARIES: ReadonlyArray<[number, number]> = [
+  [300, 300],
+  [150, 150],
+  [150, 0],
+  [0, 0],
+];
+/** Summary lengths tried for a bounded view: the opened level keeps a summary, deeper titles only. */
+const BOUNDED_SUMMARIES: ReadonlyArray<[number, number]> = [
+  [150, 0],
+  [60, 0],
+  [0, 0],
+];
+
+interface View {
+  view: OutlineView;
+  outline: Outline;
+}
+
+/** Tokens an outline prompt spends besides the outline (instructions, question, document line). */
+function overhead(ctx: SearchContext, skeleton: TreeSkeleton, item: WorkItem): number {
+  const probe: OutlineView = {
+    skeleton,
+    parent: item.parent,
+    outline: "",
+    ...(item.group ? { groupId: item.group.id } : {}),
+    part: { index: 1, of: 1 },
+  };
+  return promptTokens(judgeOutlinePrompt(ctx.query, probe, ctx.settings.expertKnowledge, true)) + 8;
+}
+
+/**
+ * The outline prompt(s) of one opened level. A search's first opening shows the whole subtree
+ * when it fits `maxPromptTokens` (single-shot where the tree fits); otherwise the view looks
+ * ahead within `lookaheadTokens`, summaries shortened first. A level whose entries alone exceed
+ * `maxPromptTokens` is split into parts judged concurrently (one round trip), never cut.
+ */
+function outlineViews(
+  ctx: SearchContext,
+  skeleton: TreeSkeleton,
+  item: WorkItem,
+  first: readonly LevelEntry[],
+  lookahead: boolean,
+): View[] {
+  const { fanOut, maxPromptTokens, lookaheadTokens } = ctx.settings;
+  const fixed = overhead(ctx, skeleton, item);
+  const make = (
+    entries: readonly LevelEntry[],
+    options: OutlineOptions,
+    part?: { index: number; of: number },
+  ) => {
+    const outline = buildOutline(skeleton, entries, options);
+    const view: OutlineView = {
+      skeleton,
+      parent: item.parent,
+      outline: outline.text,
+      ...(item.group ? { groupId: item.group.id } : {}),
+      ...(part ? { part } : {}),
+    };
+    return { view, outline };
+  };
+  const opts = (budget: number, [summaryChars, deepSummaryChars]: [number, number], look: boolean) => ({
+    fanOut,
+    budget: Math.max(0, budget - fixed),
+    summaryChars,
+    deepSummaryChars,
+    lookahead: look,
+  });
+  if (lookahead && item.trail.length === 0 && !item.group) {
+    for (const summaries of WHOLE_TREE_SUMMARIES) {
+      const whole = make(first, { ...opts(maxPromptTokens, summaries, true), wholeOnly: true });
+      if (whole.outline.complete && whole.outline.tokens + fixed <= maxPromptTokens) return [whole];
+    }
+  }
+  // The opened level must fit the hard limit; looking ahead spends only the softer one.
+  const soft = Math.min(lookaheadTokens, maxPromptTokens);
+  for (const summaries of BOUNDED_SUMMARIES) {
+    const view = make(first, opts(soft, summaries, lookahead));
+    if (view.outline.tokens + fixed <= soft) return [view];
+  }
+  for (const summaries of BOUNDED_SUMMARIES) {
+    const flat = make(first, opts(maxPromptTokens, summaries, false));
+    if (flat.outline.tokens + fixed <= maxPromptTokens) return [flat];
+  }
+  // Too many entries for one prompt even as bare titles: split the level, keep every entry.
+  const parts: LevelEntry[][] = [];
+  let current: LevelEntry[] = [];
+  for (const entry of first) {
+    const trial = make([...current, entry], opts(maxPromptTokens, [0, 0], false));
+    if (current.length > 0 && trial.outline.tokens + fixed > maxPromptTokens) {
+      parts.push(current);
+      current = [];
+    }
+    current.push(entry);
+  }
+  if (current.length > 0) parts.push(current);
+  return parts.map((entries, i) =>
+    make(entries, opts(maxPromptTokens, [0, 0], false), { index: i + 1, of: parts.length }),
+  );
+}
+
+/** Judges the views of one opening concurrently (one round trip) and merges their verdicts. */
+async function judgeViews(ctx: SearchContext, views: readonly View[], secondLook: boolean) {
+  const outcomes = await Promise.all(
+    views.map(({ view, outline }) => {
+      const shown = new Map<string, SkeletonNode>();
+      for (const [id, e] of outline.byId) if (e.entry.kind === "node") shown.set(id, e.entry.node);
+      return ctx.judgeOutline({
+        view,
+        offered: [...outline.byId.keys()],
+        entries: [...outline.byId.values()].map((e) => e.entry),
+        shown,
+        secondLook,
+      });
+    }),
+  );
+  const done = outcomes.filter((o): o is JudgeOutcome => o !== undefined);
+  if (done.length === 0) return undefined;
+  const judgment: Judgment = {
+    verdicts: done.flatMap((o) => o.judgment.verdicts),
+    judge: done.some((o) => o.judgment.judge === "llm") ? "llm" : (done[0] as JudgeOutcome).judgment.judge,
+  };
+  return { judgment, roundTrips: Math.max(...done.map((o) => o.roundTrips)) };
+}
+
+/** Judged steps from the opened level down to an entry (groups are not steps: never results). */
+function stepsTo(
+  entry: OutlineEntry,
+  verdict: NodeVerdict,
+  picked: ReadonlyMap<string, NodeVerdict>,
+  judge: TrailStep["judge"],
+): TrailStep[] {
+  const chain: OutlineEntry[] = [];
+  for (let e: OutlineEntry | undefined = entry; e; e = e.parent) chain.unshift(e);
+  const steps: TrailStep[] = [];
+  for (const e of chain) {
+    if (e.entry.kind !== "node") continue;
+    const own = picked.get(e.id);
+    const v = own ?? { ...verdict, reason: "on the path to the selected section" };
+    steps.push(trailStep(e.entry.node, v, judge));
+  }
+  return steps;
+}
+
+/** Whether an entry shown below this one was picked. */
+function pickedBelow(entry: OutlineEntry, picked: ReadonlyMap<string, NodeVerdict>): boolean {
+  return entry.children.some((c) => picked.has(c.id) || pickedBelow(c, picked));
+}
+
+/**
+ * Turns the picks of an outline judgment into candidates and further openings: a picked leaf,
+ * a small subtree, or a shown section whose shown subsections were all passed over is a result;
+ * a picked collapsed section or group is opened in the next round trip.
+ */
+function applyPicks(
+  ctx: SearchContext,
+  item: WorkItem,
+  skeleton: TreeSkeleton,
+  views: readonly View[],
+  judgment: Judgment,
+  chain: number,
+  state: SearchState,
+): { next: WorkItem[]; found: boolean } {
+  const byId = new Map<string, OutlineEntry>();
+  for (const { outline } of views) for (const [id, e] of outline.byId) byId.set(id, e);
+  const picked = new Map<string, NodeVerdict>();
+  for (const v of judgment.verdicts) if (v.relevant && byId.has(v.nodeId)) picked.set(v.nodeId, v);
+  const { internalNodes, collapseBelowTokens, deadEndMaxTokens } = ctx.settings;
+  const next: WorkItem[] = [];
+  const open = (
+    parent: SkeletonNode | null,
+    trail: TrailStep[],
+    verdict: NodeVerdict,
+    extra: Partial<WorkItem>,
+  ) => next.push({ docId: item.docId, parent, trail, priority: verdict.score, chain, ...extra });
+  for (const [id, verdict] of picked) {
+    const entry = byId.get(id) as OutlineEntry;
+    const trail = [...item.trail, ...stepsTo(entry, verdict, picked, judgment.judge)];
+    const below = entry.expanded && pickedBelow(entry, picked);
+    if (entry.entry.kind === "group") {
+      if (below) continue;
+      const { group } = entry.entry;
+      const parentId = group.nodes[0]?.parentId ?? null;
+      const parent = parentId === null ? null : (getNode(skeleton, parentId) ?? null);
+      open(parent, trail, verdict, { group, ...(item.answered ? { answered: true } : {}) });
+      continue;
+    }
+    const { node } = entry.entry;
+    if (node.childIds.length === 0) {
+      state.candidates.push(ctx.candidate(item.docId, node, verdict, judgment.judge, trail));
+      continue;
+    }
+    const self = internalNodes && verdict.self === true;
+    if (below) {
+      if (self) state.candidates.push(ctx.candidate(item.docId, node, verdict, judgment.judge, trail));
+      continue;
+    }
+    const size = internalNodes ? subtreeTokenCount(skeleton, node.nodeId) : 0;
+    if (entry.expanded && internalNodes) {
+      // Picked with its subsections in view and none of them: the section as a whole answers.
+      const whole = size > 0 && size <= deadEndMaxTokens;
+      state.candidates.push(
+        ctx.candidate(item.docId, node, verdict, judgment.judge, trail, whole ? { whole } : {}),
+      );
+      continue;
+    }
+    if (internalNodes && size > 0 && size <= collapseBelowTokens) {
+      state.candidates.push(ctx.candidate(item.docId, node, verdict, judgment.judge, trail, { whole: true }));
+      continue;
+    }
+    if (self) state.candidates.push(ctx.candidate(item.docId, node, verdict, judgment.judge, trail));
+    open(node, trail, verdict, { answered: self });
+  }
+  return { next, found: picked.size > 0 };
+}
+
+/** When the budget stops a group's opening: its best lexical sections stand for it. */
+async function stoppedGroup(ctx: SearchContext, item: WorkItem, state: SearchState): Promise<void> {
+  const skeleton = await ctx.skeleton(item.docId);
+  const scores = await ctx.lexical(skeleton, "rank");
+  const nodes = (item.group?.nodes ?? [])
+    .filter((n) => (scores.subtree.get(n.nodeId) ?? 0) > 0)
+    .sort((a, b) => (scores.subtree.get(b.nodeId) ?? 0) - (scores.subtree.get(a.nodeId) ?? 0))
+    .slice(0, Math.max(1, Math.min(2, ctx.settings.k)));
+  const last = item.trail.at(-1);
+  if (nodes.length === 0) {
+    if (item.parent && last)
+      state.candidates.push(
+        ctx.candidate(item.docId, item.parent, last, last.judge, item.trail, { budgetStopped: true }),
+      );
+    else state.unjudgedRoots.push(item);
+    return;
+  }
+  state.candidates.push(
+    ...lexicalStandIns(
+      ctx,
+      item.docId,
+      nodes,
+      (n) => scores.subtree.get(n.nodeId) ?? 0,
+      last?.score ?? 0.5,
+      item.trail,
+      () => "in a group the judge chose, ranked lexically (the budget ran out before it was opened)",
+      "budgetStopped",
+    ),
+  );
+}
+
+/**
+ * Opens one item through outline prompts: its level's entries (grouped when wider than
+ * `fanOut`), and with `lookahead` the levels below them as far as the budget allows. Dead ends,
+ * budget stops and failed answers behave as in expansion.
+ */
+export async function processOpening(
+  ctx: SearchContext,
+  item: WorkItem,
+  state: SearchState,
+  lookahead: boolean,
+): Promise<WorkItem[]> {
+  const key = `${item.docId}:${item.parent?.nodeId ?? ""}:${item.group?.id ?? ""}`;
+  if (state.seen.has(key)) return [];
+  state.seen.add(key);
+  const skeleton = await ctx.skeleton(item.docId);
+  const children = item.parent ? childrenOf(skeleton, item.parent) : rootsOf(skeleton);
+  const first = item.group
+    ? item.group.members
+    : levelEntries(skeleton, item.parent, children, ctx.settings.fanOut);
+  const last = item.trail.at(-1);
+  if (first.length === 0) {
+    if (item.parent && last)
+      state.candidates.push(ctx.candidate(item.docId, item.parent, last, last.judge, item.trail));
+    return [];
+  }
+  const views = outlineViews(ctx, skeleton, item, first, lookahead);
+  const outcome = await judgeViews(ctx, views, false);
+  if (!outcome) {
+    if (item.group) await stoppedGroup(ctx, item, state);
+    else if (item.parent && last)
+      state.candidates.push(
+        ctx.candidate(item.docId, item.parent, last, last.judge, item.trail, { budgetStopped: true }),
+      );
+    else state.unjudgedRoots.push(item);
+    return [];
+  }
+  let chain = item.chain + outcome.roundTrips;
+  ctx.noteChain(chain);
+  const firstPass = applyPicks(ctx, item, skeleton, views, outcome.judgment, chain, state);
+  const { keepDeadEnds, internalNodes } = ctx.settings;
+  if (
+    firstPass.found ||
+    !item.parent ||
+    !last ||
+    item.answered ||
+    item.seed ||
+    !keepDeadEnds ||
+    !internalNodes
+  )
+    return firstPass.next;
+  // Dead end: the section (or group) was judged relevant, nothing shown below it was.
+  if (ctx.model) {
+    const second = await judgeViews(ctx, views, true);
+    if (second) {
+      chain += second.roundTrips;
+      ctx.noteChain(chain);
+      const again = applyPicks(ctx, item, skeleton, views, second.judgment, chain, state);
+      if (again.found || second.judgment.judge === "llm") return again.next;
+    }
+  }
+  state.candidates.push(
+    ...(await deadEndCandidates(ctx, item.docId, item.parent, item.trail, item.group?.nodes)),
+  );
+  return [];
+}
+
+/**
+ * The default strategy with a model: the whole table of contents in one prompt where it fits
+ * `maxPromptTokens`, otherwise best-first expansion whose outline prompts show each opened
+ * level (grouped to at most `fanOut` entries) and look ahead within `lookaheadTokens`; only
+ * collapsed sections and groups the judge picks cost a further round trip.
+ */
+export function boundedSearch(ctx: SearchContext, starts: WorkItem[]): Promise<Candidate[]> {
+  return expandSearch(ctx, starts, (c, item, state) => processOpening(c, item, state, true));
+}
