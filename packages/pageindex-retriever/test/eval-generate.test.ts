@@ -235,6 +235,19 @@ describe("answer grading", () => {
     expect(graded.reason).toMatch(/no answer/);
   });
 
+  it("stops calling a model that refused a request: the rest is ungraded at no cost", async () => {
+    const refused = Object.assign(new Error("401 Incorrect API key provided"), { status: 401 });
+    const model = new ScriptedChatModel([], { fallback: refused });
+    const grader = new AnswerGrader({ model, reader, retries: 0 });
+    const first = await grader.grade(question, returned);
+    expect(first.grade).toBe("ungraded");
+    const calls = model.calls;
+    const second = await grader.grade(question, returned);
+    expect(second).toMatchObject({ grade: "ungraded", calls: 0 });
+    expect(second.reason).toMatch(/refused an earlier request/);
+    expect(model.calls).toBe(calls);
+  });
+
   it("summaries and LangSmith experiments carry the grades", () => {
     const score = {
       id: "q1",

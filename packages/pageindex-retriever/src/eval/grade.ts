@@ -6,6 +6,7 @@ import {
   countTokens,
   DATA_NOT_INSTRUCTIONS,
   invokeStructured,
+  ModelCallError,
   oneLine,
   pathLine,
   type TreeReader,
@@ -115,6 +116,8 @@ function contextOf(docs: readonly DocumentInterface[], budget: number): string {
  */
 export class AnswerGrader {
   private readonly options: AnswerGraderOptions;
+  /** Set once the model refused a request (wrong key, unreachable, unknown model): no more calls. */
+  private refused: string | undefined;
 
   constructor(options: AnswerGraderOptions) {
     this.options = options;
@@ -138,9 +141,24 @@ export class AnswerGrader {
     return parts.join("\n\n");
   }
 
+  /** A refused request will be refused again: the rest of the run is not graded (and costs nothing). */
+  private noteRefusal(error: Error): void {
+    if (error instanceof ModelCallError)
+      this.refused = `the model refused an earlier request (${oneLine(error.message)})`;
+  }
+
   /** Answers `question` from `docs` and grades the answer. */
   async grade(question: EvalQuestion, docs: readonly DocumentInterface[]): Promise<GradedAnswer> {
     const { model } = this.options;
+    if (this.refused !== undefined) {
+      return {
+        answer: "",
+        grade: "ungraded",
+        reason: `not graded: ${this.refused}`,
+        calls: 0,
+        promptTokens: 0,
+      };
+    }
     const usage = new UsageTracker();
     const common = {
       usage,
@@ -160,6 +178,7 @@ export class AnswerGrader {
       ],
     });
     if (!answered.ok) {
+      this.noteRefusal(answered.error);
       return {
         answer: "",
         grade: "ungraded",
@@ -192,6 +211,7 @@ export class AnswerGrader {
       ],
     });
     if (!graded.ok) {
+      this.noteRefusal(graded.error);
       return {
         answer,
         grade: "ungraded",
