@@ -85,4 +85,32 @@ describe("layout depth follows the document", () => {
     expect(roots).toEqual(["vector_init", "vector_copy", "vector_free", "vector_size"]);
     expect(tree.nodes.filter((n) => n.title === "Arguments").every((n) => n.level === 2)).toBe(true);
   });
+
+  it("a book part ('II Packages', roman with a plain space) contains its chapters", async () => {
+    const tree = await layout([
+      { lines: [h("I The Program", 20), ...body(6, 1)] },
+      chapter(1, "Introduction", 2),
+      { lines: [h("II External Packages", 20), ...body(6, 3)] },
+      chapter(2, "Algebra", 4),
+    ]);
+    expect(outline(tree)).toEqual([
+      "I The Program",
+      ...chapterOutline(1, "Introduction").map((t) => `  ${t}`),
+      "II External Packages",
+      ...chapterOutline(2, "Algebra").map((t) => `  ${t}`),
+    ]);
+  });
+
+  it("a running head quoting the chapter under the page number ('12 Usage') is not a section", async () => {
+    const tree = await layout([
+      chapter(1, "Usage", 1),
+      { lines: [h("12 Usage", 16), ...body(10, 7), h("1.2 Options", 12), ...body(8, 8)] },
+      chapter(2, "Reference", 3),
+    ]);
+    expect(outline(tree)).toEqual([
+      ...chapterOutline(1, "Usage"),
+      "  1.2 Options",
+      ...chapterOutline(2, "Reference"),
+    ]);
+  });
 });

@@ -82,7 +82,14 @@ function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined
     const split = splitTocLine(text);
     if (!/\p{L}{2}/u.test(split.title)) continue;
     const n = split.title.split(" ").length;
-    const bodyLike = split.printed === undefined && (n > 15 || (/[.;,]$/.test(split.title) && n > 8));
+    const wrapping = out.length > 0 && out[out.length - 1]?.printed === undefined;
+    // A long line after an entry still waiting for its page number is that entry's wrap; a
+    // numbered long line is an entry that wraps.
+    const bodyLike =
+      split.printed === undefined &&
+      !wrapping &&
+      parseNumbering(split.title) === undefined &&
+      (n > 15 || (/[.;,]$/.test(split.title) && n > 8));
     const key = compactTitle(split.title);
     if (bodyLike || seen.has(key)) {
       if (out.length > 0) break;
