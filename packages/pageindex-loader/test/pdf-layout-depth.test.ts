@@ -1,7 +1,7 @@
 import type { TreeDocument } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { layoutTree } from "./fixtures/layout-tree.js";
-import { body, type LineSpec, type PageSpec } from "./fixtures/pdf-builder.js";
+import { body, type LineSpec, type PageSpec, tocPage } from "./fixtures/pdf-builder.js";
 
 const layout = layoutTree;
 
@@ -112,5 +112,31 @@ describe("layout depth follows the document", () => {
       "  1.2 Options",
       ...chapterOutline(2, "Reference"),
     ]);
+  });
+
+  it("a 'List of Tables' after the contents lists captions, not sections", async () => {
+    const toc = tocPage([
+      { title: "1 Introduction", page: 1 },
+      { title: "2 Installation", page: 2 },
+      { title: "3 Usage", page: 3 },
+    ]);
+    const tables = tocPage([
+      { title: "1.1 Supported platforms", page: 1 },
+      { title: "2.1 Package names", page: 2 },
+      { title: "3.1 Command options", page: 3 },
+    ]);
+    const listPage: PageSpec = {
+      lines: [{ text: "List of Tables", size: 16, bold: true, gap: 6 }, ...(tables.lines ?? []).slice(1)],
+    };
+    const tree = await layout([
+      toc,
+      listPage,
+      chapter(1, "Introduction", 1),
+      chapter(2, "Installation", 2),
+      chapter(3, "Usage", 3),
+    ]);
+    const titles = tree.nodes.map((n) => n.title);
+    expect(titles).toContain("1 Introduction");
+    expect(titles.filter((t) => /platforms|Package names|Command options/.test(t))).toEqual([]);
   });
 });
