@@ -1,7 +1,7 @@
 import type { TreeDocument } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { layoutTree } from "./fixtures/layout-tree.js";
-import { body, type LineSpec, type PageSpec } from "./fixtures/pdf-builder.js";
+import { body, type LineSpec, type PageSpec, tocPage } from "./fixtures/pdf-builder.js";
 
 const layout = layoutTree;
 
@@ -84,5 +84,59 @@ describe("layout depth follows the document", () => {
     const roots = tree.nodes.filter((n) => n.level === 1).map((n) => n.title);
     expect(roots).toEqual(["vector_init", "vector_copy", "vector_free", "vector_size"]);
     expect(tree.nodes.filter((n) => n.title === "Arguments").every((n) => n.level === 2)).toBe(true);
+  });
+
+  it("a book part ('II Packages', roman with a plain space) contains its chapters", async () => {
+    const tree = await layout([
+      { lines: [h("I The Program", 20), ...body(6, 1)] },
+      chapter(1, "Introduction", 2),
+      { lines: [h("II External Packages", 20), ...body(6, 3)] },
+      chapter(2, "Algebra", 4),
+    ]);
+    expect(outline(tree)).toEqual([
+      "I The Program",
+      ...chapterOutline(1, "Introduction").map((t) => `  ${t}`),
+      "II External Packages",
+      ...chapterOutline(2, "Algebra").map((t) => `  ${t}`),
+    ]);
+  });
+
+  it("a running head quoting the chapter under the page number ('12 Usage') is not a section", async () => {
+    const tree = await layout([
+      chapter(1, "Usage", 1),
+      { lines: [h("12 Usage", 16), ...body(10, 7), h("1.2 Options", 12), ...body(8, 8)] },
+      chapter(2, "Reference", 3),
+    ]);
+    expect(outline(tree)).toEqual([
+      ...chapterOutline(1, "Usage"),
+      "  1.2 Options",
+      ...chapterOutline(2, "Reference"),
+    ]);
+  });
+
+  it("a 'List of Tables' after the contents lists captions, not sections", async () => {
+    const toc = tocPage([
+      { title: "1 Introduction", page: 1 },
+      { title: "2 Installation", page: 2 },
+      { title: "3 Usage", page: 3 },
+    ]);
+    const tables = tocPage([
+      { title: "1.1 Supported platforms", page: 1 },
+      { title: "2.1 Package names", page: 2 },
+      { title: "3.1 Command options", page: 3 },
+    ]);
+    const listPage: PageSpec = {
+      lines: [{ text: "List of Tables", size: 16, bold: true, gap: 6 }, ...(tables.lines ?? []).slice(1)],
+    };
+    const tree = await layout([
+      toc,
+      listPage,
+      chapter(1, "Introduction", 1),
+      chapter(2, "Installation", 2),
+      chapter(3, "Usage", 3),
+    ]);
+    const titles = tree.nodes.map((n) => n.title);
+    expect(titles).toContain("1 Introduction");
+    expect(titles.filter((t) => /platforms|Package names|Command options/.test(t))).toEqual([]);
   });
 });

@@ -1,7 +1,12 @@
 import type { ParsedPage, SectionEntry } from "../types.js";
 import { findHeadings, type Heading } from "./candidates.js";
 import { type LayoutConfidence, layoutConfidence } from "./confidence.js";
-import { foldChapterLabels, markRepeatedLabels, takeTitlePage } from "./document-shape.js";
+import {
+  dropPagedRunningHeads,
+  foldChapterLabels,
+  markRepeatedLabels,
+  takeTitlePage,
+} from "./document-shape.js";
 import { nestHeadings } from "./hierarchy.js";
 import { dropLabels } from "./labels.js";
 import { dropInitials } from "./numbering.js";
@@ -60,6 +65,13 @@ function tocSkip(ctx: LayoutContext): {
   return { skipPages: new Set(toc.pages.slice(0, -1)), skipBefore: toc.end };
 }
 
+/** A body heading that is most of a TOC title on its page: a piece of that title's display. */
+function partOf(body: string, toc: string): boolean {
+  const b = compactTitle(body);
+  const t = compactTitle(toc);
+  return b.length >= 8 && b.length >= t.length * 0.4 && t.includes(b);
+}
+
 const byPosition = (a: Heading, b: Heading): number => a.page - b.page || a.line - b.line;
 
 /**
@@ -90,6 +102,8 @@ export function layoutStructure(ctx: LayoutContext): LayoutResult {
             (h.line > t.line &&
               h.line <= t.line + 2 &&
               compactTitle(t.title).includes(compactTitle(h.title))) ||
+            // A chapter title broken over two body lines above where the TOC placed it.
+            partOf(h.title, t.title) ||
             titleSimilarity(t.title, h.title) >= 0.8,
         ),
     );
@@ -97,7 +111,7 @@ export function layoutStructure(ctx: LayoutContext): LayoutResult {
   }
   const titlePage = takeTitlePage(
     ctx.pages,
-    foldChapterLabels(dropLabels(all, ctx)),
+    foldChapterLabels(dropPagedRunningHeads(dropLabels(all, ctx))),
     ctx.furniture,
     ctx.body.size,
   );

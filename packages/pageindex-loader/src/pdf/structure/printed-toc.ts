@@ -39,6 +39,8 @@ const DATE_END =
   /(,|[|/]|\b(january|february|march|april|may|june|july|august|september|october|november|december)(\s+\d{1,2})?,?)$/i;
 const ARABIC_END = /^(.*?\S)(?:\s*(?:\.{2,}|…+|·{2,}|_{2,}))?\s+(\d{1,4})$/;
 const ROMAN_END = /^(.*?\S)\s*(?:\.{2,}|…+|·{2,}|\t)\s*([ivxlc]{1,6})$/i;
+/** Lists that follow a table of contents and name captions, not sections. */
+const LIST_OF = /^list of (tables|figures|examples|listings|illustrations|procedures|equations|exhibits)$/;
 const HEADER_WORDS = /^(page|pages|page no\.?|page number)$/i;
 const BARE_KEYWORD = /^(part|item|chapter|note|section|article|schedule|appendix)$/i;
 
@@ -79,10 +81,19 @@ function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined
     const line = page.lines[i] as PdfLine;
     const text = line.text.trim();
     if (HEADER_WORDS.test(text)) continue;
+    // "List of Tables" after the contents lists captions, not sections.
+    if (LIST_OF.test(normalizeTitle(text))) break;
     const split = splitTocLine(text);
     if (!/\p{L}{2}/u.test(split.title)) continue;
     const n = split.title.split(" ").length;
-    const bodyLike = split.printed === undefined && (n > 15 || (/[.;,]$/.test(split.title) && n > 8));
+    const wrapping = out.length > 0 && out[out.length - 1]?.printed === undefined;
+    // A long line after an entry still waiting for its page number is that entry's wrap; a
+    // numbered long line is an entry that wraps.
+    const bodyLike =
+      split.printed === undefined &&
+      !wrapping &&
+      parseNumbering(split.title) === undefined &&
+      (n > 15 || (/[.;,]$/.test(split.title) && n > 8));
     const key = compactTitle(split.title);
     if (bodyLike || seen.has(key)) {
       if (out.length > 0) break;
@@ -171,6 +182,7 @@ export function findPrintedToc(
   const tocPages: number[] = [];
   for (const page of pages.slice(0, options.scanPages)) {
     const continuing = tocPages.length > 0 && tocPages[tocPages.length - 1] === page.pageNumber - 1;
+    if (continuing && page.lines.slice(0, 8).some((l) => LIST_OF.test(normalizeTitle(l.text)))) break;
     if (looksLikeTocPage(page, options.furniture?.get(page.pageNumber), continuing))
       tocPages.push(page.pageNumber);
     else if (tocPages.length > 0) break;

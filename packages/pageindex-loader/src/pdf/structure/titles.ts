@@ -3,44 +3,58 @@
  * by the evaluation script.
  */
 
+/** Dot-like leader characters; an ellipsis counts as three. */
+const DOTS = new Set([".", "·", "∙", "•", "⋅", "⋯", "…", "‥", "_"]);
+const DASHES = new Set(["-", "–", "—"]);
+const PAGE_TOKEN = /^(?:[A-Z]{0,2}-?\d{1,4}|[ivxlc]{1,6})$/i;
+const isSpace = (c: string | undefined): boolean => c === " " || c === "\u00a0" || c === "\t" || c === "\n";
+
 /**
- * A run of leader characters: dots (also spaced, ". . . ."), middle dots, ellipses, bullets,
- * underscores, or dashes (three or more), in any mix.
+ * Where a title's trailing leaders start, reading back from `end`: after an optional page
+ * number, a run of two or more dot-like characters or three or more dashes (spaces between
+ * allowed), or a tab or a wide gap before a page number. -1 when the tail is not leaders.
  */
-const LEADER_RUN = String.raw`(?:(?:[.·∙•⋅⋯…‥_][\s\u00a0]*){2,}|…|(?:[-–—][\s\u00a0]*){3,})`;
-/** Leaders (or a tab, or a wide gap) and then a page number ("12", "iv", "A-3"), at the end. */
-const LEADERS_AND_PAGE = new RegExp(
-  String.raw`[\s\u00a0]*(?:${LEADER_RUN}|\t| {2,})[\s\u00a0]*(?:[A-Z]{0,2}-?\d{1,4}|[ivxlc]{1,6})[\s\u00a0]*$`,
-  "i",
-);
-const TAIL_CHARS = 400;
-/** Two leader characters near each other, a tab or a wide gap: the only tails the expressions can change. */
-const LEADER_HINT = /[.·∙•⋅⋯…‥_][\s\u00a0]*[.·∙•⋅⋯…‥_]|…|[-–—][\s\u00a0]*[-–—]|\t| {2}/;
-const HINT_CHARS = 24;
-const TRAILING_LEADERS = new RegExp(String.raw`[\s\u00a0]*${LEADER_RUN}[\s\u00a0]*$`);
+function leaderStart(t: string, end: number): number {
+  let i = end;
+  while (i > 0 && isSpace(t[i - 1])) i--;
+  let j = i;
+  while (j > 0 && j > i - 8 && /[A-Za-z0-9-]/.test(t[j - 1] as string)) j--;
+  const page =
+    j < i && (j === 0 || isSpace(t[j - 1]) || DOTS.has(t[j - 1] as string)) && PAGE_TOKEN.test(t.slice(j, i));
+  let k = page ? j : i;
+  const afterPage = k;
+  let gap = "";
+  while (k > 0 && isSpace(t[k - 1])) gap = (t[--k] as string) + gap;
+  let dots = 0;
+  let dashes = 0;
+  let m = k;
+  while (m > 0) {
+    const c = t[m - 1] as string;
+    if (DOTS.has(c)) dots += c === "…" ? 3 : 1;
+    else if (DASHES.has(c)) dashes++;
+    else if (!isSpace(c)) break;
+    m--;
+  }
+  // Dots and dashes do not mix in one run: count the run's own kind.
+  if (dots >= 2 && dashes === 0) return m;
+  if (dashes >= 3 && dots === 0) return m;
+  if (page && (gap.includes("\t") || gap.length >= 2) && afterPage > 0) return k;
+  return -1;
+}
 
 /**
  * Drops dot leaders at the end of a title, with the page number after them
  * ("1.1 Legalese . . . . . 5", "Scope ·····  iv", "Index ______ 12"). A bare trailing number
- * stays: it may be the title's own ("Note 12").
+ * stays: it may be the title's own ("Note 12"). One backward scan per round: linear in the tail.
  */
 export function stripLeaders(title: string): string {
-  // Most lines end without two leader characters close together: skip the expressions.
-  if (!LEADER_HINT.test(title.slice(-HINT_CHARS))) return title.trimEnd();
-  // Matched a tail at a time: leader runs are short, and one long line of dots would cost the
-  // regular expressions time quadratic in its length. A tail that was all leaders moves on.
-  let end = title.length;
-  for (;;) {
-    const cut = Math.max(0, end - TAIL_CHARS);
-    let t = title.slice(cut, end);
-    for (let round = 0; round < 3; round++) {
-      const next = t.replace(LEADERS_AND_PAGE, "").replace(TRAILING_LEADERS, "");
-      if (next === t) break;
-      t = next;
-    }
-    if (t.trim() !== "" || cut === 0) return (title.slice(0, cut) + t).trimEnd();
-    end = cut;
+  let t = title.trimEnd();
+  for (let round = 0; round < 3; round++) {
+    const at = leaderStart(t, t.length);
+    if (at < 0) break;
+    t = t.slice(0, at).trimEnd();
   }
+  return t;
 }
 
 /** Collapses whitespace and drops dot leaders and a trailing page number set off by leaders or a tab. */
