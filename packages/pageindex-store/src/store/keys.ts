@@ -76,9 +76,19 @@ export function assertStoreDocId(docId: string, namespace: string): string {
   return docId;
 }
 
-/** A fresh version id; ids made later sort later (to the millisecond). */
+/** The last version id this process made: its time and random part. */
+let last = { time: -1, random: 0 };
+
+/**
+ * A fresh version id; ids made later sort later: to the millisecond across processes, strictly
+ * within a process (a second id in the same millisecond takes the next random part), so the
+ * catalog's latest-entry-wins order follows the order of this process's writes.
+ */
 export function newVersionId(now = Date.now()): string {
-  return `${now.toString(36).padStart(9, "0")}-${randomBytes(4).toString("hex")}`;
+  const random =
+    now === last.time && last.random < 0xffffffff ? last.random + 1 : randomBytes(4).readUInt32BE(0) >>> 1;
+  last = { time: now, random };
+  return `${now.toString(36).padStart(9, "0")}-${random.toString(16).padStart(8, "0")}`;
 }
 
 /** When a version was created, in ms since the epoch, or `undefined` for a malformed id. */
