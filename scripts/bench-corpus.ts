@@ -32,6 +32,7 @@ import {
   RedisByteStore,
   type TreeDocument,
 } from "pageindex-store";
+import { rng } from "./random.js";
 
 const REDIS_URL = process.env.PAGEINDEX_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -48,17 +49,6 @@ function option(name: string, fallback: string): string {
 }
 
 // ---------------------------------------------------------------- the generated library
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SYLLABLES = "ka lo mi ne ru ta vo shi den gar bel tor quin sel mar pol fen dra vik zu".split(" ");
 /** Made-up words, letters only (the tokenizer splits digits off). */
