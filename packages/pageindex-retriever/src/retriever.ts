@@ -24,7 +24,7 @@ import type { LexicalTextMode } from "./lexical/node-index.js";
 import { boundedSearch } from "./search/bounded-search.js";
 import { collectDocuments } from "./search/collect.js";
 import { SearchContext, type SearchSettings } from "./search/context.js";
-import { type DocumentScoring, planStarts } from "./search/documents.js";
+import { type DocumentScoring, planStarts, readableStarts } from "./search/documents.js";
 import { singleShotSearch } from "./search/single-shot.js";
 import { beamSearch, expandSearch } from "./search/tree-search.js";
 import type { PageIndexDocumentMetadata, RetrievalRun, SearchStrategy } from "./types.js";
@@ -339,7 +339,7 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
       ...(signal ? { signal } : {}),
     });
     const { strategy } = this.settings;
-    const plan = await planStarts(ctx, {
+    const planned = await planStarts(ctx, {
       docIds: this.options.docIds,
       documentSelection: this.options.documentSelection ?? "all",
       maxDocuments: positive("maxDocuments", this.options.maxDocuments, 3),
@@ -351,6 +351,7 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
       firstStage: this.options.firstStage,
       firstStageScope: this.options.firstStageScope ?? "subtree",
     });
+    const plan = await readableStarts(ctx, planned);
     let candidates: Awaited<ReturnType<typeof expandSearch>> = [];
     if (plan.starts.length > 0) {
       if (strategy === "single-shot") candidates = await singleShotSearch(ctx, plan.starts, plan.chain);

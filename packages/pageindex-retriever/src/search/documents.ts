@@ -8,6 +8,7 @@ import {
   getNode,
   isCatalogReader,
   matchesFilter,
+  StoreCorruptionError,
   type TreeReader,
 } from "pageindex-store";
 import { chooseDocumentsPrompt } from "../judge/prompts.js";
@@ -108,6 +109,53 @@ export async function planStarts(ctx: SearchContext, scope: DocumentScope): Prom
   return { starts: ctx.docIds.map((id) => rootItem(id, chain)), chain };
 }
 
+/** Whether an error says a stored document cannot be read (corrupt), not that the store failed. */
+function isUnreadable(error: unknown): error is StoreCorruptionError {
+  return error instanceof StoreCorruptionError;
+}
+
+/** Notes a document skipped because it cannot be read. */
+function skipUnreadable(ctx: SearchContext, docId: string, error: StoreCorruptionError): void {
+  ctx.warnings.push(`skipped document "${docId}": it cannot be read (${error.message})`);
+}
+
+/** Reads a document's skeleton: false when it is gone or unreadable (warned), rethrows anything else. */
+async function isReadable(ctx: SearchContext, docId: string): Promise<boolean> {
+  try {
+    await ctx.skeleton(docId);
+    return true;
+  } catch (error) {
+    if (error instanceof DocumentNotFoundError) return false;
+    if (!isUnreadable(error)) throw error;
+    skipUnreadable(ctx, docId, error);
+    return false;
+  }
+}
+
+/**
+ * Drops the start points of documents that cannot be read, with a warning in the run record: one
+ * corrupt document must not fail a search over the others. Throws when none is left to search.
+ */
+export async function readableStarts(ctx: SearchContext, plan: StartPlan): Promise<StartPlan> {
+  const bad = new Set<string>();
+  let firstError: StoreCorruptionError | undefined;
+  for (const docId of new Set(plan.starts.map((s) => s.docId))) {
+    try {
+      await ctx.skeleton(docId);
+    } catch (error) {
+      if (!isUnreadable(error)) throw error;
+      bad.add(docId);
+      firstError ??= error;
+      skipUnreadable(ctx, docId, error);
+    }
+  }
+  if (bad.size === 0) return plan;
+  const starts = plan.starts.filter((s) => !bad.has(s.docId));
+  if (starts.length === 0 && firstError) throw firstError;
+  ctx.docIds = ctx.docIds.filter((id) => !bad.has(id));
+  return { ...plan, starts };
+}
+
 /** Documents ranked by their best lexical node match; all of them when nothing matches. */
 async function chooseLexically(
   ctx: SearchContext,
@@ -116,8 +164,13 @@ async function chooseLexically(
 ): Promise<string[]> {
   const scored: Array<{ docId: string; best: number }> = [];
   for (const doc of docs) {
-    const scores = await ctx.lexical(await ctx.skeleton(doc.docId));
-    scored.push({ docId: doc.docId, best: scores.best });
+    try {
+      const scores = await ctx.lexical(await ctx.skeleton(doc.docId));
+      scored.push({ docId: doc.docId, best: scores.best });
+    } catch (error) {
+      if (!isUnreadable(error)) throw error;
+      skipUnreadable(ctx, doc.docId, error);
+    }
   }
   const matching = scored.filter((s) => s.best > 0).sort((a, b) => b.best - a.best);
   return (matching.length > 0 ? matching : scored).slice(0, max).map((s) => s.docId);
@@ -244,9 +297,16 @@ function startAt(
  */
 async function rankCandidates(
   ctx: SearchContext,
-  candidates: ReadonlyArray<{ card: DocumentInfo; catalogScore: number; evidence: string[] }>,
+  all: ReadonlyArray<{ card: DocumentInfo; catalogScore: number; evidence: string[] }>,
   scope: Pick<DocumentScope, "margin" | "rerank" | "scoring">,
 ): Promise<RankedDocument[]> {
+  // A leader that cannot be read (corrupt in the store) gives way to the next, with a warning.
+  const dropped = new Set<string>();
+  for (const c of [...all].sort((a, b) => b.catalogScore - a.catalogScore)) {
+    if (!(await isReadable(ctx, c.card.docId))) dropped.add(c.card.docId);
+    else break;
+  }
+  const candidates = all.filter((c) => !dropped.has(c.card.docId));
   const bestCatalog = Math.max(0, ...candidates.map((c) => c.catalogScore));
   const [first, second] = [...candidates].sort((a, b) => b.catalogScore - a.catalogScore);
   const clear =
@@ -254,17 +314,15 @@ async function rankCandidates(
     first.catalogScore > 0 &&
     (!second || first.catalogScore >= scope.margin * second.catalogScore);
   const reranked = clear ? [] : candidates.slice(0, scope.rerank);
-  ctx.docIds = reranked.map((c) => c.card.docId);
+  // Skeletons first: a document deleted since the catalog saw it (another process) or unreadable
+  // is no candidate, and must not take part in the lexical scoring shared by the others.
+  const readable = await Promise.all(reranked.map((c) => isReadable(ctx, c.card.docId)));
+  ctx.docIds = reranked.filter((_, i) => readable[i]).map((c) => c.card.docId);
   const sections = await Promise.all(
-    reranked.map(async (c) => {
-      try {
-        const scores = await ctx.lexical(await ctx.skeleton(c.card.docId), "rank");
-        return documentScore(scores.own.values(), scope.scoring);
-      } catch (error) {
-        // Deleted since the catalog saw it (another process): not a candidate.
-        if (error instanceof DocumentNotFoundError) return -1;
-        throw error;
-      }
+    reranked.map(async (c, i) => {
+      if (!readable[i]) return -1;
+      const scores = await ctx.lexical(await ctx.skeleton(c.card.docId), "rank");
+      return documentScore(scores.own.values(), scope.scoring);
     }),
   );
   const bestSection = Math.max(0, ...sections);
