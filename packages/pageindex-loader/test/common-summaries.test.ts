@@ -7,6 +7,7 @@ import {
   extractiveSummary,
   InvalidInputError,
   leadSentences,
+  MAX_MODEL_SUMMARY_CHARS,
   summarizeNodes,
   summarizeTree,
   toPlainText,
@@ -124,6 +125,15 @@ describe("summarizeNodes", () => {
       undefined,
     ]);
     expect(extractive.outcomes[0]?.method).toBe("extractive");
+  });
+
+  it("cuts a runaway model summary instead of storing it whole", async () => {
+    const runaway = "The section explains the setting in great detail. ".repeat(2000); // ~100 KB
+    const model = new ScriptedModel({ responses: [JSON.stringify({ summary: runaway })] });
+    const result = await summarizeNodes(targets, { mode: "llm", model, concurrency: 1, retries: 0 });
+    const summary = result.outcomes[0]?.summary ?? "";
+    expect(summary.length).toBeLessThanOrEqual(MAX_MODEL_SUMMARY_CHARS);
+    expect(summary.endsWith("…")).toBe(true);
   });
 
   it("calls the model only for texts over the threshold, and short texts are their own summary", async () => {

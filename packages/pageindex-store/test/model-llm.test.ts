@@ -1,5 +1,12 @@
 import { FakeListChatModel } from "@langchain/core/utils/testing";
-import { asData, extractJson, invokeStructured, MAX_REPAIR_CHARS, UsageTracker } from "pageindex-store";
+import {
+  asData,
+  clipModelText,
+  extractJson,
+  invokeStructured,
+  MAX_REPAIR_CHARS,
+  UsageTracker,
+} from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { rateLimitError, ScriptedChatModel } from "../../../test/support/scripted-model.js";
@@ -41,6 +48,15 @@ describe("extractJson", () => {
     // Small malformed answers are still repaired.
     expect(extractJson(`{"reason": "${"a".repeat(1000)}`)).toEqual({ reason: "a".repeat(1000) });
   }, 10_000);
+});
+
+describe("clipModelText", () => {
+  it("keeps short text (on one line) and cuts long text at a word with an ellipsis", () => {
+    expect(clipModelText("  A short\nsummary. ", 100)).toBe("A short summary.");
+    const cut = clipModelText("word ".repeat(1000), 50);
+    expect(cut.length).toBeLessThanOrEqual(50);
+    expect(cut).toMatch(/^word( word)*…$/);
+  });
 });
 
 describe("asData", () => {

@@ -3,6 +3,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import {
   asData,
+  clipModelText,
   DATA_NOT_INSTRUCTIONS,
   invokeStructured,
   oneLine,
@@ -238,7 +239,8 @@ export async function describeDocument(
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
   throwIfAborted(options.signal);
-  const description = result.ok ? result.value.description.replace(/\s+/g, " ").trim() : "";
+  // One or two sentences are asked for; a runaway answer is cut.
+  const description = result.ok ? clipModelText(result.value.description, 1000) : "";
   if (description) return { description, method: "llm" };
   const reason = result.ok ? "the model returned an empty description" : result.error.message;
   const extractive = fallback();

@@ -4,6 +4,7 @@ import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import pLimit from "p-limit";
 import {
   asData,
+  clipModelText,
   countTokens,
   DATA_NOT_INSTRUCTIONS,
   invokeStructured,
@@ -85,6 +86,9 @@ export interface SummarizeResult {
 
 /** PageIndex's size below which a node's text is its own summary. */
 export const DEFAULT_SUMMARY_THRESHOLD = 200;
+
+/** Longest summary kept from a model (1-3 sentences are asked for; a runaway answer is cut). */
+export const MAX_MODEL_SUMMARY_CHARS = 1500;
 /** Default number of concurrent summary calls. */
 export const DEFAULT_SUMMARY_CONCURRENCY = 4;
 
@@ -207,7 +211,7 @@ export async function summarizeNodes(
     });
     // invokeStructured reports an aborted call as a failure; it must not become a fallback.
     throwIfAborted(options.signal);
-    const summary = result.ok ? result.value.summary.replace(/\s+/g, " ").trim() : "";
+    const summary = result.ok ? clipModelText(result.value.summary, MAX_MODEL_SUMMARY_CHARS) : "";
     if (summary) return outcome(t.id, summary, "llm");
     const reason = result.ok ? "the model returned an empty summary" : result.error.message;
     warnings.push(`summary of "${t.title}" (${t.id}) fell back to extractive: ${reason}`);

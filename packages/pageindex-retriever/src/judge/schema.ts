@@ -1,4 +1,4 @@
-import { unescapeData } from "pageindex-store";
+import { clipModelText, unescapeData } from "pageindex-store";
 import { z } from "zod";
 
 /**
@@ -42,5 +42,5 @@ export function normaliseScore(score: number | undefined, rank: number): number 
  * reason is plain in metadata and escaped once where it is shown as data again (tool output).
  */
 export function modelReason(reason: string | undefined, fallback: string): string {
-  return unescapeData(reason ?? "").trim() || fallback;
+  return clipModelText(unescapeData(reason ?? ""), 500) || fallback;
 }

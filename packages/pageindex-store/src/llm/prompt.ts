@@ -75,3 +75,16 @@ export function asData(tag: string, text: string, attributes: Record<string, str
     .join("");
   return `<${checkName(tag)}${attrs}>\n${escapeData(text)}\n</${tag}>`;
 }
+
+/**
+ * Text a model wrote (a summary, a description, a reason), collapsed to one line and cut to
+ * `maxChars` at a word boundary with an ellipsis: a runaway answer must not bloat every stored
+ * tree and prompt that carries it.
+ */
+export function clipModelText(text: string, maxChars: number): string {
+  const line = oneLine(text);
+  if (line.length <= maxChars) return line;
+  const cut = line.slice(0, Math.max(1, maxChars - 1));
+  const space = cut.lastIndexOf(" ");
+  return `${space > maxChars * 0.6 ? cut.slice(0, space) : cut}…`;
+}
