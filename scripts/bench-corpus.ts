@@ -22,7 +22,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BaseStore } from "@langchain/core/stores";
+import type { BaseStore } from "@langchain/core/stores";
 import { LexicalIndexes, PageIndexRetriever } from "pageindex-retriever";
 import {
   createTree,
@@ -32,6 +32,7 @@ import {
   RedisByteStore,
   type TreeDocument,
 } from "pageindex-store";
+import { CountingByteStore } from "../test/support/counting-store.js";
 import { rng } from "./random.js";
 
 const REDIS_URL = process.env.PAGEINDEX_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -127,36 +128,6 @@ function questions(size: number, count: number): Array<{ docId: string; query: s
 }
 
 // ---------------------------------------------------------------- stores
-/** Counts the keys a query reads. */
-class CountingStore extends BaseStore<string, Uint8Array> {
-  lc_namespace = ["bench"];
-  reads = 0;
-  catalogReads = 0;
-  listings = 0;
-  constructor(readonly inner: BaseStore<string, Uint8Array>) {
-    super();
-  }
-  mget(keys: string[]) {
-    this.reads += keys.length;
-    this.catalogReads += keys.filter((k) => k.includes(".catalog.")).length;
-    return this.inner.mget(keys);
-  }
-  mset(pairs: [string, Uint8Array][]) {
-    return this.inner.mset(pairs);
-  }
-  mdelete(keys: string[]) {
-    return this.inner.mdelete(keys);
-  }
-  yieldKeys(prefix?: string) {
-    this.listings += 1;
-    return this.inner.yieldKeys(prefix) as AsyncGenerator<string>;
-  }
-  reset() {
-    this.reads = 0;
-    this.catalogReads = 0;
-    this.listings = 0;
-  }
-}
 
 interface Location {
   backend: "file" | "redis";
@@ -173,11 +144,15 @@ async function open(
   return { byteStore: redis, close: () => redis.close() };
 }
 
+/** Keys of the corpus catalog among those read. */
+const catalogReads = (counting: CountingByteStore) =>
+  counting.readKeys.filter((k) => k.includes(".catalog.")).length;
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 /** Asks the questions on a fresh handle; latency and keys read per query. */
 async function ask(byteStore: BaseStore<string, Uint8Array>, qs: Array<{ docId: string; query: string }>) {
-  const counting = new CountingStore(byteStore);
+  const counting = new CountingByteStore(byteStore);
   const store = new PageIndexStore(counting, READ_OPTIONS);
   const retriever = new PageIndexRetriever({ reader: store, k: 3, cache: false, ...RETRIEVER_OPTIONS });
   await retriever.invoke("warm up"); // loads the catalog once
@@ -190,8 +165,8 @@ async function ask(byteStore: BaseStore<string, Uint8Array>, qs: Array<{ docId: 
     const started = performance.now();
     await retriever.invoke(q.query);
     ms.push(performance.now() - started);
-    keys.push(counting.reads);
-    beyondCatalog.push(counting.reads - counting.catalogReads);
+    keys.push(counting.keysRead);
+    beyondCatalog.push(counting.keysRead - catalogReads(counting));
     if (retriever.lastRun?.docIds.slice(0, 3).includes(q.docId)) found += 1;
   }
   // Cold documents: the catalog stays loaded, but no skeleton or section index is cached (a new
@@ -217,7 +192,7 @@ async function ask(byteStore: BaseStore<string, Uint8Array>, qs: Array<{ docId: 
 /** The fresh-process measurement, run in a child process. */
 async function child(location: Location, query: string): Promise<void> {
   const { byteStore, close } = await open(location);
-  const counting = new CountingStore(byteStore);
+  const counting = new CountingByteStore(byteStore);
   const started = performance.now();
   const retriever = new PageIndexRetriever({
     reader: new PageIndexStore(counting, READ_OPTIONS),
@@ -227,8 +202,8 @@ async function child(location: Location, query: string): Promise<void> {
   });
   await retriever.invoke(query);
   const firstMs = performance.now() - started;
-  const firstKeys = counting.reads;
-  const catalogKeys = counting.catalogReads;
+  const firstKeys = counting.keysRead;
+  const catalogKeys = catalogReads(counting);
   counting.reset();
   const again = performance.now();
   await retriever.invoke(`${query} again`);
@@ -236,7 +211,7 @@ async function child(location: Location, query: string): Promise<void> {
   const memory = process.memoryUsage();
   await close();
   process.stdout.write(
-    `${JSON.stringify({ firstMs, secondMs, firstKeys, catalogKeys, secondKeys: counting.reads, rssMb: memory.rss / 2 ** 20, heapMb: memory.heapUsed / 2 ** 20 })}\n`,
+    `${JSON.stringify({ firstMs, secondMs, firstKeys, catalogKeys, secondKeys: counting.keysRead, rssMb: memory.rss / 2 ** 20, heapMb: memory.heapUsed / 2 ** 20 })}\n`,
   );
 }
 

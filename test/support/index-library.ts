@@ -3,65 +3,13 @@
 // run `indexFiles` with, in process.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { BaseStore, InMemoryStore } from "@langchain/core/stores";
+import type { BaseStore } from "@langchain/core/stores";
 import { PageIndexStore } from "pageindex-store";
 import type { CliContext } from "../../packages/pageindex-retriever/src/cli/context.js";
 import type { Io } from "../../packages/pageindex-retriever/src/cli/output.js";
+import { CountingByteStore } from "./counting-store.js";
 
-/** Wraps a byte store and counts keys read, keys listed and writes (optionally slowed down). */
-export class CountingByteStore extends BaseStore<string, Uint8Array> {
-  lc_namespace = ["pageindex", "test"];
-  keysRead = 0;
-  keysListed = 0;
-  writes = 0;
-  /** Most `mset` calls in flight at once. */
-  maxConcurrentWrites = 0;
-  private writing = 0;
-
-  constructor(
-    readonly inner: BaseStore<string, Uint8Array> = new InMemoryStore<Uint8Array>(),
-    /** Delay of each write, so overlapping writes show. */
-    readonly writeDelayMs = 0,
-  ) {
-    super();
-  }
-
-  /** Zeroes the counters. */
-  reset(): void {
-    this.keysRead = 0;
-    this.keysListed = 0;
-    this.writes = 0;
-    this.maxConcurrentWrites = 0;
-  }
-
-  mget(keys: string[]): Promise<(Uint8Array | undefined)[]> {
-    this.keysRead += keys.length;
-    return this.inner.mget(keys);
-  }
-
-  async mset(pairs: [string, Uint8Array][]): Promise<void> {
-    this.writes += 1;
-    this.writing += 1;
-    this.maxConcurrentWrites = Math.max(this.maxConcurrentWrites, this.writing);
-    try {
-      if (this.writeDelayMs > 0) await new Promise((done) => setTimeout(done, this.writeDelayMs));
-      await this.inner.mset(pairs);
-    } finally {
-      this.writing -= 1;
-    }
-  }
-
-  mdelete(keys: string[]): Promise<void> {
-    return this.inner.mdelete(keys);
-  }
-
-  async *yieldKeys(prefix?: string): AsyncGenerator<string> {
-    for await (const key of this.inner.yieldKeys(prefix)) {
-      this.keysListed += 1;
-      yield String(key);
-    }
-  }
-}
+export { CountingByteStore };
 
 const WORDS =
   "harbour tide vessel cargo crane berth pilot anchor ledger audit invoice freight customs quay dredge buoy channel survey permit tariff".split(

@@ -1,38 +1,11 @@
 import { Document } from "@langchain/core/documents";
 import { BaseRetriever } from "@langchain/core/retrievers";
-import { BaseStore, InMemoryStore } from "@langchain/core/stores";
+import { InMemoryStore } from "@langchain/core/stores";
 import { PageIndexRetriever } from "pageindex-retriever";
 import { createTree, DocumentNotFoundError, PageIndexStore, type TreeDocument } from "pageindex-store";
 import { describe, expect, it } from "vitest";
+import { CountingByteStore } from "../../../test/support/counting-store.js";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
-
-/** Counts what a query reads from the byte store. */
-class CountingStore extends BaseStore<string, Uint8Array> {
-  lc_namespace = ["test"];
-  reads: string[] = [];
-  listings: string[] = [];
-  constructor(readonly inner = new InMemoryStore<Uint8Array>()) {
-    super();
-  }
-  mget(keys: string[]) {
-    this.reads.push(...keys);
-    return this.inner.mget(keys);
-  }
-  mset(pairs: [string, Uint8Array][]) {
-    return this.inner.mset(pairs);
-  }
-  mdelete(keys: string[]) {
-    return this.inner.mdelete(keys);
-  }
-  yieldKeys(prefix?: string) {
-    this.listings.push(prefix ?? "");
-    return this.inner.yieldKeys(prefix) as AsyncGenerator<string>;
-  }
-  reset() {
-    this.reads = [];
-    this.listings = [];
-  }
-}
 
 const TOPICS = [
   "bridge",
@@ -82,7 +55,7 @@ function doc(docId: string, words: string[], metadata?: Record<string, unknown>)
 
 /** A library of `n` documents, each about two topics, plus the target about a rare word. */
 async function library(n: number) {
-  const byteStore = new CountingStore();
+  const byteStore = new CountingByteStore();
   const store = new PageIndexStore(byteStore);
   for (let i = 0; i < n; i += 1) {
     await store.addTree(
@@ -112,8 +85,8 @@ describe("choosing documents in a library through the catalog", () => {
       expect(retriever.lastRun?.stats.documentsConsidered).toBe(20);
       // One listing (the catalog's segments), never the heads; a bounded number of segments.
       expect(byteStore.listings).toEqual(["pageindex.catalog.seg."]);
-      expect(byteStore.reads.filter((k) => k.includes(".catalog.seg.")).length).toBeLessThanOrEqual(16);
-      readsAt.push(byteStore.reads.filter((k) => !k.includes(".catalog.")).length);
+      expect(byteStore.readKeys.filter((k) => k.includes(".catalog.seg.")).length).toBeLessThanOrEqual(16);
+      readsAt.push(byteStore.readKeys.filter((k) => !k.includes(".catalog.")).length);
     }
     // Beyond the catalog's own segments, a query reads the same keys at 40 and 160 documents.
     expect(readsAt[1]).toBe(readsAt[0]);
@@ -182,7 +155,7 @@ describe("choosing documents in a library through the catalog", () => {
   });
 
   it("keeps docIds behaviour: only those documents, an unknown id is an error", async () => {
-    const byteStore = new CountingStore();
+    const byteStore = new CountingByteStore();
     const store = new PageIndexStore(byteStore);
     await store.addTree(doc("a", ["bridge"]));
     await store.addTree(doc("b", ["canal"]));
