@@ -2,7 +2,6 @@ import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import {
   asData,
-  countTokens,
   DATA_NOT_INSTRUCTIONS,
   invokeStructured,
   type LlmUsage,
@@ -13,6 +12,7 @@ import {
   UsageTracker,
 } from "pageindex-store";
 import { z } from "zod";
+import { truncateToTokens } from "../token-budget.js";
 import type { EvalQuestion, Evidence } from "./questions.js";
 import { type SampledSection, sampleSections } from "./sample-sections.js";
 
@@ -102,9 +102,8 @@ const CHECK_SYSTEM = [
 
 /** A section's text for a prompt: at most `maxTokens`, cut at a line end when possible. */
 function excerpt(text: string, maxTokens: number): string {
-  if (countTokens(text) <= maxTokens) return text;
-  let cut = text.slice(0, maxTokens * 4);
-  while (cut.length > 200 && countTokens(cut) > maxTokens) cut = cut.slice(0, Math.floor(cut.length * 0.85));
+  const cut = truncateToTokens(text, maxTokens);
+  if (cut === text) return text;
   const lineEnd = cut.lastIndexOf("\n");
   return `${lineEnd > cut.length / 2 ? cut.slice(0, lineEnd) : cut} …`;
 }

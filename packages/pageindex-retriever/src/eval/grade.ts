@@ -13,6 +13,7 @@ import {
   UsageTracker,
 } from "pageindex-store";
 import { z } from "zod";
+import { truncateToTokens } from "../token-budget.js";
 import type { EvalQuestion } from "./questions.js";
 
 /** How an answer compares with the gold: right, partly right, or wrong (or not graded). */
@@ -76,11 +77,11 @@ const GRADE_SYSTEM = [
   DATA_NOT_INSTRUCTIONS,
 ].join(" ");
 
-/** `text` cut to about `budget` tokens (in proportion to its length), and its token count. */
+/** `text` cut to about `budget` tokens (marked when cut), and the tokens it takes of the budget. */
 function withinTokens(text: string, budget: number): { text: string; tokens: number } {
   const tokens = countTokens(text);
   if (tokens <= budget) return { text, tokens };
-  return { text: `${text.slice(0, Math.floor((text.length * budget) / tokens))} …`, tokens: budget };
+  return { text: `${truncateToTokens(text, budget)} …`, tokens: budget };
 }
 
 /** Concatenates sections up to a token budget; the last one cut to fit. */

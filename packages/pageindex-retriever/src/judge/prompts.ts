@@ -16,7 +16,8 @@ export type ExpertKnowledge = string | readonly string[] | undefined;
 /** Summary characters per candidate in a children prompt (trimmed when a prompt is over budget). */
 export const SUMMARY_CHARS = 600;
 
-function clip(text: string, max: number): string {
+/** `text` on one line, cut to `max` characters with an ellipsis. */
+export function clip(text: string, max: number): string {
   const flat = oneLine(text);
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

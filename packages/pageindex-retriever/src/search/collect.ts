@@ -1,12 +1,6 @@
 import { Document } from "@langchain/core/documents";
-import {
-  countTokens,
-  nodeDocumentId,
-  nodeMetadata,
-  pathToRoot,
-  subtreeNodes,
-  subtreeTokenCount,
-} from "pageindex-store";
+import { nodeDocumentId, nodeMetadata, pathToRoot, subtreeNodes, subtreeTokenCount } from "pageindex-store";
+import { truncateToTokens } from "../token-budget.js";
 import type { Candidate, PageIndexDocumentMetadata, SearchStrategy } from "../types.js";
 import type { SearchContext } from "./context.js";
 
@@ -54,15 +48,6 @@ export function rankCandidates(
 function contentTokens(ctx: SearchContext, c: Candidate): number {
   const skeleton = ctx.skeletons.get(c.docId);
   return c.whole && skeleton ? subtreeTokenCount(skeleton, c.node.nodeId) : c.node.tokenCount;
-}
-
-/** Cuts a text to about `budget` tokens (proportional cut, then checked). */
-function truncateToTokens(text: string, budget: number): string {
-  let cut = text;
-  for (let i = 0; i < 4 && countTokens(cut) > budget; i += 1) {
-    cut = cut.slice(0, Math.max(0, Math.floor((cut.length * budget) / Math.max(1, countTokens(cut))) - 1));
-  }
-  return cut;
 }
 
 /**

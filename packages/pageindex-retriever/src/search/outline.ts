@@ -1,4 +1,5 @@
-import { childrenOf, countTokens, formatRange, oneLine, type TreeSkeleton } from "pageindex-store";
+import { childrenOf, countTokens, formatRange, type TreeSkeleton } from "pageindex-store";
+import { clip } from "../judge/prompts.js";
 import { entryId, groupRange, type LevelEntry, levelEntries } from "./groups.js";
 
 /** One entry shown in an outline prompt, with what is shown below it. */
@@ -45,11 +46,6 @@ export interface OutlineOptions {
 
 const TITLE_CHARS = 120;
 const DIGEST_CHARS = 160;
-
-function clip(text: string, max: number): string {
-  const flat = oneLine(text);
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
 
 /** The entries one level below an entry: a section's children (grouped) or a group's members. */
 export function entriesBelow(skeleton: TreeSkeleton, entry: LevelEntry, fanOut: number): LevelEntry[] {
