@@ -15,6 +15,9 @@
 //
 // Usage: pnpm -r --filter "./packages/**" run build &&
 //   npx tsx scripts/bench-corpus.ts [--sizes 100,1000,10000,100000] [--backends file,redis] [--queries 30]
+// `--keep` keeps each generated library (folder .bench-out/stores/<size>, Redis prefix
+// bench-corpus-<size>:) and reuses it on the next run with --keep, so query-side changes can be
+// measured without indexing again (index time is then not measured: reported as NaN).
 // Writes .bench-out/bench-corpus-<backends>.json. BENCH_VERIFY=checksum opens the querying store
 // with verifyOnRead "checksum"; BENCH_CANDIDATES sets documentCandidates.
 import { execFileSync } from "node:child_process";
@@ -166,6 +169,7 @@ async function ask(byteStore: BaseStore<string, Uint8Array>, qs: Array<{ docId: 
     await retriever.invoke(q.query);
     ms.push(performance.now() - started);
     keys.push(counting.keysRead);
+    if (process.env.BENCH_TRACE) console.log(`    ${q.query} → ${counting.readKeys.join(" ")}`);
     beyondCatalog.push(counting.keysRead - catalogReads(counting));
     if (retriever.lastRun?.docIds.slice(0, 3).includes(q.docId)) found += 1;
   }
@@ -215,30 +219,33 @@ async function child(location: Location, query: string): Promise<void> {
   );
 }
 
-async function run(backend: Location["backend"], size: number, queryCount: number) {
-  const location: Location =
-    backend === "file"
+/** Where a kept library of `size` documents lives (`--keep`). */
+function keptLocation(backend: Location["backend"], size: number): Location {
+  if (backend === "redis") return { backend, where: `bench-corpus-${size}:` };
+  const where = resolve(".bench-out", "stores", String(size));
+  mkdirSync(where, { recursive: true });
+  return { backend, where };
+}
+
+/** Whether a kept library is complete (its marker was written after indexing). */
+async function isComplete(byteStore: BaseStore<string, Uint8Array>): Promise<boolean> {
+  const [marker] = await byteStore.mget([KEPT_MARKER]);
+  return marker !== undefined;
+}
+
+const KEPT_MARKER = "bench-corpus-complete";
+
+async function run(backend: Location["backend"], size: number, queryCount: number, keep: boolean) {
+  const location: Location = keep
+    ? keptLocation(backend, size)
+    : backend === "file"
       ? { backend, where: mkdtempSync(join(tmpdir(), `bench-corpus-${size}-`)) }
       : { backend, where: `bench-corpus-${size}-${process.pid}:` };
   const { byteStore, close } = await open(location);
   try {
-    const store = new PageIndexStore(byteStore);
-    const lexical = new LexicalIndexes(store);
-    let sections = 0;
-    const started = performance.now();
-    // WRITERS documents at a time through one handle (as `pageindex index` with concurrency).
-    let next = 0;
-    const writer = async () => {
-      for (let i = next++; i < size; i = next++) {
-        const { tree } = generate(i, size);
-        sections += tree.nodes.length;
-        await store.addTree(tree);
-        await lexical.get(await store.getSkeleton(tree.docId)); // saved with the document, as `pageindex index` does
-        if (i > 0 && i % 10_000 === 0) console.log(`    … ${i} documents indexed`);
-      }
-    };
-    await Promise.all(Array.from({ length: WRITERS }, writer));
-    const indexMs = performance.now() - started;
+    const reused = keep && (await isComplete(byteStore));
+    const indexMs = reused ? Number.NaN : await build(byteStore, size);
+    if (keep && !reused) await byteStore.mset([[KEPT_MARKER, new Uint8Array([1])]]);
     const qs = questions(size, queryCount);
     const warm = await ask(byteStore, qs);
     const out = execFileSync(
@@ -252,9 +259,11 @@ async function run(backend: Location["backend"], size: number, queryCount: numbe
       { encoding: "utf8", maxBuffer: 1 << 20 },
     );
     const fresh = JSON.parse(out.trim().split("\n").pop() as string) as Record<string, number>;
-    return { backend, size, sections, indexMsPerDoc: indexMs / size, ...warm, fresh };
+    return { backend, size, indexMsPerDoc: indexMs / size, ...warm, fresh };
   } finally {
-    if (backend === "file") rmSync(location.where, { recursive: true, force: true });
+    if (keep) {
+      // kept for the next run
+    } else if (backend === "file") rmSync(location.where, { recursive: true, force: true });
     else {
       const keys: string[] = [];
       for await (const key of byteStore.yieldKeys()) keys.push(key);
@@ -262,6 +271,28 @@ async function run(backend: Location["backend"], size: number, queryCount: numbe
     }
     await close();
   }
+}
+
+/** Indexes the generated library of `size` documents; the time it took (ms). */
+async function build(byteStore: BaseStore<string, Uint8Array>, size: number): Promise<number> {
+  const store = new PageIndexStore(byteStore);
+  const lexical = new LexicalIndexes(store);
+  let sections = 0;
+  const started = performance.now();
+  // WRITERS documents at a time through one handle (as `pageindex index` with concurrency).
+  let next = 0;
+  const writer = async () => {
+    for (let i = next++; i < size; i = next++) {
+      const { tree } = generate(i, size);
+      sections += tree.nodes.length;
+      await store.addTree(tree);
+      await lexical.get(await store.getSkeleton(tree.docId)); // saved with the document, as `pageindex index` does
+      if (i > 0 && i % 10_000 === 0) console.log(`    … ${i} documents indexed`);
+    }
+  };
+  await Promise.all(Array.from({ length: WRITERS }, writer));
+  console.log(`  ${sections} sections indexed`);
+  return performance.now() - started;
 }
 
 async function redisAnswers(): Promise<boolean> {
@@ -286,11 +317,11 @@ async function main(): Promise<void> {
     }
     for (const size of sizes) {
       console.log(`${backend}: ${size} documents…`);
-      const row = await run(backend, size, queryCount);
+      const row = await run(backend, size, queryCount, process.argv.includes("--keep"));
       rows.push(row);
       const base = rows.find((r) => r.backend === backend && r.size === sizes[0]) ?? row;
       console.log(
-        `  ${row.sections} sections; index ${row.indexMsPerDoc.toFixed(2)} ms/doc; warm query ${row.warmMs.toFixed(1)} ms (×${(row.warmMs / base.warmMs).toFixed(2)} vs ${base.size}), cold documents ${row.coldDocsMs.toFixed(1)} ms (×${(row.coldDocsMs / base.coldDocsMs).toFixed(2)}); ` +
+        `  index ${row.indexMsPerDoc.toFixed(2)} ms/doc; warm query ${row.warmMs.toFixed(1)} ms (×${(row.warmMs / base.warmMs).toFixed(2)} vs ${base.size}), cold documents ${row.coldDocsMs.toFixed(1)} ms (×${(row.coldDocsMs / base.coldDocsMs).toFixed(2)}); ` +
           `keys/query ${row.keysPerQuery.toFixed(1)} (beyond the catalog ${row.keysBeyondCatalog.toFixed(1)}); found ${(row.found * 100).toFixed(0)} %; ` +
           `fresh process: first ${row.fresh.firstMs?.toFixed(0)} ms (${row.fresh.catalogKeys} catalog keys, ${row.fresh.firstKeys} keys), second ${row.fresh.secondMs?.toFixed(1)} ms (${row.fresh.secondKeys} keys), RSS ${row.fresh.rssMb?.toFixed(0)} MB, heap ${row.fresh.heapMb?.toFixed(0)} MB`,
       );

@@ -92,6 +92,24 @@ describe("choosing documents in a library through the catalog", () => {
     expect(readsAt[1]).toBe(readsAt[0]);
   });
 
+  it("reads no candidate's head to rank; one deleted by another process since is skipped", async () => {
+    const { byteStore } = await library(40);
+    const retriever = new PageIndexRetriever({ reader: new PageIndexStore(byteStore), k: 3 });
+    await retriever.invoke("How often is the bridge inspected?"); // loads the catalog
+    byteStore.reset();
+    await retriever.invoke("How often is the lighthouse inspected?");
+    expect(retriever.lastRun?.stats.documentsConsidered).toBe(20);
+    // The leader's head (read with its skeleton, its index and its texts), not the 20 candidates'.
+    const heads = new Set(byteStore.readKeys.filter((k) => k.includes(".head.")));
+    expect([...heads]).toEqual(["pageindex.head.target"]);
+
+    await new PageIndexStore(byteStore).deleteDocument("target"); // another handle
+    const docs = await retriever.invoke("How often is the lighthouse inspected?");
+    expect(retriever.lastRun?.docIds).not.toContain("target");
+    expect(docs.every((d) => d.metadata.docId !== "target")).toBe(true);
+    expect(retriever.lastRun?.warnings.join(" ")).toMatch(/"target"/);
+  });
+
   it("searches every document of a library no larger than maxDocuments, as before", async () => {
     const { store } = await library(2);
     const retriever = new PageIndexRetriever({ reader: store });

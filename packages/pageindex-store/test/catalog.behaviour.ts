@@ -95,6 +95,24 @@ export function catalogBehaviour(backend: CatalogBackend): void {
     expect(await ids(reader, "lighthouse")).toEqual([]);
   });
 
+  it("a reader lists the segments only after the catalog changed, not on every refresh", async () => {
+    const writer = backend.storeOn(backend.byteStore());
+    const recording = new WrappedStore(await backend.reopen());
+    const reader = backend.storeOn(recording, { catalogRefreshMs: 10 }); // listing overdue after 300 ms
+    await writer.addTree(topicTree("first", ["lighthouse"]));
+    expect(await ids(reader, "lighthouse")).toEqual(["first"]);
+    const segmentListings = () => recording.listings.filter((p) => p === "pageindex.catalog.seg.").length;
+    const afterLoad = segmentListings();
+    for (let i = 0; i < 5; i += 1) {
+      await ids(reader, "lighthouse");
+      await new Promise((resolve) => setTimeout(resolve, 15)); // a refresh period: the marker is read
+    }
+    expect(segmentListings()).toBe(afterLoad); // the change marker was read, nothing listed
+    await writer.addTree(topicTree("second", ["harbour"]));
+    await eventually(async () => (await ids(reader, "harbour")).includes("second"));
+    expect(segmentListings()).toBeGreaterThan(afterLoad);
+  });
+
   it("keeps the segment count logarithmic by merging, across two writers", async () => {
     const a = backend.storeOn(backend.byteStore(), { catalogMergeFactor: 3 });
     const b = backend.storeOn(await backend.reopen(), { catalogMergeFactor: 3, catalogRefreshMs: 0 });

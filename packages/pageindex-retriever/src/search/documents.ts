@@ -119,13 +119,21 @@ function skipUnreadable(ctx: SearchContext, docId: string, error: StoreCorruptio
   ctx.warnings.push(`skipped document "${docId}": it cannot be read (${error.message})`);
 }
 
+/** Notes a catalog candidate skipped because another process deleted it since the catalog saw it. */
+function skipDeleted(ctx: SearchContext, docId: string): void {
+  ctx.warnings.push(`skipped document "${docId}": deleted since the catalog listed it`);
+}
+
 /** Reads a document's skeleton: false when it is gone or unreadable (warned), rethrows anything else. */
 async function isReadable(ctx: SearchContext, docId: string): Promise<boolean> {
   try {
     await ctx.skeleton(docId);
     return true;
   } catch (error) {
-    if (error instanceof DocumentNotFoundError) return false;
+    if (error instanceof DocumentNotFoundError) {
+      skipDeleted(ctx, docId);
+      return false;
+    }
     if (!isUnreadable(error)) throw error;
     skipUnreadable(ctx, docId, error);
     return false;
@@ -134,7 +142,9 @@ async function isReadable(ctx: SearchContext, docId: string): Promise<boolean> {
 
 /**
  * Drops the start points of documents that cannot be read, with a warning in the run record: one
- * corrupt document must not fail a search over the others. Throws when none is left to search.
+ * corrupt document must not fail a search over the others, and one deleted by another process
+ * since the catalog saw it (candidates are not checked against their heads) is no start. Throws
+ * when corrupt documents leave none to search.
  */
 export async function readableStarts(ctx: SearchContext, plan: StartPlan): Promise<StartPlan> {
   const bad = new Set<string>();
@@ -143,6 +153,11 @@ export async function readableStarts(ctx: SearchContext, plan: StartPlan): Promi
     try {
       await ctx.skeleton(docId);
     } catch (error) {
+      if (error instanceof DocumentNotFoundError) {
+        bad.add(docId);
+        skipDeleted(ctx, docId);
+        continue;
+      }
       if (!isUnreadable(error)) throw error;
       bad.add(docId);
       firstError ??= error;
@@ -248,7 +263,14 @@ async function planFromCatalog(
     ctx.counters.documentsConsidered = ctx.docIds.length;
     return { starts: ctx.docIds.map((id) => rootItem(id, 0)), chain: 0 };
   }
-  const matches = await reader.searchDocuments(ctx.query, { limit: scope.candidates, ...filter });
+  // Candidates are not checked against their heads here (that would read one key per candidate,
+  // more as a larger library fills them): those ranked or searched are read below anyway, and a
+  // deleted one is skipped then.
+  const matches = await reader.searchDocuments(ctx.query, {
+    limit: scope.candidates,
+    verifyPresence: false,
+    ...filter,
+  });
   const candidates = matches.map((m) => ({
     card: m.card as DocumentInfo,
     catalogScore: m.score,

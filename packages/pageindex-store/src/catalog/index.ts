@@ -27,6 +27,14 @@ export interface SearchDocumentsOptions {
   limit?: number;
   /** Only documents whose metadata (or `kind`) match. */
   filter?: CatalogFilter;
+  /**
+   * Whether a store checks each match against its document's head (one read of up to `limit`
+   * heads), so that a document another process deleted within the catalog's refresh delay is
+   * left out. Default `true`; `false` for a caller that reads the documents it uses anyway (the
+   * retriever reads the skeletons of those it ranks or searches), so a query reads no key per
+   * candidate.
+   */
+  verifyPresence?: boolean;
 }
 
 /** One ranked document of a catalog search. */

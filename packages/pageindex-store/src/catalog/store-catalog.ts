@@ -7,7 +7,10 @@ import { compactSegments, type MergePolicy, mergeSegments, nextMerge } from "./m
 import { CATALOG_FORMAT, type NewEntry, Segment, type SegmentEntry } from "./segment.js";
 
 const READ_BATCH = 64;
+/** A handle lists the segments at least once per this many refresh periods, changed marker or not. */
+const LISTING_EVERY = 30;
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /** Options of {@link StoreCatalog}. */
 export interface StoreCatalogOptions extends MergePolicy {
@@ -20,9 +23,15 @@ export interface StoreCatalogOptions extends MergePolicy {
  * The corpus catalog of one store, persisted as immutable segments under
  * `<ns>.catalog.seg.<id>` (ids sortable by time). Every write adds a segment; a writer merges a
  * full size tier into one segment and deletes the inputs afterwards (duplicates while both
- * exist are harmless: the latest entry of a document wins). Readers keep decoded segments in
- * memory and list the segment prefix at most every `refreshMs`, in the background once loaded
- * (stale-while-revalidate): only a process's first catalog read waits for a listing.
+ * exist are harmless: the latest entry of a document wins). Every change of the segments is
+ * followed by a new value of the `<ns>.catalog.changed` marker. Readers keep decoded segments in
+ * memory and read the marker at most every `refreshMs`, in the background once loaded
+ * (stale-while-revalidate): they list the segment prefix only when it changed (or once per
+ * `LISTING_EVERY` periods, for writers that do not set it), so a query never waits for a listing
+ * of a large store (a folder store lists its whole directory, Redis scans its keys) and only a
+ * process's first catalog read waits at all. The marker is read before the listing and written
+ * after the segment: a listing made after reading a marker value sees every segment written
+ * before that value.
  */
 export class StoreCatalog {
   private readonly byteStore: BaseStore<string, Uint8Array>;
@@ -33,6 +42,9 @@ export class StoreCatalog {
   private loading: Promise<void> | undefined;
   private refreshing: Promise<void> | undefined;
   private listedAt = 0;
+  /** When the marker was last read, and its value then (`null`: absent). */
+  private checkedAt = 0;
+  private marker: string | null | undefined;
   private merging: Promise<void> = Promise.resolve();
 
   /**
@@ -57,8 +69,8 @@ export class StoreCatalog {
    */
   async view(): Promise<CatalogIndex> {
     await this.loaded();
-    if (Date.now() - this.listedAt >= this.options.refreshMs && !this.refreshing) {
-      this.refreshing = this.refresh()
+    if (Date.now() - this.checkedAt >= this.options.refreshMs && !this.refreshing) {
+      this.refreshing = this.refreshIfChanged()
         .catch((error: unknown) =>
           this.options.onProblem(new PageIndexError("Refreshing the catalog failed", { cause: error })),
         )
@@ -82,6 +94,27 @@ export class StoreCatalog {
     this.index = new CatalogIndex();
     this.loading = undefined;
     this.listedAt = 0;
+    this.checkedAt = 0;
+    this.marker = undefined;
+  }
+
+  /** Reads the change marker; lists the segments only when it changed (or a listing is overdue). */
+  private async refreshIfChanged(): Promise<void> {
+    const checked = Date.now();
+    const marker = await this.readMarker();
+    this.checkedAt = checked;
+    const overdue = checked - this.listedAt >= LISTING_EVERY * this.options.refreshMs;
+    if (marker !== this.marker || overdue) await this.refresh(marker);
+  }
+
+  private async readMarker(): Promise<string | null> {
+    const [raw] = await this.byteStore.mget([this.keys.catalogChanged]);
+    return raw === undefined ? null : decoder.decode(raw);
+  }
+
+  /** Gives the change marker a new value: after segments were written or deleted. */
+  private async markChanged(): Promise<void> {
+    await this.byteStore.mset([[this.keys.catalogChanged, encoder.encode(newVersionId())]]);
   }
 
   private loaded(): Promise<void> {
@@ -119,10 +152,14 @@ export class StoreCatalog {
     ]);
   }
 
-  /** Lists the segments and applies what changed since the last listing. */
-  async refresh(): Promise<void> {
+  /**
+   * Lists the segments and applies what changed since the last listing.
+   * @param marker the change marker read just before (read now when not given).
+   */
+  async refresh(marker?: string | null): Promise<void> {
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const started = Date.now();
+      const seen = attempt === 0 && marker !== undefined ? marker : await this.readMarker();
       const listed = new Set<string>();
       for await (const key of this.byteStore.yieldKeys(this.keys.segmentPrefix)) {
         const id = this.keys.parseSegment(key);
@@ -151,6 +188,8 @@ export class StoreCatalog {
       const removed = [...known].filter((id) => !listed.has(id));
       this.index.apply(added, removed);
       this.listedAt = started;
+      this.checkedAt = started;
+      this.marker = seen;
       if (!vanished) return;
     }
   }
@@ -162,6 +201,7 @@ export class StoreCatalog {
     const segment = Segment.fromEntries(newVersionId(), entries);
     await this.byteStore.mset([[this.keys.segment(segment.id), segment.encode()]]);
     this.index.apply([segment], []);
+    await this.markChanged();
     await this.mergeFullTiers();
   }
 
@@ -182,6 +222,7 @@ export class StoreCatalog {
       );
       // Inputs go only once the output is stored: a reader listing in between sees both (harmless).
       await this.byteStore.mdelete(group.map((s) => this.keys.segment(s.id)));
+      await this.markChanged();
       group = nextMerge(this.index.segmentList(), this.options);
     }
   }
@@ -229,5 +270,6 @@ export class StoreCatalog {
     for (let i = 0; i < removed.length; i += READ_BATCH) {
       await this.byteStore.mdelete(removed.slice(i, i + READ_BATCH).map((id) => this.keys.segment(id)));
     }
+    await this.markChanged();
   }
 }

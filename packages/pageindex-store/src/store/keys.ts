@@ -14,7 +14,8 @@ import { assertSafeId } from "../ids.js";
  * - `<ns>.pending.<docId>.v.<versionId>.<chunks>`: written before a version's keys, removed once
  *   it is published, so a writer that dies leaves a marker naming exactly what to clean up.
  * - `<ns>.catalog.seg.<segmentId>`: an immutable segment of the corpus catalog (cards and their
- *   inverted index); `<ns>.catalog.ready` says the catalog covers every document.
+ *   inverted index); `<ns>.catalog.ready` says the catalog covers every document;
+ *   `<ns>.catalog.changed` takes a new value after each change of the segments.
  *
  * Document ids may contain dots, yet a version key parses back uniquely: reading from the
  * right, the part (`skeleton` or `text.<n>`) and the dot-free version id are fixed, and what
@@ -131,6 +132,8 @@ export class KeyLayout {
   readonly segmentPrefix: string;
   /** `<ns>.catalog.ready`: written once the catalog covers every document (see `rebuildCatalog`). */
   readonly catalogReady: string;
+  /** `<ns>.catalog.changed`: a new value after every change of the catalog's segments (see `StoreCatalog`). */
+  readonly catalogChanged: string;
   private readonly versionKeyPattern: RegExp;
   private readonly pendingKeyPattern: RegExp;
 
@@ -141,6 +144,7 @@ export class KeyLayout {
     this.pendingPrefix = `${namespace}.pending.`;
     this.segmentPrefix = `${namespace}.catalog.seg.`;
     this.catalogReady = `${namespace}.catalog.ready`;
+    this.catalogChanged = `${namespace}.catalog.changed`;
     this.pendingKeyPattern = new RegExp(
       `^${namespace}\\.pending\\.(.+)\\.v\\.([0-9a-z]{9}-[0-9a-f]{8})\\.(0|[1-9][0-9]{0,8})$`,
     );

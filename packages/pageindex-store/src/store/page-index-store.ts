@@ -671,7 +671,8 @@ export class PageIndexStore implements TreeReader {
    * description, metadata, top-level sections and summaries, every section title, distinctive
    * terms), with the section titles that matched as evidence. Reads no head listing: the cost of
    * a query does not grow with the number of documents beyond the catalog's in-memory lookup.
-   * Only documents whose head exists are returned (one read of `limit` heads).
+   * Only documents whose head exists are returned (one read of `limit` heads; none with
+   * `verifyPresence: false`).
    * @example
    * ```ts
    * const hits = await store.searchDocuments("boeing 2022 revenue", { limit: 5, filter: { year: 2022 } });
@@ -680,6 +681,7 @@ export class PageIndexStore implements TreeReader {
    */
   async searchDocuments(query: string, options: SearchDocumentsOptions = {}): Promise<DocumentMatch[]> {
     const matches = (await this.catalog.view()).search(query, options);
+    if (options.verifyPresence === false) return matches;
     const present = await this.presentDocuments(matches.map((m) => m.card.docId));
     return matches.filter((m) => present.has(m.card.docId));
   }
