@@ -110,6 +110,20 @@ describe("choosing documents in a library through the catalog", () => {
     expect(retriever.lastRun?.warnings.join(" ")).toMatch(/"target"/);
   });
 
+  it("reads no other candidate when the leader alone has a title holding several query words", async () => {
+    const store = new PageIndexStore(new InMemoryStore<Uint8Array>());
+    for (const [i, topic] of TOPICS.slice(4, 10).entries()) await store.addTree(doc(`other-${i}`, [topic]));
+    await store.addTree(doc("apart", ["canal", "harbor"])); // both words, in two titles
+    await store.addTree(doc("together", ["canal harbor"])); // both words in one title
+    const catalog = await store.searchDocuments("canal harbor");
+    expect(catalog.map((m) => m.card.docId)).toEqual(["together", "apart"]);
+    expect(catalog[0]?.score).toBeLessThan(1.5 * (catalog[1]?.score ?? 0)); // no clear lead by score
+    const retriever = new PageIndexRetriever({ reader: store, k: 3 });
+    await retriever.invoke("canal harbor");
+    expect(retriever.lastRun?.docIds).toEqual(["together"]);
+    expect(retriever.lastRun?.stats.skeletonsRead).toBe(1);
+  });
+
   it("searches every document of a library no larger than maxDocuments, as before", async () => {
     const { store } = await library(2);
     const retriever = new PageIndexRetriever({ reader: store });

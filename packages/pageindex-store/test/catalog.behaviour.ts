@@ -54,6 +54,21 @@ export function catalogBehaviour(backend: CatalogBackend): void {
     expect(await ids(fresh, "magma moraine")).toEqual([]);
   });
 
+  it("explains a match by the section titles holding the query's words, whatever their form", async () => {
+    const store = backend.storeOn(backend.byteStore());
+    await store.addTree(
+      topicTree("handbook", ["companies", "FY2023 outlook", "Études cliniques", "weather"]),
+    );
+    const [plural] = await store.searchDocuments("company etudes");
+    expect(plural?.evidence.map((e) => e.title)).toEqual(["About companies", "About Études cliniques"]);
+    expect(plural?.matched.sort()).toEqual(["company", "etud"]);
+    const [abbreviated] = await store.searchDocuments("fiscal");
+    expect(abbreviated?.evidence.map((e) => e.title)).toEqual(["About FY2023 outlook"]);
+    expect(await store.searchDocuments("handbooks weathering", { verifyPresence: false })).toMatchObject([
+      { card: { docId: "handbook" }, evidence: [{ title: "About weather" }] },
+    ]);
+  });
+
   it("pages documents in id order with the total, and narrows by metadata filters", async () => {
     const store = backend.storeOn(backend.byteStore());
     const companies = ["Boeing", "Airbus", "Boeing", "Embraer", "Boeing", "Airbus", "Bombardier"];

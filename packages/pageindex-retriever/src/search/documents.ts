@@ -234,6 +234,33 @@ async function namedDocuments(ctx: SearchContext, docIds: readonly string[]): Pr
   return out;
 }
 
+/** A document the catalog proposes for a query. */
+interface Candidate {
+  card: DocumentInfo;
+  catalogScore: number;
+  /** Its section titles matching the query best. */
+  evidence: string[];
+  /** Distinct query words in the best of them. */
+  evidenceWords: number;
+}
+
+/**
+ * Whether the catalog's best candidate leads clearly, so that no candidate's sections need
+ * reading: it scores `margin` times the next, or it also holds the one section title with the
+ * most query words (a title naming several of the question's words is what the re-ranking by
+ * sections would find; the cards already show it, with no key read).
+ */
+function leadsClearly(ranked: readonly Candidate[], margin: number): boolean {
+  const [first, second] = ranked;
+  if (first === undefined || first.catalogScore <= 0) return false;
+  if (!second || first.catalogScore >= margin * second.catalogScore) return true;
+  return (
+    Number.isFinite(margin) && // `Infinity`: always ask the model
+    first.evidenceWords >= 2 &&
+    ranked.slice(1).every((other) => other.evidenceWords < first.evidenceWords)
+  );
+}
+
 async function planFromCatalog(
   ctx: SearchContext,
   reader: TreeReader & CatalogReader,
@@ -275,16 +302,19 @@ async function planFromCatalog(
     card: m.card as DocumentInfo,
     catalogScore: m.score,
     evidence: m.evidence.map((e) => e.title),
+    evidenceWords: m.evidenceWords,
   }));
   const seen = new Set(candidates.map((c) => c.card.docId));
   // Listed documents fill the candidates when the query matches few cards (or none).
   for (const card of page?.documents ?? []) {
     if (candidates.length >= scope.candidates || (!few && candidates.length > 0)) break;
-    if (!seen.has(card.docId)) candidates.push({ card, catalogScore: 0, evidence: [] });
+    if (!seen.has(card.docId)) candidates.push({ card, catalogScore: 0, evidence: [], evidenceWords: 0 });
   }
   ctx.counters.documentsConsidered = candidates.length;
   if (candidates.length === 0) ctx.warnings.push("no document of the library matches the query (catalog)");
-  const ranking = await rankCandidates(ctx, candidates, scope);
+  const { ranking, clear } = await rankCandidates(ctx, candidates, scope);
+  // The catalog's clear leader is searched alone (no model asked).
+  if (clear) return startAt(ctx, ranking.slice(0, 1), 0, ranking);
   if (scope.documentSelection === "all") {
     // The best, and the next ones only while the choice is not clear (within `margin` of it).
     const top = ranking[0]?.score ?? 0;
@@ -319,9 +349,9 @@ function startAt(
  */
 async function rankCandidates(
   ctx: SearchContext,
-  all: ReadonlyArray<{ card: DocumentInfo; catalogScore: number; evidence: string[] }>,
+  all: ReadonlyArray<Candidate>,
   scope: Pick<DocumentScope, "margin" | "rerank" | "scoring">,
-): Promise<RankedDocument[]> {
+): Promise<{ ranking: RankedDocument[]; clear: boolean }> {
   // A leader that cannot be read (corrupt in the store) gives way to the next, with a warning.
   const dropped = new Set<string>();
   for (const c of [...all].sort((a, b) => b.catalogScore - a.catalogScore)) {
@@ -330,11 +360,10 @@ async function rankCandidates(
   }
   const candidates = all.filter((c) => !dropped.has(c.card.docId));
   const bestCatalog = Math.max(0, ...candidates.map((c) => c.catalogScore));
-  const [first, second] = [...candidates].sort((a, b) => b.catalogScore - a.catalogScore);
-  const clear =
-    first !== undefined &&
-    first.catalogScore > 0 &&
-    (!second || first.catalogScore >= scope.margin * second.catalogScore);
+  const clear = leadsClearly(
+    [...candidates].sort((a, b) => b.catalogScore - a.catalogScore),
+    scope.margin,
+  );
   const reranked = clear ? [] : candidates.slice(0, scope.rerank);
   // Skeletons first: a document deleted since the catalog saw it (another process) or unreadable
   // is no candidate, and must not take part in the lexical scoring shared by the others.
@@ -365,7 +394,7 @@ async function rankCandidates(
   });
   // Stable: candidates came in catalog order, which breaks ties.
   ranking.sort((a, b) => b.score - a.score);
-  return ranking;
+  return { ranking, clear };
 }
 
 /**

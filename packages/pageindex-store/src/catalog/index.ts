@@ -1,4 +1,4 @@
-import { tokenize, tokenizeQuery } from "../lexical/tokenize.js";
+import { abbreviationsOf, tokenize, tokenizeQuery } from "../lexical/tokenize.js";
 import type { DocumentInfo } from "../model/reader.js";
 import { CARD_FIELDS, type CardSection, type DocumentCard, metadataFacets, queryNameTerms } from "./card.js";
 import { FIELD_COUNT, facetKey, type Segment, type SegmentEntry, unpackCount } from "./segment.js";
@@ -44,6 +44,8 @@ export interface DocumentMatch {
   score: number;
   /** The section titles that match the query best (at most 3): why it ranked. */
   evidence: CardSection[];
+  /** Distinct query words in the best of them (0 without evidence): one title holding several is a strong sign. */
+  evidenceWords: number;
   /** Query words found on the card. */
   matched: string[];
 }
@@ -75,6 +77,25 @@ const K1 = 1.2;
 /** Weight of a concatenation of two query words ("best buy" → "bestbuy"), matching names. */
 const CONCAT_WEIGHT = 0.5;
 const EVIDENCE = 3;
+/** Query words whose presence on a card is tracked (bits of a number). */
+const MAX_WORDS = 30;
+/** Score-map key of an entry: segment index × ENTRY_SPAN + entry (a segment holds fewer entries). */
+const ENTRY_SPAN = 2 ** 32;
+const TERMS_FIELD = CARD_FIELDS.findIndex((f) => f.name === "terms");
+const SECTIONS_FIELD = CARD_FIELDS.findIndex((f) => f.name === "sections");
+/** Where a posting's counts fall: on the card's visible fields, among its section titles. */
+const ON_CARD = 1;
+const IN_SECTIONS = 2;
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** A card's accumulated score and which query words (bits) it holds. */
+interface Hit {
+  score: number;
+  /** Query words on the card's visible fields (name, about, outline, sections). */
+  onCard: number;
+  /** Query words among its section titles. */
+  inSections: number;
+}
 /** A term in more than this share of the cards is "common" (see `search`)… */
 const COMMON_SHARE = 0.1;
 /** …in a catalog of at least this many cards (small ones are scored exactly). */
@@ -246,7 +267,12 @@ export class CatalogIndex {
     return out;
   }
 
-  /** Documents ranked for a query by BM25F over their cards. */
+  /**
+   * Documents ranked for a query by BM25F over their cards. Scores accumulate in a map of the
+   * cards a term touches (no per-segment arrays: nothing allocated in proportion to the catalog),
+   * and which query words each card holds is noted from the postings on the way, so explaining a
+   * match re-reads only the section titles that can hold one of its words.
+   */
   search(query: string, options: SearchDocumentsOptions = {}): DocumentMatch[] {
     const limit = Math.max(0, Math.floor(options.limit ?? 10));
     const weights = catalogQueryTerms(query);
@@ -254,8 +280,9 @@ export class CatalogIndex {
     if (limit === 0 || this.cards === 0 || weights.size === 0) return [];
     const avg = Array.from(this.totals, (t) => t / this.cards || 1);
     const segments = [...this.segments.values()];
-    const acc = new Map<Segment, Float64Array>();
-    const touched: Array<[Segment, number]> = [];
+    const words = [...new Set(tokenizeQuery(query))].slice(0, MAX_WORDS);
+    const wordBit = new Map(words.map((word, i) => [word, 1 << i]));
+    const hits = new Map<number, Hit>();
     // Rarest terms first: a term in more than COMMON_SHARE of a large catalog then only adds to
     // documents a rarer term already found, instead of scoring half the library.
     const terms = [...weights]
@@ -276,57 +303,64 @@ export class CatalogIndex {
         const list = segment.postings.get(term);
         if (!list) continue;
         const only = allowed?.get(segment);
-        const scores = acc.get(segment);
         for (let p = 0; p < list.length; p += 2) {
           const entry = list[p] as number;
           if (!segment.live[entry]) continue;
           df += 1; // over every live card: statistics are global, whatever the filter
-          if ((allowed && !only?.has(entry)) || (onlyTouched && !(scores && (scores[entry] as number) > 0)))
-            continue;
+          const key = s * ENTRY_SPAN + entry;
+          if ((allowed && !only?.has(entry)) || (onlyTouched && !hits.has(key))) continue;
           const packed = list[p + 1] as number;
           let tf = 0;
+          let where = 0;
           for (let f = 0; f < FIELD_COUNT; f += 1) {
             const count = unpackCount(packed, f);
             if (count === 0) continue;
+            if (f !== TERMS_FIELD) where |= ON_CARD;
+            if (f === SECTIONS_FIELD) where |= IN_SECTIONS;
             const { weight: fw, b } = CARD_FIELDS[f] as { weight: number; b: number };
             const length = segment.lengths[entry * FIELD_COUNT + f] as number;
             tf += (fw * count) / (1 - b + (b * length) / (avg[f] as number));
           }
-          contributions.push(s, entry, (tf * (K1 + 1)) / (tf + K1));
+          contributions.push(key, (tf * (K1 + 1)) / (tf + K1), where);
         }
       }
       if (contributions.length === 0) continue;
       const idf = Math.log(1 + (this.cards - df + 0.5) / (df + 0.5));
       const w = ((1.5 + 1) * weight * idf) / (1.5 + weight);
+      const bit = wordBit.get(term) ?? 0;
       for (let c = 0; c < contributions.length; c += 3) {
-        const segment = segments[contributions[c] as number] as Segment;
-        const entry = contributions[c + 1] as number;
-        let scores = acc.get(segment);
-        if (!scores) {
-          scores = new Float64Array(segment.entries.length);
-          acc.set(segment, scores);
+        const key = contributions[c] as number;
+        let hit = hits.get(key);
+        if (!hit) {
+          hit = { score: 0, onCard: 0, inSections: 0 };
+          hits.set(key, hit);
         }
-        if (scores[entry] === 0) touched.push([segment, entry]);
-        scores[entry] = (scores[entry] as number) + w * (contributions[c + 2] as number);
+        hit.score += w * (contributions[c + 1] as number);
+        const where = contributions[c + 2] as number;
+        if (where & ON_CARD) hit.onCard |= bit;
+        if (where & IN_SECTIONS) hit.inSections |= bit;
       }
     }
     // Top `limit` without sorting every match.
-    const top: Array<{ card: DocumentCard; score: number }> = [];
-    const before = (a: { card: DocumentCard; score: number }, b: { card: DocumentCard; score: number }) =>
-      a.score > b.score || (a.score === b.score && a.card.docId < b.card.docId);
-    for (const [segment, entry] of touched) {
-      const item = {
-        card: segment.entries[entry]?.card as DocumentCard,
-        score: acc.get(segment)?.[entry] as number,
-      };
+    const top: Array<{ card: DocumentCard; hit: Hit }> = [];
+    const before = (a: (typeof top)[number], b: (typeof top)[number]) =>
+      a.hit.score > b.hit.score || (a.hit.score === b.hit.score && a.card.docId < b.card.docId);
+    for (const [key, hit] of hits) {
+      const segment = segments[Math.floor(key / ENTRY_SPAN)] as Segment;
+      const item = { card: segment.entries[key % ENTRY_SPAN]?.card as DocumentCard, hit };
       if (top.length === limit && !before(item, top[top.length - 1] as (typeof top)[number])) continue;
       let at = top.length;
       while (at > 0 && before(item, top[at - 1] as (typeof top)[number])) at -= 1;
       top.splice(at, 0, item);
       if (top.length > limit) top.pop();
     }
-    const words = new Set(tokenizeQuery(query));
-    return top.map(({ card, score }) => ({ card, score, ...explain(card, words) }));
+    const of = (mask: number) => words.filter((_, i) => mask & (1 << i));
+    return top.map(({ card, hit }) => ({
+      card,
+      score: hit.score,
+      ...evidence(card, of(hit.inSections)),
+      matched: of(hit.onCard),
+    }));
   }
 
   /** Live documents in docId order, one page. */
@@ -342,36 +376,46 @@ export class CatalogIndex {
       const documents = ids.slice(offset, offset + limit).map((id) => this.card(id) as DocumentCard);
       return { documents, total: ids.length, offset };
     }
+    // The count alone needs no sorted list (sorting every id after each change would grow with N).
+    if (limit === 0) return { documents: [], total: this.cards, offset };
     this.sorted ??= [...this.live.keys()].filter((id) => this.card(id)).sort();
     const documents = this.sorted.slice(offset, offset + limit).map((id) => this.card(id) as DocumentCard);
     return { documents, total: this.sorted.length, offset };
   }
 }
 
-/** Which section titles and query words make a card match. */
-function explain(
+/**
+ * The section titles of a card that hold the most of `words` (at most {@link EVIDENCE}), in
+ * document order among equals. A title is tokenized only when it contains one of the words (a
+ * stem is the start of the word it came from, its final "y" aside, or the word is spelled as an
+ * abbreviation), so a 256-section card costs a few substring tests, not 256 tokenizations.
+ */
+function evidence(
   card: DocumentCard,
-  words: ReadonlySet<string>,
-): { evidence: CardSection[]; matched: string[] } {
+  words: readonly string[],
+): { evidence: CardSection[]; evidenceWords: number } {
+  if (words.length === 0) return { evidence: [], evidenceWords: 0 };
+  const wanted = new Set(words);
+  const needles = words.flatMap((word) => [
+    word.endsWith("y") && word.length > 1 ? word.slice(0, -1) : word,
+    ...abbreviationsOf(word),
+  ]);
   const scored: Array<{ section: CardSection; hits: number; order: number }> = [];
   card.sections.forEach((section, order) => {
+    const plain = NON_ASCII.test(section.title)
+      ? section.title
+          .normalize("NFKD")
+          .replace(/[\u0300-\u036f]/g, "")
+          .toLowerCase()
+      : section.title.toLowerCase();
+    if (!needles.some((needle) => plain.includes(needle))) return;
     let hits = 0;
-    for (const term of new Set(tokenize(section.title))) if (words.has(term)) hits += 1;
+    for (const term of new Set(tokenize(section.title))) if (wanted.has(term)) hits += 1;
     if (hits > 0) scored.push({ section, hits, order });
   });
   scored.sort((a, b) => b.hits - a.hits || a.order - b.order);
-  const onCard = new Set(
-    tokenize(
-      [
-        card.docName,
-        card.description ?? "",
-        ...card.outline.map((o) => `${o.title} ${o.summary ?? ""}`),
-      ].join(" "),
-    ),
-  );
-  for (const { section } of scored) for (const term of tokenize(section.title)) onCard.add(term);
   return {
     evidence: scored.slice(0, EVIDENCE).map(({ section }) => section),
-    matched: [...words].filter((w) => onCard.has(w)),
+    evidenceWords: scored[0]?.hits ?? 0,
   };
 }

@@ -69,6 +69,11 @@ const ABBREVIATIONS = new Map([
   ["qtr", "quarter"],
 ]);
 
+/** The abbreviations the tokeniser reads as `term` (`["fy"]` for the term of "fiscal"). */
+export function abbreviationsOf(term: string): string[] {
+  return [...ABBREVIATIONS].filter(([, full]) => stem(full) === term).map(([short]) => short);
+}
+
 /** A number worth indexing: a small integer or a year, not an amount. */
 function keepNumber(word: string): boolean {
   return /^\d{1,4}$/.test(word);
