@@ -22,7 +22,7 @@
 // with verifyOnRead "checksum"; BENCH_CANDIDATES sets documentCandidates.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BaseStore } from "@langchain/core/stores";
@@ -118,16 +118,28 @@ function generate(i: number, size: number): { tree: TreeDocument; probe: [string
   return { tree, probe };
 }
 
-function questions(size: number, count: number, seed = 99): Array<{ docId: string; query: string }> {
-  const random = rng(seed + size);
-  return Array.from({ length: count }, () => {
-    const i = Math.floor(random() * size);
-    const { tree, probe } = generate(i, size);
-    return {
+/**
+ * Questions about distinct documents of a library of `size`, drawn without replacement (seeded):
+ * the `count` after the first `skip` (the warm-up's), so that a handle asking them never finds a
+ * question's document already read — a small library would otherwise be served from caches
+ * that a large one cannot fill.
+ */
+function questions(size: number, count: number, skip = 0): Array<{ docId: string; query: string }> {
+  const random = rng(99 + size);
+  const swapped = new Map<number, number>(); // a lazy Fisher-Yates shuffle of 0 … size-1
+  const out: Array<{ docId: string; query: string }> = [];
+  for (let k = 0; k < Math.min(size, skip + count); k += 1) {
+    const j = k + Math.floor(random() * (size - k));
+    const pick = swapped.get(j) ?? j;
+    swapped.set(j, swapped.get(k) ?? k);
+    if (k < skip) continue;
+    const { tree, probe } = generate(pick, size);
+    out.push({
       docId: tree.docId,
       query: `What does the ${probe[0]} ${probe[1]} section say about ${probe[2]}?`,
-    };
-  });
+    });
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------- stores
@@ -153,58 +165,105 @@ const catalogReads = (counting: CountingByteStore) =>
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
-/** Asks the questions on a fresh handle; latency and keys read per query. */
 /** Questions asked, untimed, before the measured ones. */
 const WARM_UP = 20;
 
-async function ask(
-  byteStore: BaseStore<string, Uint8Array>,
-  size: number,
-  qs: Array<{ docId: string; query: string }>,
-) {
-  const counting = new CountingByteStore(byteStore);
-  const store = new PageIndexStore(counting, READ_OPTIONS);
-  const retriever = new PageIndexRetriever({ reader: store, k: 3, cache: false, ...RETRIEVER_OPTIONS });
-  // Warm: the catalog loaded and the process past the load's garbage collection and JIT, on other
-  // questions (their documents' skeletons cached would flatter the measured ones).
-  for (const q of questions(size, WARM_UP, 7)) await retriever.invoke(q.query);
-  const ms: number[] = [];
-  const keys: number[] = [];
-  const beyondCatalog: number[] = [];
-  let found = 0;
+type Question = { docId: string; query: string };
+
+/** What one library's questions measured. */
+interface Tally {
+  ms: number[];
+  keys: number[];
+  beyondCatalog: number[];
+  found: number;
   /** Queries that read more than one document's skeleton (candidates re-ranked, or several searched). */
-  let severalRead = 0;
-  for (const q of qs) {
-    counting.reset();
-    const started = performance.now();
-    await retriever.invoke(q.query);
-    ms.push(performance.now() - started);
-    keys.push(counting.keysRead);
-    if (process.env.BENCH_TRACE)
-      console.log(`    ${ms.at(-1)?.toFixed(1)} ms ${q.query} → ${counting.readKeys.join(" ")}`);
-    beyondCatalog.push(counting.keysRead - catalogReads(counting));
-    if (retriever.lastRun?.docIds.slice(0, 3).includes(q.docId)) found += 1;
-    if ((retriever.lastRun?.stats.skeletonsRead ?? 0) > 1) severalRead += 1;
+  severalRead: number;
+}
+
+/** Asks one question through `ask`, timed, into `tally` (keys counted when `counting` is given). */
+async function timed(
+  ask: (query: string) => Promise<PageIndexRetriever>,
+  q: Question,
+  tally: Tally,
+  counting?: CountingByteStore,
+): Promise<void> {
+  counting?.reset();
+  const started = performance.now();
+  const retriever = await ask(q.query);
+  tally.ms.push(performance.now() - started);
+  if (retriever.lastRun?.docIds.slice(0, 3).includes(q.docId)) tally.found += 1;
+  if ((retriever.lastRun?.stats.skeletonsRead ?? 0) > 1) tally.severalRead += 1;
+  if (!counting) return;
+  tally.keys.push(counting.keysRead);
+  tally.beyondCatalog.push(counting.keysRead - catalogReads(counting));
+  if (process.env.BENCH_TRACE)
+    console.log(`    ${tally.ms.at(-1)?.toFixed(1)} ms ${q.query} → ${counting.readKeys.join(" ")}`);
+}
+
+const newTally = (): Tally => ({ ms: [], keys: [], beyondCatalog: [], found: 0, severalRead: 0 });
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/**
+ * Asks every library its questions, interleaved (question i of each library in turn, warm then
+ * cold), so that the load of the shared machine weighs on every size alike and the ratios
+ * compare like with like.
+ * Warm: one handle per library, past its catalog load, garbage collection and JIT (on other
+ * questions, so that the measured ones find no skeleton cached). Cold documents: the catalog
+ * stays loaded but no skeleton or section index is cached (a new retriever per query, no
+ * skeleton cache), so a small library gains nothing from caching.
+ */
+async function askInterleaved(
+  libraries: ReadonlyArray<{ byteStore: BaseStore<string, Uint8Array>; size: number; qs: Question[] }>,
+) {
+  const warm = await Promise.all(
+    libraries.map(async (library) => {
+      const counting = new CountingByteStore(library.byteStore);
+      const store = new PageIndexStore(counting, READ_OPTIONS);
+      const retriever = new PageIndexRetriever({ reader: store, k: 3, cache: false, ...RETRIEVER_OPTIONS });
+      for (const q of questions(library.size, WARM_UP)) await retriever.invoke(q.query);
+      const ask = async (query: string) => {
+        await retriever.invoke(query);
+        return retriever;
+      };
+      return { counting, ask, tally: newTally() };
+    }),
+  );
+  const cold = await Promise.all(
+    libraries.map(async (library) => {
+      const store = new PageIndexStore(library.byteStore, { ...READ_OPTIONS, cacheSize: 0 });
+      for (const q of questions(library.size, WARM_UP))
+        await new PageIndexRetriever({ reader: store }).invoke(q.query);
+      const ask = async (query: string) => {
+        const retriever = new PageIndexRetriever({ reader: store, k: 3, cache: false, ...RETRIEVER_OPTIONS });
+        await retriever.invoke(query);
+        return retriever;
+      };
+      return { ask, tally: newTally() };
+    }),
+  );
+  // Warm and cold questions alternate too: whatever the machine does meanwhile (another
+  // process, this one digesting the catalogs it loaded) falls on every measurement alike.
+  const rounds = Math.max(...libraries.map((l) => l.qs.length));
+  for (let i = 0; i < rounds; i += 1) {
+    for (const [l, library] of libraries.entries()) {
+      const q = library.qs[i];
+      const w = warm[l];
+      const c = cold[l];
+      if (q && w) await timed(w.ask, q, w.tally, w.counting);
+      if (q && c) await timed(c.ask, q, c.tally);
+    }
   }
-  // Cold documents: the catalog stays loaded, but no skeleton or section index is cached (a new
-  // retriever per query, no skeleton cache), so a small library gains nothing from caching.
-  const coldStore = new PageIndexStore(byteStore, { ...READ_OPTIONS, cacheSize: 0 });
-  await new PageIndexRetriever({ reader: coldStore }).invoke("warm up");
-  const coldMs: number[] = [];
-  for (const q of qs) {
-    const retriever = new PageIndexRetriever({ reader: coldStore, k: 3, cache: false, ...RETRIEVER_OPTIONS });
-    const started = performance.now();
-    await retriever.invoke(q.query);
-    coldMs.push(performance.now() - started);
-  }
-  return {
-    warmMs: median(ms),
-    coldDocsMs: median(coldMs),
-    keysPerQuery: keys.reduce((a, b) => a + b, 0) / keys.length,
-    keysBeyondCatalog: beyondCatalog.reduce((a, b) => a + b, 0) / beyondCatalog.length,
-    found: found / qs.length,
-    severalRead: severalRead / qs.length,
-  };
+  return libraries.map((library, l) => {
+    const { tally } = warm[l] as (typeof warm)[number];
+    return {
+      warmMs: median(tally.ms),
+      coldDocsMs: median((cold[l] as (typeof cold)[number]).tally.ms),
+      keysPerQuery: mean(tally.keys),
+      keysBeyondCatalog: mean(tally.beyondCatalog),
+      found: tally.found / library.qs.length,
+      severalRead: tally.severalRead / library.qs.length,
+    };
+  });
 }
 
 /** The fresh-process measurement, run in a child process. */
@@ -249,42 +308,62 @@ async function isComplete(byteStore: BaseStore<string, Uint8Array>): Promise<boo
 
 const KEPT_MARKER = "bench-corpus-complete";
 
-async function run(backend: Location["backend"], size: number, queryCount: number, keep: boolean) {
+/** A generated library, indexed (or reused with `--keep`) and open. */
+interface Library {
+  backend: Location["backend"];
+  size: number;
+  location: Location;
+  byteStore: BaseStore<string, Uint8Array>;
+  close: () => Promise<void>;
+  indexMs: number;
+  qs: Question[];
+}
+
+async function prepare(
+  backend: Location["backend"],
+  size: number,
+  queryCount: number,
+  keep: boolean,
+): Promise<Library> {
   const location: Location = keep
     ? keptLocation(backend, size)
     : backend === "file"
       ? { backend, where: mkdtempSync(join(tmpdir(), `bench-corpus-${size}-`)) }
       : { backend, where: `bench-corpus-${size}-${process.pid}:` };
   const { byteStore, close } = await open(location);
-  try {
-    const reused = keep && (await isComplete(byteStore));
-    const indexMs = reused ? Number.NaN : await build(byteStore, size);
-    if (keep && !reused) await byteStore.mset([[KEPT_MARKER, new Uint8Array([1])]]);
-    const qs = questions(size, queryCount);
-    const warm = await ask(byteStore, size, qs);
-    const out = execFileSync(
-      process.execPath,
-      [
-        ...process.execArgv,
-        SCRIPT,
-        "--child",
-        JSON.stringify({ location, query: (qs[0] as { query: string }).query }),
-      ],
-      { encoding: "utf8", maxBuffer: 1 << 20 },
-    );
-    const fresh = JSON.parse(out.trim().split("\n").pop() as string) as Record<string, number>;
-    return { backend, size, indexMsPerDoc: indexMs / size, ...warm, fresh };
-  } finally {
-    if (keep) {
-      // kept for the next run
-    } else if (backend === "file") rmSync(location.where, { recursive: true, force: true });
-    else {
-      const keys: string[] = [];
-      for await (const key of byteStore.yieldKeys()) keys.push(key);
-      for (let i = 0; i < keys.length; i += 1000) await byteStore.mdelete(keys.slice(i, i + 1000));
-    }
-    await close();
+  const reused = keep && (await isComplete(byteStore));
+  console.log(`${backend}: ${size} documents${reused ? " (kept from a previous run)" : ""}…`);
+  const indexMs = reused ? Number.NaN : await build(byteStore, size);
+  if (keep && !reused) await byteStore.mset([[KEPT_MARKER, new Uint8Array([1])]]);
+  return { backend, size, location, byteStore, close, indexMs, qs: questions(size, queryCount, WARM_UP) };
+}
+
+/** A new process's first and second question on a library. */
+function freshProcess(library: Library): Record<string, number> {
+  const out = execFileSync(
+    process.execPath,
+    [
+      ...process.execArgv,
+      SCRIPT,
+      "--child",
+      JSON.stringify({ location: library.location, query: (library.qs[0] as Question).query }),
+    ],
+    { encoding: "utf8", maxBuffer: 1 << 20 },
+  );
+  return JSON.parse(out.trim().split("\n").pop() as string) as Record<string, number>;
+}
+
+/** Removes a library unless it is kept. */
+async function dispose(library: Library, keep: boolean): Promise<void> {
+  if (keep) {
+    // kept for the next run
+  } else if (library.backend === "file") rmSync(library.location.where, { recursive: true, force: true });
+  else {
+    const keys: string[] = [];
+    for await (const key of library.byteStore.yieldKeys()) keys.push(key);
+    for (let i = 0; i < keys.length; i += 1000) await library.byteStore.mdelete(keys.slice(i, i + 1000));
   }
+  await library.close();
 }
 
 /** Indexes the generated library of `size` documents; the time it took (ms). */
@@ -323,24 +402,49 @@ async function main(): Promise<void> {
   const sizes = option("sizes", "100,1000,10000,100000").split(",").map(Number);
   const queryCount = Number(option("queries", "30"));
   const backends = option("backends", "file,redis").split(",") as Array<Location["backend"]>;
-  const rows: Array<Awaited<ReturnType<typeof run>>> = [];
+  const keep = process.argv.includes("--keep");
+  const rows: Array<
+    Record<string, unknown> & { backend: string; size: number; warmMs: number; coldDocsMs: number }
+  > = [];
   for (const backend of backends) {
     if (backend === "redis" && !(await redisAnswers())) {
       console.log(`Redis: no server at ${REDIS_URL}; skipped`);
       continue;
     }
-    for (const size of sizes) {
-      console.log(`${backend}: ${size} documents…`);
-      const row = await run(backend, size, queryCount, process.argv.includes("--keep"));
-      rows.push(row);
-      const base = rows.find((r) => r.backend === backend && r.size === sizes[0]) ?? row;
+    const libraries: Library[] = [];
+    try {
+      for (const size of sizes) libraries.push(await prepare(backend, size, queryCount, keep));
       console.log(
-        `  index ${row.indexMsPerDoc.toFixed(2)} ms/doc; warm query ${row.warmMs.toFixed(1)} ms (×${(row.warmMs / base.warmMs).toFixed(2)} vs ${base.size}), cold documents ${row.coldDocsMs.toFixed(1)} ms (×${(row.coldDocsMs / base.coldDocsMs).toFixed(2)}); ` +
-          `keys/query ${row.keysPerQuery.toFixed(1)} (beyond the catalog ${row.keysBeyondCatalog.toFixed(1)}); found ${(row.found * 100).toFixed(0)} %; more than one document read ${(row.severalRead * 100).toFixed(0)} %; ` +
-          `fresh process: first ${row.fresh.firstMs?.toFixed(0)} ms (${row.fresh.catalogKeys} catalog keys, ${row.fresh.firstKeys} keys), second ${row.fresh.secondMs?.toFixed(1)} ms (${row.fresh.secondKeys} keys), RSS ${row.fresh.rssMb?.toFixed(0)} MB, heap ${row.fresh.heapMb?.toFixed(0)} MB`,
+        `${backend}: asking ${queryCount} questions of each library, interleaved (load: ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(" ")})…`,
       );
+      const measured = await askInterleaved(libraries);
+      for (const [l, library] of libraries.entries()) {
+        const row = {
+          backend,
+          size: library.size,
+          indexMsPerDoc: library.indexMs / library.size,
+          ...(measured[l] as (typeof measured)[number]),
+          fresh: freshProcess(library),
+        };
+        rows.push(row);
+        const base = rows.find((r) => r.backend === backend && r.size === sizes[0]) ?? row;
+        console.log(
+          `  ${backend} ${row.size}: index ${row.indexMsPerDoc.toFixed(2)} ms/doc; warm query ${row.warmMs.toFixed(1)} ms (×${(row.warmMs / base.warmMs).toFixed(2)} vs ${base.size}), cold documents ${row.coldDocsMs.toFixed(1)} ms (×${(row.coldDocsMs / base.coldDocsMs).toFixed(2)}); ` +
+            `keys/query ${row.keysPerQuery.toFixed(1)} (beyond the catalog ${row.keysBeyondCatalog.toFixed(1)}); found ${(row.found * 100).toFixed(0)} %; more than one document read ${(row.severalRead * 100).toFixed(0)} %; ` +
+            `fresh process: first ${row.fresh.firstMs?.toFixed(0)} ms (${row.fresh.catalogKeys} catalog keys, ${row.fresh.firstKeys} keys), second ${row.fresh.secondMs?.toFixed(1)} ms (${row.fresh.secondKeys} keys), RSS ${row.fresh.rssMb?.toFixed(0)} MB, heap ${row.fresh.heapMb?.toFixed(0)} MB`,
+        );
+      }
+    } finally {
+      for (const library of libraries) await dispose(library, keep);
     }
   }
+  console.log(
+    `load after the run: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
   const dir = resolve(".bench-out");
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `bench-corpus-${backends.join("-")}.json`);
