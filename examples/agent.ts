@@ -13,13 +13,8 @@ import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messag
 import { InMemoryStore } from "@langchain/core/stores";
 import { fakeModel } from "@langchain/core/testing";
 import { createAgent } from "langchain";
-import {
-  createPageIndexTools,
-  PageIndexRetriever,
-  type SectionCitation,
-  tokenize,
-} from "pageindex-retriever";
-import { PageIndexStore } from "pageindex-store";
+import { createPageIndexTools, PageIndexRetriever, type SectionCitation } from "pageindex-retriever";
+import { PageIndexStore, tokenize } from "pageindex-store";
 import {
   defaultSample,
   describeSource,

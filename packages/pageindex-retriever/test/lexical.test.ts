@@ -1,6 +1,7 @@
-import { Bm25Index, bm25Doc, NodeTermIndex, PageIndexRetriever, stem, tokenize } from "pageindex-retriever";
-import { createTree } from "pageindex-store";
+import { PageIndexRetriever } from "pageindex-retriever";
+import { Bm25Index, bm25Doc, createTree, stem, tokenize } from "pageindex-store";
 import { describe, expect, it } from "vitest";
+import { NodeTermIndex } from "../src/lexical/node-index.js";
 import { annualReport, ID, manual, SpyReader } from "./support/fixtures.js";
 
 describe("tokenizer", () => {

@@ -6,12 +6,12 @@ import {
   createSearchTool,
   InvalidPageRangeError,
   PageIndexRetriever,
-  parsePageRanges,
-  TOOL_DATA_NOTE,
 } from "pageindex-retriever";
 import { MemoryTreeReader } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
+import { TOOL_DATA_NOTE } from "../src/tools/format.js";
+import { parsePageRanges } from "../src/tools/page-ranges.js";
 import { annualReport, ID, judgeByTitle, manual, TAX_PATH } from "./support/fixtures.js";
 import { hostileTree, tags } from "./support/hostile.js";
 

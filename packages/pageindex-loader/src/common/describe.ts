@@ -13,7 +13,7 @@ import {
   throwIfAborted,
   type UsageTracker,
 } from "pageindex-store";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { leadSentences, type TextMarkup, toPlainText } from "./extractive.js";
 import { isDateLine, wordCount } from "./text-measures.js";
 

@@ -15,7 +15,7 @@ import {
   throwIfAborted,
   type UsageTracker,
 } from "pageindex-store";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { InvalidInputError } from "./errors.js";
 import { DEFAULT_SUMMARY_CHARS, extractiveSummary, type TextMarkup, toPlainText } from "./extractive.js";
 

@@ -11,7 +11,7 @@ import {
   tokenize,
   UsageTracker,
 } from "pageindex-store";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { truncateToTokens } from "../token-budget.js";
 import type { EvalQuestion, Evidence } from "./questions.js";
 import { type SampledSection, sampleSections } from "./sample-sections.js";

@@ -12,7 +12,7 @@ import {
   type TreeReader,
   UsageTracker,
 } from "pageindex-store";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { truncateToTokens } from "../token-budget.js";
 import type { EvalQuestion } from "./questions.js";
 

@@ -8,7 +8,7 @@ import {
   oneLine,
   type TreeReader,
 } from "pageindex-store";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { TOOL_DATA_NOTE, toolError } from "./format.js";
 
 /** Options of {@link createDocumentTools} (a subset of the navigation tools' options). */

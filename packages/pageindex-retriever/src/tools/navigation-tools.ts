@@ -13,7 +13,7 @@ import {
   type TreeSkeleton,
   walk,
 } from "pageindex-store";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { resolveId } from "../search/context.js";
 import { createDocumentTools } from "./document-tools.js";
 import { renderSection, TOOL_DATA_NOTE, toolError } from "./format.js";

@@ -1,7 +1,7 @@
 import type { Document } from "@langchain/core/documents";
 import { tool } from "@langchain/core/tools";
 import { formatRange } from "pageindex-store";
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { PageIndexRetriever } from "../retriever.js";
 import type { PageIndexDocumentMetadata } from "../types.js";
 import { sectionBlock, TOOL_DATA_NOTE, toolError } from "./format.js";

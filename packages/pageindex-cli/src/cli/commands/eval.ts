@@ -2,23 +2,30 @@ import { mkdir, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
-import { type DocumentInfo, oneLine } from "pageindex-store";
+import { PageIndexRetriever, type SearchStrategy } from "pageindex-retriever";
 import {
+  AnswerGrader,
   Bm25ChunkRetriever,
   chunkTree,
   DEFAULT_CHUNKING,
+  type EvalQuestion,
+  evaluateRetrievers,
+  evaluationChart,
+  evaluationReport,
+  evaluationTable,
+  fallbackCell,
+  type GeneratedSet,
+  generateQuestions,
   HashingEmbeddings,
+  normaliseDocName,
+  questionsToJsonl,
+  type RetrieverUnderTest,
+  readQuestions,
+  toLangSmithExamples,
+  toLangSmithExperiment,
   VectorChunkRetriever,
-} from "../../eval/baselines.js";
-import { type GeneratedSet, generateQuestions, questionsToJsonl } from "../../eval/generate.js";
-import { AnswerGrader } from "../../eval/grade.js";
-import { toLangSmithExamples, toLangSmithExperiment } from "../../eval/langsmith.js";
-import { normaliseDocName } from "../../eval/metrics.js";
-import { type EvalQuestion, readQuestions } from "../../eval/questions.js";
-import { evaluationChart, evaluationReport, evaluationTable, fallbackCell } from "../../eval/report.js";
-import { evaluateRetrievers, type RetrieverUnderTest } from "../../eval/run.js";
-import { PageIndexRetriever } from "../../retriever.js";
-import type { SearchStrategy } from "../../types.js";
+} from "pageindex-retriever/eval";
+import { type DocumentInfo, oneLine } from "pageindex-store";
 import type { CliContext } from "../context.js";
 import { CliError, EXIT, plural, printJson } from "../output.js";
 import { createProgress } from "../progress.js";

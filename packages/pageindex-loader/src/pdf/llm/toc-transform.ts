@@ -1,5 +1,5 @@
 import { asData, countTokens, unescapeData } from "pageindex-store";
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { LlmCaller } from "./caller.js";
 import { cleanStructure, cleanTitle, type Entry, titleKey, toPageNumber } from "./entries.js";
 import type { TocInfo } from "./toc-detect.js";
