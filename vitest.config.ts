@@ -10,6 +10,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^pageindex-store$/, replacement: src("pageindex-store") },
+      { find: /^pageindex-store\/internals$/, replacement: src("pageindex-store", "internals") },
       { find: /^pageindex-loader$/, replacement: src("pageindex-loader") },
       { find: /^pageindex-retriever$/, replacement: src("pageindex-retriever") },
       { find: /^pageindex-retriever\/eval$/, replacement: src("pageindex-retriever", "eval") },

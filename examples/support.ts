@@ -12,7 +12,7 @@ import type { TreeDocument } from "pageindex-store";
 // The CLI's `--model` parser (provider:name), borrowed so the examples read PAGEINDEX_MODEL the same way.
 import { chatModelFromSpec, type ModelEnv } from "../packages/pageindex-cli/src/cli/model-spec.js";
 
-/** The sample documents bundled with pageindex-retriever. */
+/** The sample documents bundled with pageindex-cli (its `pageindex demo` indexes them). */
 export const SAMPLES_DIR = fileURLToPath(new URL("../packages/pageindex-cli/samples/", import.meta.url));
 
 /** A bundled sample and the question the examples ask of it. */

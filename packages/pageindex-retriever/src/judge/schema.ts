@@ -1,4 +1,4 @@
-import { clipModelText, unescapeData } from "pageindex-store";
+import { clipModelText, unescapeData } from "pageindex-store/internals";
 import { z } from "zod/v4";
 
 /**

@@ -1,4 +1,4 @@
-import { asData } from "pageindex-store";
+import { asData } from "pageindex-store/internals";
 import { z } from "zod/v4";
 import type { PdfPage } from "../types.js";
 import type { LlmCaller } from "./caller.js";

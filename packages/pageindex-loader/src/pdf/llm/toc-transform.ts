@@ -1,4 +1,5 @@
-import { asData, countTokens, unescapeData } from "pageindex-store";
+import { countTokens } from "pageindex-store";
+import { asData, unescapeData } from "pageindex-store/internals";
 import { z } from "zod/v4";
 import type { LlmCaller } from "./caller.js";
 import { cleanStructure, cleanTitle, type Entry, titleKey, toPageNumber } from "./entries.js";
