@@ -1,17 +1,20 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+const src = (pkg: string, entry = "index") =>
+  fileURLToPath(new URL(`./packages/${pkg}/src/${entry}.ts`, import.meta.url));
 
 // Tests run against the TypeScript sources so a failure points at real lines; the CLI
 // tests run the built binary on purpose (see test/cli).
 export default defineConfig({
   resolve: {
-    alias: {
-      "pageindex-store": src("pageindex-store"),
-      "pageindex-loader": src("pageindex-loader"),
-      "pageindex-retriever": src("pageindex-retriever"),
-    },
+    alias: [
+      { find: /^pageindex-store$/, replacement: src("pageindex-store") },
+      { find: /^pageindex-store\/internals$/, replacement: src("pageindex-store", "internals") },
+      { find: /^pageindex-loader$/, replacement: src("pageindex-loader") },
+      { find: /^pageindex-retriever$/, replacement: src("pageindex-retriever") },
+      { find: /^pageindex-retriever\/eval$/, replacement: src("pageindex-retriever", "eval") },
+    ],
   },
   test: {
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readQuestions } from "pageindex-retriever";
+import { readQuestions } from "pageindex-retriever/eval";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_QUESTIONS, main, parseCli } from "./ab-test.js";
 

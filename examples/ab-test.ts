@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { MemoryVectorStore } from "@langchain/classic/vectorstores/memory";
 import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
+import { PageIndexRetriever } from "pageindex-retriever";
 import {
   Bm25ChunkRetriever,
   chunkTrees,
@@ -24,9 +25,8 @@ import {
   evaluationChart,
   evaluationTable,
   normaliseDocName,
-  PageIndexRetriever,
   readQuestions,
-} from "pageindex-retriever";
+} from "pageindex-retriever/eval";
 import type { TreeDocument } from "pageindex-store";
 import {
   type ExampleOptions,

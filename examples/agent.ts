@@ -13,12 +13,7 @@ import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messag
 import { InMemoryStore } from "@langchain/core/stores";
 import { fakeModel } from "@langchain/core/testing";
 import { createAgent } from "langchain";
-import {
-  createPageIndexTools,
-  PageIndexRetriever,
-  type SectionCitation,
-  tokenize,
-} from "pageindex-retriever";
+import { createPageIndexTools, PageIndexRetriever, type SectionCitation } from "pageindex-retriever";
 import { PageIndexStore } from "pageindex-store";
 import {
   defaultSample,
@@ -50,9 +45,14 @@ function lastToolMessage(messages: BaseMessage[]): ToolMessage | undefined {
   return [...messages].reverse().find((m): m is ToolMessage => ToolMessage.isInstance(m));
 }
 
+/** Lower-case words of three letters or more, crudely singular: the stand-in's notion of a term. */
+function terms(text: string): string[] {
+  return (text.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []).map((w) => w.replace(/s$/, ""));
+}
+
 /** The paragraph of `text` sharing the most terms with `question` (the stand-in's "reading"). */
 function bestParagraph(text: string, question: string): string {
-  const wanted = new Set(tokenize(question));
+  const wanted = new Set(terms(question));
   let best = "";
   let bestScore = -1;
   // A heading alone is not a passage: keep it with the paragraph that follows.
@@ -64,8 +64,8 @@ function bestParagraph(text: string, question: string): string {
     return out;
   }, []);
   for (const paragraph of paragraphs) {
-    const terms = new Set(tokenize(paragraph));
-    const score = [...wanted].filter((t) => terms.has(t)).length;
+    const found = new Set(terms(paragraph));
+    const score = [...wanted].filter((t) => found.has(t)).length;
     if (score > bestScore) {
       best = paragraph.trim();
       bestScore = score;

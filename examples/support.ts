@@ -7,13 +7,13 @@ import { extname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { MarkdownTreeLoader, PdfTreeLoader } from "pageindex-loader";
-import { chatModelFromSpec, HashingEmbeddings, type ModelEnv } from "pageindex-retriever";
+import { HashingEmbeddings } from "pageindex-retriever/eval";
 import type { TreeDocument } from "pageindex-store";
+// The CLI's `--model` parser (provider:name), borrowed so the examples read PAGEINDEX_MODEL the same way.
+import { chatModelFromSpec, type ModelEnv } from "../packages/pageindex-cli/src/cli/model-spec.js";
 
-/** The sample documents bundled with pageindex-retriever. */
-export const SAMPLES_DIR = fileURLToPath(
-  new URL("../packages/pageindex-retriever/samples/", import.meta.url),
-);
+/** The sample documents bundled with pageindex-cli (its `pageindex demo` indexes them). */
+export const SAMPLES_DIR = fileURLToPath(new URL("../packages/pageindex-cli/samples/", import.meta.url));
 
 /** A bundled sample and the question the examples ask of it. */
 export interface Sample {

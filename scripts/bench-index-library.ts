@@ -14,7 +14,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileByteStore } from "pageindex-store";
-import { indexFiles } from "../packages/pageindex-retriever/src/cli/commands/index-files.js";
+import { indexFiles } from "../packages/pageindex-cli/src/cli/commands/index-files.js";
 import { captureIo, countingStore, libraryContext, writeLibrary } from "../test/support/index-library.js";
 
 const args = process.argv.slice(2);

@@ -14,8 +14,9 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { MarkdownTextSplitter } from "@langchain/textsplitters";
-import { markdownToTree, parseMarkdown } from "pageindex-loader";
+import { markdownToTree } from "pageindex-loader";
 import { countTokens, type TreeDocument } from "pageindex-store";
+import { parseMarkdown } from "../packages/pageindex-loader/src/markdown/parse.js";
 import { CORPUS_DIR } from "./corpus.js";
 
 /** A deterministic 20 MB document with the usual mix: nested headings, code with `#` comments, lists, tables. */

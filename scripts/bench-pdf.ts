@@ -8,8 +8,10 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
-import { outlineStructure, pdfToTree, readPdf } from "pageindex-loader";
+import { pdfToTree } from "pageindex-loader";
 import { PDFParse } from "pdf-parse";
+import { readPdf } from "../packages/pageindex-loader/src/pdf/read/read-pdf.js";
+import { outlineStructure } from "../packages/pageindex-loader/src/pdf/structure/outline.js";
 import { corpusPdfs } from "./corpus.js";
 
 const { values } = parseArgs({

@@ -29,18 +29,16 @@ import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langc
 import type { ChatResult } from "@langchain/core/outputs";
 import { PageIndexRetriever, type SearchStrategy } from "pageindex-retriever";
 import {
-  asData,
   childrenOf,
   countTokens,
-  DATA_NOT_INSTRUCTIONS,
   fromPageIndexJson,
-  invokeStructured,
   rootsOf,
   type SkeletonNode,
   type TreeDocument,
   titlePath,
   UsageTracker,
 } from "pageindex-store";
+import { asData, DATA_NOT_INSTRUCTIONS, invokeStructured } from "pageindex-store/internals";
 import { z } from "zod";
 import { requireCorpus } from "./corpus.js";
 import { rng } from "./random.js";

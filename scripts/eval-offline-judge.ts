@@ -29,6 +29,7 @@ import type { Document } from "@langchain/core/documents";
 import type { PageIndexDocumentMetadata } from "pageindex-retriever";
 import * as retrieverPackage from "pageindex-retriever";
 import type { TreeDocument } from "pageindex-store";
+import { NodeTermIndex } from "../packages/pageindex-retriever/src/lexical/node-index.js";
 import { financeBenchQuestions, requireCorpus } from "./corpus.js";
 import { cachedPdfTree, docIdOf } from "./tree-cache.js";
 
@@ -37,7 +38,7 @@ import { cachedPdfTree, docIdOf } from "./tree-cache.js";
  * version's `src/index.ts`, run through tsx) for a before/after comparison in one run.
  */
 const RETRIEVER_MODULE = option("retriever", "");
-const { PageIndexRetriever, NodeTermIndex } = (
+const { PageIndexRetriever } = (
   RETRIEVER_MODULE ? await import(resolve(RETRIEVER_MODULE)) : retrieverPackage
 ) as typeof retrieverPackage;
 type PageIndexRetriever = InstanceType<typeof PageIndexRetriever>;

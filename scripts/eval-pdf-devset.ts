@@ -28,13 +28,10 @@ import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
-import {
-  layoutContext,
-  layoutStructure,
-  outlineStructure,
-  readPdf,
-  type SectionEntry,
-} from "pageindex-loader";
+import { readPdf } from "../packages/pageindex-loader/src/pdf/read/read-pdf.js";
+import { layoutContext, layoutStructure } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
+import { outlineStructure } from "../packages/pageindex-loader/src/pdf/structure/outline.js";
+import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
 import { type Entry, match } from "./structure-match.js";
 
 interface DevDoc {

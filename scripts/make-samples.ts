@@ -13,7 +13,7 @@ import {
 
 const OUT = resolve(
   dirname(fileURLToPath(import.meta.url)),
-  "../packages/pageindex-retriever/samples/acme-annual-report-2025.pdf",
+  "../packages/pageindex-cli/samples/acme-annual-report-2025.pdf",
 );
 
 /** Wraps prose into body lines of at most `width` characters (10 pt Helvetica fits ~90). */

@@ -2,8 +2,9 @@
  * How the structure evaluations compare a built tree with a reference (an outline, a PageIndex
  * tree): one-to-one greedy matching of (title, start page), optionally of the level too.
  */
-import { stripNumbering, titleSimilarity } from "pageindex-loader";
+
 import type { TreeDocument } from "pageindex-store";
+import { stripNumbering, titleSimilarity } from "../packages/pageindex-loader/src/pdf/structure/titles.js";
 
 /** One section of a reference or of a built tree. */
 export interface Entry {

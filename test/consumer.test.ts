@@ -15,7 +15,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  */
 const exec = promisify(execFile);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const PACKAGES = ["pageindex-store", "pageindex-loader", "pageindex-retriever"];
+const PACKAGES = ["pageindex-store", "pageindex-loader", "pageindex-retriever", "pageindex-cli"];
+/** What a project that only searches (store + retriever) must not get: the PDF engine, a provider SDK, the CLI's libraries. */
+const NOT_FOR_SEARCH_ONLY = [
+  "pageindex-loader",
+  "pageindex-cli",
+  "pdfjs-dist",
+  "@napi-rs/canvas",
+  "@langchain/openai",
+  "openai",
+  "commander",
+  "cli-progress",
+  "redis",
+];
 const CORE_VERSION = "1.2.18";
 
 async function registryReachable(): Promise<boolean> {
@@ -80,7 +92,10 @@ import { FakeListChatModel } from "@langchain/core/utils/testing";`);
 const TYPED = `import { PageIndexStore, type TreeDocument } from "pageindex-store";
 import { MarkdownTreeLoader } from "pageindex-loader";
 import { PageIndexRetriever, type PageIndexDocumentMetadata } from "pageindex-retriever";
+import { type EvalQuestion, parseQuestions } from "pageindex-retriever/eval";
 import type { Document } from "@langchain/core/documents";
+
+export const questions: EvalQuestion[] = parseQuestions('{"question": "tines?", "evidence": [{"page": 1}]}');
 
 export async function search(dir: string, file: string): Promise<Document<PageIndexDocumentMetadata>[]> {
   const store = await PageIndexStore.fromPath(dir);
@@ -107,6 +122,39 @@ const EXPECTED = {
     "search_sections",
   ],
 };
+
+/** Installs `dependencies` (tarballs and registry versions) with plain npm into a new empty folder. */
+async function npmProject(prefix: string, dependencies: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  await writeFile(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "consumer", private: true, dependencies }),
+  );
+  await exec("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
+    cwd: dir,
+    timeout: 480_000,
+  });
+  return dir;
+}
+
+/** Loads every `exports` entry of an installed package with require() and import(); prints the key counts. */
+const ENTRIES_SCRIPT = `
+const { readFileSync } = require("node:fs");
+(async () => {
+  const out = {};
+  for (const name of process.argv.slice(1)) {
+    const manifest = JSON.parse(readFileSync(require.resolve(name + "/package.json"), "utf8"));
+    for (const subpath of Object.keys(manifest.exports)) {
+      if (subpath === "./package.json") continue;
+      const entry = subpath === "." ? name : name + subpath.slice(1);
+      const cjs = Object.keys(require(entry)).filter((k) => k !== "__esModule").sort();
+      const esm = Object.keys(await import(entry)).filter((k) => k !== "default").sort();
+      out[entry] = { cjs: cjs.length, same: cjs.join() === esm.join() };
+    }
+  }
+  console.log(JSON.stringify(out));
+})().catch((error) => { console.error((error && error.stack) || error); process.exit(1); });
+`;
 
 describe.skipIf(!online)("packed packages installed with npm in an empty project", () => {
   let project = "";
@@ -164,24 +212,92 @@ describe.skipIf(!online)("packed packages installed with npm in an empty project
     }, 150_000);
   }
 
+  it("loads every entry point of every library from require() and import, with the same exports", async () => {
+    const { stdout } = await exec(
+      process.execPath,
+      ["-e", ENTRIES_SCRIPT, "pageindex-store", "pageindex-loader", "pageindex-retriever"],
+      { cwd: project, timeout: 60_000 },
+    );
+    const entries = JSON.parse(stdout.trim()) as Record<string, { cjs: number; same: boolean }>;
+    expect(Object.keys(entries).sort()).toEqual([
+      "pageindex-loader",
+      "pageindex-retriever",
+      "pageindex-retriever/eval",
+      "pageindex-store",
+      "pageindex-store/internals",
+    ]);
+    for (const [entry, { cjs, same }] of Object.entries(entries)) {
+      expect(cjs, entry).toBeGreaterThan(0);
+      expect(same, entry).toBe(true);
+    }
+  }, 90_000);
+
+  it("installs the `pageindex` command: npx pageindex --help, index and ask", async () => {
+    const help = await exec("npx", ["--no-install", "pageindex", "--help"], {
+      cwd: project,
+      timeout: 60_000,
+    });
+    expect(help.stdout).toMatch(/Usage: pageindex/);
+    const index = await exec(
+      "npx",
+      ["--no-install", "pageindex", "--store", "cli-store", "--no-progress", "index", "manual.md"],
+      { cwd: project, timeout: 60_000 },
+    );
+    expect(index.stderr).toMatch(/manual\.md: indexed/);
+    const ask = await exec(
+      "npx",
+      ["--no-install", "pageindex", "--store", "cli-store", "--json", "ask", "how do I clean the tines"],
+      { cwd: project, timeout: 60_000 },
+    );
+    expect(ask.stdout).toMatch(/Cleaning the tines/);
+  }, 150_000);
+
+  it("a project with only the store and the retriever gets no PDF engine, provider SDK or CLI library", async () => {
+    const packs = join(project, "packs");
+    const tarball = (name: string) =>
+      `file:${join(packs, tarballs.find((f) => f.startsWith(`${name}-`)) as string)}`;
+    const lean = await npmProject("pageindex-consumer-lean-", {
+      "@langchain/core": CORE_VERSION,
+      "pageindex-store": tarball("pageindex-store"),
+      "pageindex-retriever": tarball("pageindex-retriever"),
+    });
+    extraDirs.push(lean);
+    const { stdout: tree } = await exec("npm", ["ls", "--all", "--parseable"], {
+      cwd: lean,
+      timeout: 60_000,
+    });
+    const installed = new Set(
+      tree.split("\n").map((line) => line.split("node_modules/").slice(1).join("node_modules/")),
+    );
+    expect(
+      NOT_FOR_SEARCH_ONLY.filter((name) => [...installed].some((p) => p === name || p.endsWith(`/${name}`))),
+    ).toEqual([]);
+    expect(installed.has("pageindex-retriever")).toBe(true);
+    const { stdout } = await exec(
+      process.execPath,
+      ["-e", ENTRIES_SCRIPT, "pageindex-retriever", "pageindex-store"],
+      {
+        cwd: lean,
+        timeout: 60_000,
+      },
+    );
+    expect(Object.keys(JSON.parse(stdout.trim())).sort()).toEqual([
+      "pageindex-retriever",
+      "pageindex-retriever/eval",
+      "pageindex-store",
+      "pageindex-store/internals",
+    ]);
+  }, 600_000);
+
   it("says how to install redis, an optional peer, when the Redis store is asked for without it", async () => {
-    // A project with the store alone (the CLI's package depends on redis itself).
+    // A project with the store alone.
     // Outside the main project: Node would find its node_modules/redis from a subfolder.
-    const alone = await mkdtemp(join(tmpdir(), "pageindex-consumer-store-"));
-    extraDirs.push(alone);
     const store = tarballs.find((f) => f.startsWith("pageindex-store-")) as string;
-    const dependencies = {
+    const alone = await npmProject("pageindex-consumer-store-", {
       "@langchain/core": CORE_VERSION,
       "pageindex-store": `file:${join(project, "packs", store)}`,
-    };
-    await writeFile(
-      join(alone, "package.json"),
-      JSON.stringify({ name: "alone", private: true, dependencies }),
-    );
-    await exec("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
-      cwd: alone,
-      timeout: 240_000,
     });
+    extraDirs.push(alone);
     const script = `require("pageindex-store").PageIndexStore.fromRedis("redis://127.0.0.1:1")
       .then(() => process.exit(2), (error) => { console.log(error.message); });`;
     const { stdout } = await exec(process.execPath, ["-e", script], { cwd: alone, timeout: 60_000 });

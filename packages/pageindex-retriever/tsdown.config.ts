@@ -1,23 +1,14 @@
 import { defineConfig } from "tsdown";
 
-export default defineConfig([
-  {
-    entry: ["src/index.ts"],
-    format: ["esm", "cjs"],
-    dts: true,
-    platform: "node",
-    target: "node20",
-    clean: false,
-    sourcemap: true,
-  },
-  {
-    // The `pageindex` bin: ESM only, no typings (it is a program, not an API).
-    entry: { cli: "src/cli.ts" },
-    format: ["esm"],
-    dts: false,
-    platform: "node",
-    target: "node20",
-    clean: false,
-    sourcemap: true,
-  },
-]);
+export default defineConfig({
+  entry: ["src/index.ts", "src/eval.ts"],
+  format: ["esm", "cjs"],
+  dts: true,
+  platform: "node",
+  target: "node20",
+  clean: false,
+  sourcemap: true,
+  // Code both entries use goes to one shared chunk, so neither entry re-exports the other's
+  // internals (or the bundler's CJS interop helper) as part of its public surface.
+  outputOptions: { codeSplitting: { groups: [{ name: "shared", minShareCount: 2 }] } },
+});

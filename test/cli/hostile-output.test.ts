@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { terminalSafe } from "../../packages/pageindex-retriever/src/cli/output.js";
+import { terminalSafe } from "../../packages/pageindex-cli/src/cli/output.js";
 import { BIN, cli } from "./run-cli.js";
 
 const ESC = "\u001b";

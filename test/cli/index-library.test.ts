@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexFiles } from "../../packages/pageindex-retriever/src/cli/commands/index-files.js";
+import { indexFiles } from "../../packages/pageindex-cli/src/cli/commands/index-files.js";
 import { captureIo, countingStore, libraryContext, writeLibrary } from "../support/index-library.js";
 import { BIN, cli } from "./run-cli.js";
 

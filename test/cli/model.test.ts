@@ -6,7 +6,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatModelFromSpec } from "../../packages/pageindex-retriever/src/cli/model-spec.js";
+import { chatModelFromSpec } from "../../packages/pageindex-cli/src/cli/model-spec.js";
 import { type FakeOpenAi, startFakeOpenAi } from "./fake-openai.js";
 import { BIN, cli } from "./run-cli.js";
 

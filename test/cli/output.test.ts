@@ -23,7 +23,7 @@ describe.skipIf(!existsSync(BIN))("pageindex output", () => {
 
   it("prints its version", async () => {
     const pkg = JSON.parse(
-      await readFile(resolve(import.meta.dirname, "../../packages/pageindex-retriever/package.json"), "utf8"),
+      await readFile(resolve(import.meta.dirname, "../../packages/pageindex-cli/package.json"), "utf8"),
     );
     const res = await cli(["--version"]);
     expect(res.code).toBe(0);

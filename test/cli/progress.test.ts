@@ -1,12 +1,12 @@
 // Indexing progress on a terminal (a bar) and elsewhere (plain lines, one per phase).
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import type { Io } from "../../packages/pageindex-retriever/src/cli/output.js";
+import type { Io } from "../../packages/pageindex-cli/src/cli/output.js";
 import {
   createProgress,
   createRunProgress,
   type ProgressStream,
-} from "../../packages/pageindex-retriever/src/cli/progress.js";
+} from "../../packages/pageindex-cli/src/cli/progress.js";
 
 /** A stream that records what is written, claiming to be a terminal or not. */
 function fakeStream(isTTY: boolean): { stream: ProgressStream; written: string[] } {

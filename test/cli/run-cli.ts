@@ -5,8 +5,7 @@ import { resolve } from "node:path";
 
 /** The bin under test: the workspace build, or another one (e.g. a packed install) via PAGEINDEX_TEST_BIN. */
 export const BIN =
-  process.env.PAGEINDEX_TEST_BIN ??
-  resolve(import.meta.dirname, "../../packages/pageindex-retriever/dist/cli.mjs");
+  process.env.PAGEINDEX_TEST_BIN ?? resolve(import.meta.dirname, "../../packages/pageindex-cli/dist/cli.mjs");
 
 /** Exit code and output of one run. */
 export interface Run {

@@ -5,8 +5,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { BaseStore } from "@langchain/core/stores";
 import { PageIndexStore } from "pageindex-store";
-import type { CliContext } from "../../packages/pageindex-retriever/src/cli/context.js";
-import type { Io } from "../../packages/pageindex-retriever/src/cli/output.js";
+import type { CliContext } from "../../packages/pageindex-cli/src/cli/context.js";
+import type { Io } from "../../packages/pageindex-cli/src/cli/output.js";
 import { CountingByteStore } from "./counting-store.js";
 
 export { CountingByteStore };

@@ -4,16 +4,26 @@
  * @packageDocumentation
  */
 
-export * from "./auto-loader.js";
-export * from "./common/describe.js";
-export * from "./common/enrich.js";
+export { PageIndexLoader, type PageIndexLoaderOptions } from "./auto-loader.js";
+export { type DescribeOptions, type DescriptionResult, describeDocument } from "./common/describe.js";
+export type { TreeLoaderOptions } from "./common/enrich.js";
 export * from "./common/errors.js";
-export * from "./common/extractive.js";
-export * from "./common/source.js";
-export * from "./common/summarize.js";
-export * from "./common/tree-loader.js";
-export * from "./markdown/loader.js";
-export * from "./markdown/parse.js";
-export * from "./markdown/sections.js";
-export * from "./pdf/index.js";
-export * from "./pdf/llm/index.js";
+export type { SourceInput, TextInput } from "./common/source.js";
+export type { SummaryMode } from "./common/summarize.js";
+export { type SourceInfo, TreeLoader } from "./common/tree-loader.js";
+export {
+  type MarkdownSourceInfo,
+  MarkdownTreeLoader,
+  type MarkdownTreeLoaderOptions,
+  markdownToTree,
+} from "./markdown/loader.js";
+export * from "./pdf/errors.js";
+export {
+  type PdfSourceInfo,
+  type PdfStructureMode,
+  PdfTreeLoader,
+  type PdfTreeLoaderOptions,
+  pdfToTree,
+  type StructureAttempt,
+} from "./pdf/loader.js";
+export type { PdfProgressEvent } from "./pdf/types.js";

@@ -1,7 +1,8 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { describe, expect, it } from "vitest";
-import { MarkdownTreeLoader, PdfTreeLoader, summarizeNodes } from "../src/index.js";
+import { summarizeNodes } from "../src/common/summarize.js";
+import { MarkdownTreeLoader, PdfTreeLoader } from "../src/index.js";
 import { body, buildPdf, type LineSpec } from "./fixtures/pdf-builder.js";
 
 /** A model that counts its calls and can abort the load from inside its first call. */

@@ -5,15 +5,13 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { PageIndexError } from "pageindex-store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeText, readSource, sha256Hex } from "../src/common/source.js";
 import {
-  decodeText,
   InvalidInputError,
   MarkdownTreeLoader,
-  readSource,
   SourceNotFoundError,
   SourceReadError,
   SourceTooLargeError,
-  sha256Hex,
   UnsupportedContentError,
 } from "../src/index.js";
 

@@ -2,16 +2,9 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { createTree, type TreeDocument, UsageTracker } from "pageindex-store";
 import { describe, expect, it } from "vitest";
-import {
-  describeDocument,
-  extractiveSummary,
-  InvalidInputError,
-  leadSentences,
-  MAX_MODEL_SUMMARY_CHARS,
-  summarizeNodes,
-  summarizeTree,
-  toPlainText,
-} from "../src/index.js";
+import { extractiveSummary, leadSentences, toPlainText } from "../src/common/extractive.js";
+import { MAX_MODEL_SUMMARY_CHARS, summarizeNodes, summarizeTree } from "../src/common/summarize.js";
+import { describeDocument, InvalidInputError } from "../src/index.js";
 
 /**
  * FakeListChatModel that also records prompts, tracks concurrent calls, and throws when its

@@ -2,7 +2,8 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { countTokens } from "pageindex-store";
 import { describe, expect, it } from "vitest";
-import { MarkdownTreeLoader, summarizeNodes } from "../src/index.js";
+import { summarizeNodes } from "../src/common/summarize.js";
+import { MarkdownTreeLoader } from "../src/index.js";
 
 /** Records which sections it was asked about and how many calls overlapped. */
 class RecordingModel extends FakeListChatModel {

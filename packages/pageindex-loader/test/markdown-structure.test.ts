@@ -1,6 +1,7 @@
 import type { TreeDocument } from "pageindex-store";
 import { describe, expect, it } from "vitest";
-import { EmptyDocumentError, markdownToTree, parseMarkdown } from "../src/index.js";
+import { EmptyDocumentError, markdownToTree } from "../src/index.js";
+import { parseMarkdown } from "../src/markdown/parse.js";
 
 /** The shape under test: one row per node, in pre-order. */
 function rows(tree: TreeDocument) {

@@ -1,7 +1,7 @@
 import { getNode, type TreeDocument, type TreeNode } from "pageindex-store";
 import { describe, expect, it } from "vitest";
+import { detectFormat } from "../src/auto-loader.js";
 import {
-  detectFormat,
   InvalidInputError,
   NotAPdfError,
   PageIndexLoader,

@@ -2,6 +2,7 @@ import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { DocumentInterface } from "@langchain/core/documents";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import type { SkeletonNode } from "pageindex-store";
 import {
   asData,
   DATA_NOT_INSTRUCTIONS,
@@ -9,8 +10,7 @@ import {
   oneLine,
   pathLine,
   raceAbort,
-  type SkeletonNode,
-} from "pageindex-store";
+} from "pageindex-store/internals";
 
 /**
  * A retrieved section as a one-line citation: "report.pdf › Item 7 › Liquidity (pp. 41-43)".

@@ -6,19 +6,19 @@ import {
   createSearchTool,
   InvalidPageRangeError,
   PageIndexRetriever,
-  parsePageRanges,
-  TOOL_DATA_NOTE,
 } from "pageindex-retriever";
 import { MemoryTreeReader } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
+import { TOOL_DATA_NOTE } from "../src/tools/format.js";
+import { parsePageRanges } from "../src/tools/page-ranges.js";
 import { annualReport, ID, judgeByTitle, manual, TAX_PATH } from "./support/fixtures.js";
 import { hostileTree, tags } from "./support/hostile.js";
 
 /** Invokes a tool as an agent would (with a tool call) to get content and artifact. */
 async function call(t: StructuredToolInterface, args: Record<string, unknown>) {
   const message = (await t.invoke({ type: "tool_call", id: "call-1", name: t.name, args })) as ToolMessage;
-  return { content: String(message.content), artifact: message.artifact as unknown };
+  return { content: String(message.content), artifact: message.artifact as unknown, status: message.status };
 }
 
 describe("parsePageRanges", () => {
@@ -143,6 +143,11 @@ describe("navigation tools", () => {
     const bad = await call(tools.getPageContent, { docId: "acme-10k", pages: "7-5" });
     expect(bad.content).toBe('Error: bad page range: range "7-5" ends before it starts');
     expect(bad.artifact).toEqual({ error: 'bad page range: range "7-5" ends before it starts' });
+    // An error reaches the agent as one: a ToolMessage with status "error", not "success".
+    expect(bad.status).toBe("error");
+    expect((await call(tools.getPageContent, { docId: "acme-10k", pages: "12" })).status).toBe("success");
+    // Invoked directly (no tool call), the tool returns the text as before.
+    expect(await tools.getPageContent.invoke({ docId: "acme-10k", pages: "7-5" })).toBe(bad.content);
     const beyond = await call(tools.getPageContent, { docId: "acme-10k", pages: "70" });
     expect(beyond.content).toMatch(/beyond the last page \(60\)/);
   });

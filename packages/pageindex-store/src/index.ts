@@ -1,44 +1,53 @@
 /**
- * pageindex-store: the PageIndex tree model (types, runtime schema, conversions, helpers)
- * and the persistent tree store.
+ * pageindex-store: the PageIndex tree model (types, runtime schema, conversions, navigation
+ * helpers) and the persistent tree store. Helpers the sibling packages share (BM25, the
+ * tokenizer, prompt and model-call plumbing) are the `pageindex-store/internals` entry, not
+ * part of the public API.
  * @packageDocumentation
  */
 
-export * from "./abort.js";
-export {
-  CARD_FIELDS,
-  CARD_LIMITS,
-  type CardOutlineEntry,
-  type CardSection,
-  type DocumentCard,
-} from "./catalog/card.js";
-export {
-  type CatalogFilter,
-  type DocumentMatch,
-  type DocumentPage,
-  type DocumentPageOptions,
-  matchesFilter,
-  type SearchDocumentsOptions,
+export type { CardOutlineEntry, CardSection, DocumentCard } from "./catalog/card.js";
+export type {
+  CatalogFilter,
+  DocumentMatch,
+  DocumentPage,
+  DocumentPageOptions,
+  SearchDocumentsOptions,
 } from "./catalog/index.js";
-export { type CatalogReader, isCatalogReader } from "./catalog/reader.js";
-export * from "./convert/documents.js";
+export type { CatalogReader } from "./catalog/reader.js";
+export {
+  type DocumentsToTreeInit,
+  documentsToTree,
+  type NodeDocumentMetadata,
+  type NodeLocation,
+  nodeDocumentId,
+  treeToDocuments,
+} from "./convert/documents.js";
 export * from "./convert/pageindex.js";
 export * from "./errors.js";
-export * from "./ids.js";
-export * from "./lexical/bm25.js";
-export { isStopWord, stem, tokenize, tokenizeQuery } from "./lexical/tokenize.js";
-export * from "./llm/json-text.js";
-export * from "./llm/prompt.js";
-export * from "./llm/structured.js";
+export { toDocId } from "./ids.js";
+export { ModelAnswerError, ModelCallError, type ModelErrorKind } from "./llm/structured.js";
 export * from "./llm/usage.js";
-export * from "./model/build.js";
+export { createTree, type NodeDraft, type TreeInit } from "./model/build.js";
 export { MAX_TREE_DEPTH } from "./model/limits.js";
 export * from "./model/memory-reader.js";
-export * from "./model/navigate.js";
-export * from "./model/reader.js";
-export * from "./model/schema.js";
-export * from "./model/toc.js";
+export {
+  childrenOf,
+  findNode,
+  getNode,
+  isLeaf,
+  pathToRoot,
+  rootsOf,
+  subtreeNodes,
+  subtreeText,
+  subtreeTokenCount,
+  titlePath,
+  walk,
+} from "./model/navigate.js";
+export { type DocumentInfo, DocumentNotFoundError, type TreeReader } from "./model/reader.js";
+export { TreeDocumentSchema, TreeNodeSchema } from "./model/schema.js";
+export { type RenderTocOptions, renderToc } from "./model/toc.js";
 export * from "./model/types.js";
-export * from "./model/validate.js";
+export { parseTree } from "./model/validate.js";
 export * from "./store/index.js";
 export { countTokens } from "./tokens.js";

@@ -9,16 +9,8 @@ import { join } from "node:path";
 import type { BaseStore } from "@langchain/core/stores";
 import { LocalFileStore } from "langchain/storage/file_system";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  FileByteStore,
-  InvalidIdError,
-  KeyLayout,
-  MAX_STORE_DOC_ID_LENGTH,
-  maxDocIdLength,
-  PageIndexStore,
-  toDocId,
-} from "../src/index.js";
-import { newVersionId } from "../src/store/keys.js";
+import { FileByteStore, InvalidIdError, PageIndexStore, toDocId } from "../src/index.js";
+import { KeyLayout, MAX_STORE_DOC_ID_LENGTH, maxDocIdLength, newVersionId } from "../src/store/keys.js";
 import { makeTree } from "./helpers/trees.js";
 
 const LONGEST_NAMESPACE = "n".repeat(40);

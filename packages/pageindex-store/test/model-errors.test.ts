@@ -1,12 +1,11 @@
 import { ContextOverflowError } from "@langchain/core/errors";
+import { ModelCallError, UsageTracker } from "pageindex-store";
 import {
   classifyModelError,
   errorStatus,
   invokeStructured,
   isContextOverflow,
-  ModelCallError,
-  UsageTracker,
-} from "pageindex-store";
+} from "pageindex-store/internals";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { rateLimitError, ScriptedChatModel } from "../../../test/support/scripted-model.js";

@@ -1,5 +1,4 @@
 import {
-  checkTreeLinks,
   createTree,
   documentsToTree,
   fromPageIndexJson,
@@ -19,6 +18,7 @@ import {
   treeToDocuments,
   walk,
 } from "pageindex-store";
+import { checkTreeLinks } from "pageindex-store/internals";
 import { describe, expect, it } from "vitest";
 
 const drafts: NodeDraft[] = [

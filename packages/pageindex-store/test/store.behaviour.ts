@@ -8,16 +8,16 @@ import {
   DocumentIdConflictError,
   DocumentNotFoundError,
   InvalidIdError,
-  maxDocIdLength,
   PageIndexStore,
   type PageIndexStoreOptions,
   type SkeletonNode,
   StoreCorruptionError,
   StoreVersionError,
   TreeValidationError,
-  toSkeleton,
 } from "../src/index.js";
+import { toSkeleton } from "../src/model/reader.js";
 import { sha256 } from "../src/store/codec.js";
+import { maxDocIdLength } from "../src/store/keys.js";
 import { catalogBehaviour } from "./catalog.behaviour.js";
 import { allKeys, WrappedStore } from "./helpers/stores.js";
 import { makeTree } from "./helpers/trees.js";

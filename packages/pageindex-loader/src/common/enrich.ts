@@ -1,7 +1,7 @@
 import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { TreeDocument, UsageTracker } from "pageindex-store";
-import { throwIfAborted } from "pageindex-store";
+import { throwIfAborted } from "pageindex-store/internals";
 import { type DocumentFacts, describeDocument } from "./describe.js";
 import type { TextMarkup } from "./extractive.js";
 import { modelName, type SummaryMode, summarizeTree } from "./summarize.js";

@@ -2,20 +2,18 @@ import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import pLimit from "p-limit";
+import { countTokens, type TreeDocument, type UsageTracker } from "pageindex-store";
 import {
   asData,
   clipModelText,
-  countTokens,
   DATA_NOT_INSTRUCTIONS,
   invokeStructured,
   oneLine,
   pathLine,
   raceAbort,
-  type TreeDocument,
   throwIfAborted,
-  type UsageTracker,
-} from "pageindex-store";
-import { z } from "zod";
+} from "pageindex-store/internals";
+import { z } from "zod/v4";
 import { InvalidInputError } from "./errors.js";
 import { DEFAULT_SUMMARY_CHARS, extractiveSummary, type TextMarkup, toPlainText } from "./extractive.js";
 

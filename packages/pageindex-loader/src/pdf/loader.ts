@@ -1,15 +1,14 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import {
-  assertSafeId,
   type BuildInfo,
   createTree,
   type NodeDraft,
   type StructureSource,
   type TreeDocument,
-  throwIfAborted,
   toDocId,
   UsageTracker,
 } from "pageindex-store";
+import { assertSafeId, throwIfAborted } from "pageindex-store/internals";
 import type { DocumentFacts } from "../common/describe.js";
 import { enrichTree, type TreeLoaderOptions } from "../common/enrich.js";
 import { InvalidInputError } from "../common/errors.js";

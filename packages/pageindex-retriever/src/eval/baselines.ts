@@ -7,15 +7,8 @@ import type { CallbackManagerForRetrieverRun } from "@langchain/core/callbacks/m
 import { Document } from "@langchain/core/documents";
 import { Embeddings, type EmbeddingsInterface, type EmbeddingsParams } from "@langchain/core/embeddings";
 import { BaseRetriever, type BaseRetrieverInput } from "@langchain/core/retrievers";
-import {
-  Bm25Index,
-  bm25Doc,
-  countTokens,
-  type TreeDocument,
-  type TreeNode,
-  titlePath,
-  tokenize,
-} from "pageindex-store";
+import { countTokens, type TreeDocument, type TreeNode, titlePath } from "pageindex-store";
+import { Bm25Index, bm25Doc, tokenize } from "pageindex-store/internals";
 import { RetrieverConfigError } from "../errors.js";
 
 /** Options of {@link chunkTree}. */

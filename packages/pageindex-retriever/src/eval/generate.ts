@@ -1,17 +1,15 @@
 import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { type LlmUsage, type TreeReader, UsageTracker } from "pageindex-store";
 import {
   asData,
   DATA_NOT_INSTRUCTIONS,
   invokeStructured,
-  type LlmUsage,
   oneLine,
   pathLine,
-  type TreeReader,
   tokenize,
-  UsageTracker,
-} from "pageindex-store";
-import { z } from "zod";
+} from "pageindex-store/internals";
+import { z } from "zod/v4";
 import { truncateToTokens } from "../token-budget.js";
 import type { EvalQuestion, Evidence } from "./questions.js";
 import { type SampledSection, sampleSections } from "./sample-sections.js";

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { PageIndexError } from "pageindex-store";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** Where the answer to a question is: a page of a document, or a section title. */
 export interface Evidence {

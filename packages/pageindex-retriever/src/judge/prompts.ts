@@ -1,14 +1,6 @@
 import { type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
-import {
-  asData,
-  DATA_NOT_INSTRUCTIONS,
-  formatRange,
-  oneLine,
-  pathLine,
-  type SkeletonNode,
-  type TreeSkeleton,
-  titlePath,
-} from "pageindex-store";
+import { type SkeletonNode, type TreeSkeleton, titlePath } from "pageindex-store";
+import { asData, DATA_NOT_INSTRUCTIONS, formatRange, oneLine, pathLine } from "pageindex-store/internals";
 
 /** Expert knowledge / preferences, as given to the retriever. */
 export type ExpertKnowledge = string | readonly string[] | undefined;

@@ -1,5 +1,5 @@
-import { clipModelText, unescapeData } from "pageindex-store";
-import { z } from "zod";
+import { clipModelText, unescapeData } from "pageindex-store/internals";
+import { z } from "zod/v4";
 
 /**
  * What a judging model answers. Kept lenient (ids as strings or numbers, score and reason

@@ -1,14 +1,12 @@
+import { type SkeletonNode, type TreeSkeleton, walk } from "pageindex-store";
 import {
   type Bm25fCountedField,
   Bm25fIndex,
   countField,
   type QueryTerm,
-  type SkeletonNode,
-  type TreeSkeleton,
   tokenize,
   tokenizeQuery,
-  walk,
-} from "pageindex-store";
+} from "pageindex-store/internals";
 import { EXPANSION_WEIGHT, expandQuery } from "./expand.js";
 
 /**

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { gunzipSync, gzipSync } from "node:zlib";
-import type { Bm25fCountedField, TreeSkeleton } from "pageindex-store";
+import type { TreeSkeleton } from "pageindex-store";
+import type { Bm25fCountedField } from "pageindex-store/internals";
 import { type CountedNodeFields, nodeFieldParams } from "./node-index.js";
 
 /**

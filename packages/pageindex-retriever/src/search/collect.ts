@@ -1,5 +1,6 @@
 import { Document } from "@langchain/core/documents";
-import { nodeDocumentId, nodeMetadata, pathToRoot, subtreeNodes, subtreeTokenCount } from "pageindex-store";
+import { nodeDocumentId, pathToRoot, subtreeNodes, subtreeTokenCount } from "pageindex-store";
+import { nodeMetadata } from "pageindex-store/internals";
 import { truncateToTokens } from "../token-budget.js";
 import type { Candidate, PageIndexDocumentMetadata, SearchStrategy } from "../types.js";
 import type { SearchContext } from "./context.js";

@@ -4,13 +4,11 @@ import {
   type CatalogReader,
   type DocumentInfo,
   DocumentNotFoundError,
-  documentInfo,
   getNode,
-  isCatalogReader,
-  matchesFilter,
   StoreCorruptionError,
   type TreeReader,
 } from "pageindex-store";
+import { documentInfo, isCatalogReader, matchesFilter } from "pageindex-store/internals";
 import { chooseDocumentsPrompt } from "../judge/prompts.js";
 import type { RankedDocument } from "../types.js";
 import type { SearchContext } from "./context.js";

@@ -1,4 +1,5 @@
-import { childrenOf, countTokens, formatRange, type TreeSkeleton } from "pageindex-store";
+import { childrenOf, countTokens, type TreeSkeleton } from "pageindex-store";
+import { formatRange } from "pageindex-store/internals";
 import { clip } from "../judge/prompts.js";
 import { entryId, groupRange, type LevelEntry, levelEntries } from "./groups.js";
 

@@ -1,14 +1,7 @@
 import { tool } from "@langchain/core/tools";
-import {
-  asData,
-  type DocumentInfo,
-  type DocumentMatch,
-  type DocumentPage,
-  isCatalogReader,
-  oneLine,
-  type TreeReader,
-} from "pageindex-store";
-import { z } from "zod";
+import type { DocumentInfo, DocumentMatch, DocumentPage, TreeReader } from "pageindex-store";
+import { asData, isCatalogReader, oneLine } from "pageindex-store/internals";
+import { z } from "zod/v4";
 import { TOOL_DATA_NOTE, toolError } from "./format.js";
 
 /** Options of {@link createDocumentTools} (a subset of the navigation tools' options). */
@@ -58,7 +51,7 @@ export function createDocumentTools(reader: TreeReader, options: DocumentToolOpt
   const name = (base: string) => `${options.prefix ?? ""}${base}`;
 
   const listDocuments = tool(
-    async ({ limit, offset }) => {
+    async ({ limit, offset }, config) => {
       const size = Math.min(MAX_LIST_PAGE, limit ?? pageSize);
       const start = offset ?? 0;
       let page: ListPage;
@@ -67,11 +60,11 @@ export function createDocumentTools(reader: TreeReader, options: DocumentToolOpt
           ? await reader.listDocuments({ limit: size, offset: start })
           : await pageWithoutCatalog(reader, size, start);
       } catch (error) {
-        return toolError(`could not list documents: ${(error as Error).message}`);
+        return toolError(`could not list documents: ${(error as Error).message}`, config);
       }
       if (page.total === 0) return ["No documents are indexed.", page];
       if (page.documents.length === 0) {
-        return toolError(`offset ${start} is past the end (${page.total} documents)`);
+        return toolError(`offset ${start} is past the end (${page.total} documents)`, config);
       }
       const end = start + page.documents.length;
       const more =
@@ -101,10 +94,14 @@ export function createDocumentTools(reader: TreeReader, options: DocumentToolOpt
   );
 
   const searchDocuments = tool(
-    async ({ query, limit }) => {
-      if (!query.trim()) return toolError("the query is empty: say what the documents should be about");
+    async ({ query, limit }, config) => {
+      if (!query.trim())
+        return toolError("the query is empty: say what the documents should be about", config);
       if (!isCatalogReader(reader)) {
-        return toolError("this library has no catalog to search; page through list_documents instead");
+        return toolError(
+          "this library has no catalog to search; page through list_documents instead",
+          config,
+        );
       }
       let matches: DocumentMatch[];
       try {
@@ -112,7 +109,7 @@ export function createDocumentTools(reader: TreeReader, options: DocumentToolOpt
           limit: Math.min(MAX_SEARCH_LIMIT, limit ?? searchLimit),
         });
       } catch (error) {
-        return toolError(`could not search documents: ${(error as Error).message}`);
+        return toolError(`could not search documents: ${(error as Error).message}`, config);
       }
       if (matches.length === 0) return [`No document matches "${oneLine(query)}".`, []];
       const blocks = matches.map((m) =>

@@ -1,11 +1,7 @@
-import {
-  asData,
-  formatRange,
-  pathLine,
-  type SkeletonNode,
-  type TreeSkeleton,
-  titlePath,
-} from "pageindex-store";
+import { ToolMessage } from "@langchain/core/messages";
+import type { ToolRunnableConfig } from "@langchain/core/tools";
+import { type SkeletonNode, type TreeSkeleton, titlePath } from "pageindex-store";
+import { asData, formatRange, pathLine } from "pageindex-store/internals";
 
 /**
  * Ends every tool description: what a tool returns from a document is data. Tool output goes
@@ -70,7 +66,22 @@ export function renderSection(
   );
 }
 
-/** An error the agent can read and act on (tools return it instead of throwing). */
-export function toolError(message: string): [string, { error: string }] {
-  return [`Error: ${message}`, { error: message }];
+/**
+ * An error the agent can read and act on (tools return it instead of throwing). Called with the
+ * tool's `config` inside a tool call, the content is a ToolMessage with `status: "error"`:
+ * @langchain/core's `tool()` marks every plain result "success" and passes a returned
+ * ToolMessage through as it is. Without a tool call id (a direct `invoke(args)`) it is text.
+ */
+export function toolError(
+  message: string,
+  config?: ToolRunnableConfig,
+): [string | ToolMessage, { error: string }] {
+  const content = `Error: ${message}`;
+  const artifact = { error: message };
+  const call = config?.toolCall;
+  if (!call?.id) return [content, artifact];
+  return [
+    new ToolMessage({ status: "error", content, artifact, tool_call_id: call.id, name: call.name }),
+    artifact,
+  ];
 }

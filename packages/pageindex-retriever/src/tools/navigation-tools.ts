@@ -1,19 +1,16 @@
 import { Document } from "@langchain/core/documents";
 import { tool } from "@langchain/core/tools";
 import {
-  asData,
   DocumentNotFoundError,
-  formatRange,
   getNode,
   nodeDocumentId,
-  nodeMetadata,
-  oneLine,
   type SkeletonNode,
   type TreeReader,
   type TreeSkeleton,
   walk,
 } from "pageindex-store";
-import { z } from "zod";
+import { asData, formatRange, nodeMetadata, oneLine } from "pageindex-store/internals";
+import { z } from "zod/v4";
 import { resolveId } from "../search/context.js";
 import { createDocumentTools } from "./document-tools.js";
 import { renderSection, TOOL_DATA_NOTE, toolError } from "./format.js";
@@ -103,9 +100,9 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
   const { listDocuments, searchDocuments } = createDocumentTools(reader, options);
 
   const getStructure = tool(
-    async ({ docId, offset, maxDepth }) => {
+    async ({ docId, offset, maxDepth }, config) => {
       const skeleton = await skeletonOrError(reader, docId);
-      if (typeof skeleton === "string") return toolError(skeleton);
+      if (typeof skeleton === "string") return toolError(skeleton, config);
       const lines: Array<{ node: SkeletonNode; line: string }> = [];
       walk(skeleton, (node, depth) => {
         if (maxDepth !== undefined && depth > maxDepth) return "skip";
@@ -114,7 +111,7 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
       });
       const start = offset ?? 0;
       if (start >= lines.length && lines.length > 0) {
-        return toolError(`offset ${start} is past the end (the structure has ${lines.length} lines)`);
+        return toolError(`offset ${start} is past the end (the structure has ${lines.length} lines)`, config);
       }
       const slice = lines.slice(start, start + pageSize);
       const more =
@@ -147,9 +144,9 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
   );
 
   const getNodeContent = tool(
-    async ({ docId, nodeIds }) => {
+    async ({ docId, nodeIds }, config) => {
       const skeleton = await skeletonOrError(reader, docId);
-      if (typeof skeleton === "string") return toolError(skeleton);
+      if (typeof skeleton === "string") return toolError(skeleton, config);
       const offered = new Set(skeleton.nodes.map((n) => n.nodeId));
       const unknown: string[] = [];
       const nodes: SkeletonNode[] = [];
@@ -163,6 +160,7 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
       if (nodes.length === 0) {
         return toolError(
           `no section ${unknown.map((u) => `"${u}"`).join(", ")} in "${docId}"; ids look like "0003" (see get_document_structure)`,
+          config,
         );
       }
       const { content, documents } = await nodeContent(reader, skeleton, nodes, maxChars);
@@ -181,11 +179,14 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
   );
 
   const getPageContent = tool(
-    async ({ docId, pages }) => {
+    async ({ docId, pages }, config) => {
       const skeleton = await skeletonOrError(reader, docId);
-      if (typeof skeleton === "string") return toolError(skeleton);
+      if (typeof skeleton === "string") return toolError(skeleton, config);
       if (!skeleton.nodes.some((n) => n.startPage !== undefined)) {
-        return toolError(`document "${docId}" has no pages (it is ${skeleton.kind}); use get_node_content`);
+        return toolError(
+          `document "${docId}" has no pages (it is ${skeleton.kind}); use get_node_content`,
+          config,
+        );
       }
       let wanted: number[];
       try {
@@ -194,7 +195,8 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
           ...(skeleton.pageCount !== undefined ? { pageCount: skeleton.pageCount } : {}),
         });
       } catch (error) {
-        if (error instanceof InvalidPageRangeError) return toolError(`bad page range: ${error.message}`);
+        if (error instanceof InvalidPageRangeError)
+          return toolError(`bad page range: ${error.message}`, config);
         throw error;
       }
       const set = new Set(wanted);
@@ -204,7 +206,7 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
         for (let p = own[0]; p <= own[1]; p += 1) if (set.has(p)) return true;
         return false;
       });
-      if (nodes.length === 0) return toolError(`no section covers pages ${pages} of "${docId}"`);
+      if (nodes.length === 0) return toolError(`no section covers pages ${pages} of "${docId}"`, config);
       const { content, documents } = await nodeContent(reader, skeleton, nodes, maxChars);
       return [`Sections covering pages ${wanted.join(", ")}:\n\n${content}`, documents];
     },

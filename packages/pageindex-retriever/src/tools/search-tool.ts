@@ -1,7 +1,7 @@
 import type { Document } from "@langchain/core/documents";
 import { tool } from "@langchain/core/tools";
-import { formatRange } from "pageindex-store";
-import { z } from "zod";
+import { formatRange } from "pageindex-store/internals";
+import { z } from "zod/v4";
 import type { PageIndexRetriever } from "../retriever.js";
 import type { PageIndexDocumentMetadata } from "../types.js";
 import { sectionBlock, TOOL_DATA_NOTE, toolError } from "./format.js";
@@ -55,12 +55,12 @@ export function createSearchTool(retriever: PageIndexRetriever, options: SearchT
   const maxChars = options.maxCharsPerSection ?? 4000;
   return tool(
     async ({ query }, config) => {
-      if (!query.trim()) return toolError("the query is empty; ask a question");
+      if (!query.trim()) return toolError("the query is empty; ask a question", config);
       let docs: Document<PageIndexDocumentMetadata>[];
       try {
         docs = await retriever.invoke(query, config);
       } catch (error) {
-        return toolError(`search failed: ${(error as Error).message}`);
+        return toolError(`search failed: ${(error as Error).message}`, config);
       }
       if (docs.length === 0) {
         return [

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { TreeValidationError } from "../errors.js";
 import { toDocId } from "../ids.js";
 import { createTree, type NodeDraft } from "../model/build.js";

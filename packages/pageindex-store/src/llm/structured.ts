@@ -1,7 +1,7 @@
 import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { type AIMessage, type BaseMessageLike, HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { raceAbort } from "../abort.js";
 import { PageIndexError } from "../errors.js";
 import { countTokens } from "../tokens.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { BuildInfo, LlmUsage, TreeDocument, TreeNode } from "./types.js";
 import { TREE_SCHEMA_VERSION } from "./types.js";
 

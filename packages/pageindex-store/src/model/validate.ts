@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "zod/v4";
 import { type TreeIssue, TreeValidationError } from "../errors.js";
 import { MAX_TREE_DEPTH, tooDeepMessage } from "./limits.js";
 import { TreeDocumentSchema } from "./schema.js";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { TreeValidationError } from "../errors.js";
 import type { DocumentInfo } from "../model/reader.js";
 import type { SkeletonNode, TreeNode, TreeSkeleton } from "../model/types.js";

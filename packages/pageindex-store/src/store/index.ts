@@ -3,14 +3,6 @@ export { STORE_FORMAT_VERSION, type VerifyMode } from "./codec.js";
 export { DocumentIdConflictError, StoreCorruptionError, StoreVersionError } from "./errors.js";
 export { FileByteStore, type FileByteStoreOptions } from "./file-byte-store.js";
 export {
-  KeyLayout,
-  MAX_STORE_DOC_ID_LENGTH,
-  MAX_STORE_KEY_LENGTH,
-  maxDocIdLength,
-  type ParsedPendingKey,
-  type ParsedVersionKey,
-} from "./keys.js";
-export {
   type DocumentListing,
   type DocumentQuery,
   PageIndexStore,

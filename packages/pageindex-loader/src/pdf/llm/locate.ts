@@ -1,5 +1,5 @@
-import { asData } from "pageindex-store";
-import { z } from "zod";
+import { asData } from "pageindex-store/internals";
+import { z } from "zod/v4";
 import type { PdfPage } from "../types.js";
 import type { LlmCaller } from "./caller.js";
 import type { Entry } from "./entries.js";

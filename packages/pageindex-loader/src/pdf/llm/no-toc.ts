@@ -1,5 +1,5 @@
-import { asData, unescapeData } from "pageindex-store";
-import { z } from "zod";
+import { asData, unescapeData } from "pageindex-store/internals";
+import { z } from "zod/v4";
 import type { PdfPage } from "../types.js";
 import type { LlmCaller } from "./caller.js";
 import { cleanStructure, cleanTitle, type Entry, titleKey } from "./entries.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { PdfPage } from "../types.js";
 import type { LlmCaller } from "./caller.js";
 import { chunkPages, renderPages } from "./pages.js";

@@ -1,5 +1,6 @@
-import { asData, countTokens, unescapeData } from "pageindex-store";
-import { z } from "zod";
+import { countTokens } from "pageindex-store";
+import { asData, unescapeData } from "pageindex-store/internals";
+import { z } from "zod/v4";
 import type { LlmCaller } from "./caller.js";
 import { cleanStructure, cleanTitle, type Entry, titleKey, toPageNumber } from "./entries.js";
 import type { TocInfo } from "./toc-detect.js";

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 let cached: string | undefined;
 
 /**
- * The pageindex-retriever package folder (the one with `samples/` and `package.json`), found
+ * The pageindex-cli package folder (the one with `samples/` and `package.json`), found
  * from this module in `src/cli/` (tests) or `dist/` (the bin).
  * @returns `undefined` when the package files are not next to the code (e.g. a re-bundled copy).
  */

@@ -16,7 +16,7 @@ export function samplesDir(): string {
   const dir = packageDir();
   if (dir) return join(dir, "samples");
   throw new CliError(
-    "The bundled sample documents were not found next to the pageindex-retriever package",
+    "The bundled sample documents were not found next to the pageindex-cli package",
     EXIT.failure,
   );
 }

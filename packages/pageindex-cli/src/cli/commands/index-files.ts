@@ -4,6 +4,7 @@ import { basename } from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import pLimit from "p-limit";
 import { PageIndexLoader } from "pageindex-loader";
+import { LexicalIndexes } from "pageindex-retriever";
 import {
   DocumentIdConflictError,
   PageIndexError,
@@ -12,7 +13,6 @@ import {
   toDocId,
   UsageTracker,
 } from "pageindex-store";
-import { LexicalIndexes } from "../../lexical/index-cache.js";
 import type { CliContext } from "../context.js";
 import { docIdForFile, type FileDocId, pathDerivedId } from "../doc-ids.js";
 import { expandInputs } from "../files.js";

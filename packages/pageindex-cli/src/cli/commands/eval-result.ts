@@ -1,5 +1,5 @@
+import { type EvaluationResult, renameRetriever } from "pageindex-retriever/eval";
 import type { DocumentInfo } from "pageindex-store";
-import { type EvaluationResult, renameRetriever } from "../../eval/run.js";
 import type { IndexOutcome } from "./index-files.js";
 
 /**

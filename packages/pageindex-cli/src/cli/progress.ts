@@ -1,4 +1,5 @@
 import cliProgress from "cli-progress";
+import { restoreCursorOnExit } from "./cursor.js";
 import { type Io, terminalSafe } from "./output.js";
 
 /** Progress of one document being indexed. */
@@ -55,10 +56,12 @@ export function createProgress(
 
 function barProgress(io: Io, stream: ProgressStream): ProgressReporter {
   let bar: cliProgress.SingleBar | undefined;
+  let release: (() => void) | undefined;
   let label = "";
   return {
     start(name) {
       label = terminalSafe(name);
+      release ??= restoreCursorOnExit(stream);
       bar = new cliProgress.SingleBar(
         {
           format: "{label} [{bar}] {value}/{total} {phase} · LLM calls {llm}",
@@ -78,6 +81,8 @@ function barProgress(io: Io, stream: ProgressStream): ProgressReporter {
     stop(summary) {
       bar?.stop();
       bar = undefined;
+      release?.();
+      release = undefined;
       io.err(summary);
     },
   };
@@ -152,6 +157,7 @@ export function createRunProgress(
 
 function runBar(io: Io, total: number, stream: ProgressStream): RunProgress {
   const started = performance.now();
+  const release = restoreCursorOnExit(stream);
   const multi = new cliProgress.MultiBar(
     {
       format: "[{bar}] {value}/{total} files · {rate} files/s · ETA {eta_formatted} · {activity}",
@@ -192,6 +198,7 @@ function runBar(io: Io, total: number, stream: ProgressStream): RunProgress {
     },
     finish(summary) {
       multi.stop();
+      release();
       if (summary) io.err(summary);
     },
   };

@@ -1,7 +1,12 @@
 import type { DocumentInterface } from "@langchain/core/documents";
-import { answerWithCitations, citationOf } from "../../answer.js";
-import { PageIndexRetriever } from "../../retriever.js";
-import type { PageIndexDocumentMetadata, RetrievalRun, SearchStrategy } from "../../types.js";
+import {
+  answerWithCitations,
+  citationOf,
+  type PageIndexDocumentMetadata,
+  PageIndexRetriever,
+  type RetrievalRun,
+  type SearchStrategy,
+} from "pageindex-retriever";
 import type { CliContext } from "../context.js";
 import { resolveDocIds } from "../doc-ids.js";
 import { CliError, EXIT, plural, printJson } from "../output.js";

@@ -47,6 +47,8 @@ export function buildProgram(
     .option("--json", 'machine-readable output on stdout; errors as one {"error": …} JSON line on stderr')
     .option("--no-progress", "no progress output")
     .version(packageVersion(), "-V, --version", "print the version")
+    // Each command's help lists --store, --model… too (they go before or after the command).
+    .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError(!json)
     .configureOutput({
       writeOut: (s) => io.out(s),

@@ -2,23 +2,31 @@ import { mkdir, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
-import { type DocumentInfo, oneLine } from "pageindex-store";
+import { PageIndexRetriever, type SearchStrategy } from "pageindex-retriever";
 import {
+  AnswerGrader,
   Bm25ChunkRetriever,
   chunkTree,
   DEFAULT_CHUNKING,
+  type EvalQuestion,
+  evaluateRetrievers,
+  evaluationChart,
+  evaluationReport,
+  evaluationTable,
+  fallbackCell,
+  type GeneratedSet,
+  generateQuestions,
   HashingEmbeddings,
+  normaliseDocName,
+  questionsToJsonl,
+  type RetrieverUnderTest,
+  readQuestions,
+  toLangSmithExamples,
+  toLangSmithExperiment,
   VectorChunkRetriever,
-} from "../../eval/baselines.js";
-import { type GeneratedSet, generateQuestions, questionsToJsonl } from "../../eval/generate.js";
-import { AnswerGrader } from "../../eval/grade.js";
-import { toLangSmithExamples, toLangSmithExperiment } from "../../eval/langsmith.js";
-import { normaliseDocName } from "../../eval/metrics.js";
-import { type EvalQuestion, readQuestions } from "../../eval/questions.js";
-import { evaluationChart, evaluationReport, evaluationTable, fallbackCell } from "../../eval/report.js";
-import { evaluateRetrievers, type RetrieverUnderTest } from "../../eval/run.js";
-import { PageIndexRetriever } from "../../retriever.js";
-import type { SearchStrategy } from "../../types.js";
+} from "pageindex-retriever/eval";
+import type { DocumentInfo } from "pageindex-store";
+import { oneLine } from "pageindex-store/internals";
 import type { CliContext } from "../context.js";
 import { CliError, EXIT, plural, printJson } from "../output.js";
 import { createProgress } from "../progress.js";
@@ -68,15 +76,51 @@ function generationLine(set: GeneratedSet, wanted: number): string {
   return `Generated ${set.questions.length} of ${wanted} questions from ${plural(set.tried, "section")} tried (${droppedText(set)}); ${plural(set.usage.calls, "model call")}, ${set.usage.promptTokens} prompt and ${set.usage.completionTokens} completion tokens`;
 }
 
+/**
+ * Runs the evaluation with one progress bar over every (question, retriever) pair on a
+ * terminal (a line per retriever elsewhere) instead of a line per question; failed queries are
+ * listed after the bar.
+ */
+async function evaluateWithProgress(
+  ctx: CliContext,
+  input: Omit<Parameters<typeof evaluateRetrievers>[0], "onResult">,
+): Promise<Awaited<ReturnType<typeof evaluateRetrievers>>> {
+  const progress = createProgress(ctx.io, progressMode(ctx));
+  const total = input.questions.length * Object.keys(input.retrievers).length;
+  const failures: string[] = [];
+  let done = 0;
+  let llmCalls = 0;
+  progress.start("evaluating");
+  try {
+    return await evaluateRetrievers({
+      ...input,
+      onResult: (name, question, score) => {
+        done += 1;
+        llmCalls += score.llmCalls;
+        if (score.error) failures.push(`${name} · ${question.id}: ${ctx.redact(oneLine(score.error))}`);
+        progress.update({ phase: name, done, total, llmCalls });
+      },
+    });
+  } finally {
+    const pairs = `${plural(input.questions.length, "question")} × ${plural(Object.keys(input.retrievers).length, "retriever")}`;
+    progress.stop(
+      `Evaluated ${plural(done, "query", "queries")} (${pairs}); ${plural(llmCalls, "LLM call")}`,
+    );
+    for (const line of failures) ctx.io.err(`error: ${line}`);
+  }
+}
+
+/** Progress output as the global options ask: none with --json, summary lines with --no-progress. */
+function progressMode(ctx: CliContext): "off" | "summary" | "live" {
+  return ctx.options.json ? "off" : ctx.options.progress === false ? "summary" : "live";
+}
+
 /** Generates the question set with a progress bar (stderr), as indexing shows one. */
 async function generateFromStore(
   ctx: CliContext,
   input: Omit<Parameters<typeof generateQuestions>[0], "onProgress">,
 ): Promise<GeneratedSet> {
-  const progress = createProgress(
-    ctx.io,
-    ctx.options.json ? "off" : ctx.options.progress === false ? "summary" : "live",
-  );
+  const progress = createProgress(ctx.io, progressMode(ctx));
   progress.start("generating questions");
   let summary = "question generation stopped";
   try {
@@ -261,19 +305,11 @@ export async function evaluate(
   if (embeddingsLabel && !ctx.options.json) ctx.io.err(`Vector baseline embeddings: ${embeddingsLabel}`);
 
   const grader = model && (options.grade ?? true) ? new AnswerGrader({ model, reader: store }) : undefined;
-  const raw = await evaluateRetrievers({
+  const raw = await evaluateWithProgress(ctx, {
     questions,
     retrievers,
     k,
     ...(grader ? { grader } : {}),
-    onResult: (name, question, score) => {
-      if (ctx.options.json || ctx.options.progress === false) return;
-      const hit = score.firstHitRank === null ? "miss" : `hit@${score.firstHitRank}`;
-      const graded = score.answer ? ` · answer ${score.answer.grade}` : "";
-      ctx.io.err(
-        `${name} · ${question.id}: ${hit}${graded}${score.error ? ` (error: ${ctx.redact(oneLine(score.error))})` : ""}`,
-      );
-    },
   });
   const result = relabelFallbacks(
     withTreeIndexing(raw, treeLabel, indexed, docs),

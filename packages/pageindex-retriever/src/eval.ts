@@ -1,0 +1,60 @@
+/**
+ * pageindex-retriever/eval: A/B evaluation of retrievers on your own questions — question sets
+ * (read, or generated from the documents), chunk baselines (BM25, vector), runners, metrics,
+ * answer grading, reports and LangSmith export. Needs nothing beyond the retriever's own
+ * dependencies; the `pageindex eval` command of pageindex-cli is built on it.
+ * @packageDocumentation
+ */
+
+export {
+  Bm25ChunkRetriever,
+  type Bm25ChunkRetrieverInput,
+  type ChunkMetadata,
+  type ChunkOptions,
+  chunkTree,
+  chunkTrees,
+  DEFAULT_CHUNKING,
+  HashingEmbeddings,
+  type HashingEmbeddingsParams,
+  VectorChunkRetriever,
+  type VectorChunkRetrieverInput,
+} from "./eval/baselines.js";
+export {
+  type DropReason,
+  type GeneratedQuestion,
+  type GeneratedSet,
+  type GenerateOptions,
+  generateQuestions,
+  questionsToJsonl,
+} from "./eval/generate.js";
+export { type AnswerGrade, AnswerGrader, type AnswerGraderOptions, type GradedAnswer } from "./eval/grade.js";
+export {
+  type LangSmithExample,
+  type LangSmithExperiment,
+  type LangSmithExperimentRow,
+  type LangSmithScore,
+  toLangSmithExamples,
+  toLangSmithExperiment,
+} from "./eval/langsmith.js";
+export {
+  type AnswerSummary,
+  normaliseDocName,
+  type QuestionScore,
+  type RetrieverSummary,
+  type ReturnedSection,
+} from "./eval/metrics.js";
+export {
+  type EvalQuestion,
+  type Evidence,
+  parseQuestions,
+  QuestionsFileError,
+  readQuestions,
+} from "./eval/questions.js";
+export { evaluationChart, evaluationReport, evaluationTable, fallbackCell } from "./eval/report.js";
+export {
+  type EvaluateOptions,
+  type EvaluationResult,
+  evaluateRetrievers,
+  type RetrieverUnderTest,
+  renameRetriever,
+} from "./eval/run.js";
