@@ -1,6 +1,6 @@
 import type { TreeDocument } from "pageindex-store";
 import { describe, expect, it } from "vitest";
-import { pdfToTree } from "../src/index.js";
+import { extractiveSummary, pdfToTree } from "../src/index.js";
 import { joinLines } from "../src/pdf/text/dehyphenate.js";
 import { glyphNames } from "../src/pdf/text/glyph-names.js";
 import { fontRepairs, glyphTokens, repairStrings } from "../src/pdf/text/ligatures.js";
@@ -211,5 +211,45 @@ describe("glyphs a partial ToUnicode map loses", () => {
     // Text that does not line up with the glyphs is left alone.
     expect(repairStrings(["something else"], tokens.get("F1") ?? [])).toBeUndefined();
     expect(tokens.has("F2")).toBe(false);
+  });
+});
+
+describe("footnotes", () => {
+  it("sets a footnote at the page's foot apart from the sentence that runs on to the next page", async () => {
+    const pages: PageSpec[] = [
+      {
+        lines: [
+          { text: "Introduction", size: 16, bold: true },
+          ...body(6, 1),
+          { text: "The matrix is called the basis matrix or" },
+          { text: "9 How to prepare such a directory is described in the notes.", size: 8, gap: 300 },
+        ],
+      },
+      { lines: [{ text: "basis of the problem, as shown below." }, ...body(6, 2)] },
+    ];
+    const tree = await load(await buildPdf({ pages }));
+    const text = tree.nodes.map((n) => n.text).join("\n");
+    expect(text).toContain("basis matrix or\n\n9 How to prepare such a directory is described in the notes.");
+  });
+});
+
+describe("extractive summaries of PDF text", () => {
+  const plain = (text: string, maxChars = 120) => extractiveSummary(text, { markup: "plain", maxChars });
+  const long =
+    "The default packages are loaded at start-up, in the order given, before any profile file is read and before the workspace is restored from disk.";
+
+  it("goes past a lead that is only a name", () => {
+    const summary = plain(`R_DEFAULT_PACKAGES. ${long}`);
+    expect(summary.startsWith("R_DEFAULT_PACKAGES. The default packages are loaded")).toBe(true);
+    expect(summary.endsWith("…")).toBe(true);
+  });
+
+  it("starts at a real sentence when the text opens mid-sentence", () => {
+    expect(
+      plain("and the rest of the earlier sentence ends here. The loader reads PDF files page by page."),
+    ).toBe("The loader reads PDF files page by page.");
+    expect(plain("ls lists the files of a directory. It takes options.")).toBe(
+      "ls lists the files of a directory. It takes options.",
+    );
   });
 });

@@ -1,4 +1,5 @@
-import type { PdfPage } from "../types.js";
+import type { ParsedPage } from "../types.js";
+import { footnotesOf } from "./footnotes.js";
 import { Vocabulary } from "./vocabulary.js";
 
 /** A word broken by a hyphen (or a soft hyphen) at the end of a line. */
@@ -38,20 +39,27 @@ export function joinInlineBreaks(line: string, vocab: Vocabulary): string {
  * Joins a page's lines into text, mending words broken at line ends: "sys-" + "tems are" becomes
  * "systems" + "are" (the continuation moves up to its first half, so a line never starts
  * mid-word), a compound "well-" + "known" becomes "well-known", and "manip- ulated" inside a
- * line is joined too. A soft hyphen (U+00AD) always marks a hyphenated word.
+ * line is joined too. A soft hyphen (U+00AD) always marks a hyphenated word. Lines listed in
+ * `footnotes` (a footnote's first line) start a paragraph of their own, and no word is joined
+ * into them.
  *
  * @example
  * joinLines(["the sys-", "tems are"], Vocabulary.fromTexts(["systems"])); // "the systems\nare"
  */
-export function joinLines(lines: readonly string[], vocab: Vocabulary): string {
+export function joinLines(
+  lines: readonly string[],
+  vocab: Vocabulary,
+  footnotes: ReadonlySet<string> = new Set(),
+): string {
   const out: string[] = [];
   let carry: string | undefined;
   for (let i = 0; i < lines.length; i++) {
+    if (carry === undefined && out.length > 0 && footnotes.has(lines[i] as string)) out.push("");
     let line = joinInlineBreaks(carry ?? (lines[i] as string), vocab);
     carry = undefined;
     const next = lines[i + 1];
     const end = LINE_END_BREAK.exec(line);
-    const start = next === undefined ? null : LINE_START_WORD.exec(next);
+    const start = next === undefined || footnotes.has(next) ? null : LINE_START_WORD.exec(next);
     if (end && start) {
       const left = end[1] as string;
       const right = start[1] as string;
@@ -67,7 +75,7 @@ export function joinLines(lines: readonly string[], vocab: Vocabulary): string {
   return out.join("\n");
 }
 
-/** {@link joinLines} with the vocabulary of the document the lines come from. */
-export function joinPageLines(lines: readonly string[], pages: readonly PdfPage[]): string {
-  return joinLines(lines, Vocabulary.of(pages));
+/** {@link joinLines} with the vocabulary and footnotes of the document the lines come from. */
+export function joinPageLines(lines: readonly string[], pages: readonly ParsedPage[]): string {
+  return joinLines(lines, Vocabulary.of(pages), footnotesOf(pages));
 }
