@@ -153,7 +153,8 @@ const countBars = (doc: DocText): number =>
 const docs: DocText[] = [];
 const wanted = (label: string) => !values.only || label.includes(values.only);
 for (const doc of [...DEVSET, GLPK]) {
-  const label = `${doc.pkg}/${basename(doc.path).replace(/\.gz$/, "")}`;
+  // The package and the file with its folder: gap-doc holds several "manual.pdf".
+  const label = `${doc.pkg}/${doc.path.split("/").slice(-2).join("/").replace(/\.gz$/, "")}`;
   if (!wanted(label)) continue;
   const bytes = pdfBytes(cache, doc);
   if (bytes) docs.push(await measure(label, bytes));

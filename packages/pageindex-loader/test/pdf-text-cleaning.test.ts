@@ -244,6 +244,15 @@ describe("extractive summaries of PDF text", () => {
     expect(summary.endsWith("…")).toBe(true);
   });
 
+  it("drops the heading line with its section number", () => {
+    expect(
+      extractiveSummary("4.1 Background\nThe LP problem can be stated as follows.", {
+        markup: "plain",
+        title: "Background",
+      }),
+    ).toBe("The LP problem can be stated as follows.");
+  });
+
   it("starts at a real sentence when the text opens mid-sentence", () => {
     expect(
       plain("and the rest of the earlier sentence ends here. The loader reads PDF files page by page."),

@@ -210,8 +210,13 @@ export function toPlainText(text: string, options: Omit<ExtractiveOptions, "maxC
       ? markdownToPlain(text).text
       : collapse(text.replace(CONTENTS_ENTRY, "").replace(/(?:[ \t]*[.·…_]){4,}/g, " "));
   const title = options.title ? collapse(options.title) : "";
-  if (markup === "plain" && title && plain.toLowerCase().startsWith(title.toLowerCase())) {
-    plain = plain.slice(title.length).replace(/^[\s:.\-–—]+/, "");
+  if (markup === "plain" && title) {
+    // The heading line, with the section number a PDF prints before the title ("4.1 Background").
+    const number = /^(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?)\s+/.exec(plain)?.[0] ?? "";
+    const at = plain.toLowerCase().startsWith(title.toLowerCase()) ? 0 : number.length;
+    if (plain.slice(at).toLowerCase().startsWith(title.toLowerCase())) {
+      plain = plain.slice(at + title.length).replace(/^[\s:.\-–—]+/, "");
+    }
   }
   return plain;
 }

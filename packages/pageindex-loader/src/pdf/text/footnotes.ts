@@ -1,4 +1,5 @@
 import type { ParsedPage } from "../types.js";
+import { mostCommon } from "./counts.js";
 
 /** A footnote's first line: a number or mark, then its text ("9 How to…", "1Subvector…", "* Note"). */
 const FOOTNOTE_START = /^(?:\d{1,3}|[*†‡§¶])\s?\S/u;
@@ -13,15 +14,7 @@ function bodySize(pages: readonly ParsedPage[]): number {
       chars.set(key, (chars.get(key) ?? 0) + line.text.length);
     }
   }
-  let best = 0;
-  let bestChars = -1;
-  for (const [size, n] of chars) {
-    if (n > bestChars) {
-      best = size;
-      bestChars = n;
-    }
-  }
-  return best;
+  return mostCommon(chars, 0);
 }
 
 /**

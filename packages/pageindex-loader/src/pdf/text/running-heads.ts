@@ -1,4 +1,5 @@
 import type { ParsedPage, PdfLine } from "../types.js";
+import { mostCommon } from "./counts.js";
 
 /** An edge line of a page: one of the two top-most or two bottom-most lines. */
 interface EdgeLine {
@@ -93,15 +94,7 @@ function bodyLeading(pages: readonly ParsedPage[]): number {
       if (g > 0) counts.set(g, (counts.get(g) ?? 0) + 1);
     }
   }
-  let best = 12;
-  let bestCount = 0;
-  for (const [g, c] of counts) {
-    if (c > bestCount) {
-      best = g;
-      bestCount = c;
-    }
-  }
-  return best;
+  return mostCommon(counts, 12);
 }
 
 /**
