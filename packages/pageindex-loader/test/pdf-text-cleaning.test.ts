@@ -172,6 +172,14 @@ describe("glyphs a partial ToUnicode map loses", () => {
     };
     expect(Object.fromEntries(fontRepairs(font) ?? [])).toEqual({ 11: "fi", 13: "ffi", 14: "\u2014" });
     expect(fontRepairs({ ...font, toUnicode: null })).toBeUndefined();
+    // Code 39 drawing a right quote reads "'": a fair stand-in, not worth a repair.
+    const quote = {
+      data: cffFont(["quoteright"], false),
+      toUnicode: { _map: [] },
+      toFontChar: [] as number[],
+    };
+    quote.toFontChar[39] = 0xe000;
+    expect(fontRepairs(quote)).toBeUndefined();
   });
 
   it("puts the repaired glyphs back into the text pdf.js extracted", () => {

@@ -19,6 +19,18 @@ const GLYPH_TEXT: Readonly<Record<string, string>> = {
   quotedblright: "\u201d",
 };
 
+/**
+ * ASCII characters that stand well enough for a glyph: a font whose code 39 draws a right quote
+ * reads "'", which costs the reader nothing, so it is not worth reading the page's glyphs for.
+ */
+const STAND_INS: Readonly<Record<string, string>> = {
+  quoteleft: "`'",
+  quoteright: "'",
+  quotedblleft: '"',
+  quotedblright: '"',
+  endash: "-",
+};
+
 /** The font facts pdf.js hands over with `fontExtraProperties` (the parts this module reads). */
 export interface PdfJsFontFacts {
   /** The OpenType file pdf.js built from the embedded font. */
@@ -32,7 +44,8 @@ export interface PdfJsFontFacts {
 /**
  * The codes of a simple font whose text pdf.js gets wrong and the text they should read: codes
  * the PDF's own (partial) ToUnicode map leaves out while the embedded font names their glyph
- * "fi", "fl", "emdash"…. Undefined when nothing needs repair (the usual case).
+ * "fi", "fl", "emdash"…, unless the code itself reads as a fair stand-in ("'" for a right
+ * quote). Undefined when nothing needs repair (the usual case).
  */
 export function fontRepairs(font: PdfJsFontFacts | null | undefined): Map<number, string> | undefined {
   const map = font?.toUnicode?._map;
@@ -47,7 +60,8 @@ export function fontRepairs(font: PdfJsFontFacts | null | undefined): Map<number
   const repairs = new Map<number, string>();
   for (const [code, name] of glyphNames(font.data, chars)) {
     const text = GLYPH_TEXT[name];
-    if (text !== undefined && text !== String.fromCharCode(code)) repairs.set(code, text);
+    const read = String.fromCharCode(code);
+    if (text !== undefined && text !== read && !STAND_INS[name]?.includes(read)) repairs.set(code, text);
   }
   return repairs.size > 0 ? repairs : undefined;
 }
