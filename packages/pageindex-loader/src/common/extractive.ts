@@ -210,10 +210,22 @@ export function toPlainText(text: string, options: Omit<ExtractiveOptions, "maxC
       ? markdownToPlain(text).text
       : collapse(text.replace(CONTENTS_ENTRY, "").replace(/(?:[ \t]*[.·…_]){4,}/g, " "));
   const title = options.title ? collapse(options.title) : "";
-  if (markup === "plain" && title && plain.toLowerCase().startsWith(title.toLowerCase())) {
-    plain = plain.slice(title.length).replace(/^[\s:.\-–—]+/, "");
+  if (markup === "plain" && title) {
+    // The heading line, with the section number a PDF prints before the title ("4.1 Background").
+    const number = /^(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?)\s+/.exec(plain)?.[0] ?? "";
+    const at = plain.toLowerCase().startsWith(title.toLowerCase()) ? 0 : number.length;
+    if (plain.slice(at).toLowerCase().startsWith(title.toLowerCase())) {
+      plain = plain.slice(at + title.length).replace(/^[\s:.\-–—]+/, "");
+    }
   }
   return plain;
+}
+
+/** `plain` cut to `maxChars` at a word, with an ellipsis. */
+function cutAtWord(plain: string, maxChars: number): string {
+  if (plain.length <= maxChars) return plain;
+  const space = plain.lastIndexOf(" ", maxChars - 1);
+  return `${plain.slice(0, space > maxChars / 2 ? space : maxChars - 1).replace(/[\s,;:]+$/, "")}…`;
 }
 
 /** Whole sentences from the start of `plain`, up to `maxChars`; a long first sentence is cut at a word. */
@@ -226,10 +238,27 @@ export function leadSentences(plain: string, maxChars: number): string {
     if (end > maxChars) break;
     cut = end;
   }
-  if (cut > 0) return plain.slice(0, cut);
-  const space = plain.lastIndexOf(" ", maxChars - 1);
-  return `${plain.slice(0, space > maxChars / 2 ? space : maxChars - 1).replace(/[\s,;:]+$/, "")}…`;
+  return cut > 0 ? plain.slice(0, cut) : cutAtWord(plain, maxChars);
 }
+
+/** Words that open a clause but not a sentence: text starting with one continues a sentence from the page before. */
+const CONTINUATION =
+  /^(?:and|or|but|nor|of|to|in|on|at|by|for|from|with|as|than|that|which|who|whose|whom|is|are|was|were|be|been|the|a|an|its|their|this|these|it|into|onto|upon|via|if|then|so)\b/;
+
+/**
+ * Drops a leading fragment of a sentence begun on an earlier page ("and the rest of it. The
+ * next…"): lower-case text that opens with a joining word or a comma, when a sentence starts
+ * soon after. A lower-case command name ("ls lists…") opens a real sentence and stays.
+ */
+function fromSentenceStart(plain: string): string {
+  if (!/^\p{Ll}/u.test(plain) || !(CONTINUATION.test(plain) || /^\S+[,;]\s/.test(plain))) return plain;
+  const next = /[.!?]["')\]]*\s+(?=[\p{Lu}\d"'(])/u.exec(plain.slice(0, 600));
+  const rest = next ? plain.slice(next.index + next[0].length) : "";
+  return rest.length >= 20 ? rest : plain;
+}
+
+/** A lead too thin to tell a reader anything: a bare name or a few words ("R_DEFAULT_PACKAGES."). */
+const thin = (lead: string): boolean => lead.split(/\s+/).filter(Boolean).length < 4;
 
 /**
  * A deterministic lead of a section: markup stripped, first sentences up to `maxChars`.
@@ -245,6 +274,11 @@ export function extractiveSummary(text: string, options: ExtractiveOptions = {})
     const prefix = markdownToPlain(window, maxChars + 16);
     if (prefix.complete || /[^"')\]]/.test(prefix.text.slice(maxChars + 1)))
       return leadSentences(prefix.text, maxChars);
+    return leadSentences(toPlainText(window, options), maxChars);
   }
-  return leadSentences(toPlainText(window, options), maxChars);
+  // Plain (PDF) text: start at a real sentence, and when the first sentence is only a name,
+  // go on into the next one rather than stop at the name.
+  const plain = fromSentenceStart(toPlainText(window, options));
+  const lead = leadSentences(plain, maxChars);
+  return thin(lead) && plain.length > lead.length ? cutAtWord(plain, maxChars) : lead;
 }

@@ -33,6 +33,7 @@ import {
 import { type SplitReport, splitLargeSections } from "./structure/split.js";
 import { judgeLayout } from "./structure/sufficiency.js";
 import { stripNumbering, titleSimilarity } from "./structure/titles.js";
+import { textFurniture } from "./text/running-heads.js";
 import type { ParsedPage, PdfLine, PdfPage, PdfProgressEvent, SectionEntry } from "./types.js";
 
 /**
@@ -348,7 +349,7 @@ export async function pdfToTree(
   await stepDone("structure", STRUCTURE_STEPS, STRUCTURE_STEPS);
 
   const furniture = chosen.structure === "flat" ? new Map() : layout().furniture;
-  const slicer = new TextSlicer(pages, furniture);
+  const slicer = new TextSlicer(pages, textFurniture(pages, furniture));
   let split: SplitReport | undefined;
   if (options.split !== false && chosen.structure !== "flat") {
     await stepDone("split", 0, 1);

@@ -54,6 +54,9 @@ export async function openPdf(data: Uint8Array, options: OpenPdfOptions): Promis
     isEvalSupported: false,
     disableFontFace: true,
     useSystemFonts: false,
+    // Hands each font's program and code maps to this side, so glyphs a partial ToUnicode map
+    // loses ("fi", em dash) can be named from the font itself (see pdf/text/ligatures.ts).
+    fontExtraProperties: true,
     stopAtErrors: false,
   });
   let doc: PDFDocumentProxy;

@@ -1,5 +1,6 @@
 import type { NodeDraft } from "pageindex-store";
 import { countDocumentTokens } from "../../common/token-count.js";
+import { joinPageLines } from "../text/dehyphenate.js";
 import type { ParsedPage, PdfLine, PdfPosition, SectionEntry } from "../types.js";
 import { compactTitle, titleSimilarity } from "./titles.js";
 
@@ -114,7 +115,7 @@ export class TextSlicer {
       const end = to && p === to.page ? to.line : page.lines.length;
       const lines: string[] = [];
       for (let i = start; i < end; i++) if (!skip?.has(i)) lines.push((page.lines[i] as PdfLine).text);
-      if (lines.length > 0) parts.push(lines.join("\n"));
+      if (lines.length > 0) parts.push(joinPageLines(lines, this.pages));
     }
     return parts.join("\n\n");
   }
