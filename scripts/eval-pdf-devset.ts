@@ -22,12 +22,9 @@
  *
  * Run: pnpm build && npx tsx scripts/eval-pdf-devset.ts [--cache DIR] [--only NAME] [--show NAME]
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { gunzipSync } from "node:zlib";
 import {
   layoutContext,
   layoutStructure,
@@ -35,6 +32,7 @@ import {
   readPdf,
   type SectionEntry,
 } from "pageindex-loader";
+import { debianPdfs } from "./debian-docs.js";
 import { type Entry, match } from "./structure-match.js";
 
 interface DevDoc {
@@ -97,40 +95,6 @@ const { values } = parseArgs({
 });
 const cache = values.cache as string;
 
-/** The package's files, fetched and unpacked once; undefined (with a message) when apt cannot fetch it. */
-function unpacked(pkg: string): string | undefined {
-  const debs = join(cache, "debs");
-  const root = join(cache, "x", pkg);
-  if (existsSync(root)) return root;
-  mkdirSync(debs, { recursive: true });
-  let deb = readdirSync(debs).find((f) => f.startsWith(`${pkg}_`) && f.endsWith(".deb"));
-  if (!deb) {
-    try {
-      execFileSync("apt-get", ["download", pkg], { cwd: debs, stdio: "pipe" });
-    } catch (error) {
-      console.log(`skipped ${pkg}: apt-get download failed (${(error as Error).message.split("\n")[0]})`);
-      return undefined;
-    }
-    deb = readdirSync(debs).find((f) => f.startsWith(`${pkg}_`) && f.endsWith(".deb"));
-    if (!deb) return undefined;
-  }
-  mkdirSync(root, { recursive: true });
-  execFileSync("dpkg-deb", ["-x", join(debs, deb), root]);
-  return root;
-}
-
-function pdfBytes(doc: DevDoc): Uint8Array | undefined {
-  const root = unpacked(doc.pkg);
-  if (!root) return undefined;
-  const file = join(root, doc.path);
-  if (!existsSync(file)) {
-    console.log(`skipped ${doc.pkg}: ${doc.path} is not in the package`);
-    return undefined;
-  }
-  const raw = readFileSync(file);
-  return new Uint8Array(doc.path.endsWith(".gz") ? gunzipSync(raw) : raw);
-}
-
 /** Entries of the top two levels, depth-first. */
 function topTwo(entries: readonly SectionEntry[]): Entry[] {
   const out: Entry[] = [];
@@ -157,12 +121,7 @@ console.log(
   "doc | package | origin | pages | outline top-2 | layout top-2 | precision | recall | F1 | F1 any level | confidence | layout ms",
 );
 console.log("--- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:");
-for (const doc of DEVSET) {
-  const name = basename(doc.path).replace(/\.gz$/, "");
-  const label = `${doc.pkg}/${name}`;
-  if (values.only && !label.includes(values.only)) continue;
-  const bytes = pdfBytes(doc);
-  if (!bytes) continue;
+for (const { doc, name, label, bytes } of debianPdfs(DEVSET, cache, values.only)) {
   const pdf = await readPdf(bytes, { source: label });
   const outline = outlineStructure(pdf.outline);
   if (!outline.usable) {
