@@ -64,13 +64,13 @@ const DOCS: readonly EvalDoc[] = [
   { pkg: "erlang-doc", path: `${ERL}/sasl-4.2/doc/pdf/sasl-4.2.pdf`, layout: true },
   { pkg: "erlang-doc", path: `${ERL}/tools-3.5.3/doc/pdf/tools-3.5.3.pdf` },
   { pkg: "erlang-doc", path: `${ERL}/kernel-8.5.3/doc/pdf/kernel-8.5.3.pdf` },
+  { pkg: "erlang-doc", path: `${ERL}/stdlib-4.2/doc/pdf/stdlib-4.2.pdf` },
   { pkg: "octave-doc", path: "usr/share/doc/octave/liboctave.pdf", layout: true },
   { pkg: "pari-doc", path: "usr/share/pari/doc/users.pdf" },
   { pkg: "pari-doc", path: "usr/share/pari/doc/develop.pdf", layout: true },
   { pkg: "gap-doc", path: "usr/share/gap/doc/tut/manual.pdf", layout: true },
   { pkg: "gap-doc", path: "usr/share/gap/doc/hpc/manual.pdf" },
   { pkg: "maxima-doc", path: "usr/share/doc/maxima-doc/maximabook-19-Sept-2004.pdf.gz" },
-  { pkg: "postgis-doc", path: "usr/share/doc/postgis/postgis.pdf.gz" },
 ];
 
 const { values } = parseArgs({

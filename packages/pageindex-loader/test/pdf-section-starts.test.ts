@@ -3,7 +3,7 @@
  * reference manual whose topics start mid-page and whose running head names the topic that
  * starts on the page (so the head reads exactly like the next section's heading, above it).
  */
-import { type TreeDocument, type TreeNode, treeToDocuments } from "pageindex-store";
+import { countTokens, type TreeDocument, type TreeNode, treeToDocuments } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
 import { pdfToTree } from "../src/index.js";
@@ -168,5 +168,18 @@ describe("section text starts at its heading", () => {
     expect(loc?.pages).toEqual({ from: node.startPage, to: node.endPage });
     // The line span addresses the page text as extracted: the heading is that line.
     expect(doc?.pageContent.split("\n")[0]).toBe("charlie");
+  });
+
+  it("summaries and token counts come from the section's own text, not its page", async () => {
+    const bytes = await buildPdf({ pages: m.pages, outline: bookmarks(m.topics, true) });
+    const tree = await load(bytes, { structure: "outline", summaries: "extractive" });
+    for (const node of tree.nodes) expect(node.tokenCount, node.title).toBe(countTokens(node.text));
+    // delta starts mid-page under charlie's tail: its summary opens with its own first sentence.
+    const delta = tree.nodes.find((n) => n.title === "delta") as TreeNode;
+    const charlie = tree.nodes.find((n) => n.title === "charlie") as TreeNode;
+    const [heading, first] = delta.text.split("\n");
+    expect(heading).toBe("delta");
+    expect(delta.summary?.startsWith(first as string)).toBe(true);
+    expect(delta.summary).not.toContain(charlie.text.split("\n").at(-1));
   });
 });

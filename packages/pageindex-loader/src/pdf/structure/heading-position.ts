@@ -5,6 +5,10 @@ import { compactTitle, stripNumbering, titleSimilarity } from "./titles.js";
 const MATCH = 0.8;
 /** Below an outline destination's top, how far (points) its heading may stand and still be matched by text. */
 const BELOW_TOP = 48;
+/** Above an outline destination's top, how far (in the line's size) its heading may stand. */
+const ABOVE_TOP = 2;
+/** Similarity of a heading found above its destination's top: the title itself. */
+const EXACT = 0.95;
 /** Share of a title a line must hold to be its first half when the title wraps onto the next line. */
 const WRAP_SHARE = 0.4;
 
@@ -76,45 +80,53 @@ export function locateHeading(
   const { y, skip, after = -1 } = options;
   const lines = page.lines;
   if (y !== undefined && y < textTop(lines, skip) - 1) {
-    let best: number | undefined;
-    let bestScore = 0;
-    // Furniture lines count here: a heading repeating the running head above it (a reference
-    // manual's topic) is taken for furniture, but the destination says it is the heading.
-    lines.forEach((line, i) => {
-      if (line.y > y + line.maxSize * 0.5 || line.y < y - BELOW_TOP) return;
-      const score = headingScore(title, lines, i);
-      // Nearest the top first: the heading is the first matching line below the destination.
-      if (
-        score >= MATCH &&
-        (score > bestScore + 0.05 ||
-          (best !== undefined && score >= bestScore - 0.05 && line.y > (lines[best] as PdfLine).y))
-      ) {
-        best = i;
-        bestScore = score;
-      }
-    });
+    // Below the top, furniture lines count: a heading repeating the running head above it (a
+    // reference manual's topic) is taken for furniture, but the destination says it is the
+    // heading. The first matching line below the top wins.
+    const below = (line: PdfLine) => line.y <= y + line.maxSize * 0.5 && line.y >= y - BELOW_TOP;
+    let best = bestMatch(lines, title, -1, (i) => below(lines[i] as PdfLine), true);
+    // Some producers put the top at the line after the heading: a line just above that reads
+    // exactly as the title, is no running head and follows the previous section's heading.
+    best ??= bestMatch(
+      lines,
+      title,
+      after,
+      (i) => {
+        const line = lines[i] as PdfLine;
+        return !below(line) && line.y <= y + line.maxSize * ABOVE_TOP && !skip?.has(i);
+      },
+      false,
+      EXACT,
+    );
     if (best !== undefined) return best;
-    const below = lineBelow(lines, y, skip);
-    if (below >= 0) return below;
+    const first = lineBelow(lines, y, skip);
+    if (first >= 0) return first;
   }
   return (
     bestMatch(lines, title, after, (i) => !skip?.has(i)) ?? bestMatch(lines, title, after, inner(lines, skip))
   );
 }
 
-/** The best line matching the title among those `allowed` after `after`; the first of equals. */
+/**
+ * The best line matching the title (at least `bar`) among those `allowed` after `after`: the
+ * first of equals, or with `highest` the one nearest the page's top.
+ */
 function bestMatch(
   lines: readonly PdfLine[],
   title: string,
   after: number,
   allowed: (i: number) => boolean,
+  highest = false,
+  bar = MATCH,
 ): number | undefined {
   let best: number | undefined;
   let bestScore = 0;
   for (let i = after + 1; i < lines.length; i++) {
     if (!allowed(i)) continue;
     const score = headingScore(title, lines, i);
-    if (score >= MATCH && score > bestScore + 0.05) {
+    if (score < bar) continue;
+    const higher = highest && best !== undefined && (lines[i] as PdfLine).y > (lines[best] as PdfLine).y;
+    if (score > bestScore + 0.05 || (higher && score >= bestScore - 0.05)) {
       best = i;
       bestScore = score;
     }
