@@ -1,23 +1,12 @@
 /** Where a heading stands on its page (issue 18): the cases real manuals showed. */
 import { describe, expect, it } from "vitest";
 import { locateHeading } from "../src/pdf/structure/heading-position.js";
-import type { ParsedPage, PdfLine } from "../src/pdf/types.js";
+import type { ParsedPage } from "../src/pdf/types.js";
+import { parsedPage, pdfLine } from "./fixtures/pdf-lines.js";
 
 /** A page from [text, baseline y, size] lines, top to bottom. */
-function page(lines: Array<[string, number, number?]>): ParsedPage {
-  const pdfLines: PdfLine[] = lines.map(([text, y, size = 10]) => ({
-    text,
-    y,
-    size,
-    maxSize: size,
-    bold: false,
-    italic: false,
-    x: 72,
-    gapBefore: 12,
-  }));
-  const text = lines.map((l) => l[0]).join("\n");
-  return { pageNumber: 1, text, tokenCount: 0, lines: pdfLines, top: 842, height: 842 };
-}
+const page = (lines: Array<[string, number, number?]>): ParsedPage =>
+  parsedPage(lines.map(([text, y, size]) => pdfLine(text, y, size)));
 
 describe("locateHeading", () => {
   // An Erlang module page: the running head and the module title read alike, both taken for furniture.
