@@ -1,23 +1,17 @@
 /**
- * The Debian documentation PDFs the evaluation scripts read, fetched with `apt-get download`
- * into a cache folder outside the repository (default `~/.cache/pageindex-devset`; nothing is
- * committed) and unpacked with `dpkg-deb -x`; `.pdf.gz` files are gunzipped in memory.
- * Packages that cannot be fetched (no apt, no network) are reported and skipped.
+ * The layout dev set: outline-bearing PDFs from Debian documentation packages, fetched by
+ * scripts/debian-docs.ts into a cache folder outside the repository (default
+ * `~/.cache/pageindex-devset`; nothing is committed).
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
+import type { DebianPdf } from "./debian-docs.js";
 
 /** Default cache folder for fetched packages. */
 export const DEVSET_CACHE = join(homedir(), ".cache", "pageindex-devset");
 
-export interface DevDoc {
-  /** Debian package. */
-  pkg: string;
-  /** Path inside the package. */
-  path: string;
+/** A dev-set PDF and the tool that made it. */
+export interface DevDoc extends DebianPdf {
   /** What made the PDF. */
   origin: string;
 }
@@ -63,37 +57,3 @@ export const DEVSET: readonly DevDoc[] = [
     origin: "XSL-FO (FOP)",
   },
 ];
-
-/** The package's files, fetched and unpacked once; undefined (with a message) when apt cannot fetch it. */
-export function unpacked(cache: string, pkg: string): string | undefined {
-  const debs = join(cache, "debs");
-  const root = join(cache, "x", pkg);
-  if (existsSync(root)) return root;
-  mkdirSync(debs, { recursive: true });
-  let deb = readdirSync(debs).find((f) => f.startsWith(`${pkg}_`) && f.endsWith(".deb"));
-  if (!deb) {
-    try {
-      execFileSync("apt-get", ["download", pkg], { cwd: debs, stdio: "pipe" });
-    } catch (error) {
-      console.log(`skipped ${pkg}: apt-get download failed (${(error as Error).message.split("\n")[0]})`);
-      return undefined;
-    }
-    deb = readdirSync(debs).find((f) => f.startsWith(`${pkg}_`) && f.endsWith(".deb"));
-    if (!deb) return undefined;
-  }
-  mkdirSync(root, { recursive: true });
-  execFileSync("dpkg-deb", ["-x", join(debs, deb), root]);
-  return root;
-}
-
-export function pdfBytes(cache: string, doc: DevDoc): Uint8Array | undefined {
-  const root = unpacked(cache, doc.pkg);
-  if (!root) return undefined;
-  const file = join(root, doc.path);
-  if (!existsSync(file)) {
-    console.log(`skipped ${doc.pkg}: ${doc.path} is not in the package`);
-    return undefined;
-  }
-  const raw = readFileSync(file);
-  return new Uint8Array(doc.path.endsWith(".gz") ? gunzipSync(raw) : raw);
-}

@@ -28,7 +28,8 @@ import { readPdf } from "../packages/pageindex-loader/src/pdf/read/read-pdf.js";
 import { layoutContext, layoutStructure } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
 import { outlineStructure } from "../packages/pageindex-loader/src/pdf/structure/outline.js";
 import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
-import { DEVSET, DEVSET_CACHE, pdfBytes } from "./devset.js";
+import { debianPdfBytes } from "./debian-docs.js";
+import { DEVSET, DEVSET_CACHE } from "./devset.js";
 import { type Entry, match } from "./structure-match.js";
 
 const { values } = parseArgs({
@@ -70,7 +71,7 @@ for (const doc of DEVSET) {
   const name = basename(doc.path).replace(/\.gz$/, "");
   const label = `${doc.pkg}/${name}`;
   if (values.only && !label.includes(values.only)) continue;
-  const bytes = pdfBytes(cache, doc);
+  const bytes = debianPdfBytes(doc, cache);
   if (!bytes) continue;
   const pdf = await readPdf(bytes, { source: label });
   const outline = outlineStructure(pdf.outline);

@@ -26,7 +26,8 @@ import { parseArgs } from "node:util";
 import { pdfToTree } from "pageindex-loader";
 import { readPdf } from "../packages/pageindex-loader/src/pdf/read/read-pdf.js";
 import { CORPUS_DIR, corpusPdfs } from "./corpus.js";
-import { DEVSET, DEVSET_CACHE, type DevDoc, pdfBytes } from "./devset.js";
+import { debianPdfBytes } from "./debian-docs.js";
+import { DEVSET, DEVSET_CACHE, type DevDoc } from "./devset.js";
 
 const { values } = parseArgs({
   options: {
@@ -157,7 +158,7 @@ for (const doc of [...DEVSET, GLPK]) {
   // The package and the file with its folder: gap-doc holds several "manual.pdf".
   const label = `${doc.pkg}/${doc.path.split("/").slice(-2).join("/").replace(/\.gz$/, "")}`;
   if (!wanted(label)) continue;
-  const bytes = pdfBytes(cache, doc);
+  const bytes = debianPdfBytes(doc, cache);
   if (bytes) docs.push(await measure(label, bytes));
 }
 if (!values["no-corpus"]) {

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { MarkdownTreeLoader, PageIndexLoader, pdfToTree } from "../src/index.js";
 import { titlePage, usableTitle } from "../src/pdf/describe-facts.js";
 import { body, buildPdf, type LineSpec, type PdfSpec } from "./fixtures/pdf-builder.js";
+import { pdfLine } from "./fixtures/pdf-lines.js";
 
 const markdown = (text: string, name = "doc.md") => MarkdownTreeLoader.fromText(text, { name }).loadTree();
 const pdf = async (spec: PdfSpec, name = "doc.pdf") =>
@@ -220,16 +221,7 @@ describe("PDF descriptions", () => {
   });
 
   it("titlePage skips running heads (furniture) and byline lines", () => {
-    const line = (text: string, size: number) => ({
-      text,
-      size,
-      maxSize: size,
-      bold: false,
-      italic: false,
-      x: 72,
-      y: 700,
-      gapBefore: 12,
-    });
+    const line = (text: string, size: number) => pdfLine(text, 700, size);
     const page = {
       pageNumber: 1,
       text: "",

@@ -20,21 +20,21 @@ import { PdfNoTextError, PdfStructureError } from "./errors.js";
 import { buildStructureWithLlm, type LlmStructureOptions, splitLargeNodeWithLlm } from "./llm/index.js";
 import { type ParsedPdf, readPdf } from "./read/read-pdf.js";
 import { describeConfidence, LOW_CONFIDENCE } from "./structure/confidence.js";
+import { withEdgeBands } from "./structure/edge-bands.js";
 import { pageRangeEntries } from "./structure/flat.js";
 import { type LayoutContext, layoutContext, layoutStructure } from "./structure/layout.js";
 import { outlineStructure } from "./structure/outline.js";
 import {
+  bodyFurniture,
   entriesToDrafts,
   locateEntries,
-  locateTitle,
   orderPositions,
   TextSlicer,
 } from "./structure/sections.js";
 import { type SplitReport, splitLargeSections } from "./structure/split.js";
 import { judgeLayout } from "./structure/sufficiency.js";
-import { stripNumbering, titleSimilarity } from "./structure/titles.js";
 import { textFurniture } from "./text/running-heads.js";
-import type { ParsedPage, PdfLine, PdfPage, PdfProgressEvent, SectionEntry } from "./types.js";
+import type { ParsedPage, PdfPage, PdfProgressEvent, SectionEntry } from "./types.js";
 
 /**
  * Which structure path to use. `auto` tries, cheapest first: the embedded outline, the page
@@ -127,23 +127,11 @@ function ranges(pages: number[]): string {
 }
 
 /**
- * The heading line of an LLM section on its page. Models often give the title without the
- * numbering printed before it ("Risk factors" for "1.2 Risk factors"), which a plain title
- * match misses (the section would then start at the top of the page and take the text above
- * its heading), so numbering is also ignored on both sides. Undefined when no line matches.
+ * LLM drafts (nested, with `startPage`) to entries; drafts with an invalid page are dropped
+ * (children kept). Each is found on its page by its title (`locateEntries`, running heads
+ * skipped); one the model says starts at the top of its page and that cannot be found starts
+ * at the page's first line after its running head.
  */
-function headingLine(page: ParsedPage, title: string): number | undefined {
-  const matches = (p: ParsedPage, t: string, i: number) =>
-    titleSimilarity(t, (p.lines[i] as PdfLine | undefined)?.text ?? "") >= 0.8;
-  const line = locateTitle(page, title);
-  if (matches(page, title, line)) return line;
-  const bare = stripNumbering(title);
-  const stripped = { ...page, lines: page.lines.map((l) => ({ ...l, text: stripNumbering(l.text) })) };
-  const again = locateTitle(stripped, bare);
-  return matches(stripped, bare, again) ? again : undefined;
-}
-
-/** LLM drafts (nested, with `startPage`) to entries; drafts with an invalid page are dropped (children kept). */
 function draftsToEntries(drafts: NodeDraft[], pages: readonly ParsedPage[]): SectionEntry[] {
   return drafts.flatMap((d): SectionEntry[] => {
     const children = draftsToEntries(d.children ?? [], pages);
@@ -151,10 +139,7 @@ function draftsToEntries(drafts: NodeDraft[], pages: readonly ParsedPage[]): Sec
     const title = d.title?.trim();
     if (!title || page === undefined || !Number.isInteger(page) || page < 1 || page > pages.length)
       return children;
-    const entry: SectionEntry = { title, page, children };
-    const line = d.metadata?.appearStart === true ? 0 : headingLine(pages[page - 1] as ParsedPage, title);
-    if (line !== undefined) entry.line = line;
-    return [entry];
+    return [{ title, page, children }];
   });
 }
 
@@ -343,13 +328,18 @@ export async function pdfToTree(
   const chosen = await choose();
   throwIfAborted(options.signal);
 
-  locateEntries(chosen.entries, pages);
+  const furniture = chosen.structure === "flat" ? new Map() : layout().furniture;
+  // Running heads that name the current topic vary too fast for the layout's furniture: found
+  // by where they stand, they are neither headings nor anyone's text.
+  const skipped = chosen.structure === "flat" ? furniture : withEdgeBands(pages, furniture);
+  locateEntries(chosen.entries, pages, skipped);
   const moved = orderPositions(chosen.entries);
   if (moved > 0) warnings.push(`${moved} section(s) pointed before the previous one and were moved to it`);
   await stepDone("structure", STRUCTURE_STEPS, STRUCTURE_STEPS);
 
-  const furniture = chosen.structure === "flat" ? new Map() : layout().furniture;
-  const slicer = new TextSlicer(pages, textFurniture(pages, furniture));
+  // Node text leaves out running heads (read-time detection plus the edge bands found above),
+  // but never a section's own heading line.
+  const slicer = new TextSlicer(pages, bodyFurniture(textFurniture(pages, skipped), chosen.entries));
   let split: SplitReport | undefined;
   if (options.split !== false && chosen.structure !== "flat") {
     await stepDone("split", 0, 1);

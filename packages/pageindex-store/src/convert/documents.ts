@@ -3,7 +3,14 @@ import { PageIndexError, TreeValidationError } from "../errors.js";
 import { createTree, type NodeDraft, type TreeInit } from "../model/build.js";
 import { MAX_TREE_DEPTH, tooDeepMessage } from "../model/limits.js";
 import { nodeIndex, titlePath } from "../model/navigate.js";
-import type { SkeletonNode, TreeDocument, TreeKind, TreeNode, TreeSkeleton } from "../model/types.js";
+import type {
+  SkeletonNode,
+  TextPosition,
+  TreeDocument,
+  TreeKind,
+  TreeNode,
+  TreeSkeleton,
+} from "../model/types.js";
 
 /**
  * Metadata of a node Document. Ids live here as well as in `Document.id`, because
@@ -31,6 +38,8 @@ export interface NodeDocumentMetadata {
   endLine?: number;
   ownEndLine?: number;
   headingLevel?: number;
+  /** Where the own text lies within its pages (PDF). */
+  position?: TextPosition;
   tokenCount: number;
   summary?: string;
   prefixSummary?: string;
@@ -43,13 +52,19 @@ export interface NodeDocumentMetadata {
 
 /**
  * A node's location as LangChain's loaders write it: `pageNumber` (the first page, as the PDF
- * loader's per-page Documents carry it) with the whole page span, or the 1-based inclusive
- * line span of text documents (as the text splitters' `loc.lines`).
+ * loader's per-page Documents carry it) with the whole page span, and the 1-based inclusive
+ * `lines` span (as the text splitters' `loc.lines`): for text documents, lines of the document;
+ * for PDFs whose node knows its {@link TextPosition}, the heading's line on `pageNumber` to the
+ * own text's last line on its last page, with `start` and `end` saying which page each is on.
  */
 export interface NodeLocation {
   pageNumber?: number;
   pages?: { from: number; to: number };
   lines?: { from: number; to: number };
+  /** Where the node's own text starts (PDF): its heading's page and line. */
+  start?: { page: number; line: number };
+  /** Where the node's own text ends (PDF): the page and line of its last line. */
+  end?: { page: number; line: number };
 }
 
 function locationOf(node: SkeletonNode): NodeLocation | undefined {
@@ -59,6 +74,13 @@ function locationOf(node: SkeletonNode): NodeLocation | undefined {
     loc.pages = { from: node.startPage, to: node.endPage ?? node.startPage };
   }
   if (node.startLine !== undefined) loc.lines = { from: node.startLine, to: node.endLine ?? node.startLine };
+  const pos = node.position;
+  if (pos && loc.lines === undefined) {
+    loc.pageNumber = pos.page;
+    loc.lines = { from: pos.line, to: pos.endLine };
+    loc.start = { page: pos.page, line: pos.line };
+    loc.end = { page: pos.endPage, line: pos.endLine };
+  }
   return Object.keys(loc).length > 0 ? loc : undefined;
 }
 
@@ -75,6 +97,7 @@ const OPTIONAL_NODE_FIELDS = [
   "endLine",
   "ownEndLine",
   "headingLevel",
+  "position",
   "summary",
   "prefixSummary",
 ] as const;

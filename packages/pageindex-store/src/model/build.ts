@@ -1,7 +1,7 @@
 import { TreeValidationError } from "../errors.js";
 import { countTokens } from "../tokens.js";
 import { MAX_TREE_DEPTH, tooDeepMessage } from "./limits.js";
-import type { BuildInfo, TreeDocument, TreeKind, TreeNode } from "./types.js";
+import type { BuildInfo, TextPosition, TreeDocument, TreeKind, TreeNode } from "./types.js";
 import { TREE_SCHEMA_VERSION } from "./types.js";
 import { checkTreeLinks } from "./validate.js";
 
@@ -21,6 +21,8 @@ export interface NodeDraft {
   endLine?: number;
   ownEndLine?: number;
   headingLevel?: number;
+  /** Where the own text lies within its pages (PDF). */
+  position?: TextPosition;
   /** Precomputed token count of `text`; counted with tiktoken when omitted. */
   tokenCount?: number;
   summary?: string;
@@ -103,6 +105,7 @@ export function createTree(init: TreeInit, roots: NodeDraft[]): TreeDocument {
       if (ownEnd !== undefined) node[`ownEnd${unit}`] = ownEnd;
     }
     if (draft.headingLevel !== undefined) node.headingLevel = draft.headingLevel;
+    if (draft.position !== undefined) node.position = { ...draft.position };
     if (draft.summary !== undefined) node.summary = draft.summary;
     if (draft.prefixSummary !== undefined) node.prefixSummary = draft.prefixSummary;
     if (draft.metadata !== undefined) node.metadata = draft.metadata;

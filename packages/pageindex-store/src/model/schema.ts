@@ -1,5 +1,5 @@
 import { z } from "zod/v4";
-import type { BuildInfo, LlmUsage, TreeDocument, TreeNode } from "./types.js";
+import type { BuildInfo, LlmUsage, TextPosition, TreeDocument, TreeNode } from "./types.js";
 import { TREE_SCHEMA_VERSION } from "./types.js";
 
 const page = z.number().int().positive();
@@ -28,6 +28,14 @@ export const BuildInfoSchema: z.ZodType<BuildInfo> = z.object({
   usage: LlmUsageSchema.optional(),
 });
 
+/** Runtime schema of {@link TextPosition}. */
+export const TextPositionSchema: z.ZodType<TextPosition> = z.object({
+  page,
+  line: page,
+  endPage: page,
+  endLine: page,
+});
+
 /** Node ids end up in store keys, so they share the document id alphabet. */
 export const ID_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
@@ -47,6 +55,7 @@ export const TreeNodeSchema: z.ZodType<TreeNode> = z.object({
   endLine: page.optional(),
   ownEndLine: page.optional(),
   headingLevel: z.number().int().positive().optional(),
+  position: TextPositionSchema.optional(),
   text: z.string(),
   tokenCount: count,
   summary: z.string().optional(),

@@ -46,6 +46,18 @@ export interface BuildInfo {
   usage?: LlmUsage;
 }
 
+/**
+ * Where a node's own text lies within its pages: it starts on `page` at `line` (its heading's
+ * line) and ends on `endPage` at `endLine`. Lines are 1-based, inclusive, counted in each page's
+ * text as the loader extracted it (one line per visual line, running heads included).
+ */
+export interface TextPosition {
+  page: number;
+  line: number;
+  endPage: number;
+  endLine: number;
+}
+
 /** One section of a document. */
 export interface TreeNode {
   /** Stable id within the document; 4-digit pre-order ids ("0000", "0001", …) by default. */
@@ -72,6 +84,8 @@ export interface TreeNode {
   ownEndLine?: number;
   /** Original heading level in the source (Markdown `#` count, outline depth), when known. */
   headingLevel?: number;
+  /** Where the node's own text lies within its pages (PDF), when known: see {@link TextPosition}. */
+  position?: TextPosition;
   /** The node's own text: from its heading to its first child (or to its end for a leaf). */
   text: string;
   /** Token count of `text` (js-tiktoken, o200k_base). */

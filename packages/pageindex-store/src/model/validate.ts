@@ -53,6 +53,21 @@ function checkRange(
   }
 }
 
+/** A text position starts on the node's first page and ends where it starts or later, within the node's pages. */
+function checkPosition(node: TreeNode, issues: TreeIssue[]): void {
+  const pos = node.position;
+  if (!pos) return;
+  const problem =
+    node.startPage !== undefined && pos.page !== node.startPage
+      ? `starts on page ${pos.page}, not on the node's first page ${node.startPage}`
+      : pos.endPage < pos.page || (pos.endPage === pos.page && pos.endLine < pos.line)
+        ? `ends (page ${pos.endPage} line ${pos.endLine}) before it starts (page ${pos.page} line ${pos.line})`
+        : node.endPage !== undefined && pos.endPage > node.endPage
+          ? `ends on page ${pos.endPage}, past the node's last page ${node.endPage}`
+          : undefined;
+  if (problem) issues.push({ path: `node ${node.nodeId}.position`, message: problem });
+}
+
 function rangeOf(node: TreeNode, unit: "page" | "line"): Range {
   return unit === "page"
     ? [node.startPage, node.ownEndPage, node.endPage]
@@ -171,6 +186,7 @@ export function checkTreeLinks(tree: TreeDocument): TreeIssue[] {
   }
 
   for (const node of byId.values()) {
+    checkPosition(node, issues);
     checkRange(node, rangeOf(node, "page"), "page", tree.pageCount || undefined, issues);
     checkRange(node, rangeOf(node, "line"), "line", tree.lineCount || undefined, issues);
     const parent = node.parentId === null ? undefined : byId.get(node.parentId);

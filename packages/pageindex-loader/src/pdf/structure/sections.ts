@@ -1,63 +1,65 @@
-import type { NodeDraft } from "pageindex-store";
+import type { NodeDraft, TextPosition } from "pageindex-store";
 import { countDocumentTokens } from "../../common/token-count.js";
 import { joinPageLines } from "../text/dehyphenate.js";
 import type { ParsedPage, PdfLine, PdfPosition, SectionEntry } from "../types.js";
-import { compactTitle, titleSimilarity } from "./titles.js";
+import { locateHeading } from "./heading-position.js";
 
 /** Title given to the text before the first section. */
 export const PREFACE_TITLE = "Preface";
 
+/** Running heads, footers and page numbers, per page: the lines that are never headings nor body text. */
+export type Furniture = ReadonlyMap<number, ReadonlySet<number>>;
+
 /**
- * The line where a title stands on a page: the best title match (nearest the destination's
- * top when one is known), else the first line at or below that top, else the top of the page.
+ * Sets `line` on every entry that lacks one: where its heading stands (see {@link locateHeading}),
+ * else the first line of its page that is not a running head. Entries on one page are looked for
+ * in order, so two sections whose headings read alike ("list()" for list/0 and list/1) take
+ * successive lines.
  */
-export function locateTitle(page: ParsedPage, title: string, y?: number): number {
-  const lines = page.lines;
-  let best = -1;
-  let bestScore = 0;
-  let bestDist = Number.POSITIVE_INFINITY;
-  const target = compactTitle(title);
-  lines.forEach((line, i) => {
-    let score = titleSimilarity(title, line.text);
-    if (score < 0.8) {
-      const next = lines[i + 1];
-      const here = compactTitle(line.text);
-      if (next && here.length >= target.length * 0.4 && target.startsWith(here)) {
-        if (compactTitle(`${line.text} ${next.text}`).startsWith(target)) score = 0.85;
-      }
+export function locateEntries(
+  entries: SectionEntry[],
+  pages: readonly ParsedPage[],
+  furniture?: Furniture,
+): void {
+  let prev: PdfPosition | undefined;
+  for (const e of flatten(entries)) {
+    const page = pages[e.page - 1];
+    if (e.line === undefined) {
+      const after = prev && prev.page === e.page ? prev.line : -1;
+      const skip = furniture?.get(e.page);
+      e.line = page
+        ? (locateHeading(page, e.title, {
+            ...(e.y !== undefined ? { y: e.y } : {}),
+            ...(skip ? { skip } : {}),
+            after,
+          }) ?? firstBodyLine(page, skip))
+        : 0;
     }
-    if (score < 0.8) return;
-    const dist = y === undefined ? 0 : Math.abs(line.y + line.size - y);
-    if (score > bestScore + 0.05 || (score >= bestScore - 0.05 && dist < bestDist)) {
-      best = i;
-      bestScore = score;
-      bestDist = dist;
-    }
-  });
-  if (best >= 0) return best;
-  if (y !== undefined) {
-    let pick = -1;
-    let pickY = Number.NEGATIVE_INFINITY;
-    lines.forEach((line, i) => {
-      if (line.y <= y + 1 && line.y > pickY) {
-        pick = i;
-        pickY = line.y;
-      }
-    });
-    if (pick >= 0) return pick;
+    prev = { page: e.page, line: e.line };
   }
+}
+
+/** The page's first line that is not furniture (0 when there is none). */
+function firstBodyLine(page: ParsedPage, skip: ReadonlySet<number> | undefined): number {
+  for (let i = 0; i < page.lines.length; i++) if (!skip?.has(i)) return i;
   return 0;
 }
 
-/** Sets `line` on every entry that lacks one. */
-export function locateEntries(entries: SectionEntry[], pages: readonly ParsedPage[]): void {
-  for (const e of entries) {
-    if (e.line === undefined) {
-      const page = pages[e.page - 1];
-      e.line = page ? locateTitle(page, e.title, e.y) : 0;
-    }
-    locateEntries(e.children, pages);
+/**
+ * The furniture the text is cut without: every line where a section starts is kept, even when
+ * furniture detection took it for a running head (a module's title under a running head of the
+ * same name), so each section's text begins with its heading and nothing is lost.
+ */
+export function bodyFurniture(furniture: Furniture, entries: SectionEntry[]): Furniture {
+  const out = new Map<number, ReadonlySet<number>>(furniture);
+  for (const e of flatten(entries)) {
+    const lines = out.get(e.page);
+    if (e.line === undefined || !lines?.has(e.line)) continue;
+    const kept = new Set(lines);
+    kept.delete(e.line);
+    out.set(e.page, kept);
   }
+  return out;
 }
 
 const before = (a: PdfPosition, b: PdfPosition): boolean =>
@@ -105,19 +107,29 @@ export class TextSlicer {
 
   /** Text from `from` (inclusive) to `to` (exclusive; end of document when undefined). */
   slice(from: PdfPosition, to: PdfPosition | undefined): string {
+    return this.span(from, to).text;
+  }
+
+  /** The text from `from` to `to` (as {@link slice}) and the position of its last line (none when empty). */
+  span(from: PdfPosition, to: PdfPosition | undefined): { text: string; last?: PdfPosition } {
     const parts: string[] = [];
-    const last = to ? to.page : this.pages.length;
-    for (let p = from.page; p <= last; p++) {
+    let last: PdfPosition | undefined;
+    const lastPage = to ? to.page : this.pages.length;
+    for (let p = from.page; p <= lastPage; p++) {
       const page = this.pages[p - 1];
       if (!page) continue;
       const skip = this.furniture.get(p);
       const start = p === from.page ? from.line : 0;
       const end = to && p === to.page ? to.line : page.lines.length;
       const lines: string[] = [];
-      for (let i = start; i < end; i++) if (!skip?.has(i)) lines.push((page.lines[i] as PdfLine).text);
+      for (let i = start; i < end; i++) {
+        if (skip?.has(i)) continue;
+        lines.push((page.lines[i] as PdfLine).text);
+        last = { page: p, line: i };
+      }
       if (lines.length > 0) parts.push(joinPageLines(lines, this.pages));
     }
-    return parts.join("\n\n");
+    return { text: parts.join("\n\n"), ...(last ? { last } : {}) };
   }
 
   /** True when nothing but running headers/footers stands before `line` on its page. */
@@ -132,6 +144,20 @@ export class TextSlicer {
     if (!next) return this.pages.length;
     return Math.max(start, this.startsPage(next) ? next.page - 1 : next.page);
   }
+}
+
+/** A node's own text from `start` to `end`, its token count and where it lies (1-based lines). */
+function ownText(
+  slicer: TextSlicer,
+  start: PdfPosition,
+  end: PdfPosition | undefined,
+): { text: string; tokenCount: number; position: TextPosition } {
+  const { text, last = start } = slicer.span(start, end);
+  return {
+    text,
+    tokenCount: countDocumentTokens(text),
+    position: { page: start.page, line: start.line + 1, endPage: last.page, endLine: last.line + 1 },
+  };
 }
 
 /** Options for {@link entriesToDrafts}. */
@@ -159,11 +185,9 @@ export function entriesToDrafts(
   const toDraft = (e: SectionEntry): NodeDraft => {
     const start = { page: e.page, line: e.line ?? 0 };
     const end = next.get(e);
-    const text = slicer.slice(start, end);
     return {
       title: e.title,
-      text,
-      tokenCount: countDocumentTokens(text),
+      ...ownText(slicer, start, end),
       startPage: e.page,
       ownEndPage: slicer.endBefore(end, e.page),
       children: e.children.map(toDraft),
@@ -174,12 +198,11 @@ export function entriesToDrafts(
   if ((options.preface ?? true) && first) {
     const firstPos = { page: first.page, line: first.line ?? 0 };
     if (before({ page: 1, line: 0 }, firstPos)) {
-      const text = slicer.slice({ page: 1, line: 0 }, firstPos);
-      if (text.trim().length > 0) {
+      const own = ownText(slicer, { page: 1, line: 0 }, firstPos);
+      if (own.text.trim().length > 0) {
         drafts.unshift({
           title: PREFACE_TITLE,
-          text,
-          tokenCount: countDocumentTokens(text),
+          ...own,
           startPage: 1,
           ownEndPage: slicer.endBefore(firstPos, 1),
         });

@@ -95,7 +95,7 @@ export async function splitLargeSections(
       let how: keyof SplitReport = "byLayout";
       if (sub.length === 0 && llm) {
         const found = await llm(ctx.pages.slice(e.page - 1, lastPage) as ParsedPage[], e.title);
-        locateEntries(found, ctx.pages);
+        locateEntries(found, ctx.pages, ctx.furniture);
         sub = inside(found, e, start, end);
         how = "byLlm";
       }

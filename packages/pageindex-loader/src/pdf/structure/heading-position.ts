@@ -1,0 +1,150 @@
+import type { ParsedPage, PdfLine } from "../types.js";
+import { compactTitle, stripNumbering, titleSimilarity } from "./titles.js";
+
+/** Similarity a line needs to be taken for a title. */
+const MATCH = 0.8;
+/** Below an outline destination's top, how far (points) its heading may stand and still be matched by text. */
+const BELOW_TOP = 48;
+/** Above an outline destination's top, how far (in the line's size) its heading may stand. */
+const ABOVE_TOP = 2;
+/** Similarity of a heading found above its destination's top: the title itself. */
+const EXACT = 0.95;
+/** Share of a title a line must hold to be its first half when the title wraps onto the next line. */
+const WRAP_SHARE = 0.4;
+
+/** Where to look for a heading on its page. */
+export interface LocateOptions {
+  /** The outline destination's top (PDF user space), when known. */
+  y?: number;
+  /** Lines that are never headings (running heads, footers, page numbers). */
+  skip?: ReadonlySet<number>;
+  /** Only lines after this one (a previous section's heading on the same page). */
+  after?: number;
+}
+
+/**
+ * How well a line reads as the title, 0..1: with and without numbering on either side ("1.2 SASL
+ * Error Logging" for "SASL Error Logging"), and across a wrap onto the next line.
+ */
+export function headingScore(title: string, lines: readonly PdfLine[], i: number): number {
+  const text = (lines[i] as PdfLine).text;
+  const bare = stripNumbering(title);
+  let score = Math.max(titleSimilarity(title, text), titleSimilarity(bare, stripNumbering(text)));
+  const next = lines[i + 1];
+  if (score < MATCH && next) {
+    const here = compactTitle(stripNumbering(text));
+    const joined = compactTitle(stripNumbering(`${text} ${next.text}`));
+    for (const t of [compactTitle(title), compactTitle(bare)]) {
+      if (t.length > 0 && here.length >= t.length * WRAP_SHARE && t.startsWith(here) && joined.startsWith(t))
+        score = Math.max(score, 0.85);
+    }
+  }
+  return score;
+}
+
+/** Top of the page's text: the highest line's top (baseline plus its size). */
+function textTop(lines: readonly PdfLine[], skip: ReadonlySet<number> | undefined): number {
+  let top = Number.NEGATIVE_INFINITY;
+  lines.forEach((l, i) => {
+    if (!skip?.has(i)) top = Math.max(top, l.y + l.maxSize);
+  });
+  return top;
+}
+
+/** The highest line (not skipped) whose baseline is at or below `y`: where a destination's top lands. */
+function lineBelow(lines: readonly PdfLine[], y: number, skip: ReadonlySet<number> | undefined): number {
+  let pick = -1;
+  let pickY = Number.NEGATIVE_INFINITY;
+  lines.forEach((line, i) => {
+    if (!skip?.has(i) && line.y <= y + 1 && line.y > pickY) {
+      pick = i;
+      pickY = line.y;
+    }
+  });
+  return pick;
+}
+
+/**
+ * The line where a section's heading stands on its page, or undefined when nothing there reads
+ * as its title. With an outline destination's top that lies within the page's text, the
+ * destination decides: the line matching the title just below that top (a running head or a
+ * mention elsewhere on the page cannot win), else the first line below it. Without one (a
+ * model's section, a destination at the page top), the best match outside running heads, the
+ * first of equals, after `after` when a previous section stands on the same page.
+ */
+export function locateHeading(
+  page: ParsedPage,
+  title: string,
+  options: LocateOptions = {},
+): number | undefined {
+  const { y, skip, after = -1 } = options;
+  const lines = page.lines;
+  if (y !== undefined && y < textTop(lines, skip) - 1) {
+    // Below the top, furniture lines count: a heading repeating the running head above it (a
+    // reference manual's topic) is taken for furniture, but the destination says it is the
+    // heading. The first matching line below the top wins.
+    const below = (line: PdfLine) => line.y <= y + line.maxSize * 0.5 && line.y >= y - BELOW_TOP;
+    let best = bestMatch(lines, title, -1, (i) => below(lines[i] as PdfLine), true);
+    // Some producers put the top at the line after the heading: a line just above that reads
+    // exactly as the title, is no running head and follows the previous section's heading.
+    best ??= bestMatch(
+      lines,
+      title,
+      after,
+      (i) => {
+        const line = lines[i] as PdfLine;
+        return !below(line) && line.y <= y + line.maxSize * ABOVE_TOP && !skip?.has(i);
+      },
+      false,
+      EXACT,
+    );
+    if (best !== undefined) return best;
+    const first = lineBelow(lines, y, skip);
+    if (first >= 0) return first;
+  }
+  return (
+    bestMatch(lines, title, after, (i) => !skip?.has(i)) ?? bestMatch(lines, title, after, inner(lines, skip))
+  );
+}
+
+/**
+ * The best line matching the title (at least `bar`) among those `allowed` after `after`: the
+ * first of equals, or with `highest` the one nearest the page's top.
+ */
+function bestMatch(
+  lines: readonly PdfLine[],
+  title: string,
+  after: number,
+  allowed: (i: number) => boolean,
+  highest = false,
+  bar = MATCH,
+): number | undefined {
+  let best: number | undefined;
+  let bestScore = 0;
+  for (let i = after + 1; i < lines.length; i++) {
+    if (!allowed(i)) continue;
+    const score = headingScore(title, lines, i);
+    if (score < bar) continue;
+    const higher = highest && best !== undefined && (lines[i] as PdfLine).y > (lines[best] as PdfLine).y;
+    if (score > bestScore + 0.05 || (higher && score >= bestScore - 0.05)) {
+      best = i;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/**
+ * Furniture lines other than the page's top and bottom line: a heading that repeats the running
+ * head just above it is taken for furniture, while the running head itself is the edge line.
+ */
+function inner(lines: readonly PdfLine[], skip: ReadonlySet<number> | undefined): (i: number) => boolean {
+  if (!skip || lines.length === 0) return () => false;
+  let top = 0;
+  let bottom = 0;
+  lines.forEach((l, i) => {
+    if (l.y > (lines[top] as PdfLine).y) top = i;
+    if (l.y < (lines[bottom] as PdfLine).y) bottom = i;
+  });
+  return (i) => skip.has(i) && i !== top && i !== bottom;
+}

@@ -1,0 +1,64 @@
+/** Where a heading stands on its page (issue 18): the cases real manuals showed. */
+import { describe, expect, it } from "vitest";
+import { locateHeading } from "../src/pdf/structure/heading-position.js";
+import type { ParsedPage } from "../src/pdf/types.js";
+import { parsedPage, pdfLine } from "./fixtures/pdf-lines.js";
+
+/** A page from [text, baseline y, size] lines, top to bottom. */
+const page = (lines: Array<[string, number, number?]>): ParsedPage =>
+  parsedPage(lines.map(([text, y, size]) => pdfLine(text, y, size)));
+
+describe("locateHeading", () => {
+  // An Erlang module page: the running head and the module title read alike, both taken for furniture.
+  const modulePage = page([
+    ["auth", 763, 9],
+    ["auth", 715.6, 15],
+    ["Erlang module", 696.7],
+    ["This module is deprecated.", 659.7],
+    ["cookie() = atom()", 604.8],
+    ["cookie() -> Cookie", 551.2],
+    ["cookie(TheCookie) -> true", 478.2],
+  ]);
+
+  it("takes the line under the destination's top, even when furniture detection took it for a running head", () => {
+    expect(locateHeading(modulePage, "auth", { y: 728.5, skip: new Set([0, 1, 2]) })).toBe(1);
+  });
+
+  it("without a destination, never takes the page's top line (the running head) for the heading", () => {
+    expect(locateHeading(modulePage, "auth", { skip: new Set([0, 1]) })).toBe(1);
+    expect(locateHeading(modulePage, "auth", { skip: new Set([0]) })).toBe(1);
+  });
+
+  it("takes the first line below the destination when no line reads as the title (list/1 printed as its call)", () => {
+    expect(locateHeading(modulePage, "cookie/1", { y: 488 })).toBe(6);
+    // A title that reads like an earlier line on the page does not pull the heading up to it.
+    expect(locateHeading(modulePage, "cookie/0", { y: 561, after: 4 })).toBe(5);
+  });
+
+  it("matches a numbered heading to an unnumbered title, the heading over a bullet that shares its words", () => {
+    const p = page([
+      ["• Error logging", 536.7],
+      ["1.2 SASL Error Logging", 360.1, 15],
+    ]);
+    expect(locateHeading(p, "SASL Error Logging", { y: 372.9 })).toBe(1);
+    expect(locateHeading(p, "SASL Error Logging")).toBe(1);
+  });
+
+  it("takes the title just above a destination that points at the line after it", () => {
+    const index = page([
+      ["Index", 785.2, 11],
+      ["SomeWord refers to PARI-GP concepts.", 759, 11],
+    ]);
+    expect(locateHeading(index, "Index", { y: 769.9 })).toBe(0);
+  });
+
+  it("reads a destination at the top of the page as no position: the title decides", () => {
+    const p = page([
+      ["bravo", 770, 9],
+      ["the tail of alpha.", 700],
+      ["bravo", 650, 12],
+    ]);
+    expect(locateHeading(p, "bravo", { y: 842, skip: new Set([0]) })).toBe(2);
+    expect(locateHeading(p, "charlie", { y: 842 })).toBeUndefined();
+  });
+});
