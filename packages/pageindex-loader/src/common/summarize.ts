@@ -4,10 +4,13 @@ import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import pLimit from "p-limit";
 import {
   asData,
+  branchOverview,
+  childrenOf,
   clipModelText,
   countTokens,
   DATA_NOT_INSTRUCTIONS,
   invokeStructured,
+  isReadableSummary,
   oneLine,
   pathLine,
   raceAbort,
@@ -271,5 +274,21 @@ export async function summarizeTree(
     if (node.childIds.length === 0) node.summary = o.summary;
     else node.prefixSummary = o.summary;
   });
+  summarizeBranches(tree);
   return result;
+}
+
+/**
+ * Gives every internal node whose own introduction has no readable summary (empty, a bare
+ * heading, a variable name) a `branchSummary`: what its subsections cover, from their titles and
+ * summaries (no model). A judge reading the table of contents then sees more than a title for
+ * "7 R Miscellanea" and its 44 subsections. Replaces branch summaries made before.
+ */
+export function summarizeBranches(tree: TreeDocument): void {
+  for (const node of tree.nodes) {
+    delete node.branchSummary;
+    if (node.childIds.length === 0 || isReadableSummary(node.prefixSummary, node.title)) continue;
+    const overview = branchOverview(childrenOf(tree, node));
+    if (overview) node.branchSummary = overview;
+  }
 }

@@ -3,6 +3,7 @@ import {
   assertSafeId,
   type BuildInfo,
   createTree,
+  meaningfulPageLabels,
   type NodeDraft,
   type StructureSource,
   type TreeDocument,
@@ -419,6 +420,8 @@ export async function pdfToTree(
     },
     entriesToDrafts(chosen.entries, slicer, { preface: options.preface ?? true }),
   );
+  const pageLabels = meaningfulPageLabels(pdf.pageLabels);
+  if (pageLabels?.length === tree.pageCount) tree.pageLabels = pageLabels;
 
   await enrichTree(tree, options, {
     mode: summaries,

@@ -25,6 +25,7 @@ import { documentPriors } from "../lexical/doc-names.js";
 import type { LexicalNeed } from "../lexical/index-cache.js";
 import type { LexicalScores, NodeTermIndex } from "../lexical/node-index.js";
 import type { BudgetStop, Candidate, RetrievalStats, SearchStrategy, VisitedNode } from "../types.js";
+import { isUnaskedBackMatter, withoutBackMatter } from "./back-matter.js";
 import type { LevelEntry } from "./groups.js";
 
 /** Settings a search reads (resolved retriever options). */
@@ -327,6 +328,8 @@ export class SearchContext {
       this.settings.lexicalThreshold,
       kind,
     );
+    const byId = new Map(request.candidates.map((c) => [c.nodeId, c]));
+    judgment.verdicts = withoutBackMatter(this.query, judgment.verdicts, (id) => byId.get(id));
     if (error !== undefined) judgment.error = error;
     return judgment;
   }
@@ -426,6 +429,7 @@ export class SearchContext {
         this.settings.lexicalThreshold,
         kind,
       );
+      judgment.verdicts = withoutBackMatter(this.query, judgment.verdicts, (id) => request.shown.get(id));
       if (error !== undefined) judgment.error = error;
       return judgment;
     };
@@ -561,6 +565,7 @@ export class SearchContext {
       trail,
       order: this.nextOrder(),
       ...extra,
+      ...(isUnaskedBackMatter(this.query, node) ? { backMatter: true } : {}),
     };
   }
 
