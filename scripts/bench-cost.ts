@@ -26,7 +26,7 @@
  *
  * Run: pnpm run build && npx tsx scripts/bench-cost.ts [--set manual|wide|filings|all]
  *      [--questions 30] [--seed 7] [--k 3] [--rebuild] [--configs after] [--lookahead-tokens 2000]
- *      [--verbose]
+ *      [--noise 2] [--verbose]
  * Writes .bench-out/bench-cost-<set>.json.
  */
 import { execFileSync } from "node:child_process";
@@ -61,6 +61,12 @@ const REBUILD = process.argv.includes("--rebuild");
 const ONLY = option("configs", "");
 /** `lookaheadTokens` for the `after` configuration (default: the retriever's). */
 const LOOKAHEAD = option("lookahead-tokens", "");
+/**
+ * Simulated judge: besides the sections that hold the answer, the oracle also lists this many
+ * other offered entries at score 0.2 (as a real model lists near misses), chosen by a hash of
+ * the question and the entry, to measure what weak picks cost (`weakBranchScore`).
+ */
+const NOISE = Number(option("noise", "0"));
 /** Print every question's cost and what each of its prompts opened. */
 const VERBOSE = process.argv.includes("--verbose");
 const CACHE = "pageindex-bench-cost";
@@ -145,17 +151,35 @@ class OracleJudge extends BaseChatModel {
         }
       }
     }
+    const offeredHere: Offered[] = [];
     if (tocs.length === 0) {
       for (const m of prompt.matchAll(NODE)) {
         const o = { id: m[1] as string, start: Number(m[2]), end: Number(m[3]) };
+        offeredHere.push(o);
         if (holds(o)) picks.push({ id: o.id });
       }
+    } else if (tocs.every((t) => t[1] === undefined)) {
+      for (const toc of tocs) offeredHere.push(...entries(toc[3] as string));
     }
+    const noise = offeredHere
+      .filter((o) => !holds(o))
+      .sort((a, b) => hash(`${question}|${a.id}`) - hash(`${question}|${b.id}`))
+      .slice(0, NOISE);
     const answer = JSON.stringify({
-      relevant: picks.map((p) => ({ ...p, score: 0.9, reason: "holds the page" })),
+      relevant: [
+        ...picks.map((p) => ({ ...p, score: 0.9, reason: "holds the page" })),
+        ...noise.map((o) => ({ id: o.id, score: 0.2, reason: "a near miss" })),
+      ],
     });
     return { generations: [{ text: answer, message: new AIMessage(answer) }] };
   }
+}
+
+/** A deterministic 32-bit hash (FNV-1a) of a string. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
 }
 
 // ---------------------------------------------------------------- scoring
@@ -219,9 +243,17 @@ const CONFIGS: Record<string, Partial<PageIndexRetrieverInput>> = {
     fanOut: 1e9,
     maxPromptTokens: 1e9,
     maxQueryTokens: 1e15,
+    weakBranchScore: 0,
   },
   "after (auto, defaults)": LOOKAHEAD ? { lookaheadTokens: Number(LOOKAHEAD) } : {},
   "expand now (grouped, bounded)": { strategy: "expand" },
+  // Weak picks opened like strong ones (as before issue 14), to measure what they cost.
+  ...(NOISE > 0
+    ? {
+        "after, every pick opened": { weakBranchScore: 0 },
+        "expand now, every pick opened": { strategy: "expand", weakBranchScore: 0 },
+      }
+    : {}),
 };
 
 async function measure(set: string, trees: TreeDocument[], questions: Question[]): Promise<Row[]> {

@@ -72,6 +72,13 @@ export function backMatterMark(node: SkeletonNode): string {
   return kind ? ` [back matter: ${kind}]` : "";
 }
 
+/** Titles from the root to a candidate (one that is not a node, such as an introduction, sits under its parent). */
+function candidatePath(skeleton: TreeSkeleton, node: SkeletonNode): string[] {
+  const path = titlePath(skeleton, node.nodeId);
+  if (path.length > 0 || node.parentId === null) return path;
+  return [...titlePath(skeleton, node.parentId), node.title];
+}
+
 /**
  * One candidate node as a data block: id, page range, path, size and summary. Title and path
  * are put on one line (a title cannot add a fake "Summary:" line); {@link asData} escapes them.
@@ -84,7 +91,7 @@ export function renderCandidate(
   const range = formatRange(node);
   const lines = [
     `Title: ${oneLine(node.title)}${backMatterMark(node)}`,
-    `Path: ${pathLine(titlePath(skeleton, node.nodeId))}`,
+    `Path: ${pathLine(candidatePath(skeleton, node))}`,
   ];
   if (range) lines.push(`Location: ${range}${printedPages(skeleton, node)}`);
   lines.push(

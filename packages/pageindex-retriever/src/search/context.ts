@@ -27,6 +27,7 @@ import type { LexicalScores, NodeTermIndex } from "../lexical/node-index.js";
 import type { BudgetStop, Candidate, RetrievalStats, SearchStrategy, VisitedNode } from "../types.js";
 import { isUnaskedBackMatter, withoutBackMatter } from "./back-matter.js";
 import type { LevelEntry } from "./groups.js";
+import { introOwner } from "./intro.js";
 
 /** Settings a search reads (resolved retriever options). */
 export interface SearchSettings {
@@ -38,6 +39,8 @@ export interface SearchSettings {
   beamWidth: number;
   internalNodes: boolean;
   collapseBelowTokens: number;
+  /** Picks scored at most this are opened only while nothing stronger remains (with a model). */
+  weakBranchScore: number;
   keepDeadEnds: boolean;
   deadEndMaxTokens: number;
   maxPromptTokens: number;
@@ -531,7 +534,8 @@ export class SearchContext {
   }
 
   private record(request: JudgeRequest, judgment: Judgment): Judgment {
-    const byId = new Map(request.candidates.map((c) => [c.nodeId, c]));
+    // An introduction is its section, offered again: not a node of its own in `visited`.
+    const byId = new Map(request.candidates.filter((c) => !introOwner(c.nodeId)).map((c) => [c.nodeId, c]));
     for (const v of judgment.verdicts) {
       const node = byId.get(v.nodeId);
       if (!node) continue;
