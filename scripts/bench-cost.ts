@@ -44,6 +44,7 @@ import {
 } from "pageindex-retriever";
 import { countTokens, createTree, type NodeDraft, renderToc, type TreeDocument } from "pageindex-store";
 import { CORPUS_DIR, financeBenchQuestions } from "./corpus.js";
+import { OracleJudge } from "./oracle-judge.js";
 import { rng } from "./random.js";
 import { cachedPdfTree, docIdOf } from "./tree-cache.js";
 
@@ -77,109 +78,6 @@ interface Question {
   question: string;
   /** 1-based pages that answer it. */
   pages: number[];
-}
-
-// ---------------------------------------------------------------- the oracle judge
-const RANGE = String.raw`\((?:p\. (\d+)|pp\. (\d+)-(\d+))\)`;
-/** An outline or table-of-contents line: `[id] title (pp. a-b)`, maybe followed by a marker. */
-const ENTRY = new RegExp(String.raw`^ *\[([^\]]+)\] .*? ${RANGE}`, "gm");
-/** An expansion prompt's candidate block. */
-const NODE = /<node id="([^"]+)" pages="(\d+)-(\d+)"/g;
-
-interface Offered {
-  id: string;
-  start: number;
-  end: number;
-}
-
-function entries(text: string): Offered[] {
-  return [...text.matchAll(ENTRY)].map((m) => ({
-    id: m[1] as string,
-    start: Number(m[2] ?? m[3]),
-    end: Number(m[2] ?? m[4]),
-  }));
-}
-
-/**
- * A chat model that knows where each answer is: it picks exactly the offered entries (sections
- * or groups) whose pages hold a gold page; in a single-shot table of contents, the most
- * specific such entry per gold page. Records the size of every prompt it is sent.
- */
-class OracleJudge extends BaseChatModel {
-  readonly gold = new Map<string, number[]>();
-  /** Tokens of each prompt since the last `reset()`. */
-  prompts: number[] = [];
-  /** What each prompt opened (its "Opened:" line), since the last `reset()`. */
-  opened: string[] = [];
-
-  constructor() {
-    super({});
-  }
-
-  _llmType(): string {
-    return "oracle-judge";
-  }
-
-  reset(): void {
-    this.prompts = [];
-    this.opened = [];
-  }
-
-  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
-    const prompt = messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
-    this.prompts.push(countTokens(prompt));
-    this.opened.push(
-      /^(Opened: .*|Section being opened: .*|Top-level sections.*)$/m.exec(prompt)?.[1] ??
-        "(table of contents)",
-    );
-    const question = /^Question: (.*)$/m.exec(prompt)?.[1] ?? "";
-    const pages = this.gold.get(question) ?? [];
-    const holds = (o: Offered) => pages.some((p) => p >= o.start && p <= o.end);
-    const picks: Array<{ id: string; doc?: string }> = [];
-    const tocs = [...prompt.matchAll(/<toc( doc="(\d+)")?[^>]*>\n([\s\S]*?)\n<\/toc>/g)];
-    for (const toc of tocs) {
-      const offered = entries(toc[3] as string).filter(holds);
-      if (toc[1] === undefined) picks.push(...offered.map((o) => ({ id: o.id })));
-      else {
-        // Single-shot: the narrowest entry holding each gold page.
-        for (const page of pages) {
-          const best = offered
-            .filter((o) => page >= o.start && page <= o.end)
-            .sort((a, b) => a.end - a.start - (b.end - b.start))[0];
-          if (best && !picks.some((p) => p.id === best.id))
-            picks.push({ id: best.id, doc: toc[2] as string });
-        }
-      }
-    }
-    const offeredHere: Offered[] = [];
-    if (tocs.length === 0) {
-      for (const m of prompt.matchAll(NODE)) {
-        const o = { id: m[1] as string, start: Number(m[2]), end: Number(m[3]) };
-        offeredHere.push(o);
-        if (holds(o)) picks.push({ id: o.id });
-      }
-    } else if (tocs.every((t) => t[1] === undefined)) {
-      for (const toc of tocs) offeredHere.push(...entries(toc[3] as string));
-    }
-    const noise = offeredHere
-      .filter((o) => !holds(o))
-      .sort((a, b) => hash(`${question}|${a.id}`) - hash(`${question}|${b.id}`))
-      .slice(0, NOISE);
-    const answer = JSON.stringify({
-      relevant: [
-        ...picks.map((p) => ({ ...p, score: 0.9, reason: "holds the page" })),
-        ...noise.map((o) => ({ id: o.id, score: 0.2, reason: "a near miss" })),
-      ],
-    });
-    return { generations: [{ text: answer, message: new AIMessage(answer) }] };
-  }
-}
-
-/** A deterministic 32-bit hash (FNV-1a) of a string. */
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
 }
 
 // ---------------------------------------------------------------- scoring
@@ -258,7 +156,7 @@ const CONFIGS: Record<string, Partial<PageIndexRetrieverInput>> = {
 
 async function measure(set: string, trees: TreeDocument[], questions: Question[]): Promise<Row[]> {
   const rows: Row[] = [];
-  const oracle = new OracleJudge();
+  const oracle = new OracleJudge({ noise: NOISE });
   for (const q of questions) oracle.gold.set(q.question, q.pages);
   for (const [config, options] of Object.entries(CONFIGS).filter(([name]) => name.includes(ONLY))) {
     const retriever = new PageIndexRetriever({ trees, model: oracle, k: K, cache: false, ...options });

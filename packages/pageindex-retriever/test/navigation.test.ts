@@ -3,6 +3,7 @@ import { createTree, type NodeDraft, rootsOf, type TreeDocument } from "pageinde
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
 import { groupRange, type LevelEntry, levelEntries } from "../src/search/groups.js";
+import { buildOutline } from "../src/search/outline.js";
 import { judgeByTitle, offeredNodes } from "./support/fixtures.js";
 
 // Subtrees this small would be returned whole instead of opened: open them, as in a real manual.
@@ -116,11 +117,17 @@ describe("branch summaries at query time", () => {
     const retriever = new PageIndexRetriever({ trees: [guide()], model, strategy: "expand", ...fast });
     await retriever.invoke("sort rows");
     expect(model.prompts[0]).toContain("Summary: 2 subsections: 2.1 Sorting (Sort a data frame with order()");
-    // The outline of the default strategy shows it too.
-    const outlineModel = new ScriptedChatModel([], { fallback: judgeByTitle(/^2\.1 Sorting/) });
-    await new PageIndexRetriever({ trees: [guide()], model: outlineModel, ...fast }).invoke("sort rows");
-    expect(outlineModel.prompts[0]).toMatch(
-      /\[\d+\] 2 Miscellanea \(pp\. 11-20\) \[printed 9-18\]\n\s+2 subsections:/,
+    // An outline shows it while the subsections are collapsed, and drops it once they are listed.
+    const tree = guide();
+    const roots = levelEntries(tree, null, rootsOf(tree), 24);
+    const options = { fanOut: 24, budget: 10_000, summaryChars: 150, deepSummaryChars: 150 };
+    const collapsed = buildOutline(tree, roots, { ...options, lookahead: false }).text;
+    expect(collapsed).toMatch(
+      /\[\d+\] 2 Miscellanea \(pp\. 11-20\) \[printed 9-18\] \[\+2 subsections\]\n\s+2 subsections:/,
+    );
+    const expanded = buildOutline(tree, roots, { ...options, lookahead: true }).text;
+    expect(expanded).toMatch(
+      /\[\d+\] 2 Miscellanea \(pp\. 11-20\) \[printed 9-18\]\n\s+\[\d+\] 2\.1 Sorting/,
     );
   });
 });
@@ -228,5 +235,38 @@ describe("sibling groups", () => {
       const after = groupRange((groups[i] as (typeof groups)[number]).group);
       expect(after.start).toBeGreaterThan(before.end as number);
     }
+  });
+
+  it("picked next to each other, are opened together in one prompt", async () => {
+    const sections: NodeDraft[] = Array.from({ length: 600 }, (_, i) => ({
+      title: `Function ${i}`,
+      startPage: i + 2,
+      endPage: i + 2,
+      text: `f${i}`,
+    }));
+    const tree = createTree(
+      {
+        docId: "ref",
+        docName: "ref",
+        kind: "pdf",
+        pageCount: 601,
+        build: { loader: "t", structure: "outline" },
+      },
+      [{ title: "Reference", startPage: 1, text: "", children: sections }],
+    );
+    // Picks the second and third groups of the chapter, then what is inside them.
+    const model = new ScriptedChatModel([], {
+      fallback: (prompt: string) =>
+        JSON.stringify({
+          relevant: offeredNodes(prompt)
+            .filter((n) => /^0000~[23](\.\d+)?$/.test(n.id) || /^(Reference|Function 6\d)$/.test(n.title))
+            .map((n) => ({ id: n.id, score: 0.9 })),
+        }),
+    });
+    const retriever = new PageIndexRetriever({ trees: [tree], model, strategy: "expand", ...fast });
+    await retriever.invoke("function sixty");
+    const joined = model.prompts.filter((p) => p.includes("group 0000~2+3\n"));
+    expect(joined).toHaveLength(1);
+    expect(model.prompts.some((p) => /group 0000~[23]\n/.test(p))).toBe(false);
   });
 });

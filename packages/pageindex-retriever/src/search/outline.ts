@@ -1,4 +1,11 @@
-import { childrenOf, countTokens, formatRange, readableSummary, type TreeSkeleton } from "pageindex-store";
+import {
+  childrenOf,
+  countTokens,
+  formatRange,
+  isReadableSummary,
+  readableSummary,
+  type TreeSkeleton,
+} from "pageindex-store";
 import { backMatterMark, clip, printedPages } from "../judge/prompts.js";
 import { entryId, groupRange, type LevelEntry, levelEntries } from "./groups.js";
 
@@ -74,7 +81,10 @@ function renderEntry(skeleton: TreeSkeleton, item: OutlineEntry, summaryChars: n
     const lines = [
       `${pad}[${item.id}] ${clip(node.title, TITLE_CHARS)}${range ? ` (${range})${printedPages(skeleton, node)}` : ""}${hidden}${backMatterMark(node)}`,
     ];
-    const summary = readableSummary(skeleton, node);
+    // A branch overview repeats the subsections listed below it: shown only while they are not.
+    const own = node.summary ?? node.prefixSummary;
+    const overviewOnly = node.childIds.length > 0 && !isReadableSummary(own, node.title);
+    const summary = item.expanded && overviewOnly ? undefined : readableSummary(skeleton, node);
     if (summary && summaryChars > 0) lines.push(`${pad}  ${clip(summary, summaryChars)}`);
     return lines.join("\n");
   }
@@ -147,13 +157,11 @@ export function buildOutline(
       expanded: false,
       children: [],
     }));
-    // A group's digest line disappears once its members are listed.
+    // A group's digest line and a branch's overview disappear once its members are listed.
     const chars = item.depth === 1 ? options.summaryChars : options.deepSummaryChars;
     const saved =
-      item.entry.kind === "group"
-        ? countTokens(renderEntry(skeleton, item, chars)) -
-          countTokens(renderEntry(skeleton, { ...item, expanded: true }, chars))
-        : 0;
+      countTokens(renderEntry(skeleton, item, chars)) -
+      countTokens(renderEntry(skeleton, { ...item, expanded: true }, chars));
     const extra = children.reduce((sum, c) => sum + cost(c), 0) - saved;
     if (used + extra > options.budget) {
       if (options.wholeOnly) break;
