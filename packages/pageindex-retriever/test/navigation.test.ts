@@ -2,6 +2,7 @@ import { PageIndexRetriever } from "pageindex-retriever";
 import { createTree, type NodeDraft, rootsOf, type TreeDocument } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
+import { chooseDocumentsPrompt } from "../src/judge/prompts.js";
 import { groupRange, type LevelEntry, levelEntries } from "../src/search/groups.js";
 import { buildOutline } from "../src/search/outline.js";
 import { judgeByTitle, offeredNodes } from "./support/fixtures.js";
@@ -268,5 +269,22 @@ describe("sibling groups", () => {
     const joined = model.prompts.filter((p) => p.includes("group 0000~2+3\n"));
     expect(joined).toHaveLength(1);
     expect(model.prompts.some((p) => /group 0000~[23]\n/.test(p))).toBe(false);
+  });
+});
+
+describe("the document-choice prompt", () => {
+  it("never shows a placeholder for a document without a description", () => {
+    const [, human] = chooseDocumentsPrompt(
+      "sort rows",
+      [
+        { docId: "a", docName: "imported.json" },
+        { docId: "b", docName: "faq.pdf", description: "Frequently asked questions about R." },
+      ],
+      2,
+      undefined,
+    );
+    const text = String(human?.content);
+    expect(text).not.toContain("(none)");
+    expect(text).toContain("Description: Frequently asked questions about R.");
   });
 });

@@ -242,7 +242,7 @@ export function chooseDocumentsPrompt(
         .map((d) =>
           asData(
             "document",
-            `Name: ${oneLine(d.docName)}${d.pageCount ? `\nPages: ${d.pageCount}` : ""}\nDescription: ${clip(d.description ?? "(none)", 500)}${d.evidence?.length ? `\nMatching sections: ${d.evidence.map((t) => clip(t, 120)).join(" | ")}` : ""}`,
+            `Name: ${oneLine(d.docName)}${d.pageCount ? `\nPages: ${d.pageCount}` : ""}${d.description?.trim() ? `\nDescription: ${clip(d.description, 500)}` : ""}${d.evidence?.length ? `\nMatching sections: ${d.evidence.map((t) => clip(t, 120)).join(" | ")}` : ""}`,
             { id: d.docId },
           ),
         )

@@ -79,9 +79,12 @@ export function detectBackMatter(node: BackMatterInput): BackMatterKind | undefi
   }
   if (INDEX_QUALIFIER.test(title) && (body.trim() === "" || looksLikePageList(body))) return "index";
   if (/ index$/.test(title) && looksLikePageList(body)) return "index";
-  // The pages before the first section: a cover and the contents (a summary may keep only its heading).
-  if (FRONT.test(title) && (looksLikePageList(body) || /\b(?:table of contents|contents)\b/i.test(body)))
-    return "contents";
+  // The pages before the first section: a cover and the contents, not a foreword or a summary
+  // (an extractive summary of an older tree may keep only the contents' heading).
+  if (FRONT.test(title) && !isProse(body)) {
+    const shaped = node.text === undefined ? /\b(?:table of contents|contents)\b/i : undefined;
+    if (looksLikePageList(body) || shaped?.test(body)) return "contents";
+  }
   return undefined;
 }
 
