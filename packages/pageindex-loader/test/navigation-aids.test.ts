@@ -1,6 +1,7 @@
-import { MarkdownTreeLoader, summarizeBranches } from "pageindex-loader";
+import { MarkdownTreeLoader, PdfTreeLoader, summarizeBranches } from "pageindex-loader";
 import { findNode } from "pageindex-store";
 import { describe, expect, it } from "vitest";
+import { body, buildPdf } from "./fixtures/pdf-builder.js";
 
 const MARKDOWN = `# Miscellanea
 
@@ -51,5 +52,29 @@ describe("navigation aids written at index time", () => {
     if (misc) misc.prefixSummary = "Assorted questions about sorting data frames and using factors in R.";
     summarizeBranches(tree);
     expect(misc?.branchSummary).toBeUndefined();
+  });
+});
+
+describe("page labels", () => {
+  it("keeps a PDF's printed page labels when they differ from the physical numbers", async () => {
+    const pages = Array.from({ length: 4 }, (_, i) => ({ lines: [`Section ${i + 1}`, ...body(3, i + 1)] }));
+    const outline = [
+      { title: "Preface", page: 1 },
+      { title: "Chapter 1", page: 3 },
+    ];
+    const labelled = await buildPdf({
+      pages,
+      outline,
+      pageLabels: [
+        { from: 1, style: "r" },
+        { from: 3, style: "D" },
+      ],
+    });
+    const tree = await new PdfTreeLoader(labelled, { docName: "labelled.pdf" }).loadTree();
+    expect(tree.pageLabels).toEqual(["i", "ii", "1", "2"]);
+    const plain = await new PdfTreeLoader(await buildPdf({ pages, outline }), {
+      docName: "plain.pdf",
+    }).loadTree();
+    expect(plain.pageLabels).toBeUndefined();
   });
 });
