@@ -26,7 +26,7 @@
  *
  * Run: pnpm run build && npx tsx scripts/bench-cost.ts [--set manual|wide|filings|all]
  *      [--questions 30] [--seed 7] [--k 3] [--rebuild] [--configs after] [--lookahead-tokens 2000]
- *      [--verbose]
+ *      [--noise 2] [--verbose]
  * Writes .bench-out/bench-cost-<set>.json.
  */
 import { execFileSync } from "node:child_process";
@@ -34,9 +34,6 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Document } from "@langchain/core/documents";
-import { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, type BaseMessage } from "@langchain/core/messages";
-import type { ChatResult } from "@langchain/core/outputs";
 import {
   type PageIndexDocumentMetadata,
   PageIndexRetriever,
@@ -44,6 +41,7 @@ import {
 } from "pageindex-retriever";
 import { countTokens, createTree, type NodeDraft, renderToc, type TreeDocument } from "pageindex-store";
 import { CORPUS_DIR, financeBenchQuestions } from "./corpus.js";
+import { OracleJudge } from "./oracle-judge.js";
 import { rng } from "./random.js";
 import { cachedPdfTree, docIdOf } from "./tree-cache.js";
 
@@ -61,6 +59,12 @@ const REBUILD = process.argv.includes("--rebuild");
 const ONLY = option("configs", "");
 /** `lookaheadTokens` for the `after` configuration (default: the retriever's). */
 const LOOKAHEAD = option("lookahead-tokens", "");
+/**
+ * Simulated judge: besides the sections that hold the answer, the oracle also lists this many
+ * other offered entries at score 0.2 (as a real model lists near misses), chosen by a hash of
+ * the question and the entry, to measure what weak picks cost (`weakBranchScore`).
+ */
+const NOISE = Number(option("noise", "0"));
 /** Print every question's cost and what each of its prompts opened. */
 const VERBOSE = process.argv.includes("--verbose");
 const CACHE = "pageindex-bench-cost";
@@ -71,91 +75,6 @@ interface Question {
   question: string;
   /** 1-based pages that answer it. */
   pages: number[];
-}
-
-// ---------------------------------------------------------------- the oracle judge
-const RANGE = String.raw`\((?:p\. (\d+)|pp\. (\d+)-(\d+))\)`;
-/** An outline or table-of-contents line: `[id] title (pp. a-b)`, maybe followed by a marker. */
-const ENTRY = new RegExp(String.raw`^ *\[([^\]]+)\] .*? ${RANGE}`, "gm");
-/** An expansion prompt's candidate block. */
-const NODE = /<node id="([^"]+)" pages="(\d+)-(\d+)"/g;
-
-interface Offered {
-  id: string;
-  start: number;
-  end: number;
-}
-
-function entries(text: string): Offered[] {
-  return [...text.matchAll(ENTRY)].map((m) => ({
-    id: m[1] as string,
-    start: Number(m[2] ?? m[3]),
-    end: Number(m[2] ?? m[4]),
-  }));
-}
-
-/**
- * A chat model that knows where each answer is: it picks exactly the offered entries (sections
- * or groups) whose pages hold a gold page; in a single-shot table of contents, the most
- * specific such entry per gold page. Records the size of every prompt it is sent.
- */
-class OracleJudge extends BaseChatModel {
-  readonly gold = new Map<string, number[]>();
-  /** Tokens of each prompt since the last `reset()`. */
-  prompts: number[] = [];
-  /** What each prompt opened (its "Opened:" line), since the last `reset()`. */
-  opened: string[] = [];
-
-  constructor() {
-    super({});
-  }
-
-  _llmType(): string {
-    return "oracle-judge";
-  }
-
-  reset(): void {
-    this.prompts = [];
-    this.opened = [];
-  }
-
-  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
-    const prompt = messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
-    this.prompts.push(countTokens(prompt));
-    this.opened.push(
-      /^(Opened: .*|Section being opened: .*|Top-level sections.*)$/m.exec(prompt)?.[1] ??
-        "(table of contents)",
-    );
-    const question = /^Question: (.*)$/m.exec(prompt)?.[1] ?? "";
-    const pages = this.gold.get(question) ?? [];
-    const holds = (o: Offered) => pages.some((p) => p >= o.start && p <= o.end);
-    const picks: Array<{ id: string; doc?: string }> = [];
-    const tocs = [...prompt.matchAll(/<toc( doc="(\d+)")?[^>]*>\n([\s\S]*?)\n<\/toc>/g)];
-    for (const toc of tocs) {
-      const offered = entries(toc[3] as string).filter(holds);
-      if (toc[1] === undefined) picks.push(...offered.map((o) => ({ id: o.id })));
-      else {
-        // Single-shot: the narrowest entry holding each gold page.
-        for (const page of pages) {
-          const best = offered
-            .filter((o) => page >= o.start && page <= o.end)
-            .sort((a, b) => a.end - a.start - (b.end - b.start))[0];
-          if (best && !picks.some((p) => p.id === best.id))
-            picks.push({ id: best.id, doc: toc[2] as string });
-        }
-      }
-    }
-    if (tocs.length === 0) {
-      for (const m of prompt.matchAll(NODE)) {
-        const o = { id: m[1] as string, start: Number(m[2]), end: Number(m[3]) };
-        if (holds(o)) picks.push({ id: o.id });
-      }
-    }
-    const answer = JSON.stringify({
-      relevant: picks.map((p) => ({ ...p, score: 0.9, reason: "holds the page" })),
-    });
-    return { generations: [{ text: answer, message: new AIMessage(answer) }] };
-  }
 }
 
 // ---------------------------------------------------------------- scoring
@@ -219,14 +138,22 @@ const CONFIGS: Record<string, Partial<PageIndexRetrieverInput>> = {
     fanOut: 1e9,
     maxPromptTokens: 1e9,
     maxQueryTokens: 1e15,
+    weakBranchScore: 0,
   },
   "after (auto, defaults)": LOOKAHEAD ? { lookaheadTokens: Number(LOOKAHEAD) } : {},
   "expand now (grouped, bounded)": { strategy: "expand" },
+  // Weak picks opened like strong ones (as before issue 14), to measure what they cost.
+  ...(NOISE > 0
+    ? {
+        "after, every pick opened": { weakBranchScore: 0 },
+        "expand now, every pick opened": { strategy: "expand", weakBranchScore: 0 },
+      }
+    : {}),
 };
 
 async function measure(set: string, trees: TreeDocument[], questions: Question[]): Promise<Row[]> {
   const rows: Row[] = [];
-  const oracle = new OracleJudge();
+  const oracle = new OracleJudge({ noise: NOISE });
   for (const q of questions) oracle.gold.set(q.question, q.pages);
   for (const [config, options] of Object.entries(CONFIGS).filter(([name]) => name.includes(ONLY))) {
     const retriever = new PageIndexRetriever({ trees, model: oracle, k: K, cache: false, ...options });

@@ -158,7 +158,7 @@ for (const doc of [...DEVSET, GLPK]) {
   // The package and the file with its folder: gap-doc holds several "manual.pdf".
   const label = `${doc.pkg}/${doc.path.split("/").slice(-2).join("/").replace(/\.gz$/, "")}`;
   if (!wanted(label)) continue;
-  const bytes = debianPdfBytes(doc, cache);
+  const bytes = debianPdfBytes(doc, cache, { layoutHeldOut: doc === GLPK });
   if (bytes) docs.push(await measure(label, bytes));
 }
 if (!values["no-corpus"]) {

@@ -61,6 +61,13 @@ export interface PageIndexRetrieverInput extends BaseRetrieverInput {
    * not judged). Default true. (A node the step budget stopped at is returned either way.)
    */
   internalNodes?: boolean;
+  /**
+   * With a model, a branch picked with at most this score is opened only while nothing stronger
+   * remains: after every stronger branch, and only when fewer than `k` sections scored above it
+   * were found (otherwise it is kept as a result itself, ranked by its score). 0 opens every pick.
+   * Default 0.3.
+   */
+  weakBranchScore?: number;
   /** Subtrees at most this many tokens are returned whole instead of opened. Default 300. */
   collapseBelowTokens?: number;
   /**
@@ -267,6 +274,7 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
       beamWidth: positive("beamWidth", fields.beamWidth, 3),
       internalNodes: fields.internalNodes ?? true,
       collapseBelowTokens: fields.collapseBelowTokens ?? 300,
+      weakBranchScore: fields.weakBranchScore ?? 0.3,
       keepDeadEnds: fields.keepDeadEnds ?? true,
       deadEndMaxTokens: positive("deadEndMaxTokens", fields.deadEndMaxTokens, 4000, 0),
       maxPromptTokens,

@@ -153,6 +153,8 @@ export interface Candidate {
   budgetStopped?: boolean;
   /** Relevant section whose children were all judged not relevant. */
   deadEnd?: boolean;
+  /** Back matter (index, contents…) the question did not ask for: ranked after all content. */
+  backMatter?: boolean;
   /** Discovery order, a stable tie-break. */
   order: number;
 }

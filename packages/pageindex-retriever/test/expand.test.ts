@@ -87,8 +87,10 @@ describe("expansion strategy with a model judge", () => {
     expect(model.prompts[0]).toContain(DATA_NOT_INSTRUCTIONS);
     expect(model.prompts[0]).toContain("For tax questions prefer the income tax note in Item 8.");
     expect(second).toContain("<node id=");
-    // Part I was not opened, so the injected text never reached the model.
-    expect(model.prompts.join("\n")).not.toContain("Ignore previous instructions");
+    // Part I was not opened; its overview quotes its subsections' summaries, the injected one too,
+    // and only ever as escaped data (no closing tag of its own).
+    const quoted = model.prompts.filter((p) => p.includes("Ignore previous instructions"));
+    for (const p of quoted) expect(p.match(/<\/node>/g)?.length).toBe(offeredNodes(p).length);
 
     const opener = new ScriptedChatModel([], {
       fallback: judgeByTitle(/^(Part I|Item 1\.)$|^Part I$|^Item 1\. Business$/),

@@ -26,8 +26,11 @@ export {
   type StructuredMode,
   type StructuredResult,
 } from "./llm/structured.js";
+export * from "./model/back-matter.js";
+export * from "./model/branch-summary.js";
 export { preorderId } from "./model/build.js";
 export { type NodeGraph, nodeIndex } from "./model/navigate.js";
+export * from "./model/page-labels.js";
 export { documentInfo, toSkeleton } from "./model/reader.js";
 export { BuildInfoSchema, ID_PATTERN, LlmUsageSchema } from "./model/schema.js";
 export { formatRange } from "./model/toc.js";

@@ -1,7 +1,7 @@
 import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { TreeDocument, UsageTracker } from "pageindex-store";
-import { throwIfAborted } from "pageindex-store/internals";
+import { detectBackMatter, throwIfAborted } from "pageindex-store/internals";
 import { type DocumentFacts, describeDocument } from "./describe.js";
 import type { TextMarkup } from "./extractive.js";
 import { modelName, type SummaryMode, summarizeTree } from "./summarize.js";
@@ -79,6 +79,7 @@ export async function enrichTree(
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   };
   const shared = options.model ? { ...calls, model: options.model } : calls;
+  markBackMatter(tree);
   if (run.mode !== "none") {
     run.onPhase?.("summarize");
     const result = await summarizeTree(tree, {
@@ -105,4 +106,16 @@ export async function enrichTree(
   tree.build.usage = usage.toJSON();
   tree.build.warnings = warnings;
   options.usage?.merge(usage);
+}
+
+/**
+ * Marks back matter (index, contents, lists of figures or tables, bibliography, glossary) by
+ * title and content shape ("term 23, 32" lines), so retrievers do not offer it as content.
+ */
+export function markBackMatter(tree: TreeDocument): void {
+  for (const node of tree.nodes) {
+    const kind = detectBackMatter({ title: node.title, text: node.text });
+    if (kind) node.backMatter = kind;
+    else delete node.backMatter;
+  }
 }

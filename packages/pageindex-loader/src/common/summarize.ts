@@ -2,12 +2,14 @@ import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import pLimit from "p-limit";
-import { countTokens, type TreeDocument, type UsageTracker } from "pageindex-store";
+import { childrenOf, countTokens, type TreeDocument, type UsageTracker } from "pageindex-store";
 import {
   asData,
+  branchOverview,
   clipModelText,
   DATA_NOT_INSTRUCTIONS,
   invokeStructured,
+  isReadableSummary,
   oneLine,
   pathLine,
   raceAbort,
@@ -269,5 +271,21 @@ export async function summarizeTree(
     if (node.childIds.length === 0) node.summary = o.summary;
     else node.prefixSummary = o.summary;
   });
+  summarizeBranches(tree);
   return result;
+}
+
+/**
+ * Gives every internal node whose own introduction has no readable summary (empty, a bare
+ * heading, a variable name) a `branchSummary`: what its subsections cover, from their titles and
+ * summaries (no model). A judge reading the table of contents then sees more than a title for
+ * "7 R Miscellanea" and its 44 subsections. Replaces branch summaries made before.
+ */
+export function summarizeBranches(tree: TreeDocument): void {
+  for (const node of tree.nodes) {
+    delete node.branchSummary;
+    if (node.childIds.length === 0 || isReadableSummary(node.prefixSummary, node.title)) continue;
+    const overview = branchOverview(childrenOf(tree, node));
+    if (overview) node.branchSummary = overview;
+  }
 }

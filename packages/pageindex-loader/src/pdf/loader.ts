@@ -8,7 +8,7 @@ import {
   toDocId,
   UsageTracker,
 } from "pageindex-store";
-import { assertSafeId, throwIfAborted } from "pageindex-store/internals";
+import { assertSafeId, meaningfulPageLabels, throwIfAborted } from "pageindex-store/internals";
 import type { DocumentFacts } from "../common/describe.js";
 import { enrichTree, type TreeLoaderOptions } from "../common/enrich.js";
 import { InvalidInputError } from "../common/errors.js";
@@ -409,6 +409,8 @@ export async function pdfToTree(
     },
     entriesToDrafts(chosen.entries, slicer, { preface: options.preface ?? true }),
   );
+  const pageLabels = meaningfulPageLabels(pdf.pageLabels);
+  if (pageLabels?.length === tree.pageCount) tree.pageLabels = pageLabels;
 
   await enrichTree(tree, options, {
     mode: summaries,

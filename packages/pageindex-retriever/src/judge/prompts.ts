@@ -1,6 +1,24 @@
 import { type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { type SkeletonNode, type TreeSkeleton, titlePath } from "pageindex-store";
-import { asData, DATA_NOT_INSTRUCTIONS, formatRange, oneLine, pathLine } from "pageindex-store/internals";
+import { type BackMatterKind, type SkeletonNode, type TreeSkeleton, titlePath } from "pageindex-store";
+import {
+  asData,
+  DATA_NOT_INSTRUCTIONS,
+  detectBackMatter,
+  formatRange,
+  oneLine,
+  pathLine,
+  printedRange,
+  readableSummary,
+} from "pageindex-store/internals";
+
+/**
+ * The second look at a dead end, worded neutrally: nothing below may hold the answer, and an
+ * empty list is a good answer then.
+ */
+const SECOND_LOOK =
+  "Second look: the part being opened was judged possibly relevant, and none of the entries below it " +
+  "was picked. Check the entries once more: pick any that may hold the answer; an empty list is the " +
+  "right answer when none does.";
 
 /** Expert knowledge / preferences, as given to the retriever. */
 export type ExpertKnowledge = string | readonly string[] | undefined;
@@ -33,6 +51,32 @@ function system(task: string, expert: ExpertKnowledge): SystemMessage {
 }
 
 /**
+ * What a prompt shows beside a section's physical range: its printed page numbers, when the
+ * PDF's labels differ (an index or a cross-reference in the text cites those), e.g.
+ * ` [printed iv-vi]`; empty otherwise.
+ */
+export function printedPages(
+  skeleton: TreeSkeleton,
+  node: Pick<SkeletonNode, "startPage" | "endPage">,
+): string {
+  const printed = printedRange(skeleton.pageLabels, node.startPage, node.endPage);
+  return printed ? ` [printed ${printed}]` : "";
+}
+
+/** The marker of a back-matter section in a prompt, e.g. ` [back matter: index]`; empty for content. */
+export function backMatterMark(node: SkeletonNode): string {
+  const kind: BackMatterKind | undefined = detectBackMatter(node);
+  return kind ? ` [back matter: ${kind}]` : "";
+}
+
+/** Titles from the root to a candidate (one that is not a node, such as an introduction, sits under its parent). */
+function candidatePath(skeleton: TreeSkeleton, node: SkeletonNode): string[] {
+  const path = titlePath(skeleton, node.nodeId);
+  if (path.length > 0 || node.parentId === null) return path;
+  return [...titlePath(skeleton, node.parentId), node.title];
+}
+
+/**
  * One candidate node as a data block: id, page range, path, size and summary. Title and path
  * are put on one line (a title cannot add a fake "Summary:" line); {@link asData} escapes them.
  */
@@ -42,14 +86,17 @@ export function renderCandidate(
   summaryChars = SUMMARY_CHARS,
 ): string {
   const range = formatRange(node);
-  const lines = [`Title: ${oneLine(node.title)}`, `Path: ${pathLine(titlePath(skeleton, node.nodeId))}`];
-  if (range) lines.push(`Location: ${range}`);
+  const lines = [
+    `Title: ${oneLine(node.title)}${backMatterMark(node)}`,
+    `Path: ${pathLine(candidatePath(skeleton, node))}`,
+  ];
+  if (range) lines.push(`Location: ${range}${printedPages(skeleton, node)}`);
   lines.push(
     node.childIds.length > 0
       ? `Has ${node.childIds.length} subsection(s)`
       : `Leaf section, about ${node.tokenCount} tokens`,
   );
-  const summary = node.summary ?? node.prefixSummary;
+  const summary = readableSummary(skeleton, node);
   if (summary && summaryChars > 0) lines.push(`Summary: ${clip(summary, summaryChars)}`);
   const attributes: Record<string, string | number> = { id: node.nodeId };
   if (node.startPage !== undefined) attributes.pages = `${node.startPage}-${node.endPage ?? node.startPage}`;
@@ -80,12 +127,7 @@ export function judgeChildrenPrompt(
         "answers a question. For each offered section decide whether it (or its subsections) can contain " +
         'the answer. For a section with subsections, add "self": true only when its own introduction ' +
         "text answers by itself." +
-        (secondLook
-          ? " Second look: a first pass judged the section being opened relevant, yet none of its " +
-            "subsections. One of those judgments is wrong. If the answer can be in this section, list the " +
-            "subsection(s) most likely to hold it; answer with an empty list only if the section cannot " +
-            "contain the answer after all."
-          : ""),
+        (secondLook ? ` ${SECOND_LOOK}` : ""),
       expert,
     ),
     new HumanMessage(
@@ -117,11 +159,6 @@ const OUTLINE_TASK =
   "samples their titles). Pick the entries that most likely contain the answer, at any depth shown: " +
   "prefer the most specific section listed; pick a collapsed section or a group to have it opened. Pick " +
   'a section whose subsections are listed only when its own text answers (then add "self": true).';
-
-const SECOND_LOOK =
-  "Second look: a first pass judged the part being opened relevant, yet none of the entries below it. " +
-  "One of those judgments is wrong. If the answer can be in it, pick the entries most likely to hold it; " +
-  "answer with an empty list only if it cannot contain the answer after all.";
 
 /**
  * Prompt asking which entries of an outline can contain the answer. Cache-friendly: the fixed
@@ -202,7 +239,7 @@ export function chooseDocumentsPrompt(
         .map((d) =>
           asData(
             "document",
-            `Name: ${oneLine(d.docName)}${d.pageCount ? `\nPages: ${d.pageCount}` : ""}\nDescription: ${clip(d.description ?? "(none)", 500)}${d.evidence?.length ? `\nMatching sections: ${d.evidence.map((t) => clip(t, 120)).join(" | ")}` : ""}`,
+            `Name: ${oneLine(d.docName)}${d.pageCount ? `\nPages: ${d.pageCount}` : ""}${d.description?.trim() ? `\nDescription: ${clip(d.description, 500)}` : ""}${d.evidence?.length ? `\nMatching sections: ${d.evidence.map((t) => clip(t, 120)).join(" | ")}` : ""}`,
             { id: d.docId },
           ),
         )

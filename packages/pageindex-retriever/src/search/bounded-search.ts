@@ -10,12 +10,14 @@ import { judgeOutlinePrompt, type OutlineView } from "../judge/prompts.js";
 import type { Judgment, NodeVerdict } from "../judge/types.js";
 import type { Candidate, TrailStep } from "../types.js";
 import { type JudgeOutcome, promptTokens, type SearchContext } from "./context.js";
-import { type LevelEntry, levelEntries } from "./groups.js";
+import { adjacentGroups, joinGroups, type LevelEntry, levelEntries, type SiblingGroup } from "./groups.js";
+import { introOwner } from "./intro.js";
 import { buildOutline, type Outline, type OutlineEntry, type OutlineOptions } from "./outline.js";
 import {
   deadEndCandidates,
   expandSearch,
   lexicalStandIns,
+  openedIntro,
   type SearchState,
   trailStep,
   type WorkItem,
@@ -95,8 +97,9 @@ function outlineViews(
       if (whole.outline.complete && whole.outline.tokens + fixed <= maxPromptTokens) return [whole];
     }
   }
-  // The opened level must fit the hard limit; looking ahead spends only the softer one.
-  const soft = Math.min(lookaheadTokens, maxPromptTokens);
+  // The opened level must fit the hard limit; looking ahead spends only the softer one (joined
+  // groups spend the lookahead of the openings they replace).
+  const soft = Math.min(lookaheadTokens * (item.group?.joined ?? 1), maxPromptTokens);
   for (const summaries of BOUNDED_SUMMARIES) {
     const view = make(first, opts(soft, summaries, lookahead));
     if (view.outline.tokens + fixed <= soft) return [view];
@@ -127,7 +130,8 @@ async function judgeViews(ctx: SearchContext, views: readonly View[], secondLook
   const outcomes = await Promise.all(
     views.map(({ view, outline }) => {
       const shown = new Map<string, SkeletonNode>();
-      for (const [id, e] of outline.byId) if (e.entry.kind === "node") shown.set(id, e.entry.node);
+      for (const [id, e] of outline.byId)
+        if (e.entry.kind === "node" && !introOwner(id)) shown.set(id, e.entry.node);
       return ctx.judgeOutline({
         view,
         offered: [...outline.byId.keys()],
@@ -209,6 +213,12 @@ function applyPicks(
       continue;
     }
     const { node } = entry.entry;
+    if (item.parent && introOwner(node.nodeId) === item.parent.nodeId) {
+      // The opened section's own introduction answers: the section itself is the result.
+      const steps = [...item.trail, trailStep(item.parent, verdict, judgment.judge)];
+      state.candidates.push(ctx.candidate(item.docId, item.parent, verdict, judgment.judge, steps));
+      continue;
+    }
     if (node.childIds.length === 0) {
       state.candidates.push(ctx.candidate(item.docId, node, verdict, judgment.judge, trail));
       continue;
@@ -234,7 +244,38 @@ function applyPicks(
     if (self) state.candidates.push(ctx.candidate(item.docId, node, verdict, judgment.judge, trail));
     open(node, trail, verdict, { answered: self });
   }
-  return { next, found: picked.size > 0 };
+  return { next: joinAdjacentGroups(skeleton, next, ctx.settings.fanOut), found: picked.size > 0 };
+}
+
+/**
+ * Picked groups that are next to each other (an answer on the page two groups share, or a judge
+ * unsure where a run of sections splits) are opened as one, in one prompt, when their members
+ * together still fit `fanOut`: one prompt's instructions instead of two.
+ */
+function joinAdjacentGroups(skeleton: TreeSkeleton, items: WorkItem[], fanOut: number): WorkItem[] {
+  const groups = items.filter((i) => i.group !== undefined);
+  if (groups.length < 2) return items;
+  const out = items.filter((i) => i.group === undefined);
+  const order = (i: WorkItem) => (i.group?.nodes[0] ? skeleton.nodes.indexOf(i.group.nodes[0]) : 0);
+  groups.sort((a, b) => order(a) - order(b));
+  let current = groups[0] as WorkItem;
+  for (const item of groups.slice(1)) {
+    const a = current.group as SiblingGroup;
+    const b = item.group as SiblingGroup;
+    if (adjacentGroups(skeleton, a, b) && a.members.length + b.members.length <= fanOut) {
+      current = {
+        ...current,
+        group: joinGroups(a, b),
+        priority: Math.max(current.priority, item.priority),
+        chain: Math.max(current.chain, item.chain),
+      };
+      continue;
+    }
+    out.push(current);
+    current = item;
+  }
+  out.push(current);
+  return out;
 }
 
 /** When the budget stops a group's opening: its best lexical sections stand for it. */
@@ -284,9 +325,11 @@ export async function processOpening(
   state.seen.add(key);
   const skeleton = await ctx.skeleton(item.docId);
   const children = item.parent ? childrenOf(skeleton, item.parent) : rootsOf(skeleton);
-  const first = item.group
+  const level = item.group
     ? item.group.members
     : levelEntries(skeleton, item.parent, children, ctx.settings.fanOut);
+  const intro = openedIntro(ctx, item, level.length);
+  const first: LevelEntry[] = intro ? [{ kind: "node", node: intro }, ...level] : level;
   const last = item.trail.at(-1);
   if (first.length === 0) {
     if (item.parent && last)

@@ -28,6 +28,8 @@ export function rankCandidates(
   }
   const ranked = [...best.values()].sort(
     (a, b) =>
+      // Content before back matter the question did not ask for (an index lists every term).
+      Number(a.backMatter ?? false) - Number(b.backMatter ?? false) ||
       // What a judge picked directly comes before what a dead end stands for, whatever the scores.
       Number(a.deadEnd ?? false) - Number(b.deadEnd ?? false) ||
       b.score - a.score ||

@@ -24,7 +24,9 @@ import { documentPriors } from "../lexical/doc-names.js";
 import type { LexicalNeed } from "../lexical/index-cache.js";
 import type { LexicalScores, NodeTermIndex } from "../lexical/node-index.js";
 import type { BudgetStop, Candidate, RetrievalStats, SearchStrategy, VisitedNode } from "../types.js";
+import { isUnaskedBackMatter, withoutBackMatter } from "./back-matter.js";
 import type { LevelEntry } from "./groups.js";
+import { introOwner } from "./intro.js";
 
 /** Settings a search reads (resolved retriever options). */
 export interface SearchSettings {
@@ -36,6 +38,8 @@ export interface SearchSettings {
   beamWidth: number;
   internalNodes: boolean;
   collapseBelowTokens: number;
+  /** Picks scored at most this are opened only while nothing stronger remains (with a model). */
+  weakBranchScore: number;
   keepDeadEnds: boolean;
   deadEndMaxTokens: number;
   maxPromptTokens: number;
@@ -326,6 +330,8 @@ export class SearchContext {
       this.settings.lexicalThreshold,
       kind,
     );
+    const byId = new Map(request.candidates.map((c) => [c.nodeId, c]));
+    judgment.verdicts = withoutBackMatter(this.query, judgment.verdicts, (id) => byId.get(id));
     if (error !== undefined) judgment.error = error;
     return judgment;
   }
@@ -425,6 +431,7 @@ export class SearchContext {
         this.settings.lexicalThreshold,
         kind,
       );
+      judgment.verdicts = withoutBackMatter(this.query, judgment.verdicts, (id) => request.shown.get(id));
       if (error !== undefined) judgment.error = error;
       return judgment;
     };
@@ -526,7 +533,8 @@ export class SearchContext {
   }
 
   private record(request: JudgeRequest, judgment: Judgment): Judgment {
-    const byId = new Map(request.candidates.map((c) => [c.nodeId, c]));
+    // An introduction is its section, offered again: not a node of its own in `visited`.
+    const byId = new Map(request.candidates.filter((c) => !introOwner(c.nodeId)).map((c) => [c.nodeId, c]));
     for (const v of judgment.verdicts) {
       const node = byId.get(v.nodeId);
       if (!node) continue;
@@ -560,6 +568,7 @@ export class SearchContext {
       trail,
       order: this.nextOrder(),
       ...extra,
+      ...(isUnaskedBackMatter(this.query, node) ? { backMatter: true } : {}),
     };
   }
 

@@ -1,6 +1,6 @@
 import { childrenOf, countTokens, type TreeSkeleton } from "pageindex-store";
-import { formatRange } from "pageindex-store/internals";
-import { clip } from "../judge/prompts.js";
+import { formatRange, isReadableSummary, readableSummary } from "pageindex-store/internals";
+import { backMatterMark, clip, printedPages } from "../judge/prompts.js";
 import { entryId, groupRange, type LevelEntry, levelEntries } from "./groups.js";
 
 /** One entry shown in an outline prompt, with what is shown below it. */
@@ -64,7 +64,7 @@ function hasBelow(entry: LevelEntry): boolean {
  * listed, then its summary. A group: `[id] group of N sections: "first" … "last" (pp. a-b)`,
  * then, when its members are not listed, a digest of their titles.
  */
-function renderEntry(item: OutlineEntry, summaryChars: number): string {
+function renderEntry(skeleton: TreeSkeleton, item: OutlineEntry, summaryChars: number): string {
   const pad = "  ".repeat(item.depth - 1);
   const { entry } = item;
   if (entry.kind === "node") {
@@ -73,9 +73,12 @@ function renderEntry(item: OutlineEntry, summaryChars: number): string {
     const hidden =
       node.childIds.length > 0 && !item.expanded ? ` [+${node.childIds.length} subsections]` : "";
     const lines = [
-      `${pad}[${item.id}] ${clip(node.title, TITLE_CHARS)}${range ? ` (${range})` : ""}${hidden}`,
+      `${pad}[${item.id}] ${clip(node.title, TITLE_CHARS)}${range ? ` (${range})${printedPages(skeleton, node)}` : ""}${hidden}${backMatterMark(node)}`,
     ];
-    const summary = node.summary ?? node.prefixSummary;
+    // A branch overview repeats the subsections listed below it: shown only while they are not.
+    const own = node.summary ?? node.prefixSummary;
+    const overviewOnly = node.childIds.length > 0 && !isReadableSummary(own, node.title);
+    const summary = item.expanded && overviewOnly ? undefined : readableSummary(skeleton, node);
     if (summary && summaryChars > 0) lines.push(`${pad}  ${clip(summary, summaryChars)}`);
     return lines.join("\n");
   }
@@ -102,10 +105,10 @@ function renderEntry(item: OutlineEntry, summaryChars: number): string {
   return lines.join("\n");
 }
 
-function renderAll(top: readonly OutlineEntry[], options: OutlineOptions): string {
+function renderAll(skeleton: TreeSkeleton, top: readonly OutlineEntry[], options: OutlineOptions): string {
   const out: string[] = [];
   const visit = (item: OutlineEntry) => {
-    out.push(renderEntry(item, item.depth === 1 ? options.summaryChars : options.deepSummaryChars));
+    out.push(renderEntry(skeleton, item, item.depth === 1 ? options.summaryChars : options.deepSummaryChars));
     if (item.expanded) for (const child of item.children) visit(child);
   };
   for (const item of top) visit(item);
@@ -130,7 +133,9 @@ export function buildOutline(
     return item;
   };
   const cost = (item: OutlineEntry) =>
-    countTokens(renderEntry(item, item.depth === 1 ? options.summaryChars : options.deepSummaryChars)) + 1;
+    countTokens(
+      renderEntry(skeleton, item, item.depth === 1 ? options.summaryChars : options.deepSummaryChars),
+    ) + 1;
   const top = first.map((e) => make(e, 1, undefined));
   let used = top.reduce((sum, item) => sum + cost(item), 0);
   const queue = options.lookahead ? [...top] : [];
@@ -146,12 +151,11 @@ export function buildOutline(
       expanded: false,
       children: [],
     }));
-    // A group's digest line disappears once its members are listed.
+    // A group's digest line and a branch's overview disappear once its members are listed.
     const chars = item.depth === 1 ? options.summaryChars : options.deepSummaryChars;
     const saved =
-      item.entry.kind === "group"
-        ? countTokens(renderEntry(item, chars)) - countTokens(renderEntry({ ...item, expanded: true }, chars))
-        : 0;
+      countTokens(renderEntry(skeleton, item, chars)) -
+      countTokens(renderEntry(skeleton, { ...item, expanded: true }, chars));
     const extra = children.reduce((sum, c) => sum + cost(c), 0) - saved;
     if (used + extra > options.budget) {
       if (options.wholeOnly) break;
@@ -164,7 +168,7 @@ export function buildOutline(
     queue.push(...children);
   }
   const complete = [...byId.values()].every((item) => item.expanded || !hasBelow(item.entry));
-  const text = renderAll(top, options);
+  const text = renderAll(skeleton, top, options);
   return { top, byId, text, tokens: countTokens(text), complete };
 }
 

@@ -12,6 +12,7 @@ import type { Candidate, TrailStep } from "../types.js";
 import { processOpening } from "./bounded-search.js";
 import type { SearchContext } from "./context.js";
 import type { SiblingGroup } from "./groups.js";
+import { introCandidate, introOwner } from "./intro.js";
 
 /** One pending expansion: judge the children of `parent` (or the document's roots). */
 export interface WorkItem {
@@ -46,6 +47,18 @@ export function trailStep(node: SkeletonNode, verdict: NodeVerdict, judge: Trail
 }
 
 /**
+ * The opened section's introduction, offered among its `width` subsections when a model judges,
+ * the section has text of its own, it is not already a result, and the prompt has room under
+ * `fanOut`.
+ */
+export function openedIntro(ctx: SearchContext, item: WorkItem, width: number): SkeletonNode | undefined {
+  if (!ctx.model || !item.parent || item.answered || item.group || !ctx.settings.internalNodes)
+    return undefined;
+  if (width >= ctx.settings.fanOut) return undefined;
+  return introCandidate(item.parent);
+}
+
+/**
  * Judges one item's children and returns the relevant internal children to expand next;
  * relevant leaves (and internal nodes that answer by themselves) become candidates. A dead end
  * (a relevant section none of whose children is) gets a second look from the model, then the
@@ -66,7 +79,13 @@ async function processItem(ctx: SearchContext, item: WorkItem, state: SearchStat
     return [];
   }
   if (ctx.model && children.length > ctx.settings.fanOut) return processOpening(ctx, item, state, false);
-  const request: JudgeRequest = { query: ctx.query, skeleton, parent: item.parent, candidates: children };
+  const intro = openedIntro(ctx, item, children.length);
+  const request: JudgeRequest = {
+    query: ctx.query,
+    skeleton,
+    parent: item.parent,
+    candidates: intro ? [intro, ...children] : children,
+  };
   const outcome = await ctx.judge(request);
   if (!outcome) {
     // Budget spent: the best we know about this branch is the branch itself.
@@ -113,6 +132,13 @@ function applyVerdicts(
   const next: WorkItem[] = [];
   let found = false;
   for (const verdict of judgment.verdicts) {
+    if (verdict.relevant && item.parent && introOwner(verdict.nodeId) === item.parent.nodeId) {
+      // The opened section's own introduction answers: the section itself is the result.
+      found = true;
+      const trail = [...item.trail, trailStep(item.parent, verdict, judgment.judge)];
+      state.candidates.push(ctx.candidate(item.docId, item.parent, verdict, judgment.judge, trail));
+      continue;
+    }
     const node = byId.get(verdict.nodeId);
     if (!node || !verdict.relevant) continue;
     found = true;
@@ -230,7 +256,13 @@ export async function expandSearch(
   const limit = pLimit(Math.max(1, ctx.settings.concurrency));
   const pending: WorkItem[] = [];
   const tasks: Promise<void>[] = [];
-  const schedule = (item: WorkItem) => {
+  const weak: WorkItem[] = [];
+  const weakScore = ctx.model ? ctx.settings.weakBranchScore : 0;
+  const schedule = (item: WorkItem, force = false) => {
+    if (!force && item.trail.length > 0 && item.priority <= weakScore) {
+      weak.push(item);
+      return;
+    }
     pending.push(item);
     const task = limit(async () => {
       // Pick the best pending item when a slot frees up, not the one that was queued first.
@@ -247,9 +279,36 @@ export async function expandSearch(
     tasks.push(task);
   };
   for (const start of starts) schedule(start);
-  for (let i = 0; i < tasks.length; i += 1) await tasks[i];
+  let done = 0;
+  for (;;) {
+    for (; done < tasks.length; done += 1) await tasks[done];
+    // Weak picks, best first, only while fewer than k stronger sections were found.
+    weak.sort((a, b) => b.priority - a.priority);
+    const next = weak.shift();
+    if (!next) break;
+    const strong = state.candidates.filter((c) => c.score > weakScore && !c.deadEnd).length;
+    if (strong >= ctx.settings.k) {
+      weak.unshift(next);
+      keepWeak(ctx, weak, state);
+      break;
+    }
+    schedule(next, true);
+  }
   await rescueUnjudged(ctx, state);
   return state.candidates;
+}
+
+/** Weak picks left unopened stay results themselves, ranked by their (low) scores. */
+function keepWeak(ctx: SearchContext, items: readonly WorkItem[], state: SearchState): void {
+  for (const item of items) {
+    const last = item.trail.at(-1);
+    // A weak group stands for many sections: nothing to return for it as a whole.
+    if (!item.parent || !last || item.group) continue;
+    const reason = `${last.reason} (a weak pick, not opened: stronger sections were found)`;
+    state.candidates.push(
+      ctx.candidate(item.docId, item.parent, { ...last, reason }, last.judge, item.trail),
+    );
+  }
 }
 
 /**

@@ -60,6 +60,10 @@ export const TreeNodeSchema: z.ZodType<TreeNode> = z.object({
   tokenCount: count,
   summary: z.string().optional(),
   prefixSummary: z.string().optional(),
+  branchSummary: z.string().optional(),
+  backMatter: z
+    .enum(["contents", "index", "figures", "tables", "list", "bibliography", "glossary"])
+    .optional(),
   metadata: jsonRecord.optional(),
 });
 
@@ -75,6 +79,7 @@ export const TreeDocumentSchema: z.ZodType<TreeDocument> = z.object({
   pageCount: count.optional(),
   lineCount: count.optional(),
   description: z.string().optional(),
+  pageLabels: z.array(z.string()).optional(),
   contentHash: z.string().optional(),
   createdAt: z.string(),
   build: BuildInfoSchema,

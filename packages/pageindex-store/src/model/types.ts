@@ -16,6 +16,19 @@ export type TreeKind = "pdf" | "markdown" | "text";
 /** Which path produced a tree's structure. */
 export type StructureSource = "headings" | "outline" | "layout" | "llm" | "flat" | "imported" | "mixed";
 
+/**
+ * What kind of back matter (or front-matter list) a section is: parts a reader consults to find
+ * content, not content itself. Retrievers offer them only to questions that ask for them.
+ */
+export type BackMatterKind =
+  | "contents"
+  | "index"
+  | "figures"
+  | "tables"
+  | "list"
+  | "bibliography"
+  | "glossary";
+
 /** LLM usage accounted while building or querying, by step. */
 export interface LlmUsage {
   /** Number of model calls made. */
@@ -94,6 +107,13 @@ export interface TreeNode {
   summary?: string;
   /** Summary of an internal node's own (intro) text. */
   prefixSummary?: string;
+  /**
+   * For an internal node whose own introduction gives no usable summary: what its subsections
+   * cover (derived from their titles and summaries; see `branchOverview`).
+   */
+  branchSummary?: string;
+  /** Set when the section is back matter (index, contents, list of figures, bibliography…). */
+  backMatter?: BackMatterKind;
   /** Free-form extra data (JSON-serialisable). */
   metadata?: Record<string, unknown>;
 }
@@ -118,6 +138,11 @@ export interface TreeDocument {
   lineCount?: number;
   /** One-sentence description that helps choose among many documents. */
   description?: string;
+  /**
+   * Printed page labels by physical page (`pageLabels[0]` is page 1's label), for PDFs whose
+   * printed numbering differs from the physical one ("iii", "12", "A-3"); absent otherwise.
+   */
+  pageLabels?: string[];
   /** SHA-256 of the source bytes, used to skip re-indexing unchanged files. */
   contentHash?: string;
   /** ISO-8601 time the tree was built. */

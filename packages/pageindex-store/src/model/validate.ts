@@ -184,6 +184,12 @@ export function checkTreeLinks(tree: TreeDocument): TreeIssue[] {
     const order = preorderIssue(tree, byId);
     if (order) issues.push(order);
   }
+  if (tree.pageLabels && tree.pageCount !== undefined && tree.pageLabels.length !== tree.pageCount) {
+    issues.push({
+      path: "pageLabels",
+      message: `has ${tree.pageLabels.length} labels for ${tree.pageCount} pages (one a page is expected)`,
+    });
+  }
 
   for (const node of byId.values()) {
     checkPosition(node, issues);
