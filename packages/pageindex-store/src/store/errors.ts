@@ -69,3 +69,48 @@ export class DocumentIdConflictError extends InvalidIdError {
     this.existingDocId = existingDocId;
   }
 }
+
+/**
+ * A write was refused because the store is read-only: opened with `readOnly: true`, or a folder
+ * (or file system) the process may not write to.
+ */
+export class StoreReadOnlyError extends PageIndexError {
+  /** Where the store is (folder path or description). */
+  readonly location: string;
+
+  constructor(location: string, reason: string, options?: { cause?: unknown }) {
+    super(`The store at ${location} is read-only: ${reason}`, options);
+    this.location = location;
+  }
+}
+
+/**
+ * A read kept finding the document replaced under it (each version it started on was gone before
+ * it finished): the document is being rewritten faster than it can be read. Not corruption: retry.
+ */
+export class StoreReadConflictError extends PageIndexError {
+  readonly docId: string;
+
+  constructor(docId: string, attempts: number) {
+    super(
+      `Document "${docId}" was replaced ${attempts} times while it was being read, each time after its superseded version's grace period (supersededGraceMs); try again`,
+    );
+    this.docId = docId;
+  }
+}
+
+/** A Redis command got no answer within the store's command timeout (server gone, hung or unreachable). */
+export class RedisStoreTimeoutError extends PageIndexError {
+  /** The Redis command that timed out (MGET, MSET, …). */
+  readonly command: string;
+  readonly timeoutMs: number;
+
+  constructor(command: string, timeoutMs: number, options?: { cause?: unknown }) {
+    super(
+      `Redis did not answer ${command} within ${timeoutMs} ms (server stopped, hung or unreachable; raise commandTimeoutMs for a slow server)`,
+      options,
+    );
+    this.command = command;
+    this.timeoutMs = timeoutMs;
+  }
+}
