@@ -99,8 +99,22 @@ export class StoreReadConflictError extends PageIndexError {
   }
 }
 
+/** Redis could not serve a command of the store: no answer in time, or the connection is gone. */
+export class RedisStoreError extends PageIndexError {}
+
+/** The connection to Redis broke or is closed (server stopped, network lost) while a command ran. */
+export class RedisStoreConnectionError extends RedisStoreError {
+  /** The Redis command that failed (MGET, MSET, …). */
+  readonly command: string;
+
+  constructor(command: string, reason: string, options?: { cause?: unknown }) {
+    super(`Redis connection lost during ${command}: ${reason}`, options);
+    this.command = command;
+  }
+}
+
 /** A Redis command got no answer within the store's command timeout (server gone, hung or unreachable). */
-export class RedisStoreTimeoutError extends PageIndexError {
+export class RedisStoreTimeoutError extends RedisStoreError {
   /** The Redis command that timed out (MGET, MSET, …). */
   readonly command: string;
   readonly timeoutMs: number;

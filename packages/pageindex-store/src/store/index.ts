@@ -3,6 +3,8 @@ export { STORE_FORMAT_VERSION, type VerifyMode } from "./codec.js";
 export { type CreateIfAbsentStore, hasCreateIfAbsent } from "./create-if-absent.js";
 export {
   DocumentIdConflictError,
+  RedisStoreConnectionError,
+  RedisStoreError,
   RedisStoreTimeoutError,
   StoreCorruptionError,
   StoreReadConflictError,

@@ -34,12 +34,7 @@ import {
 } from "./codec.js";
 import { createIfAbsent } from "./create-if-absent.js";
 import { assertDerivedName, DerivedArtifacts } from "./derived.js";
-import {
-  DocumentIdConflictError,
-  StoreCorruptionError,
-  StoreReadConflictError,
-  StoreReadOnlyError,
-} from "./errors.js";
+import { DocumentIdConflictError, StoreCorruptionError, StoreReadConflictError } from "./errors.js";
 import { FileByteStore, type FileByteStoreOptions } from "./file-byte-store.js";
 import { deepFreeze } from "./freeze.js";
 import {

@@ -1,7 +1,7 @@
 import { BaseStore } from "@langchain/core/stores";
 import { PageIndexError } from "../errors.js";
 import type { CreateIfAbsentStore } from "./create-if-absent.js";
-import { RedisStoreTimeoutError, StoreCorruptionError } from "./errors.js";
+import { RedisStoreConnectionError, RedisStoreTimeoutError, StoreCorruptionError } from "./errors.js";
 
 /**
  * The part of a node-redis v5 client this store uses. Any `createClient()` result fits;
@@ -18,6 +18,7 @@ export interface RedisCommandClient {
 /** A client this store opened itself and must close. */
 interface OwnedRedisClient extends RedisCommandClient {
   close(): Promise<void>;
+  destroy(): void;
 }
 
 /** Options of {@link RedisByteStore}. */
@@ -36,6 +37,16 @@ export interface RedisByteStoreOptions {
    */
   commandTimeoutMs?: number;
 }
+
+/** node-redis errors meaning the connection is gone, not that a command was refused. */
+const CONNECTION_ERRORS = new Set([
+  "SocketClosedUnexpectedlyError",
+  "ClientClosedError",
+  "ClientOfflineError",
+  "ConnectionTimeoutError",
+  "SocketTimeoutError",
+  "DisconnectsClientError",
+]);
 
 /** Default of {@link RedisByteStoreOptions.commandTimeoutMs}. */
 export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 10_000;
@@ -109,25 +120,31 @@ export class RedisByteStore extends BaseStore<string, Uint8Array> implements Cre
   /**
    * One command, answered within `commandTimeoutMs`: node-redis gets the timeout (and drops the
    * command from its queue), and a timer of our own covers clients that ignore it.
-   * @throws {RedisStoreTimeoutError}
+   * @throws {RedisStoreTimeoutError} @throws {RedisStoreConnectionError} when the connection is gone.
    */
   private async send(args: Array<string | Buffer>, binary = false): Promise<unknown> {
     const command = String(args[0]);
     const limit = this.commandTimeoutMs;
     const options = { ...(binary ? BINARY : {}), ...(limit > 0 ? { timeout: limit } : {}) };
-    const reply = this.client.sendCommand(args, options);
-    if (limit <= 0) return reply;
-    reply.catch(() => undefined); // settles after the timer won: nobody is waiting for it any more
     let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RedisStoreTimeoutError(command, limit)), limit);
-    });
     try {
+      const reply = this.client.sendCommand(args, options);
+      if (limit <= 0) return await reply;
+      reply.catch(() => undefined); // settles after the timer won: nobody is waiting for it any more
+      const expired = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new RedisStoreTimeoutError(command, limit)), limit);
+      });
       return await Promise.race([reply, expired]);
     } catch (error) {
+      // node-redis's error classes keep the name "Error": tell them by their class.
+      const name = (error as object | undefined)?.constructor?.name ?? "";
       // node-redis's own timeout (TimeoutError) arrives first when it honours the option.
-      if (!(error instanceof RedisStoreTimeoutError) && (error as Error)?.name === "TimeoutError") {
-        throw new RedisStoreTimeoutError(command, limit, { cause: error });
+      if (name === "TimeoutError") throw new RedisStoreTimeoutError(command, limit, { cause: error });
+      if (
+        CONNECTION_ERRORS.has(name) ||
+        (error as NodeJS.ErrnoException | undefined)?.code === "ECONNREFUSED"
+      ) {
+        throw new RedisStoreConnectionError(command, (error as Error).message, { cause: error });
       }
       throw error;
     } finally {
@@ -168,11 +185,26 @@ export class RedisByteStore extends BaseStore<string, Uint8Array> implements Cre
     return store;
   }
 
-  /** Disconnects the client if this store opened it (see {@link RedisByteStore.fromUrl}). */
+  /**
+   * Disconnects the client if this store opened it (see {@link RedisByteStore.fromUrl}). A server
+   * that no longer answers cannot hold it up: after `commandTimeoutMs` the socket is destroyed.
+   */
   async close(): Promise<void> {
     const owned = this.owned;
     this.owned = undefined;
-    if (owned?.isOpen) await owned.close();
+    if (!owned?.isOpen) return;
+    const closing = owned.close().then(
+      () => true,
+      () => false,
+    );
+    const limit = this.commandTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), limit > 0 ? limit : 2 ** 31 - 1);
+    });
+    const closed = await Promise.race([closing, expired]);
+    clearTimeout(timer);
+    if (!closed && owned.isOpen) owned.destroy();
   }
 
   async mget(keys: string[]): Promise<(Uint8Array | undefined)[]> {
