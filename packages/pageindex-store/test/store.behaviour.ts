@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   DocumentIdConflictError,
   DocumentNotFoundError,
+  hasCreateIfAbsent,
   InvalidIdError,
   maxDocIdLength,
   PageIndexStore,
@@ -262,6 +263,51 @@ export function describeStoreBehaviour(
         expect(await ids({ source: "/DATA/", match: "contains" })).toEqual(["a", "b"]);
         expect(await ids({ contentHash: "h2" })).toEqual(["b"]);
         expect(await ids({ name: "Manual.md", contentHash: "h1" })).toEqual([]);
+      });
+    });
+
+    describe("document id reservations", () => {
+      it("an id is reserved for one owner until its document is deleted or it is released", async () => {
+        const store = storeOn(backend.byteStore);
+        expect(await store.reserveDocId("notes.md", "/a/notes.md")).toEqual({ reserved: true });
+        expect(await store.reserveDocId("notes.md", "/a/notes.md")).toEqual({ reserved: true });
+        const other = storeOn(await backend.reopen());
+        expect(await other.reserveDocId("notes.md", "/b/notes.md")).toEqual({
+          reserved: false,
+          owner: "/a/notes.md",
+        });
+        await store.addTree(makeTree("notes.md", { nodes: 3 }));
+        await store.deleteDocument("notes.md");
+        expect(await other.reserveDocId("notes.md", "/b/notes.md")).toEqual({ reserved: true });
+        await other.releaseDocId("notes.md", "/a/notes.md"); // not the holder: nothing happens
+        expect((await store.reserveDocId("notes.md", "/a/notes.md")).reserved).toBe(false);
+        await other.releaseDocId("notes.md", "/b/notes.md");
+        expect(await store.reserveDocId("notes.md", "/a/notes.md")).toEqual({ reserved: true });
+        await expect(store.reserveDocId("../x", "/a")).rejects.toBeInstanceOf(InvalidIdError);
+      });
+
+      it("a reservation whose process died before storing the document is taken over after the grace period", async () => {
+        await storeOn(backend.byteStore).reserveDocId("lost.md", "/dead/lost.md");
+        expect((await storeOn(backend.byteStore).reserveDocId("lost.md", "/b/lost.md")).reserved).toBe(false);
+        const patient = storeOn(await backend.reopen(), { orphanGraceMs: 0 });
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(await patient.reserveDocId("lost.md", "/b/lost.md")).toEqual({ reserved: true });
+        // …but never from a stored document.
+        await patient.addTree(makeTree("kept.md", { nodes: 2 }));
+        await patient.reserveDocId("kept.md", "/b/kept.md");
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        expect((await patient.reserveDocId("kept.md", "/c/kept.md")).reserved).toBe(false);
+      });
+
+      it("of concurrent reservations of one id exactly one wins (across handles where the byte store is atomic)", async () => {
+        const atomic = hasCreateIfAbsent(backend.byteStore);
+        const handles = await Promise.all(
+          Array.from({ length: 6 }, async () => storeOn(atomic ? await backend.reopen() : backend.byteStore)),
+        );
+        const results = await Promise.all(
+          handles.map((h, i) => h.reserveDocId("same.md", `/dir-${i}/same.md`)),
+        );
+        expect(results.filter((r) => r.reserved)).toHaveLength(1);
       });
     });
 
