@@ -57,6 +57,13 @@ describe.skipIf(!existsSync(BIN))("pageindex: store faults", () => {
     }
     expect((await readdir(store)).sort()).toEqual(before);
 
+    const empty = join(dir, "empty-store");
+    await mkdir(empty);
+    expect((await run(empty, ["list", "--limit", "5"])).code).toBe(0);
+    const asked = await run(empty, ["ask", "anything"]);
+    expect([asked.code, asked.stderr]).toEqual([2, expect.stringMatching(/The store is empty/)]);
+    expect(await readdir(empty)).toEqual([]);
+
     await mkdir(join(store, ".tmp"));
     const old = new Date(Date.now() - 3 * 60 * 60 * 1000);
     for (const name of ["my-notes.txt", "notes.md.4242.0123456789ab"]) {

@@ -57,6 +57,29 @@ describe("store folder faults", () => {
     expect((await readdir(dir)).sort()).toEqual(before);
   });
 
+  it("an empty folder, and a store written before the catalog existed, are searched read-only without a write", async () => {
+    const empty = join(dir, "empty");
+    await mkdir(empty);
+    const none = await PageIndexStore.fromPath(empty, { readOnly: true });
+    expect(await none.searchDocuments("anything")).toEqual([]);
+    expect((await none.listDocuments({ limit: 5 })).total).toBe(0);
+    expect(await readdir(empty)).toEqual([]);
+
+    const writer = await PageIndexStore.fromPath(dir);
+    const tree = makeTree("doc", { nodes: 12 });
+    await writer.addTree(tree);
+    for (const name of await readdir(dir)) {
+      if (name.startsWith("pageindex.catalog.")) await rm(join(dir, name)); // as an older release left it
+    }
+    const before = (await readdir(dir)).sort();
+    const reader = await PageIndexStore.fromPath(dir, { readOnly: true });
+    const title = tree.nodes[3]?.title ?? "";
+    expect((await reader.searchDocuments(title)).map((m) => m.card.docId)).toEqual(["doc"]);
+    await reader.syncCatalog(); // a listing keeps the catalog built in memory
+    expect((await reader.searchDocuments(title)).map((m) => m.card.docId)).toEqual(["doc"]);
+    expect((await readdir(dir)).sort()).toEqual(before);
+  });
+
   it("a read-only open of a folder that does not exist is a clear error, and creates nothing", async () => {
     const missing = join(dir, "nope");
     await expect(FileByteStore.fromPath(missing, { readOnly: true })).rejects.toThrow(

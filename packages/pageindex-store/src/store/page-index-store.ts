@@ -44,6 +44,7 @@ import {
   type ParsedRetiredKey,
   versionTime,
 } from "./keys.js";
+import { isReadOnlyStore, MemoryOverlayStore } from "./overlay-byte-store.js";
 import { RedisByteStore, type RedisByteStoreOptions, type RedisCommandClient } from "./redis-byte-store.js";
 
 /** Options of {@link PageIndexStore}. */
@@ -276,7 +277,8 @@ export class PageIndexStore implements TreeReader {
     this.onProblem = options.onProblem ?? ((problem) => console.warn(`[pageindex-store] ${problem.message}`));
     this.derivedNames = new Set(options.derivedNames ?? DEFAULTS.derivedNames);
     this.catalog = new StoreCatalog(
-      byteStore,
+      // A read-only store still gets a catalog (built in memory when the store has none yet).
+      isReadOnlyStore(byteStore) ? new MemoryOverlayStore(byteStore) : byteStore,
       this.keys,
       {
         refreshMs: Math.max(0, options.catalogRefreshMs ?? DEFAULTS.catalogRefreshMs),
