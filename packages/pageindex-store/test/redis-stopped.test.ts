@@ -3,51 +3,13 @@
  * writes fail within the command timeout with a RedisStoreTimeoutError instead of waiting forever.
  * Runs its own redis-server (skipped, with a message, when there is none on PATH).
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { createServer } from "node:net";
+import type { ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { PageIndexStore, RedisStoreError, RedisStoreTimeoutError } from "../src/index.js";
+import { PageIndexStore, RedisStoreError, RedisStoreTimeoutError, StoreReadOnlyError } from "../src/index.js";
+import { freePort, hasRedisServer, startRedis } from "./helpers/redis-server.js";
 import { makeTree } from "./helpers/trees.js";
 
-function hasRedisServer(): boolean {
-  try {
-    execFileSync("redis-server", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    console.warn("[redis-stopped.test.ts] SKIPPED: no redis-server on PATH (apt-get install redis-server)");
-    return false;
-  }
-}
-
-/** A port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Starts a private redis-server and resolves once it accepts connections. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    { stdio: ["ignore", "pipe", "ignore"] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let out = "";
-    child.stdout?.setEncoding("utf8");
-    child.stdout?.on("data", (data: string) => {
-      out += data;
-      if (out.includes("Ready to accept connections")) resolve();
-    });
-    child.on("exit", (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
-  });
-  return child;
-}
-
-const available = hasRedisServer();
+const available = hasRedisServer("redis-stopped.test.ts");
 const TIMEOUT_MS = 800;
 
 describe.skipIf(!available)("Redis stopped after connect", () => {
@@ -97,4 +59,26 @@ describe.skipIf(!available)("Redis stopped after connect", () => {
       expect(performance.now() - closing).toBeLessThan(3 * TIMEOUT_MS);
     },
   );
+
+  it("a read-only replica: writes fail with StoreReadOnlyError, reads work", async () => {
+    const port = await freePort();
+    server = await startRedis(port);
+    const primary = await PageIndexStore.fromRedis(`redis://127.0.0.1:${port}`, { prefix: "ro:" });
+    const tree = makeTree("doc", { nodes: 6 });
+    await primary.addTree(tree);
+    const replicaPort = await freePort();
+    const replicaServer = await startRedis(replicaPort, ["--replicaof", "127.0.0.1", String(port)]);
+    try {
+      const replica = await PageIndexStore.fromRedis(`redis://127.0.0.1:${replicaPort}`, { prefix: "ro:" });
+      for (let i = 0; i < 100 && !(await replica.hasDocument("doc")); i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50)); // the replica syncs
+      }
+      expect(await replica.getTree("doc")).toEqual(tree);
+      await expect(replica.addTree(makeTree("new", { nodes: 2 }))).rejects.toBeInstanceOf(StoreReadOnlyError);
+      await replica.close();
+    } finally {
+      replicaServer.kill("SIGKILL");
+      await primary.close();
+    }
+  }, 30_000);
 });

@@ -1,7 +1,12 @@
 import { BaseStore } from "@langchain/core/stores";
 import { PageIndexError } from "../errors.js";
 import type { CreateIfAbsentStore } from "./create-if-absent.js";
-import { RedisStoreConnectionError, RedisStoreTimeoutError, StoreCorruptionError } from "./errors.js";
+import {
+  RedisStoreConnectionError,
+  RedisStoreTimeoutError,
+  StoreCorruptionError,
+  StoreReadOnlyError,
+} from "./errors.js";
 
 /**
  * The part of a node-redis v5 client this store uses. Any `createClient()` result fits;
@@ -46,6 +51,16 @@ const CONNECTION_ERRORS = new Set([
   "ConnectionTimeoutError",
   "SocketTimeoutError",
   "DisconnectsClientError",
+]);
+
+/** Socket errors that mean the same. */
+const CONNECTION_CODES = new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
 ]);
 
 /** Default of {@link RedisByteStoreOptions.commandTimeoutMs}. */
@@ -121,6 +136,7 @@ export class RedisByteStore extends BaseStore<string, Uint8Array> implements Cre
    * One command, answered within `commandTimeoutMs`: node-redis gets the timeout (and drops the
    * command from its queue), and a timer of our own covers clients that ignore it.
    * @throws {RedisStoreTimeoutError} @throws {RedisStoreConnectionError} when the connection is gone.
+   * @throws {StoreReadOnlyError} for a write to a read-only replica.
    */
   private async send(args: Array<string | Buffer>, binary = false): Promise<unknown> {
     const command = String(args[0]);
@@ -140,11 +156,13 @@ export class RedisByteStore extends BaseStore<string, Uint8Array> implements Cre
       const name = (error as object | undefined)?.constructor?.name ?? "";
       // node-redis's own timeout (TimeoutError) arrives first when it honours the option.
       if (name === "TimeoutError") throw new RedisStoreTimeoutError(command, limit, { cause: error });
-      if (
-        CONNECTION_ERRORS.has(name) ||
-        (error as NodeJS.ErrnoException | undefined)?.code === "ECONNREFUSED"
-      ) {
+      const code = (error as NodeJS.ErrnoException | undefined)?.code ?? "";
+      if (CONNECTION_ERRORS.has(name) || CONNECTION_CODES.has(code)) {
         throw new RedisStoreConnectionError(command, (error as Error).message, { cause: error });
+      }
+      if (/^READONLY\b/.test((error as Error | undefined)?.message ?? "")) {
+        // A read-only replica: the store cannot be written there.
+        throw new StoreReadOnlyError(`Redis (${command})`, (error as Error).message, { cause: error });
       }
       throw error;
     } finally {
