@@ -1,6 +1,8 @@
 /**
  * Fault suite, readers during writes: a reader process reads a document while this process
- * replaces it 500 times. No read may fail nor see a mix of two versions (README: "Reads").
+ * replaces it 500 times. No read may fail nor see a mix of two versions (README: "Readers during
+ * writes"). The reader's store reads take 5 ms longer, as on a slower disk or network: the
+ * window in which a replacement could delete what a read is about to fetch.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fileLocation, redisLocation, type SharedLocation } from "./helpers/backends.js";
@@ -30,7 +32,13 @@ async function readDuringReplacements(
   const options = { chunkChars: 2000, ...(supersededGraceMs === undefined ? {} : { supersededGraceMs }) };
   const writer = await location.open(options);
   await writer.addTree(makeTree("doc", { nodes: NODES, seed: 0 }));
-  const reader = startReader({ ...location.job, docId: "doc", nodes: NODES, seeds: [0, replacements] });
+  const reader = startReader({
+    ...location.job,
+    docId: "doc",
+    nodes: NODES,
+    seeds: [0, replacements],
+    readDelayMs: 5,
+  });
   await reader.waitFor("READY");
   for (let seed = 1; seed <= replacements; seed += 1) {
     await writer.addTree(makeTree("doc", { nodes: NODES, seed }));
