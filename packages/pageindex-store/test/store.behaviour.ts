@@ -297,6 +297,11 @@ export function describeStoreBehaviour(
         await patient.reserveDocId("kept.md", "/b/kept.md");
         await new Promise((resolve) => setTimeout(resolve, 5));
         expect((await patient.reserveDocId("kept.md", "/c/kept.md")).reserved).toBe(false);
+        // vacuum removes reservations past the grace period whose document was never stored.
+        await patient.reserveDocId("never.md", "/dead/never.md");
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await patient.vacuum({ graceMs: 0 });
+        expect(await allKeys(backend.byteStore, "pageindex.claim.")).toEqual(["pageindex.claim.kept.md"]);
       });
 
       it("of concurrent reservations of one id exactly one wins (across handles where the byte store is atomic)", async () => {

@@ -847,12 +847,36 @@ export class PageIndexStore implements TreeReader {
     }
     await this.cleanUnfinishedWrites(graceMs, Number.POSITIVE_INFINITY);
     result.deletedKeys =
-      stale.length + retired.keys + (await this.derived.removeOrphans(live, unreadable, cutoff));
+      stale.length +
+      retired.keys +
+      (await this.derived.removeOrphans(live, unreadable, cutoff)) +
+      (await this.removeAbandonedClaims(live, unreadable, cutoff));
     result.catalogSegmentsRemoved = await this.compactCatalog(heads);
     result.removedVersions = staleVersions.size + retired.versions;
     result.youngVersions = youngVersions.size;
     result.foreignKeys.sort();
     return result;
+  }
+
+  /**
+   * Removes id reservations made before `cutoff` whose document was never stored (the reserving
+   * process died or its load failed). Reservations of stored or unreadable documents stay.
+   * @returns the number removed.
+   */
+  private async removeAbandonedClaims(
+    live: ReadonlyMap<string, string>,
+    unreadable: ReadonlySet<string>,
+    cutoff: number,
+  ): Promise<number> {
+    const abandoned: string[] = [];
+    for await (const key of this.byteStore.yieldKeys(this.keys.claimPrefix)) {
+      const docId = key.slice(this.keys.claimPrefix.length);
+      if (live.has(docId) || unreadable.has(docId)) continue;
+      const holder = await this.readClaim(docId, key);
+      if (holder && holder.at <= cutoff) abandoned.push(key);
+    }
+    await this.byteStore.mdelete(abandoned);
+    return abandoned.length;
   }
 
   /** Rewrites the catalog to match the heads: cards of missing documents added, stale ones dropped. */
