@@ -71,8 +71,16 @@ export class DocumentIdConflictError extends InvalidIdError {
 }
 
 /**
- * A write was refused because the store is read-only: opened with `readOnly: true`, or a folder
- * (or file system) the process may not write to.
+ * A write was refused because the store is read-only: opened with `readOnly: true`, a folder
+ * (or file system) the process may not write to, or a Redis read-only replica.
+ * @example
+ * ```ts
+ * try {
+ *   await store.addTree(tree);
+ * } catch (error) {
+ *   if (error instanceof StoreReadOnlyError) console.error(`cannot write to ${error.location}`);
+ * }
+ * ```
  */
 export class StoreReadOnlyError extends PageIndexError {
   /** Where the store is (folder path or description). */
@@ -99,7 +107,18 @@ export class StoreReadConflictError extends PageIndexError {
   }
 }
 
-/** Redis could not serve a command of the store: no answer in time, or the connection is gone. */
+/**
+ * Redis could not serve a command of the store: no answer in time, or the connection is gone.
+ * @example
+ * ```ts
+ * const store = await PageIndexStore.fromRedis(url, { commandTimeoutMs: 5000 });
+ * try {
+ *   await retriever.invoke(question);
+ * } catch (error) {
+ *   if (error instanceof RedisStoreError) console.error("Redis is unavailable:", error.message);
+ * }
+ * ```
+ */
 export class RedisStoreError extends PageIndexError {}
 
 /** The connection to Redis broke or is closed (server stopped, network lost) while a command ran. */
