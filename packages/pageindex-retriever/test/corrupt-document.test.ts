@@ -59,4 +59,36 @@ describe("a corrupt document in the store", () => {
     const retriever = new PageIndexRetriever({ reader, docIds: ["kettle"] });
     await expect(retriever.invoke("descale")).rejects.toBeInstanceOf(StoreCorruptionError);
   });
+
+  it("a corrupt text chunk at collect time: the other results come back, with a warning", async () => {
+    const bytes = new InMemoryStore<Uint8Array>();
+    // One node per chunk, so one chunk can be broken while its siblings stay readable.
+    const writer = new PageIndexStore(bytes, { chunkChars: 1 });
+    for (const name of ["kettle", "toaster"]) await writer.addTree(manual(name, name));
+    const reader = new PageIndexStore(bytes, { onProblem: () => undefined });
+    const retriever = new PageIndexRetriever({ reader, k: 4 });
+    const question = "descale the kettle or the toaster with citric acid";
+    const before = (await retriever.invoke(question)).map((d) => `${d.metadata.docId}:${d.metadata.nodeId}`);
+    expect(before.some((id) => id.startsWith("kettle:"))).toBe(true);
+    expect(before.some((id) => id.startsWith("toaster:"))).toBe(true);
+    // The chunk breaks after the search read what it navigates by (skeletons, lexical indexes).
+    const skeleton = await reader.getSkeleton("kettle");
+    const descaling = skeleton.nodes.find((n) => n.title === "Descaling")?.nodeId as string;
+    for await (const key of bytes.yieldKeys("pageindex.doc.kettle.")) {
+      const chunk = key.match(/\.text\.(\d+)$/)?.[1];
+      if (chunk !== undefined && skeleton.nodes[Number(chunk)]?.nodeId === descaling) {
+        await bytes.mset([[key, new TextEncoder().encode("garbage")]]);
+      }
+    }
+    await expect(reader.getNodeTexts("kettle", [descaling])).rejects.toBeInstanceOf(StoreCorruptionError);
+    const docs = await retriever.invoke(question);
+    const found = docs.map((d) => `${d.metadata.docId}:${d.metadata.nodeId}`);
+    // The kettle's section holds the broken chunk (its subtree does): left out; the toaster's stays.
+    expect(found).toEqual(before.filter((id) => !id.startsWith("kettle:")));
+    expect(docs.every((d) => d.pageContent.length > 0)).toBe(true);
+    expect(docs.map((d) => d.metadata.rank)).toEqual(docs.map((_, i) => i + 1));
+    expect(retriever.lastRun?.warnings.join("\n")).toMatch(
+      /left out section \d+ of "kettle": its text cannot be read/,
+    );
+  });
 });

@@ -41,5 +41,6 @@ export {
   MAX_STORE_KEY_LENGTH,
   maxDocIdLength,
   type ParsedPendingKey,
+  type ParsedRetiredKey,
   type ParsedVersionKey,
 } from "./store/keys.js";

@@ -28,7 +28,7 @@ describe("derived artifacts of a document version", () => {
 
   it("are removed when the document is replaced or deleted, and only that document's", async () => {
     const byteStore = new InMemoryStore<Uint8Array>();
-    const store = new PageIndexStore(byteStore);
+    const store = new PageIndexStore(byteStore, { supersededGraceMs: 0 });
     await store.addTree(makeTree("a"));
     await store.addTree(makeTree("a.b")); // an id extending the other one's, dot included
     await store.putDerived("a", "idx", bytes("old"));

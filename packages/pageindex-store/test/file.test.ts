@@ -72,14 +72,14 @@ describe("FileByteStore", () => {
 
   it("removes stale temp files of crashed writers on open, but not fresh ones", async () => {
     await FileByteStore.fromPath(dir);
-    const stale = join(dir, ".tmp", "k.123.abc");
-    const fresh = join(dir, ".tmp", "k.456.def");
+    const stale = join(dir, ".tmp", "k.123.0123456789ab");
+    const fresh = join(dir, ".tmp", "k.456.abcdefabcdef");
     await writeFile(stale, "half");
     await writeFile(fresh, "half");
     const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
     await utimes(stale, old, old);
     await FileByteStore.fromPath(dir);
-    expect(await readdir(join(dir, ".tmp"))).toEqual(["k.456.def"]);
+    expect(await readdir(join(dir, ".tmp"))).toEqual(["k.456.abcdefabcdef"]);
     expect((await stat(fresh)).isFile()).toBe(true);
   });
 

@@ -3,10 +3,11 @@
  * calls {@link describeStoreBehaviour} with a function opening that backend on a fresh location.
  */
 import type { BaseStore } from "@langchain/core/stores";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   DocumentIdConflictError,
   DocumentNotFoundError,
+  hasCreateIfAbsent,
   InvalidIdError,
   PageIndexStore,
   type PageIndexStoreOptions,
@@ -265,9 +266,59 @@ export function describeStoreBehaviour(
       });
     });
 
+    describe("document id reservations", () => {
+      it("an id is reserved for one owner until its document is deleted or it is released", async () => {
+        const store = storeOn(backend.byteStore);
+        expect(await store.reserveDocId("notes.md", "/a/notes.md")).toEqual({ reserved: true });
+        expect(await store.reserveDocId("notes.md", "/a/notes.md")).toEqual({ reserved: true });
+        const other = storeOn(await backend.reopen());
+        expect(await other.reserveDocId("notes.md", "/b/notes.md")).toEqual({
+          reserved: false,
+          owner: "/a/notes.md",
+        });
+        await store.addTree(makeTree("notes.md", { nodes: 3 }));
+        await store.deleteDocument("notes.md");
+        expect(await other.reserveDocId("notes.md", "/b/notes.md")).toEqual({ reserved: true });
+        await other.releaseDocId("notes.md", "/a/notes.md"); // not the holder: nothing happens
+        expect((await store.reserveDocId("notes.md", "/a/notes.md")).reserved).toBe(false);
+        await other.releaseDocId("notes.md", "/b/notes.md");
+        expect(await store.reserveDocId("notes.md", "/a/notes.md")).toEqual({ reserved: true });
+        await expect(store.reserveDocId("../x", "/a")).rejects.toBeInstanceOf(InvalidIdError);
+      });
+
+      it("a reservation whose process died before storing the document is taken over after the grace period", async () => {
+        await storeOn(backend.byteStore).reserveDocId("lost.md", "/dead/lost.md");
+        expect((await storeOn(backend.byteStore).reserveDocId("lost.md", "/b/lost.md")).reserved).toBe(false);
+        const patient = storeOn(await backend.reopen(), { orphanGraceMs: 0 });
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(await patient.reserveDocId("lost.md", "/b/lost.md")).toEqual({ reserved: true });
+        // …but never from a stored document.
+        await patient.addTree(makeTree("kept.md", { nodes: 2 }));
+        await patient.reserveDocId("kept.md", "/b/kept.md");
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        expect((await patient.reserveDocId("kept.md", "/c/kept.md")).reserved).toBe(false);
+        // vacuum removes reservations past the grace period whose document was never stored.
+        await patient.reserveDocId("never.md", "/dead/never.md");
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await patient.vacuum({ graceMs: 0 });
+        expect(await allKeys(backend.byteStore, "pageindex.claim.")).toEqual(["pageindex.claim.kept.md"]);
+      });
+
+      it("of concurrent reservations of one id exactly one wins (across handles where the byte store is atomic)", async () => {
+        const atomic = hasCreateIfAbsent(backend.byteStore);
+        const handles = await Promise.all(
+          Array.from({ length: 6 }, async () => storeOn(atomic ? await backend.reopen() : backend.byteStore)),
+        );
+        const results = await Promise.all(
+          handles.map((h, i) => h.reserveDocId("same.md", `/dir-${i}/same.md`)),
+        );
+        expect(results.filter((r) => r.reserved)).toHaveLength(1);
+      });
+    });
+
     describe("replace and delete", () => {
-      it("replaces a document and removes the old version's keys", async () => {
-        const store = storeOn(backend.byteStore, { chunkChars: 800 });
+      it("replaces a document and removes the old version's keys (supersededGraceMs 0: at once)", async () => {
+        const store = storeOn(backend.byteStore, { chunkChars: 800, supersededGraceMs: 0 });
         await store.addTree(makeTree("doc", { nodes: 50, seed: 1 }));
         const firstKeys = await allKeys(backend.byteStore, "pageindex.");
         const next = makeTree("doc", { nodes: 20, seed: 2 });
@@ -293,7 +344,50 @@ export function describeStoreBehaviour(
         await expect(reader.getSkeleton("doc")).rejects.toBeInstanceOf(DocumentNotFoundError);
       });
 
-      it("a read racing a replacement by another process retries on the new version", async () => {
+      it("keeps a superseded version readable for its grace period, then the next write removes it", async () => {
+        let now = Date.parse("2026-01-01T00:00:00Z");
+        const clock = vi.spyOn(Date, "now").mockImplementation(() => now);
+        try {
+          const store = storeOn(backend.byteStore, { chunkChars: 800, supersededGraceMs: 60_000 });
+          await store.addTree(makeTree("doc", { nodes: 50, seed: 1 }));
+          const firstKeys = (await allKeys(backend.byteStore, "pageindex.doc.")).filter((k) =>
+            k.includes(".v."),
+          );
+          await store.addTree(makeTree("doc", { nodes: 20, seed: 2 }));
+          const kept = await allKeys(backend.byteStore, "pageindex.doc.");
+          expect(firstKeys.every((k) => kept.includes(k))).toBe(true); // a reader may still be on them
+          expect(await allKeys(backend.byteStore, "pageindex.retired.")).toHaveLength(1);
+          now += 61_000;
+          await store.addTree(makeTree("other", { nodes: 2 }));
+          const after = await allKeys(backend.byteStore, "pageindex.doc.doc.");
+          expect(after.filter((k) => firstKeys.includes(k))).toEqual([]);
+          expect(await allKeys(backend.byteStore, "pageindex.retired.")).toEqual([]);
+          expect(await store.getTree("doc")).toEqual(makeTree("doc", { nodes: 20, seed: 2 }));
+        } finally {
+          clock.mockRestore();
+        }
+      });
+
+      it("a read racing a replacement by another process finishes on the version it started on", async () => {
+        const writer = storeOn(backend.byteStore, { chunkChars: 300 });
+        const first = makeTree("doc", { nodes: 30, seed: 1 });
+        await writer.addTree(first);
+        const racing = new WrappedStore(await backend.reopen());
+        const reader = storeOn(racing, { chunkChars: 300 });
+        await reader.getSkeleton("doc");
+        racing.beforeMget = async (keys) => {
+          if (!keys.some((k) => k.includes(".text."))) return;
+          racing.beforeMget = undefined;
+          await storeOn(await backend.reopen(), { chunkChars: 300 }).addTree(
+            makeTree("doc", { nodes: 30, seed: 2 }),
+          );
+        };
+        const texts = await reader.getNodeTexts("doc", ["0005", "0029"]);
+        expect(texts.get("0005")).toBe(first.nodes[5]?.text);
+        expect(texts.get("0029")).toBe(first.nodes[29]?.text);
+      });
+
+      it("a read racing a replacement that deletes the old version at once retries on the new version", async () => {
         const writer = storeOn(backend.byteStore, { chunkChars: 300 });
         await writer.addTree(makeTree("doc", { nodes: 30, seed: 1 }));
         const next = makeTree("doc", { nodes: 30, seed: 2 });
@@ -305,7 +399,7 @@ export function describeStoreBehaviour(
         racing.beforeMget = async (keys) => {
           if (!keys.some((k) => k.includes(".text."))) return;
           racing.beforeMget = undefined;
-          await storeOn(await backend.reopen(), { chunkChars: 300 }).addTree(next);
+          await storeOn(await backend.reopen(), { chunkChars: 300, supersededGraceMs: 0 }).addTree(next);
         };
         const texts = await reader.getNodeTexts("doc", ["0005", "0029"]);
         expect(texts.get("0005")).toBe(next.nodes[5]?.text);
@@ -316,7 +410,7 @@ export function describeStoreBehaviour(
         fresh.beforeMget = async (keys) => {
           if (!keys.some((k) => k.endsWith(".skeleton"))) return;
           fresh.beforeMget = undefined;
-          await storeOn(await backend.reopen()).addTree(third);
+          await storeOn(await backend.reopen(), { supersededGraceMs: 0 }).addTree(third);
         };
         expect(await storeOn(fresh).getTree("doc")).toEqual(third);
       });
@@ -424,7 +518,11 @@ export function describeStoreBehaviour(
           storeOn(failing, { chunkChars: 300, writeBatchSize: 2 }).addTree(makeTree("doc", { seed: 2 })),
         ).rejects.toThrow();
         const orphaned = await allKeys(backend.byteStore, "pageindex.doc.");
-        const cleaner = storeOn(backend.byteStore, { chunkChars: 300, orphanGraceMs: 0 });
+        const cleaner = storeOn(backend.byteStore, {
+          chunkChars: 300,
+          orphanGraceMs: 0,
+          supersededGraceMs: 0,
+        });
         const latest = makeTree("doc", { seed: 3 });
         await cleaner.addTree(latest);
         const after = await allKeys(backend.byteStore, "pageindex.doc.");

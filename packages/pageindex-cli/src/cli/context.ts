@@ -46,6 +46,11 @@ export interface StoreAccess {
    * fail instead, so a mistyped `--store` is reported rather than silently created.
    */
   create: boolean;
+  /**
+   * Open a folder store read-only (commands that only read): no `.tmp/` is created and no temp
+   * file removed, so a store checked into git or on a read-only disk can be listed and searched.
+   */
+  readOnly?: boolean;
 }
 
 /** A folder store that does not exist yet, for a command that only reads. */
@@ -97,7 +102,7 @@ export function createContext(
         const dir = resolve(options.store ?? env.PAGEINDEX_STORE ?? DEFAULT_STORE_DIR);
         if (!access.create) await assertFolderExists(dir);
         try {
-          return await PageIndexStore.fromPath(dir, { onProblem });
+          return await PageIndexStore.fromPath(dir, { onProblem, readOnly: access.readOnly ?? false });
         } catch (error) {
           throw new CliError(`Cannot open the store folder ${dir}: ${(error as Error).message}`, EXIT.store, {
             cause: error,

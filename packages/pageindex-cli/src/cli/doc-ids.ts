@@ -43,6 +43,10 @@ export function pathDerivedId(id: string, path: string): string {
  * A file already stored under its path-derived id keeps it. An unreadable document under the name
  * id is replaced (re-indexing repairs it).
  *
+ * A free name id is reserved for the file's path first (`reserveDocId`, create-if-absent, atomic
+ * across processes on the folder and Redis stores), so two processes indexing different files
+ * that share a name cannot both take it: the one that loses uses the path-derived id.
+ *
  * Reads at most two heads, whatever the store holds: an unchanged file is recognised without
  * listing documents. An id that differs only in letter case from a stored one (`Report.pdf`
  * beside `report.pdf`) is not detected here: `addTree` refuses it with a
@@ -60,7 +64,11 @@ export async function docIdForFile(store: PageIndexStore, file: string): Promise
   const keepsAlternative = own.status === "stored" && own.info.source === path;
   const holder =
     state.status === "stored" ? { docId, source: state.info.source ?? state.info.docName } : undefined;
-  if (!holder && !keepsAlternative) return { docId, state };
+  if (!holder && !keepsAlternative) {
+    const claim = await store.reserveDocId(docId, path);
+    if (claim.reserved) return { docId, state };
+    return { docId: alternative, state: own, taken: { docId, source: claim.owner } };
+  }
   return { docId: alternative, state: own, ...(holder ? { taken: holder } : {}) };
 }
 

@@ -4,6 +4,7 @@ import { demo } from "./commands/demo.js";
 import { importTrees, listDocuments, removeDocuments, showTree } from "./commands/documents.js";
 import { evaluate } from "./commands/eval.js";
 import { indexFiles } from "./commands/index-files.js";
+import { vacuumStore } from "./commands/vacuum.js";
 import {
   type CliContext,
   createContext,
@@ -70,6 +71,7 @@ export function buildProgram(
       result.code = await action(ctx, ...args);
     };
   const writes: StoreAccess = { create: true };
+  const reads: StoreAccess = { create: false, readOnly: true };
 
   program
     .command("index")
@@ -95,7 +97,7 @@ export function buildProgram(
     .description("list indexed documents (all, or one page with --limit/--offset)")
     .option("--limit <n>", "documents per page (from the catalog, with the total)", positiveInt)
     .option("--offset <n>", "documents to skip (with --limit)", nonNegativeInt)
-    .action(run((ctx, opts: { limit?: number; offset?: number }) => listDocuments(ctx, opts)));
+    .action(run((ctx, opts: { limit?: number; offset?: number }) => listDocuments(ctx, opts), reads));
 
   program
     .command("tree")
@@ -104,7 +106,7 @@ export function buildProgram(
     .addOption(new Option("--format <format>", "output format").choices(["text", "json", "pageindex"]))
     .option("--depth <n>", "deepest level shown", positiveInt)
     .option("--summaries", "show node summaries")
-    .action(run((ctx, doc: string, opts) => showTree(ctx, doc, opts)));
+    .action(run((ctx, doc: string, opts) => showTree(ctx, doc, opts), reads));
 
   program
     .command("import")
@@ -122,6 +124,16 @@ export function buildProgram(
       "document ids, names or source paths (exact; nothing is deleted if one is unknown)",
     )
     .action(run((ctx, docs: string[]) => removeDocuments(ctx, docs)));
+
+  program
+    .command("vacuum")
+    .description("remove leftovers of failed or superseded writes and compact the catalog")
+    .option(
+      "--grace <seconds>",
+      "keep unfinished writes younger than this, another process may still be writing them (default 900)",
+      nonNegativeInt,
+    )
+    .action(run((ctx, opts: { grace?: number }) => vacuumStore(ctx, opts)));
 
   program
     .command("ask")
@@ -146,7 +158,7 @@ export function buildProgram(
       "longest wait for each model call, the answer included (default 60 s, answer 120 s)",
       positiveInt,
     )
-    .action(run((ctx, question: string, opts) => ask(ctx, question, opts)));
+    .action(run((ctx, question: string, opts) => ask(ctx, question, opts), reads));
 
   program
     .command("demo")

@@ -1,5 +1,11 @@
 import { Document } from "@langchain/core/documents";
-import { nodeDocumentId, pathToRoot, subtreeNodes, subtreeTokenCount } from "pageindex-store";
+import {
+  nodeDocumentId,
+  pathToRoot,
+  StoreCorruptionError,
+  subtreeNodes,
+  subtreeTokenCount,
+} from "pageindex-store";
 import { nodeMetadata } from "pageindex-store/internals";
 import { truncateToTokens } from "../token-budget.js";
 import type { Candidate, PageIndexDocumentMetadata, SearchStrategy } from "../types.js";
@@ -95,13 +101,24 @@ export async function collectDocuments(
     idsByDoc.set(c.docId, ids);
   }
   const texts = new Map<string, Map<string, string>>();
+  const unreadable = new Set<Candidate>();
   await Promise.all(
     [...idsByDoc].map(async ([docId, ids]) => {
-      texts.set(docId, await ctx.reader.getNodeTexts(docId, [...ids]));
-      ctx.counters.textsFetched += ids.size;
+      try {
+        texts.set(docId, await ctx.reader.getNodeTexts(docId, [...ids]));
+        ctx.counters.textsFetched += ids.size;
+      } catch (error) {
+        if (!(error instanceof StoreCorruptionError)) throw error;
+        const own = chosen.filter(({ c }) => c.docId === docId).map(({ c }) => c);
+        texts.set(docId, await readEachSection(ctx, own, unreadable));
+      }
     }),
   );
 
+  // A section whose text cannot be read is left out (see readEachSection).
+  for (let i = chosen.length - 1; i >= 0; i -= 1) {
+    if (unreadable.has((chosen[i] as { c: Candidate }).c)) chosen.splice(i, 1);
+  }
   return chosen.map(({ c, truncateTo }, i) => {
     const skeleton = ctx.skeletons.get(c.docId);
     if (!skeleton) throw new Error(`internal: skeleton of ${c.docId} not loaded`);
@@ -135,4 +152,31 @@ export async function collectDocuments(
       metadata,
     });
   });
+}
+
+/**
+ * After a corrupt text chunk failed a document's read: each chosen section read on its own, so
+ * those in readable chunks are still returned; the others are left out with a warning in lastRun.
+ */
+async function readEachSection(
+  ctx: SearchContext,
+  candidates: readonly Candidate[],
+  unreadable: Set<Candidate>,
+): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  for (const c of candidates) {
+    const skeleton = await ctx.skeleton(c.docId);
+    const ids = (c.whole ? subtreeNodes(skeleton, c.node.nodeId) : [c.node]).map((n) => n.nodeId);
+    try {
+      for (const [id, text] of await ctx.reader.getNodeTexts(c.docId, ids)) texts.set(id, text);
+      ctx.counters.textsFetched += ids.length;
+    } catch (error) {
+      if (!(error instanceof StoreCorruptionError)) throw error;
+      unreadable.add(c);
+      ctx.warnings.push(
+        `left out section ${c.node.nodeId} of "${c.docId}": its text cannot be read (${error.message})`,
+      );
+    }
+  }
+  return texts;
 }

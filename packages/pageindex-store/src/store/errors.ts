@@ -69,3 +69,81 @@ export class DocumentIdConflictError extends InvalidIdError {
     this.existingDocId = existingDocId;
   }
 }
+
+/**
+ * A write was refused because the store is read-only: opened with `readOnly: true`, a folder
+ * (or file system) the process may not write to, or a Redis read-only replica.
+ * @example
+ * ```ts
+ * try {
+ *   await store.addTree(tree);
+ * } catch (error) {
+ *   if (error instanceof StoreReadOnlyError) console.error(`cannot write to ${error.location}`);
+ * }
+ * ```
+ */
+export class StoreReadOnlyError extends PageIndexError {
+  /** Where the store is (folder path or description). */
+  readonly location: string;
+
+  constructor(location: string, reason: string, options?: { cause?: unknown }) {
+    super(`The store at ${location} is read-only: ${reason}`, options);
+    this.location = location;
+  }
+}
+
+/**
+ * A read kept finding the document replaced under it (each version it started on was gone before
+ * it finished): the document is being rewritten faster than it can be read. Not corruption: retry.
+ */
+export class StoreReadConflictError extends PageIndexError {
+  readonly docId: string;
+
+  constructor(docId: string, attempts: number) {
+    super(
+      `Document "${docId}" was replaced ${attempts} times while it was being read, each time after its superseded version's grace period (supersededGraceMs); try again`,
+    );
+    this.docId = docId;
+  }
+}
+
+/**
+ * Redis could not serve a command of the store: no answer in time, or the connection is gone.
+ * @example
+ * ```ts
+ * const store = await PageIndexStore.fromRedis(url, { commandTimeoutMs: 5000 });
+ * try {
+ *   await retriever.invoke(question);
+ * } catch (error) {
+ *   if (error instanceof RedisStoreError) console.error("Redis is unavailable:", error.message);
+ * }
+ * ```
+ */
+export class RedisStoreError extends PageIndexError {}
+
+/** The connection to Redis broke or is closed (server stopped, network lost) while a command ran. */
+export class RedisStoreConnectionError extends RedisStoreError {
+  /** The Redis command that failed (MGET, MSET, …). */
+  readonly command: string;
+
+  constructor(command: string, reason: string, options?: { cause?: unknown }) {
+    super(`Redis connection lost during ${command}: ${reason}`, options);
+    this.command = command;
+  }
+}
+
+/** A Redis command got no answer within the store's command timeout (server gone, hung or unreachable). */
+export class RedisStoreTimeoutError extends RedisStoreError {
+  /** The Redis command that timed out (MGET, MSET, …). */
+  readonly command: string;
+  readonly timeoutMs: number;
+
+  constructor(command: string, timeoutMs: number, options?: { cause?: unknown }) {
+    super(
+      `Redis did not answer ${command} within ${timeoutMs} ms (server stopped, hung or unreachable; raise commandTimeoutMs for a slow server)`,
+      options,
+    );
+    this.command = command;
+    this.timeoutMs = timeoutMs;
+  }
+}

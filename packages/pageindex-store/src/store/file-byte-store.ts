@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
+import { link, mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { BaseStore } from "@langchain/core/stores";
-import { InvalidIdError } from "../errors.js";
+import { InvalidIdError, PageIndexError } from "../errors.js";
+import type { CreateIfAbsentStore } from "./create-if-absent.js";
+import { StoreReadOnlyError } from "./errors.js";
 
 /** Options of {@link FileByteStore}. */
 export interface FileByteStoreOptions {
@@ -14,6 +16,12 @@ export interface FileByteStoreOptions {
   durable?: boolean;
   /** How many files to read or write at once (default 32). */
   concurrency?: number;
+  /**
+   * Open without writing anything (default false): no `.tmp/` folder is created and no temp file
+   * removed, so a folder checked into git or on a read-only disk opens as it is; every write
+   * raises {@link StoreReadOnlyError}.
+   */
+  readOnly?: boolean;
 }
 
 /**
@@ -26,18 +34,31 @@ const KEY_PATTERN = new RegExp(`^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,${MAX_KEY_LENGTH 
 const TEMP_DIR = ".tmp";
 /** Temp files older than this are leftovers of a crashed writer and are removed on open. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
+/**
+ * The name of a temp file this store writes, `<key>.<pid>.<12 hex>`: only such files are ever
+ * removed from `.tmp/`, so a user folder that has its own `.tmp/` loses nothing else.
+ */
+const TEMP_NAME_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.[0-9]{1,10}\.[0-9a-f]{12}$/;
+/** Errors of a write the file system refused for lack of permission or a read-only mount. */
+const READ_ONLY_CODES = new Set(["EACCES", "EPERM", "EROFS"]);
 
 function isErrno(error: unknown, code: string): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === code;
 }
 
+/**
+ * Runs `fn` over `items`, `size` at a time. Every call of a batch settles before the first
+ * failure is thrown, so nothing is still writing when the caller cleans up after it.
+ */
 async function inBatches<T>(
   items: readonly T[],
   size: number,
   fn: (item: T) => Promise<void>,
 ): Promise<void> {
   for (let i = 0; i < items.length; i += size) {
-    await Promise.all(items.slice(i, i + size).map(fn));
+    const results = await Promise.allSettled(items.slice(i, i + size).map(fn));
+    const failed = results.find((result) => result.status === "rejected");
+    if (failed) throw failed.reason;
   }
 }
 
@@ -47,10 +68,12 @@ async function inBatches<T>(
  * writer never leaves a half-written value; keys are restricted to `[A-Za-z0-9_.-]`, may not
  * start with a dot, and so can never name a path outside the folder.
  */
-export class FileByteStore extends BaseStore<string, Uint8Array> {
+export class FileByteStore extends BaseStore<string, Uint8Array> implements CreateIfAbsentStore {
   lc_namespace = ["pageindex", "storage", "file"];
   /** Absolute path of the folder. */
   readonly rootPath: string;
+  /** Whether writes are refused (see {@link FileByteStoreOptions.readOnly}). */
+  readonly readOnly: boolean;
   private readonly durable: boolean;
   private readonly concurrency: number;
   private readonly tempPath: string;
@@ -60,19 +83,41 @@ export class FileByteStore extends BaseStore<string, Uint8Array> {
     this.rootPath = resolve(rootPath);
     this.tempPath = join(this.rootPath, TEMP_DIR);
     this.durable = options.durable ?? false;
+    this.readOnly = options.readOnly ?? false;
     this.concurrency = Math.max(1, options.concurrency ?? 32);
   }
 
-  /** Opens (creating if needed) a store in `rootPath` and removes stale temp files of crashed writers. */
+  /**
+   * Opens (creating if needed) a store in `rootPath` and removes stale temp files of crashed
+   * writers. With `readOnly`, the folder must exist and nothing is created or removed.
+   * @throws {StoreReadOnlyError} when the folder cannot be written (open it with `readOnly`).
+   * @throws {PageIndexError} for a `readOnly` folder that does not exist or is not a folder.
+   */
   static async fromPath(rootPath: string, options: FileByteStoreOptions = {}): Promise<FileByteStore> {
     const store = new FileByteStore(rootPath, options);
-    await mkdir(store.tempPath, { recursive: true });
+    if (store.readOnly) {
+      const info = await stat(store.rootPath).catch((error: unknown) => {
+        throw new PageIndexError(
+          `Cannot open the store folder ${store.rootPath}: ${(error as Error).message}`,
+          {
+            cause: error,
+          },
+        );
+      });
+      if (!info.isDirectory()) throw new PageIndexError(`The store path ${store.rootPath} is not a folder`);
+      return store;
+    }
+    await store.writing(() => mkdir(store.tempPath, { recursive: true }));
     await store.removeStaleTemps(STALE_TEMP_MS);
     return store;
   }
 
-  /** Deletes temp files older than `maxAgeMs` (younger ones may belong to a live writer). */
+  /**
+   * Deletes this store's temp files (named `<key>.<pid>.<hex>`) older than `maxAgeMs` (younger
+   * ones may belong to a live writer); other files in `.tmp/` are never touched.
+   */
   async removeStaleTemps(maxAgeMs: number): Promise<number> {
+    if (this.readOnly) return 0;
     let names: string[];
     try {
       names = await readdir(this.tempPath);
@@ -82,7 +127,8 @@ export class FileByteStore extends BaseStore<string, Uint8Array> {
     }
     let removed = 0;
     const cutoff = Date.now() - maxAgeMs;
-    await inBatches(names, this.concurrency, async (name) => {
+    const ours = names.filter((name) => TEMP_NAME_PATTERN.test(name));
+    await inBatches(ours, this.concurrency, async (name) => {
       const file = join(this.tempPath, name);
       try {
         if ((await stat(file)).mtimeMs <= cutoff) {
@@ -94,6 +140,26 @@ export class FileByteStore extends BaseStore<string, Uint8Array> {
       }
     });
     return removed;
+  }
+
+  /** Runs a write; a refusal by the file system (permissions, read-only mount) becomes {@link StoreReadOnlyError}. */
+  private async writing<T>(write: () => Promise<T>): Promise<T> {
+    if (this.readOnly) throw new StoreReadOnlyError(this.rootPath, "it was opened read-only");
+    try {
+      return await write();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException | undefined)?.code;
+      if (code !== undefined && READ_ONLY_CODES.has(code)) {
+        throw new StoreReadOnlyError(this.rootPath, `the file system refused a write (${code})`, {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  }
+
+  private tempFile(key: string): string {
+    return join(this.tempPath, `${key}.${process.pid}.${randomBytes(6).toString("hex")}`);
   }
 
   private pathOf(key: string): string {
@@ -127,21 +193,51 @@ export class FileByteStore extends BaseStore<string, Uint8Array> {
       this.pathOf(key);
       entries.set(key, value);
     }
-    await mkdir(this.tempPath, { recursive: true });
-    await inBatches([...entries], this.concurrency, ([key, value]) => this.writeAtomically(key, value));
-    if (this.durable && entries.size > 0) await this.syncFolder();
+    if (entries.size === 0) return;
+    await this.writing(async () => {
+      await mkdir(this.tempPath, { recursive: true });
+      await inBatches([...entries], this.concurrency, ([key, value]) => this.writeAtomically(key, value));
+      if (this.durable && entries.size > 0) await this.syncFolder();
+    });
+  }
+
+  /**
+   * Creates `key` only if no file has its name, atomically across processes: the value is
+   * written whole to a temp file, then hard-linked into place (a link fails when the name exists).
+   */
+  async createIfAbsent(key: string, value: Uint8Array): Promise<boolean> {
+    const path = this.pathOf(key);
+    return this.writing(async () => {
+      await mkdir(this.tempPath, { recursive: true });
+      const temp = this.tempFile(key);
+      try {
+        await this.writeTemp(temp, value);
+        await link(temp, path);
+        if (this.durable) await this.syncFolder();
+        return true;
+      } catch (error) {
+        if (isErrno(error, "EEXIST")) return false;
+        throw error;
+      } finally {
+        await unlink(temp).catch(() => undefined);
+      }
+    });
+  }
+
+  private async writeTemp(temp: string, value: Uint8Array): Promise<void> {
+    const handle = await open(temp, "w");
+    try {
+      await handle.writeFile(value);
+      if (this.durable) await handle.sync();
+    } finally {
+      await handle.close();
+    }
   }
 
   private async writeAtomically(key: string, value: Uint8Array): Promise<void> {
-    const temp = join(this.tempPath, `${key}.${process.pid}.${randomBytes(6).toString("hex")}`);
+    const temp = this.tempFile(key);
     try {
-      const handle = await open(temp, "w");
-      try {
-        await handle.writeFile(value);
-        if (this.durable) await handle.sync();
-      } finally {
-        await handle.close();
-      }
+      await this.writeTemp(temp, value);
       await rename(temp, this.pathOf(key));
     } catch (error) {
       await unlink(temp).catch(() => undefined);
@@ -160,13 +256,16 @@ export class FileByteStore extends BaseStore<string, Uint8Array> {
 
   async mdelete(keys: string[]): Promise<void> {
     const paths = keys.map((key) => this.pathOf(key));
-    await inBatches(paths, this.concurrency, async (path) => {
-      try {
-        await unlink(path);
-      } catch (error) {
-        if (!isErrno(error, "ENOENT")) throw error;
-      }
-    });
+    if (paths.length === 0) return;
+    await this.writing(() =>
+      inBatches(paths, this.concurrency, async (path) => {
+        try {
+          await unlink(path);
+        } catch (error) {
+          if (!isErrno(error, "ENOENT")) throw error;
+        }
+      }),
+    );
   }
 
   async *yieldKeys(prefix = ""): AsyncGenerator<string> {

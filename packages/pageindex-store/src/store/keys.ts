@@ -13,6 +13,9 @@ import { assertSafeId } from "../ids.js";
  * - `<ns>.doc.<docId>.v.<versionId>.text.<n>`: node texts, consecutive nodes per chunk.
  * - `<ns>.pending.<docId>.v.<versionId>.<chunks>`: written before a version's keys, removed once
  *   it is published, so a writer that dies leaves a marker naming exactly what to clean up.
+ * - `<ns>.retired.<docId>.v.<versionId>.<chunks>.<time>`: a superseded version kept readable for
+ *   readers that started on it, deleted once `time` (base 36 ms) is older than the grace period.
+ * - `<ns>.claim.<docId>`: a create-if-absent reservation of a document id (see `reserveDocId`).
  * - `<ns>.catalog.seg.<segmentId>`: an immutable segment of the corpus catalog (cards and their
  *   inverted index); `<ns>.catalog.ready` says the catalog covers every document;
  *   `<ns>.catalog.changed` takes a new value after each change of the segments.
@@ -45,6 +48,7 @@ const LONGEST_KEY_OVERHEAD = Math.max(
   ".derived.".length + 1 + VERSION_ID_LENGTH + 1 + MAX_DERIVED_NAME_LENGTH,
   ".doc.".length + ".v.".length + VERSION_ID_LENGTH + ".text.".length + 9,
   ".pending.".length + ".v.".length + VERSION_ID_LENGTH + 1 + 9,
+  ".retired.".length + ".v.".length + VERSION_ID_LENGTH + 1 + 9 + 1 + 9,
 );
 
 /** Longest document id usable under `namespace`: what the longest key leaves for it. */
@@ -118,6 +122,12 @@ export interface ParsedPendingKey {
   chunks: number;
 }
 
+/** What a retired-version marker names: a superseded version, its chunk count, and when it was superseded. */
+export interface ParsedRetiredKey extends ParsedPendingKey {
+  /** When the version was superseded (ms since the epoch, the writer's clock). */
+  retiredAt: number;
+}
+
 /** Builds and parses the keys of one namespace. */
 export class KeyLayout {
   /** The first part of every key. */
@@ -128,6 +138,10 @@ export class KeyLayout {
   readonly docPrefix: string;
   /** `<ns>.pending.`: markers of versions being written. */
   readonly pendingPrefix: string;
+  /** `<ns>.retired.`: markers of superseded versions kept readable for a grace period. */
+  readonly retiredPrefix: string;
+  /** `<ns>.claim.`: document id reservations. */
+  readonly claimPrefix: string;
   /** `<ns>.catalog.seg.`: the corpus catalog's immutable segments. */
   readonly segmentPrefix: string;
   /** `<ns>.catalog.ready`: written once the catalog covers every document (see `rebuildCatalog`). */
@@ -136,17 +150,23 @@ export class KeyLayout {
   readonly catalogChanged: string;
   private readonly versionKeyPattern: RegExp;
   private readonly pendingKeyPattern: RegExp;
+  private readonly retiredKeyPattern: RegExp;
 
   constructor(namespace: string) {
     this.namespace = assertNamespace(namespace);
     this.headPrefix = `${namespace}.head.`;
     this.docPrefix = `${namespace}.doc.`;
     this.pendingPrefix = `${namespace}.pending.`;
+    this.retiredPrefix = `${namespace}.retired.`;
+    this.claimPrefix = `${namespace}.claim.`;
     this.segmentPrefix = `${namespace}.catalog.seg.`;
     this.catalogReady = `${namespace}.catalog.ready`;
     this.catalogChanged = `${namespace}.catalog.changed`;
     this.pendingKeyPattern = new RegExp(
       `^${namespace}\\.pending\\.(.+)\\.v\\.([0-9a-z]{9}-[0-9a-f]{8})\\.(0|[1-9][0-9]{0,8})$`,
+    );
+    this.retiredKeyPattern = new RegExp(
+      `^${namespace}\\.retired\\.(.+)\\.v\\.([0-9a-z]{9}-[0-9a-f]{8})\\.(0|[1-9][0-9]{0,8})\\.([0-9a-z]{9})$`,
     );
     this.versionKeyPattern = new RegExp(
       `^${namespace}\\.doc\\.(.+)\\.v\\.([0-9a-z]{9}-[0-9a-f]{8})\\.(skeleton|text\\.(0|[1-9][0-9]{0,8}))$`,
@@ -193,6 +213,21 @@ export class KeyLayout {
     return `${this.pendingPrefix}${docId}.v.${versionId}.${chunks}`;
   }
 
+  /** The marker of a version superseded at `retiredAt` (ms), kept readable until its grace ends. */
+  retired(docId: string, versionId: string, chunks: number, retiredAt: number): string {
+    return `${this.retiredPrefix}${docId}.v.${versionId}.${chunks}.${retiredAt.toString(36).padStart(9, "0")}`;
+  }
+
+  /** Prefix of the retired-version markers of one document (other documents' can share it; parse to check). */
+  retiredOf(docId: string): string {
+    return `${this.retiredPrefix}${docId}.v.`;
+  }
+
+  /** The reservation key of a document id. */
+  claim(docId: string): string {
+    return this.claimPrefix + docId;
+  }
+
   /** The key of a catalog segment. */
   segment(segmentId: string): string {
     return this.segmentPrefix + segmentId;
@@ -211,6 +246,15 @@ export class KeyLayout {
     if (!match) return undefined;
     const [, docId, versionId, chunks] = match as unknown as [string, string, string, string];
     return this.isDocId(docId) ? { docId, versionId, chunks: Number(chunks) } : undefined;
+  }
+
+  /** Parses a retired-version marker's key, or `undefined` when the key is not one of ours. */
+  parseRetired(key: string): ParsedRetiredKey | undefined {
+    const match = this.retiredKeyPattern.exec(key);
+    if (!match) return undefined;
+    const [, docId, versionId, chunks, time] = match as unknown as [string, string, string, string, string];
+    if (!this.isDocId(docId)) return undefined;
+    return { docId, versionId, chunks: Number(chunks), retiredAt: Number.parseInt(time, 36) };
   }
 
   /** Every key of one stored version. */

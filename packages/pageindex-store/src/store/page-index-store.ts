@@ -32,11 +32,19 @@ import {
   splitTexts,
   type VerifyMode,
 } from "./codec.js";
+import { createIfAbsent } from "./create-if-absent.js";
 import { assertDerivedName, DerivedArtifacts } from "./derived.js";
-import { DocumentIdConflictError, StoreCorruptionError } from "./errors.js";
+import { DocumentIdConflictError, StoreCorruptionError, StoreReadConflictError } from "./errors.js";
 import { FileByteStore, type FileByteStoreOptions } from "./file-byte-store.js";
 import { deepFreeze } from "./freeze.js";
-import { KeyLayout, newVersionId, type ParsedPendingKey, versionTime } from "./keys.js";
+import {
+  KeyLayout,
+  newVersionId,
+  type ParsedPendingKey,
+  type ParsedRetiredKey,
+  versionTime,
+} from "./keys.js";
+import { isReadOnlyStore, MemoryOverlayStore } from "./overlay-byte-store.js";
 import { RedisByteStore, type RedisByteStoreOptions, type RedisCommandClient } from "./redis-byte-store.js";
 
 /** Options of {@link PageIndexStore}. */
@@ -52,6 +60,14 @@ export interface PageIndexStoreOptions {
    * looks abandoned) or to `vacuum`.
    */
   orphanGraceMs?: number;
+  /**
+   * How long a superseded version stays readable after a replacement switched the head away from
+   * it (default 60 s), so a reader that had just read the old head finishes on the old version
+   * instead of finding its keys gone. It is deleted by this handle's next write after the grace
+   * period, by any writer's periodic sweep, or by `vacuum`. `0` deletes it right after the switch
+   * (readers then retry on the new version, see the README).
+   */
+  supersededGraceMs?: number;
   /** How many skeletons to keep in memory (default 64). */
   cacheSize?: number;
   /** Keys per `mset` call when writing a version (default 64). */
@@ -124,7 +140,7 @@ export interface VacuumResult {
   deletedKeys: number;
   /** Unpublished or superseded versions removed. */
   removedVersions: number;
-  /** Unpublished versions kept because they are younger than the grace period. */
+  /** Unpublished versions younger than the grace period, and superseded ones still within theirs: kept. */
   youngVersions: number;
   /** Keys under the namespace that are not in our layout; left untouched. */
   foreignKeys: string[];
@@ -134,6 +150,13 @@ export interface VacuumResult {
    */
   catalogSegmentsRemoved: number;
 }
+
+/** What {@link PageIndexStore.reserveDocId} found. */
+export type DocIdReservation =
+  /** The id is this owner's: newly reserved, or already reserved by the same owner. */
+  | { reserved: true }
+  /** Another owner holds the id (a stored document, or a process about to store one). */
+  | { reserved: false; owner: string };
 
 /** A published version as held in memory. */
 interface LoadedVersion {
@@ -149,6 +172,7 @@ const DEFAULTS = {
   namespace: "pageindex",
   chunkChars: 64_000,
   orphanGraceMs: 15 * 60 * 1000,
+  supersededGraceMs: 60 * 1000,
   cacheSize: 64,
   writeBatchSize: 64,
   unfinishedWritesPerWrite: 16,
@@ -159,7 +183,8 @@ const READ_BATCH = 500;
 /** A store handle looks for unfinished writes at most this often (or every grace period, if shorter). */
 const SWEEP_INTERVAL_MS = 60_000;
 /** A read that finds a version deleted under it retries with the new head this many times. */
-const READ_ATTEMPTS = 3;
+const READ_ATTEMPTS = 5;
+const encoder = new TextEncoder();
 
 /** A value a read needed was absent (the version may have been replaced meanwhile). */
 class Missing {
@@ -217,6 +242,9 @@ export class PageIndexStore implements TreeReader {
   readonly keys: KeyLayout;
   private readonly chunkChars: number;
   private readonly orphanGraceMs: number;
+  private readonly supersededGraceMs: number;
+  /** Versions this handle superseded, oldest first, deleted by its writes once their grace ends. */
+  private readonly retiring: Array<ParsedRetiredKey & { key: string }> = [];
   private readonly cacheSize: number;
   private readonly writeBatchSize: number;
   private readonly cleanupOnWrite: boolean;
@@ -237,6 +265,7 @@ export class PageIndexStore implements TreeReader {
     this.derived = new DerivedArtifacts(byteStore, this.keys.namespace);
     this.chunkChars = Math.max(1, options.chunkChars ?? DEFAULTS.chunkChars);
     this.orphanGraceMs = Math.max(0, options.orphanGraceMs ?? DEFAULTS.orphanGraceMs);
+    this.supersededGraceMs = Math.max(0, options.supersededGraceMs ?? DEFAULTS.supersededGraceMs);
     this.cacheSize = Math.max(0, options.cacheSize ?? DEFAULTS.cacheSize);
     this.writeBatchSize = Math.max(1, options.writeBatchSize ?? DEFAULTS.writeBatchSize);
     this.cleanupOnWrite = options.cleanupOnWrite ?? true;
@@ -248,7 +277,8 @@ export class PageIndexStore implements TreeReader {
     this.onProblem = options.onProblem ?? ((problem) => console.warn(`[pageindex-store] ${problem.message}`));
     this.derivedNames = new Set(options.derivedNames ?? DEFAULTS.derivedNames);
     this.catalog = new StoreCatalog(
-      byteStore,
+      // A read-only store still gets a catalog (built in memory when the store has none yet).
+      isReadOnlyStore(byteStore) ? new MemoryOverlayStore(byteStore) : byteStore,
       this.keys,
       {
         refreshMs: Math.max(0, options.catalogRefreshMs ?? DEFAULTS.catalogRefreshMs),
@@ -323,23 +353,37 @@ export class PageIndexStore implements TreeReader {
     // Announced before any of its keys exist: should this writer die, a later write finds
     // exactly what it left, whichever document that write is for.
     const pending = this.keys.pending(docId, versionId, chunks.length);
-    await this.byteStore.mset([[pending, encodePending({ docId, versionId, chunks: chunks.length })]]);
-    for (let i = 0; i < entries.length; i += this.writeBatchSize) {
-      await this.byteStore.mset(entries.slice(i, i + this.writeBatchSize));
-    }
-
-    // Publish: one single-key write. Until here readers still see the previous version.
-    const previous = await this.readHeadQuietly(docId);
     const info = documentInfo(tree);
-    const head: HeadRecord = {
-      docId,
-      versionId,
-      chunks: chunks.length,
-      info,
-      writtenAt: new Date().toISOString(),
-      skeletonSha256: sha256(skeletonBytes),
-    };
-    await this.byteStore.mset([[this.keys.head(docId), encodeHead(head)]]);
+    let previous: HeadRecord | undefined;
+    let retired: string | undefined;
+    try {
+      await this.byteStore.mset([[pending, encodePending({ docId, versionId, chunks: chunks.length })]]);
+      for (let i = 0; i < entries.length; i += this.writeBatchSize) {
+        await this.byteStore.mset(entries.slice(i, i + this.writeBatchSize));
+      }
+      previous = await this.readHeadQuietly(docId);
+      if (previous && this.supersededGraceMs > 0) {
+        // Marked before the switch: should this writer die right after it, a sweep still finds
+        // the superseded version (a marker of a version still published only loses the marker).
+        retired = this.keys.retired(docId, previous.versionId, previous.chunks, Date.now());
+        await this.byteStore.mset([
+          [retired, encodePending({ docId, versionId: previous.versionId, chunks: previous.chunks })],
+        ]);
+      }
+      // Publish: one single-key write. Until here readers still see the previous version.
+      const head: HeadRecord = {
+        docId,
+        versionId,
+        chunks: chunks.length,
+        info,
+        writtenAt: new Date().toISOString(),
+        skeletonSha256: sha256(skeletonBytes),
+      };
+      await this.byteStore.mset([[this.keys.head(docId), encodeHead(head)]]);
+    } catch (error) {
+      await this.abandonWrite(docId, versionId, [...entries.map(([key]) => key), retired, pending]);
+      throw error;
+    }
     // The catalog learns of the version after it is published. Should that fail (or this writer
     // die here), the pending marker stays: the next sweep finds the published version and
     // writes its card (see cleanUnfinishedWrites).
@@ -357,8 +401,29 @@ export class PageIndexStore implements TreeReader {
     // (on a function in metadata) now that the version is published: encoding already did this.
     this.remember(loaded(docId, versionId, JSON.parse(JSON.stringify(skeleton)), chunkStarts, chunkSha256));
 
-    await this.afterWrite(docId, previous, cataloged ? pending : undefined);
+    await this.afterWrite(docId, previous, cataloged ? pending : undefined, retired);
     return info;
+  }
+
+  /**
+   * After a failed write (a full disk, a lost connection): removes what it wrote, so nothing is
+   * left behind, unless the head switch went through after all. Best effort: when even this
+   * fails, the pending marker (removed last) leads a later sweep or `vacuum` to the keys.
+   */
+  private async abandonWrite(
+    docId: string,
+    versionId: string,
+    keys: ReadonlyArray<string | undefined>,
+  ): Promise<void> {
+    try {
+      if ((await this.readHead(docId))?.versionId === versionId) return;
+      const written = keys.filter((key): key is string => key !== undefined);
+      for (let i = 0; i < written.length; i += READ_BATCH) {
+        await this.byteStore.mdelete(written.slice(i, i + READ_BATCH));
+      }
+    } catch {
+      // The write's own error is what the caller needs to see.
+    }
   }
 
   /**
@@ -386,6 +451,59 @@ export class PageIndexStore implements TreeReader {
   }
 
   /**
+   * Reserves a document id for `owner` (e.g. a source path) before a slow load, so two processes
+   * choosing ids for different sources cannot both take the same one: the reservation is one
+   * create-if-absent write, atomic across processes on {@link FileByteStore} (a hard link) and
+   * {@link RedisByteStore} (`SET NX`); on other byte stores (InMemoryStore, LangChain's
+   * LocalFileStore) it is atomic only among the calls of this process. The reservation lasts
+   * until the document is deleted or {@link PageIndexStore.releaseDocId}; one older than
+   * `orphanGraceMs` whose id has no document (its process died before storing it) is taken over.
+   * `addTree` does not check reservations: they are for callers that choose ids, like the CLI.
+   * @example
+   * ```ts
+   * const claim = await store.reserveDocId("notes.md", "/home/me/a/notes.md");
+   * if (!claim.reserved) console.log(`"notes.md" belongs to ${claim.owner}`);
+   * ```
+   * @throws {InvalidIdError} for an unusable id.
+   */
+  async reserveDocId(docId: string, owner: string): Promise<DocIdReservation> {
+    const key = this.keys.claim(this.keys.assertDocId(docId));
+    const value = encoder.encode(JSON.stringify({ owner, at: Date.now() }));
+    let holder: { owner: string; at: number } | undefined;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      if (await createIfAbsent(this.byteStore, key, value)) return { reserved: true };
+      holder = await this.readClaim(docId, key);
+      if (holder === undefined) continue; // released in between
+      if (holder.owner === owner) return { reserved: true };
+      const abandoned = Date.now() - holder.at > this.orphanGraceMs && !(await this.hasDocument(docId));
+      if (!abandoned) break;
+      await this.byteStore.mdelete([key]);
+    }
+    return { reserved: false, owner: holder?.owner ?? "(unknown)" };
+  }
+
+  /** Gives up a reservation made by {@link PageIndexStore.reserveDocId} if `owner` holds it. */
+  async releaseDocId(docId: string, owner: string): Promise<void> {
+    const key = this.keys.claim(this.keys.assertDocId(docId));
+    if ((await this.readClaim(docId, key))?.owner === owner) await this.byteStore.mdelete([key]);
+  }
+
+  /** A reservation's holder; an unreadable one counts as an unknown owner reserved long ago. */
+  private async readClaim(docId: string, key: string): Promise<{ owner: string; at: number } | undefined> {
+    const raw = await this.readQuietly(docId, key);
+    if (raw === undefined) return undefined;
+    try {
+      const parsed = JSON.parse(new TextDecoder().decode(raw)) as { owner?: unknown; at?: unknown };
+      if (typeof parsed.owner === "string" && typeof parsed.at === "number") {
+        return { owner: parsed.owner, at: parsed.at };
+      }
+    } catch {
+      // fall through
+    }
+    return { owner: "(unreadable reservation)", at: 0 };
+  }
+
+  /**
    * Deletes a document. Readers see it whole until its head is removed, then not at all.
    * Works on a document whose values are corrupt.
    * @returns whether the document existed.
@@ -402,7 +520,7 @@ export class PageIndexStore implements TreeReader {
       if (!(error instanceof PageIndexError)) throw error;
       // A corrupt head can still be deleted; its version keys become orphans for cleanup.
     }
-    await this.byteStore.mdelete([headKey]);
+    await this.byteStore.mdelete([headKey, this.keys.claim(docId)]);
     this.cache.delete(docId);
     try {
       await this.catalog.write([{ docId, versionId: newVersionId() }]);
@@ -416,19 +534,33 @@ export class PageIndexStore implements TreeReader {
     return true;
   }
 
-  /** Removes the superseded version and this document's stale orphans; never fails the write. */
-  private async afterWrite(docId: string, previous: HeadRecord | undefined, pending?: string): Promise<void> {
+  /**
+   * Removes the superseded version (now, or once its grace period ends when `retired` names its
+   * marker), superseded versions whose grace has ended, and, now and then, unfinished writes;
+   * never fails the write.
+   */
+  private async afterWrite(
+    docId: string,
+    previous: HeadRecord | undefined,
+    pending?: string,
+    retired?: string,
+  ): Promise<void> {
     try {
       if (pending) await this.byteStore.mdelete([pending]);
-      if (previous) {
+      const marker = retired === undefined ? undefined : this.keys.parseRetired(retired);
+      if (marker) {
+        this.retiring.push({ ...marker, key: retired as string });
+      } else if (previous) {
         const current = await this.readHeadQuietly(docId);
         if (current?.versionId !== previous.versionId) {
-          await this.byteStore.mdelete([
-            ...this.keys.versionKeys(docId, previous.versionId, previous.chunks),
-            ...[...this.derivedNames].map((name) => this.derived.key(docId, previous.versionId, name)),
-          ]);
+          await this.byteStore.mdelete(
+            this.versionAndDerivedKeys(docId, previous.versionId, previous.chunks),
+          );
         }
       }
+      const due = Date.now() - this.supersededGraceMs;
+      const ended = this.retiring.findIndex((entry) => entry.retiredAt > due);
+      await this.removeRetired(this.retiring.splice(0, ended < 0 ? this.retiring.length : ended));
       if (this.cleanupOnWrite) {
         // No listing per write (a listing reads every key of a folder store): a crashed write of
         // this or any document left a marker, which the sweep below finds. Markers only become
@@ -437,6 +569,11 @@ export class PageIndexStore implements TreeReader {
         if (Date.now() >= this.nextSweepAt) {
           this.nextSweepAt = Date.now() + Math.min(this.orphanGraceMs, SWEEP_INTERVAL_MS);
           await this.cleanUnfinishedWrites(this.orphanGraceMs, this.unfinishedWritesPerWrite);
+          await this.sweepRetired(
+            this.keys.retiredPrefix,
+            this.supersededGraceMs,
+            this.unfinishedWritesPerWrite,
+          );
         }
       }
     } catch (error) {
@@ -446,6 +583,74 @@ export class PageIndexStore implements TreeReader {
         }),
       );
     }
+  }
+
+  /** A version's keys and the derived values this handle knows of. */
+  private versionAndDerivedKeys(docId: string, versionId: string, chunks: number): string[] {
+    return [
+      ...this.keys.versionKeys(docId, versionId, chunks),
+      ...[...this.derivedNames].map((name) => this.derived.key(docId, versionId, name)),
+    ];
+  }
+
+  /**
+   * Deletes superseded versions whose markers are given (their grace has ended), then the markers.
+   * A version a head still points to (or may: an unreadable head) keeps its keys.
+   * @returns the number of version keys deleted.
+   */
+  private async removeRetired(markers: ReadonlyArray<ParsedRetiredKey & { key: string }>): Promise<number> {
+    if (markers.length === 0) return 0;
+    const docIds = [...new Set(markers.map((marker) => marker.docId))];
+    const values = await this.readHeadValues(docIds);
+    const live = new Map<string, string | undefined | null>(); // null: unreadable
+    docIds.forEach((docId, i) => {
+      const raw = values[i];
+      try {
+        if (raw instanceof PageIndexError) throw raw;
+        live.set(
+          docId,
+          raw === undefined ? undefined : decodeHead(raw, this.keys.head(docId), docId).versionId,
+        );
+      } catch (error) {
+        if (!(error instanceof PageIndexError)) throw error;
+        live.set(docId, null);
+      }
+    });
+    const keys = markers
+      .filter((marker) => {
+        const head = live.get(marker.docId);
+        return head !== null && head !== marker.versionId;
+      })
+      .flatMap((marker) => this.versionAndDerivedKeys(marker.docId, marker.versionId, marker.chunks));
+    for (let i = 0; i < keys.length; i += READ_BATCH) {
+      await this.byteStore.mdelete(keys.slice(i, i + READ_BATCH));
+    }
+    await this.byteStore.mdelete(markers.map((marker) => marker.key));
+    return keys.length;
+  }
+
+  /**
+   * Lists retired-version markers under `prefix` and removes up to `limit` versions whose grace
+   * (`graceMs`) has ended: those of writers that exited before their grace ended, or died.
+   * @returns what was removed, and the versions still within their grace (`docId\nversionId`).
+   */
+  private async sweepRetired(
+    prefix: string,
+    graceMs: number,
+    limit: number,
+    docId?: string,
+  ): Promise<{ versions: number; keys: number; young: Set<string> }> {
+    const cutoff = Date.now() - graceMs;
+    const due: Array<ParsedRetiredKey & { key: string }> = [];
+    const young = new Set<string>();
+    for await (const key of this.byteStore.yieldKeys(prefix)) {
+      const parsed = this.keys.parseRetired(key);
+      if (!parsed || (docId !== undefined && parsed.docId !== docId)) continue;
+      if (parsed.retiredAt > cutoff) young.add(`${parsed.docId}\n${parsed.versionId}`);
+      else if (due.length < limit) due.push({ key, ...parsed });
+    }
+    const keys = await this.removeRetired(due);
+    return { versions: new Set(due.map((m) => `${m.docId}\n${m.versionId}`)).size, keys, young };
   }
 
   /**
@@ -557,6 +762,12 @@ export class PageIndexStore implements TreeReader {
   async removeOrphans(docId: string, graceMs = this.orphanGraceMs): Promise<number> {
     this.keys.assertDocId(docId);
     const cutoff = Date.now() - graceMs;
+    const retired = await this.sweepRetired(
+      this.keys.retiredOf(docId),
+      Math.min(graceMs, this.supersededGraceMs),
+      Number.POSITIVE_INFINITY,
+      docId,
+    );
     const stale: string[] = [];
     let live: string | undefined;
     let liveKnown = false;
@@ -574,13 +785,13 @@ export class PageIndexStore implements TreeReader {
         }
         liveKnown = true;
       }
-      if (parsed.versionId === live) continue;
+      if (parsed.versionId === live || retired.young.has(`${docId}\n${parsed.versionId}`)) continue;
       if ((versionTime(parsed.versionId) ?? Number.POSITIVE_INFINITY) <= cutoff) stale.push(key);
     }
     for (let i = 0; i < stale.length; i += READ_BATCH) {
       await this.byteStore.mdelete(stale.slice(i, i + READ_BATCH));
     }
-    return stale.length;
+    return stale.length + retired.keys;
   }
 
   /**
@@ -588,12 +799,20 @@ export class PageIndexStore implements TreeReader {
    * store's `orphanGraceMs`) across all documents. Keys that are not in our layout are
    * reported, never deleted; documents with an unreadable head are left alone. Markers of
    * unfinished writes and derived artifacts of versions no head points to, past the grace
-   * period, go too (artifacts count in `deletedKeys`). Pass `graceMs: 0` only when no other
-   * process is writing: it also removes versions being written.
+   * period, go too (artifacts count in `deletedKeys`). A superseded version goes once it was
+   * superseded longer than `graceMs` or `supersededGraceMs` ago, whichever is shorter. Pass
+   * `graceMs: 0` only when no other process is writing or reading: it also removes versions being
+   * written and those readers may have just started on.
    */
   async vacuum(options: { graceMs?: number } = {}): Promise<VacuumResult> {
     const graceMs = options.graceMs ?? this.orphanGraceMs;
     const cutoff = Date.now() - graceMs;
+    this.retiring.length = 0; // the sweep below finds their markers
+    const retired = await this.sweepRetired(
+      this.keys.retiredPrefix,
+      Math.min(graceMs, this.supersededGraceMs),
+      Number.POSITIVE_INFINITY,
+    );
     const { heads, unreadable } = await this.readAllHeads();
     const live = new Map(heads.map((head) => [head.docId, head.versionId]));
     const result: VacuumResult = {
@@ -614,7 +833,9 @@ export class PageIndexStore implements TreeReader {
       }
       if (unreadable.has(parsed.docId) || live.get(parsed.docId) === parsed.versionId) continue;
       const version = `${parsed.docId}\n${parsed.versionId}`;
-      if ((versionTime(parsed.versionId) ?? Number.POSITIVE_INFINITY) <= cutoff) {
+      if (retired.young.has(version)) {
+        youngVersions.add(version);
+      } else if ((versionTime(parsed.versionId) ?? Number.POSITIVE_INFINITY) <= cutoff) {
         stale.push(key);
         staleVersions.add(version);
       } else {
@@ -625,12 +846,37 @@ export class PageIndexStore implements TreeReader {
       await this.byteStore.mdelete(stale.slice(i, i + READ_BATCH));
     }
     await this.cleanUnfinishedWrites(graceMs, Number.POSITIVE_INFINITY);
-    result.deletedKeys = stale.length + (await this.derived.removeOrphans(live, unreadable, cutoff));
+    result.deletedKeys =
+      stale.length +
+      retired.keys +
+      (await this.derived.removeOrphans(live, unreadable, cutoff)) +
+      (await this.removeAbandonedClaims(live, unreadable, cutoff));
     result.catalogSegmentsRemoved = await this.compactCatalog(heads);
-    result.removedVersions = staleVersions.size;
+    result.removedVersions = staleVersions.size + retired.versions;
     result.youngVersions = youngVersions.size;
     result.foreignKeys.sort();
     return result;
+  }
+
+  /**
+   * Removes id reservations made before `cutoff` whose document was never stored (the reserving
+   * process died or its load failed). Reservations of stored or unreadable documents stay.
+   * @returns the number removed.
+   */
+  private async removeAbandonedClaims(
+    live: ReadonlyMap<string, string>,
+    unreadable: ReadonlySet<string>,
+    cutoff: number,
+  ): Promise<number> {
+    const abandoned: string[] = [];
+    for await (const key of this.byteStore.yieldKeys(this.keys.claimPrefix)) {
+      const docId = key.slice(this.keys.claimPrefix.length);
+      if (live.has(docId) || unreadable.has(docId)) continue;
+      const holder = await this.readClaim(docId, key);
+      if (holder && holder.at <= cutoff) abandoned.push(key);
+    }
+    await this.byteStore.mdelete(abandoned);
+    return abandoned.length;
   }
 
   /** Rewrites the catalog to match the heads: cards of missing documents added, stale ones dropped. */
@@ -962,9 +1208,9 @@ export class PageIndexStore implements TreeReader {
       const outcome = version ? await read(version) : new Missing(this.keys.skeleton(docId, head.versionId));
       if (!(outcome instanceof Missing)) return outcome;
       const now = await this.requireHead(docId);
-      if (now.versionId === head.versionId || attempt >= READ_ATTEMPTS) {
+      if (now.versionId === head.versionId)
         throw new StoreCorruptionError(outcome.key, "value is missing", docId);
-      }
+      if (attempt >= READ_ATTEMPTS) throw new StoreReadConflictError(docId, attempt);
     }
   }
 

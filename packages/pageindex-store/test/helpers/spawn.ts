@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 const WRITER = fileURLToPath(new URL("../fixtures/store-writer.ts", import.meta.url));
+const READER = fileURLToPath(new URL("../fixtures/store-reader.ts", import.meta.url));
 
 /** A running writer process (see fixtures/store-writer.ts) and the lines it printed. */
 export interface Writer {
@@ -18,7 +19,17 @@ export interface Writer {
 
 /** Starts a writer process running under tsx. */
 export function startWriter(job: object): Writer {
-  const child = spawn(process.execPath, ["--import", "tsx", WRITER, JSON.stringify(job)], {
+  return startFixture(WRITER, job);
+}
+
+/** Starts a reader process (see fixtures/store-reader.ts) running under tsx. */
+export function startReader(job: object): Writer {
+  return startFixture(READER, job);
+}
+
+/** Starts a fixture script under tsx with a JSON job as its argument. */
+function startFixture(script: string, job: object): Writer {
+  const child = spawn(process.execPath, ["--import", "tsx", script, JSON.stringify(job)], {
     cwd: REPO_ROOT,
     stdio: ["pipe", "pipe", "pipe"],
   });

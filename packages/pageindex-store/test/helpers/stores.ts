@@ -8,8 +8,14 @@ export class WrappedStore extends BaseStore<string, Uint8Array> {
   readonly listings: string[] = [];
   /** `mset` calls so far, not counting those of catalog keys only (see `failOnCatalogMset`). */
   msets = 0;
-  /** Throw on this mset call (1-based), simulating a writer that dies midway. */
+  /**
+   * Throw on this mset call (1-based), simulating a writer that dies midway: every later call
+   * fails too, so the dead writer cannot clean up after itself.
+   */
   failOnMset: number | undefined;
+  /** Throw an ENOSPC error on this mset call (1-based) only: a full disk; the process lives on. */
+  diskFullOnMset: number | undefined;
+  private dead = false;
   /** Catalog `mset` calls (segments, the ready marker) so far. */
   catalogMsets = 0;
   /** Throw on this catalog mset call (1-based): a writer dying after publishing, before cataloging. */
@@ -21,13 +27,19 @@ export class WrappedStore extends BaseStore<string, Uint8Array> {
     super();
   }
 
+  private assertAlive(): void {
+    if (this.dead) throw new Error("simulated crash: the writer is gone");
+  }
+
   async mget(keys: string[]): Promise<(Uint8Array | undefined)[]> {
+    this.assertAlive();
     this.reads.push(...keys);
     await this.beforeMget?.(keys);
     return this.inner.mget(keys);
   }
 
   async mset(pairs: [string, Uint8Array][]): Promise<void> {
+    this.assertAlive();
     if (pairs.length > 0 && pairs.every(([key]) => key.includes(".catalog."))) {
       this.catalogMsets += 1;
       if (this.failOnCatalogMset === this.catalogMsets)
@@ -35,11 +47,20 @@ export class WrappedStore extends BaseStore<string, Uint8Array> {
       return this.inner.mset(pairs);
     }
     this.msets += 1;
-    if (this.failOnMset === this.msets) throw new Error("simulated crash during mset");
+    if (this.failOnMset === this.msets) {
+      this.dead = true;
+      throw new Error("simulated crash during mset");
+    }
+    if (this.diskFullOnMset === this.msets) {
+      // Half the batch lands before the disk fills up, as concurrent file writes would.
+      await this.inner.mset(pairs.slice(0, Math.floor(pairs.length / 2)));
+      throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+    }
     return this.inner.mset(pairs);
   }
 
-  mdelete(keys: string[]): Promise<void> {
+  async mdelete(keys: string[]): Promise<void> {
+    this.assertAlive();
     return this.inner.mdelete(keys);
   }
 
