@@ -20,10 +20,13 @@
  * (its children are level 1): the layout path makes such a title the document's title, not a
  * root node. "F1 any level" ignores levels, to tell depth errors from missed headings.
  *
- * Run: pnpm build && npx tsx scripts/eval-pdf-devset.ts [--cache DIR] [--only NAME] [--show NAME]
+ * Parsed pages are cached in `DIR/parsed` (JSON, one file per PDF) so that re-runs score the
+ * layout path only; `--fresh` reads every PDF again (do so after a change to the PDF reader).
+ *
+ * Run: pnpm build && npx tsx scripts/eval-pdf-devset.ts [--cache DIR] [--only NAME] [--show NAME] [--fresh]
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
@@ -31,7 +34,9 @@ import { gunzipSync } from "node:zlib";
 import {
   layoutContext,
   layoutStructure,
+  type OutlineEntry,
   outlineStructure,
+  type ParsedPage,
   readPdf,
   type SectionEntry,
 } from "pageindex-loader";
@@ -93,6 +98,7 @@ const { values } = parseArgs({
     cache: { type: "string", default: join(homedir(), ".cache", "pageindex-devset") },
     only: { type: "string" },
     show: { type: "string" },
+    fresh: { type: "boolean", default: false },
   },
 });
 const cache = values.cache as string;
@@ -131,6 +137,33 @@ function pdfBytes(doc: DevDoc): Uint8Array | undefined {
   return new Uint8Array(doc.path.endsWith(".gz") ? gunzipSync(raw) : raw);
 }
 
+/** What the layout path and the reference need from a parsed PDF. */
+interface Parsed {
+  pageCount: number;
+  pages: ParsedPage[];
+  outline: OutlineEntry[] | null;
+  pageLabels: string[] | null;
+}
+
+/** The PDF read once and cached as JSON; `--fresh` reads it again. */
+async function parsed(doc: DevDoc, label: string): Promise<Parsed | undefined> {
+  const dir = join(cache, "parsed");
+  const file = join(dir, `${`${doc.pkg}/${doc.path}`.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
+  if (!values.fresh && existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as Parsed;
+  const bytes = pdfBytes(doc);
+  if (!bytes) return undefined;
+  const pdf = await readPdf(bytes, { source: label });
+  const out: Parsed = {
+    pageCount: pdf.pageCount,
+    pages: pdf.pages,
+    outline: pdf.outline,
+    pageLabels: pdf.pageLabels,
+  };
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, JSON.stringify(out));
+  return out;
+}
+
 /** Entries of the top two levels, depth-first. */
 function topTwo(entries: readonly SectionEntry[]): Entry[] {
   const out: Entry[] = [];
@@ -161,9 +194,8 @@ for (const doc of DEVSET) {
   const name = basename(doc.path).replace(/\.gz$/, "");
   const label = `${doc.pkg}/${name}`;
   if (values.only && !label.includes(values.only)) continue;
-  const bytes = pdfBytes(doc);
-  if (!bytes) continue;
-  const pdf = await readPdf(bytes, { source: label });
+  const pdf = await parsed(doc, label);
+  if (!pdf) continue;
   const outline = outlineStructure(pdf.outline);
   if (!outline.usable) {
     console.log(`not scored: ${label} (${outline.reason})`);
