@@ -139,4 +139,48 @@ describe("layout depth follows the document", () => {
     expect(titles).toContain("1 Introduction");
     expect(titles.filter((t) => /platforms|Package names|Command options/.test(t))).toEqual([]);
   });
+
+  it("a large unnumbered heading between a part and its first chapter (a preface) stays inside the part", async () => {
+    const toc = tocPage([
+      { title: "I User Manual", page: 2 },
+      { title: "1 Introduction", page: 4, level: 2 },
+      { title: "2 Usage", page: 5, level: 2 },
+      { title: "II Reference", page: 6 },
+      { title: "3 Commands", page: 7, level: 2 },
+    ]);
+    const tree = await layout([
+      toc,
+      { lines: [h("I User Manual", 20), ...body(4, 1)] },
+      // Set larger than the part's title and not listed in the contents.
+      { lines: [h("Preface", 24), ...body(10, 2)] },
+      chapter(1, "Introduction", 3),
+      chapter(2, "Usage", 4),
+      { lines: [h("II Reference", 20), ...body(4, 5)] },
+      chapter(3, "Commands", 6),
+    ]);
+    const top = tree.nodes.filter((n) => n.level === 1).map((n) => n.title);
+    expect(top).toEqual(["I User Manual", "II Reference"]);
+    const parentOf = (title: string) =>
+      tree.nodes.find((n) => n.nodeId === tree.nodes.find((m) => m.title === title)?.parentId)?.title;
+    expect(parentOf("Preface")).toBe("I User Manual");
+    expect(parentOf("1 Introduction")).toBe("I User Manual");
+    expect(parentOf("2 Usage")).toBe("I User Manual");
+    expect(parentOf("3 Commands")).toBe("II Reference");
+  });
+
+  it("a printed contents that starts in the first pages and runs past them is read to its end", async () => {
+    const chapters = ["Overview", "Setup", "Basics", "Options", "Output", "Errors", "Limits", "Tuning"];
+    // Nineteen pages of front matter, then contents on pages 20 to 22: the last entries are past page 20.
+    const front: PageSpec[] = Array.from({ length: 19 }, (_, i) => ({ lines: body(30, 40 + i) }));
+    const entries = chapters.map((t, i) => ({ title: `Chapter ${t}`, page: 23 + i }));
+    const tocPages = [0, 3, 6].map((from) => tocPage(entries.slice(from, from + 3)));
+    // The chapters' titles are set like body text: only the contents can place them.
+    const pages = chapters.map((t, i) => ({
+      lines: [{ text: `Chapter ${t}`, gap: 14 }, ...body(20, 60 + i)],
+    }));
+    const tree = await layout([...front, ...tocPages, ...pages]);
+    expect(tree.nodes.map((n) => `${n.title} [${n.startPage}]`)).toEqual(
+      chapters.map((t, i) => `Chapter ${t} [${23 + i}]`),
+    );
+  });
 });

@@ -13,7 +13,13 @@ const invert = (c: -1 | 0 | 1): Relation => (c < 0 ? "higher" : c > 0 ? "lower" 
  * tiers (PART ⊃ Item); dotted depth (2 ⊃ 2.1); for two different numbering kinds, the kind
  * already open higher up is the outer one (I. ⊃ A. ⊃ 1.); otherwise size, weight, capitals.
  */
-function relation(e: Heading, h: Heading, openClasses: ReadonlySet<string>, series: SeriesGoesOn): Relation {
+function relation(
+  e: Heading,
+  h: Heading,
+  openClasses: ReadonlySet<string>,
+  series: SeriesGoesOn,
+  nextTocLevel: number | undefined,
+): Relation {
   // Repeated labels ("Arguments", "Returns") sit under the entry before them, side by side.
   if (e.label !== h.label) return h.label ? "higher" : "lower";
   if (e.label) return "same";
@@ -22,6 +28,9 @@ function relation(e: Heading, h: Heading, openClasses: ReadonlySet<string>, seri
   if (eToc && hToc) return invert(Math.sign((e.tocLevel as number) - (h.tocLevel as number)) as -1 | 0 | 1);
   // TOC entries are the backbone: other headings nest under them, never above them.
   if (!eToc && hToc) return "lower";
+  // The TOC's next entry is a child of e ("Prefaces" set large between "Part I" and its "1
+  // Introduction"): what comes between is inside e too.
+  if (eToc && nextTocLevel !== undefined && nextTocLevel > (e.tocLevel as number)) return "higher";
   const r = ruleRelation(e, h, openClasses, series);
   return eToc && r === "lower" ? "same" : r;
 }
@@ -103,6 +112,13 @@ export function nestHeadings(headings: readonly Heading[], options: NestOptions 
   headings.forEach((h, i) => {
     if (h.numbering) lastOfClass.set(numberingClass(h.numbering), i);
   });
+  // The TOC level of the next heading placed by the TOC, for each heading.
+  const nextToc = new Array<number | undefined>(headings.length);
+  let upcoming: number | undefined;
+  for (let i = headings.length - 1; i >= 0; i--) {
+    nextToc[i] = upcoming;
+    upcoming = headings[i]?.tocLevel ?? upcoming;
+  }
   headings.forEach((h, i) => {
     const series: SeriesGoesOn = (c) => options.seriesParents !== false && (lastOfClass.get(c) ?? -1) > i;
     const entry: SectionEntry = { title: h.title, page: h.page, line: h.line, children: [] };
@@ -113,7 +129,7 @@ export function nestHeadings(headings: readonly Heading[], options: NestOptions 
         pop();
         continue;
       }
-      const r = relation(top.heading, h, openClasses, series);
+      const r = relation(top.heading, h, openClasses, series, nextToc[i]);
       if (r === "higher") break;
       pop();
       if (r === "same") break;

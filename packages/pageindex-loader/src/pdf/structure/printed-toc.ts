@@ -180,8 +180,11 @@ export function findPrintedToc(
   options: FindTocOptions,
 ): PrintedToc | undefined {
   const tocPages: number[] = [];
-  for (const page of pages.slice(0, options.scanPages)) {
+  // The TOC must start within the first pages; once started it runs on past them (a 700-page
+  // manual's contents fill pages 5 to 30).
+  for (const page of pages) {
     const continuing = tocPages.length > 0 && tocPages[tocPages.length - 1] === page.pageNumber - 1;
+    if (!continuing && page.pageNumber > options.scanPages) break;
     if (continuing && page.lines.slice(0, 8).some((l) => LIST_OF.test(normalizeTitle(l.text)))) break;
     if (looksLikeTocPage(page, options.furniture?.get(page.pageNumber), continuing))
       tocPages.push(page.pageNumber);
