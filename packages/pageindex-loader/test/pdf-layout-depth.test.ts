@@ -183,4 +183,64 @@ describe("layout depth follows the document", () => {
       chapters.map((t, i) => `Chapter ${t} [${23 + i}]`),
     );
   });
+
+  it("tables of names and numbers are not a table of contents", async () => {
+    const hashes: Array<[string, number]> = [
+      ["sha", 20],
+      ["sha224", 28],
+      ["sha256", 32],
+      ["sha384", 48],
+      ["sha512", 64],
+      ["blake2b", 64],
+      ["whirlpool", 64],
+    ];
+    const modes = ["cbc", "cfb", "ofb", "ctr", "gcm", "ccm"];
+    // A page of two tables under its section's heading: were it read as a contents page, the
+    // heading on it would be lost with it.
+    const tables: PageSpec = {
+      lines: [
+        h("1.2 Digests", 12),
+        ...hashes.map(([name, bytes]) => ({ text: "", cells: [name, String(bytes)], gap: 8 })),
+        ...modes.map((m, i) => ({ text: "", cells: [`aes_${m}`, String(16 + 8 * i), "16", "1"], gap: 8 })),
+      ],
+    };
+    const tree = await layout([
+      chapter(1, "Introduction", 1),
+      tables,
+      chapter(2, "Usage", 2),
+      chapter(3, "Reference", 4),
+    ]);
+    expect(outline(tree)).toEqual([
+      ...chapterOutline(1, "Introduction"),
+      "  1.2 Digests",
+      ...chapterOutline(2, "Usage"),
+      ...chapterOutline(3, "Reference"),
+    ]);
+  });
+
+  it("a module's name set large in lower case ('rb', 'systools') heads its page", async () => {
+    const module = (name: string, p: number): PageSpec => ({
+      lines: [
+        { text: name, size: 15, gap: 10 },
+        { text: "Erlang module", gap: 6 },
+        ...body(6, p),
+        { text: "Exports", size: 13.5, gap: 14 },
+        ...body(6, p + 30),
+      ],
+    });
+    const tree = await layout([
+      { lines: [h("Reference Manual", 18), ...body(6, 1)] },
+      module("rb", 2),
+      module("systools", 3),
+      module("release_handler", 4),
+    ]);
+    const titles = tree.nodes.map((n) => n.title);
+    expect(titles.filter((t) => /^(rb|systools|release_handler)$/.test(t))).toEqual([
+      "rb",
+      "systools",
+      "release_handler",
+    ]);
+    // Sentences going on in lower case are still not headings.
+    expect(titles.filter((t) => /^[a-z]/.test(t) && !/^(rb|systools|release_handler)$/.test(t))).toEqual([]);
+  });
 });

@@ -42,6 +42,8 @@ const ROMAN_END = /^(.*?\S)\s*(?:\.{2,}|…+|·{2,}|\t)\s*([ivxlc]{1,6})$/i;
 /** Lists that follow a table of contents and name captions, not sections. */
 const LIST_OF = /^list of (tables|figures|examples|listings|illustrations|procedures|equations|exhibits)$/;
 const HEADER_WORDS = /^(page|pages|page no\.?|page number)$/i;
+/** Share of an untitled TOC's numbered entries whose titles must be found on the pages their numbers give. */
+const UNTITLED_AGREEMENT = 0.5;
 const BARE_KEYWORD = /^(part|item|chapter|note|section|article|schedule|appendix)$/i;
 
 interface TocLine {
@@ -51,6 +53,17 @@ interface TocLine {
   line: PdfLine;
   page: number;
   index: number;
+}
+
+/**
+ * A table row ("aes_128_ctr<tab>16<tab>16<tab>1"): two or more number cells after the first
+ * cell with words. A TOC line has one page number (its own numbering may stand in a cell before
+ * the title).
+ */
+function tableRow(text: string): boolean {
+  const cells = text.split("\t").map((c) => c.trim());
+  const named = cells.findIndex((c) => /\p{L}/u.test(c));
+  return named >= 0 && cells.slice(named + 1).filter((c) => /^[#\d][\d.,#-]*$/.test(c)).length >= 2;
 }
 
 function splitTocLine(text: string): { title: string; printed?: string } {
@@ -80,7 +93,7 @@ function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined
     if (furniture?.has(i)) continue;
     const line = page.lines[i] as PdfLine;
     const text = line.text.trim();
-    if (HEADER_WORDS.test(text)) continue;
+    if (HEADER_WORDS.test(text) || tableRow(text)) continue;
     // "List of Tables" after the contents lists captions, not sections.
     if (LIST_OF.test(normalizeTitle(text))) break;
     const split = splitTocLine(text);
@@ -251,6 +264,13 @@ export function findPrintedToc(
       bestVotes = n;
     }
   }
+  // Without a "Contents" title, numbered lines are a TOC only when their numbers are the pages
+  // where their titles are found, at least half the time: a table of sizes or codes is not.
+  const titled = tocPages.some((p) =>
+    (pages[p - 1] as ParsedPage).lines.slice(0, 8).some((l) => TOC_TITLE.test(normalizeTitle(l.text))),
+  );
+  const numberedCount = entries.filter((e) => e.printed !== undefined && /^\d+$/.test(e.printed)).length;
+  if (!titled && bestVotes < numberedCount * UNTITLED_AGREEMENT) return undefined;
   // Page labels name the printed number of every page, roman front matter included; they are
   // used when titles are found where they say at least as often as under the common offset.
   const labels = labelPages(options.pageLabels);
