@@ -16,6 +16,19 @@ const chapter = (n: number, title: string, p: number): PageSpec => ({
 /** What {@link chapter} should become. */
 const chapterOutline = (n: number, title: string): string[] => [`${n} ${title}`, `  ${n}.1 Scope`];
 
+/** Parts of one chapter each (part page, then chapter page) nest as part ⊃ chapter ⊃ section. */
+async function expectParts(parts: Array<[part: string, chapter: string]>): Promise<void> {
+  const tree = await layout(
+    parts.flatMap(([part, title], i) => [
+      { lines: [h(part, 20), ...body(6, 2 * i + 1)] },
+      chapter(i + 1, title, 2 * i + 2),
+    ]),
+  );
+  expect(outline(tree)).toEqual(
+    parts.flatMap(([part, title], i) => [part, ...chapterOutline(i + 1, title).map((t) => `  ${t}`)]),
+  );
+}
+
 describe("layout depth follows the document", () => {
   it("a sparse title page names the document and is not a root over the chapters", async () => {
     const tree = await layout([
@@ -87,17 +100,9 @@ describe("layout depth follows the document", () => {
   });
 
   it("a book part ('II Packages', roman with a plain space) contains its chapters", async () => {
-    const tree = await layout([
-      { lines: [h("I The Program", 20), ...body(6, 1)] },
-      chapter(1, "Introduction", 2),
-      { lines: [h("II External Packages", 20), ...body(6, 3)] },
-      chapter(2, "Algebra", 4),
-    ]);
-    expect(outline(tree)).toEqual([
-      "I The Program",
-      ...chapterOutline(1, "Introduction").map((t) => `  ${t}`),
-      "II External Packages",
-      ...chapterOutline(2, "Algebra").map((t) => `  ${t}`),
+    await expectParts([
+      ["I The Program", "Introduction"],
+      ["II External Packages", "Algebra"],
     ]);
   });
 
@@ -242,5 +247,74 @@ describe("layout depth follows the document", () => {
     ]);
     // Sentences going on in lower case are still not headings.
     expect(titles.filter((t) => /^[a-z]/.test(t) && !/^(rb|systools|release_handler)$/.test(t))).toEqual([]);
+  });
+
+  it("a contents page repeating an entry under every class ('Detailed Description') is read to its end", async () => {
+    const toc = tocPage([
+      { title: "1 Classes", page: 2 },
+      { title: "1.1 Widget Class", page: 2, level: 2 },
+      { title: "Detailed Description", page: 2, level: 3 },
+      { title: "1.2 Gadget Class", page: 3, level: 2 },
+      { title: "Detailed Description", page: 3, level: 3 },
+      { title: "2 Files", page: 4 },
+      { title: "2.1 widget.h", page: 4, level: 2 },
+    ]);
+    const plain = (text: string): LineSpec => ({ text, gap: 14 });
+    const tree = await layout([
+      toc,
+      {
+        lines: [h("1 Classes", 16), h("1.1 Widget Class", 12), plain("Detailed Description"), ...body(10, 1)],
+      },
+      { lines: [h("1.2 Gadget Class", 12), plain("Detailed Description"), ...body(10, 2)] },
+      // Set like body text: only the contents can place these.
+      { lines: [plain("2 Files"), plain("2.1 widget.h"), ...body(10, 3)] },
+    ]);
+    const top = tree.nodes.filter((n) => n.level === 1).map((n) => `${n.title} [${n.startPage}]`);
+    expect(top).toEqual(["1 Classes [2]", "2 Files [4]"]);
+    expect(tree.nodes.find((n) => n.title === "2.1 widget.h")?.level).toBe(2);
+  });
+
+  it("a contents line set larger than the others, with its page number, holds the entries after it", async () => {
+    const line = (title: string, page: number, size = 10): LineSpec => ({
+      text: `${title} ${".".repeat(Math.max(3, 60 - title.length))} ${page}`,
+      size,
+      bold: true,
+      gap: 4,
+    });
+    const toc: PageSpec = {
+      lines: [
+        { text: "Table of Contents", size: 16, bold: true, gap: 6 },
+        line("User Manual", 2, 13),
+        line("1 Introduction", 3),
+        line("2 Usage", 4),
+        line("Reference Manual", 5, 13),
+        line("3 Commands", 6),
+      ],
+    };
+    const tree = await layout([
+      toc,
+      { lines: [h("User Manual", 20), ...body(4, 1)] },
+      chapter(1, "Introduction", 2),
+      chapter(2, "Usage", 3),
+      { lines: [h("Reference Manual", 20), ...body(4, 4)] },
+      chapter(3, "Commands", 5),
+    ]);
+    expect(tree.nodes.filter((n) => n.level === 1).map((n) => n.title)).toEqual([
+      "User Manual",
+      "Reference Manual",
+    ]);
+    expect(tree.nodes.filter((n) => n.level === 2).map((n) => n.title)).toEqual([
+      "1 Introduction",
+      "2 Usage",
+      "3 Commands",
+    ]);
+  });
+
+  it("parts numbered in one series are siblings whatever their titles' case ('II XSPICE', 'III Miscellaneous')", async () => {
+    await expectParts([
+      ["I User Manual", "Basics"],
+      ["II XSPICE", "Devices"],
+      ["III Miscellaneous", "Licenses"],
+    ]);
   });
 });

@@ -58,10 +58,12 @@ function ruleRelation(
   if (en && hn && numberingClass(en) !== numberingClass(hn)) {
     return openClasses.has(numberingClass(hn)) ? "lower" : "higher";
   }
-  // With only one of them numbered, capitals are the title's own spelling ("GNU GENERAL PUBLIC
-  // LICENSE" beside "2 Arrays" in one font), not a rank: size and weight decide.
+  // With only one of them numbered, or both in one numbering ("III CIDER" beside "IV
+  // Miscellaneous"), capitals are the title's own spelling ("GNU GENERAL PUBLIC LICENSE" beside
+  // "2 Arrays" in one font), not a rank: size and weight decide.
+  const sameSeries = en !== undefined && hn !== undefined && numberingClass(en) === numberingClass(hn);
   const byStyle =
-    !en !== !hn
+    !en !== !hn || sameSeries
       ? compareStyle({ ...e.style, caps: false, italic: false }, { ...h.style, caps: false, italic: false })
       : compareStyle(e.style, h.style);
   if (byStyle !== 0) return invert(byStyle);

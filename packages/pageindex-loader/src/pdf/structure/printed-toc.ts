@@ -81,7 +81,8 @@ function splitTocLine(text: string): { title: string; printed?: string } {
 /**
  * The entry lines of a TOC page: after its "Contents" title (lines above it, such as the
  * company name, are not entries) and up to the first line that reads like body text, or an
- * entry repeating an earlier one (the first heading of the document proper, on the same page).
+ * entry repeating an earlier one without a page number (the first heading of the document
+ * proper, on the same page).
  */
 function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined): TocLine[] {
   const out: TocLine[] = [];
@@ -108,7 +109,9 @@ function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined
       parseNumbering(split.title) === undefined &&
       (n > 15 || (/[.;,]$/.test(split.title) && n > 8));
     const key = compactTitle(split.title);
-    if (bodyLike || seen.has(key)) {
+    // A repeat with its page number is another entry of that name ("Detailed Description"
+    // under every class of a reference manual); without one it is the body's first heading.
+    if (bodyLike || (seen.has(key) && split.printed === undefined)) {
       if (out.length > 0) break;
       continue;
     }
@@ -135,6 +138,19 @@ function looksLikeTocPage(
   if (titled && lines.filter((l) => parseNumbering(l.title) !== undefined).length >= 3) return true;
   const share = numbered.length / lines.length;
   return monotone && numbered.length >= (continuing ? 3 : 6) && share >= (continuing ? 0.3 : 0.5);
+}
+
+/** Font sizes this far apart (points) are different sizes, not rounding. */
+const LARGER_STEP = 0.9;
+
+/** The most common font size (to a tenth of a point). */
+function modalSize(sizes: readonly number[]): number {
+  const counts = new Map<number, number>();
+  for (const s of sizes) counts.set(Math.round(s * 10), (counts.get(Math.round(s * 10)) ?? 0) + 1);
+  let best = 0;
+  let most = 0;
+  for (const [s, n] of counts) if (n > most) [best, most] = [s, n];
+  return best / 10;
 }
 
 /** Joins wrapped TOC lines: a line without a page number continues into a more indented or lower-case next line. */
@@ -210,16 +226,21 @@ export function findPrintedToc(
   );
   if (raw.length < 2) return undefined;
 
-  // Levels: indentation stands in for size; weight, capitals and numbering as for headings.
+  // Levels: an entry with a page number set larger than the TOC's usual size is higher
+  // (Doxygen's and LaTeX's part lines; a caption without a page number, such as Sphinx's group
+  // titles, is not), then indentation stands in for size; weight, capitals and numbering as for
+  // headings.
   const minX = Math.min(...raw.map((l) => l.x));
+  const usual = modalSize(raw.map((l) => l.line.size));
   const proxies: Heading[] = raw.map((l, i) => {
     const s = styleOf(l.line);
+    const larger = l.printed === undefined ? 0 : Math.max(0, Math.floor((l.line.size - usual) / LARGER_STEP));
     const h: Heading = {
       title: l.title,
       page: 1,
       line: i,
       style: {
-        size: 100 - Math.round((l.x - minX) / 8),
+        size: larger * 1000 + 100 - Math.round((l.x - minX) / 8),
         bold: s.bold,
         italic: s.italic,
         caps: isCaps(l.title),
