@@ -317,4 +317,25 @@ describe("layout depth follows the document", () => {
       ["III Miscellaneous", "Licenses"],
     ]);
   });
+
+  it("a second copy of the contents at the back (Texinfo) is not sections", async () => {
+    const entries = [
+      { title: "1 Introduction", page: 2 },
+      { title: "1.1 Scope", page: 2, level: 2 },
+      { title: "2 Usage", page: 3 },
+      { title: "2.1 Scope", page: 3, level: 2 },
+    ];
+    const back = tocPage(entries);
+    // The copy sets its chapter lines large and bold, as the chapters themselves.
+    const backLines = (back.lines ?? []).map((l, i) =>
+      typeof l === "string" || i === 0 || !/^\d+ /.test(l.text) ? l : { ...l, size: 14, bold: true },
+    );
+    const tree = await layout([
+      tocPage(entries),
+      chapter(1, "Introduction", 1),
+      chapter(2, "Usage", 2),
+      { lines: backLines },
+    ]);
+    expect(outline(tree)).toEqual([...chapterOutline(1, "Introduction"), ...chapterOutline(2, "Usage")]);
+  });
 });

@@ -198,6 +198,29 @@ function labelPages(labels: readonly string[] | undefined): Map<string, number> 
   return map;
 }
 
+/** A contents page's own title; "Index" is left out here (an index at the back is a section). */
+const CONTENTS_TITLE = /^(table of contents|contents|table des matières|inhalt)$/i;
+
+/**
+ * Pages after `after` that hold a second copy of the contents (Texinfo prints one at the back
+ * too): a page titled "Contents" that reads like a TOC page, and the TOC-like pages that follow
+ * it. Their lines are not sections. Linear: only titled pages are read as TOC pages.
+ */
+export function findContentsCopies(
+  pages: readonly ParsedPage[],
+  after: number,
+  furniture?: ReadonlyMap<number, ReadonlySet<number>>,
+): number[] {
+  const out: number[] = [];
+  for (let n = after + 1; n <= pages.length; n++) {
+    const page = pages[n - 1] as ParsedPage;
+    const continuing = out.length > 0 && out[out.length - 1] === n - 1;
+    const titled = page.lines.slice(0, 8).some((l) => CONTENTS_TITLE.test(normalizeTitle(l.text)));
+    if ((titled || continuing) && looksLikeTocPage(page, furniture?.get(n), continuing)) out.push(n);
+  }
+  return out;
+}
+
 /**
  * Finds a printed table of contents in the first pages, reads its entries (title, printed
  * page, level) and places them: the printed→physical offset is the most common difference
