@@ -338,4 +338,44 @@ describe("layout depth follows the document", () => {
     ]);
     expect(outline(tree)).toEqual([...chapterOutline(1, "Introduction"), ...chapterOutline(2, "Usage")]);
   });
+
+  it("admonitions ('Note', 'Tip', 'Caution:') are not sections", async () => {
+    const boxed = (label: string, p: number): LineSpec[] => [h(label, 12), ...body(2, p)];
+    const tree = await layout([
+      {
+        lines: [
+          h("1 Overview", 16),
+          ...body(4, 1),
+          ...boxed("Caution", 2),
+          ...boxed("Tip", 3),
+          ...body(4, 4),
+        ],
+      },
+      { lines: [h("1.1 Scope", 12), ...body(4, 5), ...boxed("Note:", 6), ...body(6, 7)] },
+      {
+        lines: [h("2 Usage", 16), ...body(4, 8), ...boxed("Warning", 9), h("2.1 Scope", 12), ...body(8, 10)],
+      },
+    ]);
+    expect(outline(tree)).toEqual([...chapterOutline(1, "Overview"), ...chapterOutline(2, "Usage")]);
+  });
+
+  it("a DocBook running head (chapter label and title, then a section's number and title) is not a section", async () => {
+    const tree = await layout([
+      chapter(1, "Basics", 1),
+      {
+        lines: [
+          { text: "CHAPTER 1. BASICS 1.2. FUTURE PERSPECTIVE ON PACKAGING", size: 12, bold: true },
+          ...body(6, 7),
+          h("1.2 Future perspective on packaging", 12),
+          ...body(8, 8),
+        ],
+      },
+      chapter(2, "Options", 3),
+    ]);
+    expect(outline(tree)).toEqual([
+      ...chapterOutline(1, "Basics"),
+      "  1.2 Future perspective on packaging",
+      ...chapterOutline(2, "Options"),
+    ]);
+  });
 });

@@ -8,7 +8,7 @@ import {
   takeTitlePage,
 } from "./document-shape.js";
 import { nestHeadings } from "./hierarchy.js";
-import { dropLabels } from "./labels.js";
+import { dropAdmonitions, dropLabels } from "./labels.js";
 import { dropInitials } from "./numbering.js";
 import { findContentsCopies, findPrintedToc, type PrintedToc } from "./printed-toc.js";
 import { type BodyStyle, bodyStyle, findFurniture } from "./style.js";
@@ -120,7 +120,7 @@ export function layoutStructure(ctx: LayoutContext): LayoutResult {
   }
   const titlePage = takeTitlePage(
     ctx.pages,
-    foldChapterLabels(dropPagedRunningHeads(dropLabels(all, ctx))),
+    foldChapterLabels(dropPagedRunningHeads(dropAdmonitions(dropLabels(all, ctx)))),
     ctx.furniture,
     ctx.body.size,
   );
