@@ -16,6 +16,23 @@ const chapter = (n: number, title: string, p: number): PageSpec => ({
 /** What {@link chapter} should become. */
 const chapterOutline = (n: number, title: string): string[] => [`${n} ${title}`, `  ${n}.1 Scope`];
 
+/** A contents line ("Title ....... 12"), bold unless told otherwise. */
+const tocLine = (title: string, page: number, look: Partial<LineSpec> = {}): LineSpec => ({
+  text: `${title} ${".".repeat(Math.max(3, 60 - title.length))} ${page}`,
+  size: 10,
+  bold: true,
+  gap: 4,
+  ...look,
+});
+
+/** A title page of these lines before four chapters: it names the document and holds no section. */
+async function expectTitlePage(lines: LineSpec[], title: string): Promise<void> {
+  const chapters = ["Introduction", "Installation", "Usage", "Reference"];
+  const tree = await layout([{ lines }, ...chapters.map((t, i) => chapter(i + 1, t, i + 1))]);
+  expect(outline(tree)).toEqual(chapters.flatMap((t, i) => chapterOutline(i + 1, t)));
+  expect(tree.metadata?.pdf).toMatchObject({ titlePage: title });
+}
+
 /** Parts of one chapter each (part page, then chapter page) nest as part ⊃ chapter ⊃ section. */
 async function expectParts(parts: Array<[part: string, chapter: string]>): Promise<void> {
   const tree = await layout(
@@ -31,23 +48,10 @@ async function expectParts(parts: Array<[part: string, chapter: string]>): Promi
 
 describe("layout depth follows the document", () => {
   it("a sparse title page names the document and is not a root over the chapters", async () => {
-    const tree = await layout([
-      {
-        lines: [
-          h("The Widget Manual", 24),
-          h("Edition 3 for Widget 2.1", 14, 40),
-          h("Widget Project Team", 14, 40),
-        ],
-      },
-      chapter(1, "Introduction", 1),
-      chapter(2, "Installation", 2),
-      chapter(3, "Usage", 3),
-      chapter(4, "Reference", 4),
-    ]);
-    expect(outline(tree)).toEqual(
-      ["Introduction", "Installation", "Usage", "Reference"].flatMap((t, i) => chapterOutline(i + 1, t)),
+    await expectTitlePage(
+      [h("The Widget Manual", 24), h("Edition 3 for Widget 2.1", 14, 40), h("Widget Project Team", 14, 40)],
+      "The Widget Manual",
     );
-    expect(tree.metadata?.pdf).toMatchObject({ titlePage: "The Widget Manual" });
   });
 
   it("an all-capitals unnumbered chapter in the chapters' font is their sibling, not their parent", async () => {
@@ -275,20 +279,14 @@ describe("layout depth follows the document", () => {
   });
 
   it("a contents line set larger than the others, with its page number, holds the entries after it", async () => {
-    const line = (title: string, page: number, size = 10): LineSpec => ({
-      text: `${title} ${".".repeat(Math.max(3, 60 - title.length))} ${page}`,
-      size,
-      bold: true,
-      gap: 4,
-    });
     const toc: PageSpec = {
       lines: [
         { text: "Table of Contents", size: 16, bold: true, gap: 6 },
-        line("User Manual", 2, 13),
-        line("1 Introduction", 3),
-        line("2 Usage", 4),
-        line("Reference Manual", 5, 13),
-        line("3 Commands", 6),
+        tocLine("User Manual", 2, { size: 13 }),
+        tocLine("1 Introduction", 3),
+        tocLine("2 Usage", 4),
+        tocLine("Reference Manual", 5, { size: 13 }),
+        tocLine("3 Commands", 6),
       ],
     };
     const tree = await layout([
@@ -376,6 +374,49 @@ describe("layout depth follows the document", () => {
       ...chapterOutline(1, "Basics"),
       "  1.2 Future perspective on packaging",
       ...chapterOutline(2, "Options"),
+    ]);
+  });
+
+  it("a title page with its publisher's address lines is still a title page", async () => {
+    await expectTitlePage(
+      [
+        h("Developer's Guide", 24),
+        h("to the Widget Library", 24, 20),
+        h("(version 2.1)", 13, 20),
+        { text: "The Widget Group", gap: 30 },
+        { text: "Institute of Mathematics of Bordeaux, UMR 5251 of the CNRS." },
+        { text: "University of Bordeaux, 351 Cours de la Liberation Nord" },
+        { text: "F-33405 TALENCE Cedex, FRANCE" },
+        h("Home Page:", 13, 30),
+        { text: "https://widget.example.org/" },
+      ],
+      "Developer's Guide to the Widget Library",
+    );
+  });
+
+  it("an unnumbered contents line at the chapters' margin after a chapter's indented sections is not inside it", async () => {
+    const plain = { bold: false };
+    const toc: PageSpec = {
+      lines: [
+        { text: "Table of Contents", size: 16, bold: true, gap: 6 },
+        tocLine("Chapter 1: Introduction", 2),
+        tocLine("1.1 Scope", 2, { ...plain, indent: 18 }),
+        tocLine("Chapter 2: Usage", 3),
+        tocLine("2.1 Scope", 3, { ...plain, indent: 18 }),
+        // Set like the sections, at the chapters' margin.
+        tocLine("Index", 4, plain),
+      ],
+    };
+    const tree = await layout([
+      toc,
+      { lines: [h("Chapter 1: Introduction", 16), ...body(8, 1), h("1.1 Scope", 12), ...body(8, 2)] },
+      { lines: [h("Chapter 2: Usage", 16), ...body(8, 3), h("2.1 Scope", 12), ...body(8, 4)] },
+      { lines: [h("Index", 16), { text: "apply . . . . . . 3" }, { text: "scope . . . . . . 2" }] },
+    ]);
+    expect(tree.nodes.filter((n) => n.level === 1).map((n) => n.title)).toEqual([
+      "Chapter 1: Introduction",
+      "Chapter 2: Usage",
+      "Index",
     ]);
   });
 });

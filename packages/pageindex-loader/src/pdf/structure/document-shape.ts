@@ -7,7 +7,9 @@ const TITLE_PAGE_LINES = 25;
 /** Documents shorter than this have no title page of their own (a memo, a paper's first page). */
 const MIN_PAGES = 5;
 /** A body-size line this long is running prose. */
-const PROSE_WORDS = 8;
+const PROSE_WORDS = 10;
+/** A paragraph has at least this many such lines. */
+const PROSE_LINES = 2;
 /** Most lines of the document title taken from the title page. */
 const TITLE_LINES = 3;
 
@@ -33,10 +35,11 @@ export function takeTitlePage(
   const skip = furniture.get(1);
   const lines = first.lines.filter((_, i) => !skip?.has(i));
   if (lines.length === 0 || lines.length > TITLE_PAGE_LINES) return { headings: [...headings] };
-  // A page with running prose or with numbered headings is content, not a title page.
-  const prose = lines.some(
-    (l) => Math.abs(l.size - bodySize) < 0.5 && l.text.split(/\s+/).length >= PROSE_WORDS,
-  );
+  // A page with running prose (a paragraph: two long body lines; one is an address or a
+  // publisher's line) or with numbered headings is content, not a title page.
+  const prose =
+    lines.filter((l) => Math.abs(l.size - bodySize) < 0.5 && l.text.split(/\s+/).length >= PROSE_WORDS)
+      .length >= PROSE_LINES;
   if (prose || headings.some((h) => h.page === 1 && h.numbering)) return { headings: [...headings] };
   const biggest = Math.max(...lines.map((l) => l.size));
   const titleLines: PdfLine[] = [];

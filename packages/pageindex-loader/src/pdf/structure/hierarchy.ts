@@ -76,11 +76,22 @@ function ruleRelation(
   return "same";
 }
 
+/** Indentation this close is the same margin. */
+const SAME_MARGIN = 4;
+
+/** Whether `h` sits at or left of `open`'s margin while `open`'s children are indented past it. */
+function outdented(open: Open, h: Heading, indent: (h: Heading) => number): boolean {
+  const own = indent(open.heading);
+  return indent(open.firstChild as Heading) > own + SAME_MARGIN && indent(h) <= own + SAME_MARGIN;
+}
+
 interface Open {
   heading: Heading;
   entry: SectionEntry;
   /** Set when the heading nests under a numbered one only because that series goes on after it. */
   seriesOf?: string;
+  /** The first heading placed inside it. */
+  firstChild?: Heading;
 }
 
 /** Options for {@link nestHeadings}. */
@@ -90,6 +101,12 @@ export interface NestOptions {
    * one (default true). Off for a printed TOC, where the same indentation means siblings.
    */
   seriesParents?: boolean;
+  /**
+   * Each heading's indentation, for a printed TOC: once an entry's children are indented further
+   * than it, a later unnumbered line indented no further than the entry is not inside it ("Index"
+   * at the chapters' margin after "3.3", even though the chapters are bold and it is not).
+   */
+  indent?: (h: Heading) => number;
 }
 
 /**
@@ -131,14 +148,21 @@ export function nestHeadings(headings: readonly Heading[], options: NestOptions 
         pop();
         continue;
       }
+      // Numbered lines go by their numbers (a TOC page's margin may shift from page to page).
+      if (options.indent && !h.numbering && top.firstChild && outdented(top, h, options.indent)) {
+        pop();
+        continue;
+      }
       const r = relation(top.heading, h, openClasses, series, nextToc[i]);
       if (r === "higher") break;
       pop();
       if (r === "same") break;
     }
     const parent = stack[stack.length - 1];
-    if (parent) parent.entry.children.push(entry);
-    else roots.push(entry);
+    if (parent) {
+      parent.entry.children.push(entry);
+      parent.firstChild ??= h;
+    } else roots.push(entry);
     const open: Open = { heading: h, entry };
     const pn = parent?.heading.numbering;
     if (parent && pn && !h.numbering && compareStyle(parent.heading.style, h.style) === 0) {

@@ -281,7 +281,7 @@ export function findPrintedToc(
       walk(e.children, depth + 1);
     }
   };
-  walk(nestHeadings(proxies, { seriesParents: false }), 1);
+  walk(nestHeadings(proxies, { seriesParents: false, indent: (h) => (raw[h.line] as TocLine).x }), 1);
   const entries: TocEntry[] = raw.map((l, i) => ({
     title: l.title,
     ...(l.printed !== undefined ? { printed: l.printed } : {}),
