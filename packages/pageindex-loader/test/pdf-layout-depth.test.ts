@@ -285,7 +285,8 @@ describe("layout depth follows the document", () => {
         tocLine("User Manual", 2, { size: 13 }),
         tocLine("1 Introduction", 3),
         tocLine("2 Usage", 4),
-        tocLine("Reference Manual", 5, { size: 13 }),
+        // A part line set a little off the margin is still a part.
+        tocLine("Reference Manual", 5, { size: 13, indent: 11 }),
         tocLine("3 Commands", 6),
       ],
     };

@@ -263,7 +263,8 @@ export function findPrintedToc(
       page: 1,
       line: i,
       style: {
-        size: larger * 1000 + 100 - Math.round((l.x - minX) / 8),
+        // A larger line ranks by its size alone: part lines are often set off the margin.
+        size: larger > 0 ? larger * 1000 + 100 : 100 - Math.round((l.x - minX) / 8),
         bold: s.bold,
         italic: s.italic,
         caps: isCaps(l.title),
