@@ -166,7 +166,7 @@ function pdfBytes(doc: DevDoc): Uint8Array | undefined {
 interface Parsed {
   pageCount: number;
   pages: ParsedPage[];
-  outline: OutlineEntry[] | null;
+  outline: OutlineEntry[];
   pageLabels: string[] | null;
 }
 
