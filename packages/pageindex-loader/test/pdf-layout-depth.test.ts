@@ -227,21 +227,29 @@ describe("layout depth follows the document", () => {
     ]);
   });
 
-  it("a module's name set large in lower case ('rb', 'systools') heads its page", async () => {
-    const module = (name: string, p: number): PageSpec => ({
-      lines: [
-        { text: name, size: 15, gap: 10 },
-        { text: "Erlang module", gap: 6 },
-        ...body(6, p),
-        { text: "Exports", size: 13.5, gap: 14 },
-        ...body(6, p + 30),
-      ],
-    });
+  it("a module's name set large in lower case ('rb', 'systools') heads its page, under a small running head of the same name", async () => {
+    // Three pages a module, each under a 9 pt running head naming it: the large title on the
+    // first is not that head.
+    const head = (name: string): LineSpec => ({ text: name, size: 9 });
+    const module = (name: string, p: number): PageSpec[] => [
+      {
+        lines: [
+          head(name),
+          { text: name, size: 15, gap: 10 },
+          { text: "Erlang module", gap: 6 },
+          ...body(6, p),
+          { text: "Exports", size: 13.5, gap: 14 },
+          ...body(6, p + 30),
+        ],
+      },
+      { lines: [head(name), ...body(30, p + 50)] },
+      { lines: [head(name), ...body(30, p + 70)] },
+    ];
     const tree = await layout([
       { lines: [h("Reference Manual", 18), ...body(6, 1)] },
-      module("rb", 2),
-      module("systools", 3),
-      module("release_handler", 4),
+      ...module("rb", 2),
+      ...module("systools", 3),
+      ...module("release_handler", 4),
     ]);
     const titles = tree.nodes.map((n) => n.title);
     expect(titles.filter((t) => /^(rb|systools|release_handler)$/.test(t))).toEqual([
