@@ -20,16 +20,20 @@
  * (its children are level 1): the layout path makes such a title the document's title, not a
  * root node. "F1 any level" ignores levels, to tell depth errors from missed headings.
  *
- * Run: pnpm build && npx tsx scripts/eval-pdf-devset.ts [--cache DIR] [--only NAME] [--show NAME]
+ * Parsed pages are cached in `DIR/parsed` (JSON, one file per PDF) so that re-runs score the
+ * layout path only; `--fresh` reads every PDF again (do so after a change to the PDF reader).
+ *
+ * Run: pnpm build && npx tsx scripts/eval-pdf-devset.ts [--cache DIR] [--only NAME] [--show NAME] [--fresh] [--holdout]
  */
-import { basename } from "node:path";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { readPdf } from "../packages/pageindex-loader/src/pdf/read/read-pdf.js";
 import { layoutContext, layoutStructure } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
 import { outlineStructure } from "../packages/pageindex-loader/src/pdf/structure/outline.js";
-import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
+import type { OutlineEntry, ParsedPage, SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
 import { debianPdfBytes } from "./debian-docs.js";
-import { DEVSET, DEVSET_CACHE } from "./devset.js";
+import { DEVSET, DEVSET_CACHE, type DevDoc, HOLDOUT } from "./devset.js";
 import { type Entry, match } from "./structure-match.js";
 
 const { values } = parseArgs({
@@ -37,9 +41,38 @@ const { values } = parseArgs({
     cache: { type: "string", default: DEVSET_CACHE },
     only: { type: "string" },
     show: { type: "string" },
+    fresh: { type: "boolean", default: false },
+    holdout: { type: "boolean", default: false },
   },
 });
 const cache = values.cache as string;
+
+/** What the layout path and the reference need from a parsed PDF. */
+interface Parsed {
+  pageCount: number;
+  pages: ParsedPage[];
+  outline: OutlineEntry[];
+  pageLabels: string[] | null;
+}
+
+/** The PDF read once and cached as JSON; `--fresh` reads it again. */
+async function parsed(doc: DevDoc, label: string): Promise<Parsed | undefined> {
+  const dir = join(cache, "parsed");
+  const file = join(dir, `${`${doc.pkg}/${doc.path}`.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
+  if (!values.fresh && existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as Parsed;
+  const bytes = debianPdfBytes(doc, cache);
+  if (!bytes) return undefined;
+  const pdf = await readPdf(bytes, { source: label });
+  const out: Parsed = {
+    pageCount: pdf.pageCount,
+    pages: pdf.pages,
+    outline: pdf.outline,
+    pageLabels: pdf.pageLabels,
+  };
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, JSON.stringify(out));
+  return out;
+}
 
 /** Entries of the top two levels, depth-first. */
 function topTwo(entries: readonly SectionEntry[]): Entry[] {
@@ -67,13 +100,12 @@ console.log(
   "doc | package | origin | pages | outline top-2 | layout top-2 | precision | recall | F1 | F1 any level | confidence | layout ms",
 );
 console.log("--- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:");
-for (const doc of DEVSET) {
+for (const doc of values.holdout ? HOLDOUT : DEVSET) {
   const name = basename(doc.path).replace(/\.gz$/, "");
   const label = `${doc.pkg}/${name}`;
   if (values.only && !label.includes(values.only)) continue;
-  const bytes = debianPdfBytes(doc, cache);
-  if (!bytes) continue;
-  const pdf = await readPdf(bytes, { source: label });
+  const pdf = await parsed(doc, label);
+  if (!pdf) continue;
   const outline = outlineStructure(pdf.outline);
   if (!outline.usable) {
     console.log(`not scored: ${label} (${outline.reason})`);

@@ -36,6 +36,9 @@ export interface FindHeadingsOptions {
 }
 
 const MAX_WORDS = 20;
+/** A line this many times the body size, of at most PROMINENT_WORDS words, is a title even in lower case. */
+const PROMINENT_SIZE = 1.3;
+const PROMINENT_WORDS = 3;
 const MAX_CHARS = 160;
 const TABLE_ROW = /\t\s*[-$(]?\s*[\d,.]+\s*%?\)?\s*$/;
 /** Captions of figures, tables, boxes and charts, and source/note lines under them. */
@@ -57,14 +60,26 @@ function words(text: string): number {
 }
 
 /** Text checks every heading must pass, whatever its style. */
-function headingLikeText(raw: string, title: string, numbered: boolean, styled: boolean): boolean {
+function headingLikeText(
+  raw: string,
+  title: string,
+  numbered: boolean,
+  styled: boolean,
+  prominent: boolean,
+): boolean {
   if (title.length === 0 || title.length > MAX_CHARS) return false;
   const letters = title.replace(/[^\p{L}]/gu, "").length;
   if (letters < 2) return false;
   if (letters < title.replace(/\s/g, "").length * 0.5) return false;
   // A lower-case start is a sentence going on, unless a styled line names an identifier
-  // (a reference manual's "vector_init", "std::sort()").
-  if (/^[\p{Ll}•▪◦●■□◆♦✓✔➢►*–—-]/u.test(title) && !(styled && isIdentifierEntry(title))) return false;
+  // (a reference manual's "vector_init", "std::sort()") or a few words set well above the
+  // body size name one (a module page's "rb", "systools").
+  if (
+    /^[\p{Ll}•▪◦●■□◆♦✓✔➢►*–—-]/u.test(title) &&
+    !(styled && isIdentifierEntry(title)) &&
+    !(prominent && /^\p{Ll}/u.test(title) && words(title) <= PROMINENT_WORDS)
+  )
+    return false;
   // "(In millions, except per share data)": a parenthetical note, not a heading.
   if (/^\(.*\)$/.test(title) && !numbered) return false;
   if (TABLE_ROW.test(raw)) return false;
@@ -170,7 +185,11 @@ export function findHeadings(pages: readonly ParsedPage[], options: FindHeadings
       }
       const numbered = numbering !== undefined;
       const text = cleanTitle(raw.replace(/\t/g, " "));
-      if (!headingLikeText(raw, text, numbered, styled)) continue;
+      // …standing alone: not a piece of a heading wrapped over lines of its size ("to", "age?")
+      // nor of a logo drawn over and over.
+      const alone = (k: number) => Math.abs((lines[k]?.size ?? 0) - line.size) > 0.5;
+      const prominent = j === i && style.size >= body.size * PROMINENT_SIZE && alone(i - 1) && alone(i + 1);
+      if (!headingLikeText(raw, text, numbered, styled, prominent)) continue;
       const title = text.replace(/\s*:$/, "");
 
       let strength: Heading["strength"] | undefined;

@@ -7,7 +7,9 @@ const TITLE_PAGE_LINES = 25;
 /** Documents shorter than this have no title page of their own (a memo, a paper's first page). */
 const MIN_PAGES = 5;
 /** A body-size line this long is running prose. */
-const PROSE_WORDS = 8;
+const PROSE_WORDS = 10;
+/** A paragraph has at least this many such lines. */
+const PROSE_LINES = 2;
 /** Most lines of the document title taken from the title page. */
 const TITLE_LINES = 3;
 
@@ -33,10 +35,11 @@ export function takeTitlePage(
   const skip = furniture.get(1);
   const lines = first.lines.filter((_, i) => !skip?.has(i));
   if (lines.length === 0 || lines.length > TITLE_PAGE_LINES) return { headings: [...headings] };
-  // A page with running prose or with numbered headings is content, not a title page.
-  const prose = lines.some(
-    (l) => Math.abs(l.size - bodySize) < 0.5 && l.text.split(/\s+/).length >= PROSE_WORDS,
-  );
+  // A page with running prose (a paragraph: two long body lines; one is an address or a
+  // publisher's line) or with numbered headings is content, not a title page.
+  const prose =
+    lines.filter((l) => Math.abs(l.size - bodySize) < 0.5 && l.text.split(/\s+/).length >= PROSE_WORDS)
+      .length >= PROSE_LINES;
   if (prose || headings.some((h) => h.page === 1 && h.numbering)) return { headings: [...headings] };
   const biggest = Math.max(...lines.map((l) => l.size));
   const titleLines: PdfLine[] = [];
@@ -110,6 +113,10 @@ export function markRepeatedLabels(headings: readonly Heading[]): Heading[] {
   );
 }
 
+/** A DocBook running head: the chapter's label and title, then a section's number and title ("CHAPTER 5. BASICS 5.3. FUTURE …"). */
+const KEYWORD_HEAD =
+  /^(?:chapter|appendix)\s+[\dA-Z]{1,3}\.?\s+\S.*?\s(?:\d{1,3}|[A-Z])(?:\.\d{1,3})+\.?\s+\S/i;
+
 /** How far back a running head's chapter title may have been set as a heading. */
 const HEAD_REACH_PAGES = 12;
 /** Recent heading titles a running head may quote, and the shortest one worth matching. */
@@ -121,7 +128,8 @@ const QUOTED_CHARS = 8;
  * under "6 Lists") vary from page to page, so furniture detection misses them: a numbered
  * heading on a page's first line whose title, numbering aside, is a recent heading's title
  * under another number, or that quotes a recent heading's title and adds to it (a DocBook head
- * "CHAPTER 1. OVERVIEW 1.6. SCOPE"), is dropped.
+ * "CHAPTER 1. OVERVIEW 1.6. SCOPE", also recognised by its shape: chapter label, title, section
+ * number, title), is dropped.
  */
 export function dropPagedRunningHeads(headings: readonly Heading[]): Heading[] {
   const lastSeen = new Map<string, { page: number; value: string }>();
@@ -143,7 +151,7 @@ export function dropPagedRunningHeads(headings: readonly Heading[]): Heading[] {
       // …followed by a section's number ("1 6" once normalised): a plain longer title is not a head.
       return at >= 0 && /\b\d+ \d+\b/.test(normalized.slice(at + t.length));
     });
-    const head = top && (renumbered || quoting);
+    const head = top && (renumbered || quoting || KEYWORD_HEAD.test(h.title));
     if (!head && key) {
       lastSeen.set(key, { page: h.page, value });
       if (key.length >= QUOTED_CHARS) {

@@ -13,7 +13,13 @@ const invert = (c: -1 | 0 | 1): Relation => (c < 0 ? "higher" : c > 0 ? "lower" 
  * tiers (PART ⊃ Item); dotted depth (2 ⊃ 2.1); for two different numbering kinds, the kind
  * already open higher up is the outer one (I. ⊃ A. ⊃ 1.); otherwise size, weight, capitals.
  */
-function relation(e: Heading, h: Heading, openClasses: ReadonlySet<string>, series: SeriesGoesOn): Relation {
+function relation(
+  e: Heading,
+  h: Heading,
+  openClasses: ReadonlySet<string>,
+  series: SeriesGoesOn,
+  nextTocLevel: number | undefined,
+): Relation {
   // Repeated labels ("Arguments", "Returns") sit under the entry before them, side by side.
   if (e.label !== h.label) return h.label ? "higher" : "lower";
   if (e.label) return "same";
@@ -22,6 +28,9 @@ function relation(e: Heading, h: Heading, openClasses: ReadonlySet<string>, seri
   if (eToc && hToc) return invert(Math.sign((e.tocLevel as number) - (h.tocLevel as number)) as -1 | 0 | 1);
   // TOC entries are the backbone: other headings nest under them, never above them.
   if (!eToc && hToc) return "lower";
+  // The TOC's next entry is a child of e ("Prefaces" set large between "Part I" and its "1
+  // Introduction"): what comes between is inside e too.
+  if (eToc && nextTocLevel !== undefined && nextTocLevel > (e.tocLevel as number)) return "higher";
   const r = ruleRelation(e, h, openClasses, series);
   return eToc && r === "lower" ? "same" : r;
 }
@@ -49,10 +58,12 @@ function ruleRelation(
   if (en && hn && numberingClass(en) !== numberingClass(hn)) {
     return openClasses.has(numberingClass(hn)) ? "lower" : "higher";
   }
-  // With only one of them numbered, capitals are the title's own spelling ("GNU GENERAL PUBLIC
-  // LICENSE" beside "2 Arrays" in one font), not a rank: size and weight decide.
+  // With only one of them numbered, or both in one numbering ("III CIDER" beside "IV
+  // Miscellaneous"), capitals are the title's own spelling ("GNU GENERAL PUBLIC LICENSE" beside
+  // "2 Arrays" in one font), not a rank: size and weight decide.
+  const sameSeries = en !== undefined && hn !== undefined && numberingClass(en) === numberingClass(hn);
   const byStyle =
-    !en !== !hn
+    !en !== !hn || sameSeries
       ? compareStyle({ ...e.style, caps: false, italic: false }, { ...h.style, caps: false, italic: false })
       : compareStyle(e.style, h.style);
   if (byStyle !== 0) return invert(byStyle);
@@ -65,11 +76,22 @@ function ruleRelation(
   return "same";
 }
 
+/** Indentation this close is the same margin. */
+const SAME_MARGIN = 4;
+
+/** Whether `h` sits at or left of `open`'s margin while `open`'s children are indented past it. */
+function outdented(open: Open, h: Heading, indent: (h: Heading) => number): boolean {
+  const own = indent(open.heading);
+  return indent(open.firstChild as Heading) > own + SAME_MARGIN && indent(h) <= own + SAME_MARGIN;
+}
+
 interface Open {
   heading: Heading;
   entry: SectionEntry;
   /** Set when the heading nests under a numbered one only because that series goes on after it. */
   seriesOf?: string;
+  /** The first heading placed inside it. */
+  firstChild?: Heading;
 }
 
 /** Options for {@link nestHeadings}. */
@@ -79,6 +101,12 @@ export interface NestOptions {
    * one (default true). Off for a printed TOC, where the same indentation means siblings.
    */
   seriesParents?: boolean;
+  /**
+   * Each heading's indentation, for a printed TOC: once an entry's children are indented further
+   * than it, a later unnumbered line indented no further than the entry is not inside it ("Index"
+   * at the chapters' margin after "3.3", even though the chapters are bold and it is not).
+   */
+  indent?: (h: Heading) => number;
 }
 
 /**
@@ -103,6 +131,13 @@ export function nestHeadings(headings: readonly Heading[], options: NestOptions 
   headings.forEach((h, i) => {
     if (h.numbering) lastOfClass.set(numberingClass(h.numbering), i);
   });
+  // The TOC level of the next heading placed by the TOC, for each heading.
+  const nextToc = new Array<number | undefined>(headings.length);
+  let upcoming: number | undefined;
+  for (let i = headings.length - 1; i >= 0; i--) {
+    nextToc[i] = upcoming;
+    upcoming = headings[i]?.tocLevel ?? upcoming;
+  }
   headings.forEach((h, i) => {
     const series: SeriesGoesOn = (c) => options.seriesParents !== false && (lastOfClass.get(c) ?? -1) > i;
     const entry: SectionEntry = { title: h.title, page: h.page, line: h.line, children: [] };
@@ -113,14 +148,21 @@ export function nestHeadings(headings: readonly Heading[], options: NestOptions 
         pop();
         continue;
       }
-      const r = relation(top.heading, h, openClasses, series);
+      // Numbered lines go by their numbers (a TOC page's margin may shift from page to page).
+      if (options.indent && !h.numbering && top.firstChild && outdented(top, h, options.indent)) {
+        pop();
+        continue;
+      }
+      const r = relation(top.heading, h, openClasses, series, nextToc[i]);
       if (r === "higher") break;
       pop();
       if (r === "same") break;
     }
     const parent = stack[stack.length - 1];
-    if (parent) parent.entry.children.push(entry);
-    else roots.push(entry);
+    if (parent) {
+      parent.entry.children.push(entry);
+      parent.firstChild ??= h;
+    } else roots.push(entry);
     const open: Open = { heading: h, entry };
     const pn = parent?.heading.numbering;
     if (parent && pn && !h.numbering && compareStyle(parent.heading.style, h.style) === 0) {

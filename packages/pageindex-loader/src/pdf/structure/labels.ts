@@ -103,3 +103,11 @@ export function dropLabels(headings: readonly Heading[], ctx: LabelContext): Hea
   for (const list of crowd.values()) if (list.length >= PAGE_CROWD) for (const k of list) drop.add(k);
   return headings.filter((_, k) => !drop.has(k));
 }
+
+/** DocBook, Sphinx and Texinfo admonitions: boxed remarks, never sections. */
+const ADMONITION = /^(note|tip|hint|caution|warning|important|attention|danger)s?\s*:?$/i;
+
+/** Drops admonition titles ("Note", "Tip", "Caution:") that are neither numbered nor in the printed TOC. */
+export function dropAdmonitions(headings: readonly Heading[]): Heading[] {
+  return headings.filter((h) => protectedHeading(h) || !ADMONITION.test(h.title.trim()));
+}

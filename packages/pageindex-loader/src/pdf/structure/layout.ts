@@ -8,9 +8,9 @@ import {
   takeTitlePage,
 } from "./document-shape.js";
 import { nestHeadings } from "./hierarchy.js";
-import { dropLabels } from "./labels.js";
+import { dropAdmonitions, dropLabels } from "./labels.js";
 import { dropInitials } from "./numbering.js";
-import { findPrintedToc, type PrintedToc } from "./printed-toc.js";
+import { findContentsCopies, findPrintedToc, type PrintedToc } from "./printed-toc.js";
 import { type BodyStyle, bodyStyle, findFurniture } from "./style.js";
 import { compactTitle, titleSimilarity } from "./titles.js";
 
@@ -20,6 +20,8 @@ export interface LayoutContext {
   body: BodyStyle;
   furniture: Map<number, Set<number>>;
   toc: PrintedToc | undefined;
+  /** Pages holding a second copy of the contents further on (none of their lines are sections). */
+  contentsCopies?: number[];
 }
 
 /** Options for the layout path. */
@@ -43,26 +45,33 @@ export interface LayoutResult {
 
 export function layoutContext(pages: readonly ParsedPage[], options: LayoutOptions = {}): LayoutContext {
   const furniture = findFurniture(pages as ParsedPage[]);
+  const toc = findPrintedToc(pages, {
+    scanPages: options.tocScanPages ?? 20,
+    furniture,
+    ...(options.pageLabels ? { pageLabels: options.pageLabels } : {}),
+  });
+  const after = toc ? (toc.pages[toc.pages.length - 1] as number) : 0;
   return {
     pages,
     body: bodyStyle(pages),
     furniture,
-    toc: findPrintedToc(pages, {
-      scanPages: options.tocScanPages ?? 20,
-      furniture,
-      ...(options.pageLabels ? { pageLabels: options.pageLabels } : {}),
-    }),
+    toc,
+    contentsCopies: findContentsCopies(pages, after, furniture),
   };
 }
 
-/** The printed TOC's lines are not headings; a section may start on its last page after it. */
+/**
+ * The printed TOC's lines are not headings (a section may start on its last page after it), nor
+ * are those of a copy of the contents further on.
+ */
 function tocSkip(ctx: LayoutContext): {
   skipPages: Set<number>;
   skipBefore?: { page: number; line: number };
 } {
   const toc = ctx.toc;
-  if (!toc) return { skipPages: new Set() };
-  return { skipPages: new Set(toc.pages.slice(0, -1)), skipBefore: toc.end };
+  const copies = ctx.contentsCopies ?? [];
+  if (!toc) return { skipPages: new Set(copies) };
+  return { skipPages: new Set([...toc.pages.slice(0, -1), ...copies]), skipBefore: toc.end };
 }
 
 /** A body heading that is most of a TOC title on its page: a piece of that title's display. */
@@ -111,7 +120,7 @@ export function layoutStructure(ctx: LayoutContext): LayoutResult {
   }
   const titlePage = takeTitlePage(
     ctx.pages,
-    foldChapterLabels(dropPagedRunningHeads(dropLabels(all, ctx))),
+    foldChapterLabels(dropPagedRunningHeads(dropAdmonitions(dropLabels(all, ctx)))),
     ctx.furniture,
     ctx.body.size,
   );

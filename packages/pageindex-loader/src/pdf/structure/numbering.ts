@@ -36,8 +36,13 @@ const KEYWORD = new RegExp(
 const DOTTED = /^(\d{1,2}(?:\.\d{1,2}){1,4})\.?(?:\s+|\t)(?=\S)/;
 const SINGLE = /^(\d{1,2})(?:\.\s*|\s+|\t)(?=\p{L})/u;
 const ROMAN = /^([IVXLC]{2,6}|[IVX])(?:\.\s*|\t)(?=\S)/;
-/** A book part's number before its title, with a plain space ("II External Packages"); not "I Have" or "CD Players". */
-const PART_ROMAN = /^(?=[IVX])((?:X{0,3})(?:IX|IV|V?I{0,3}))\s+(?=\p{Lu}\p{Ll}+\s+\p{L})/u;
+/**
+ * A book part's number before its title, with a plain space ("II External Packages", "IV
+ * Miscellaneous", "III CIDER"); not "I Have" or "CD Players": a one-letter numeral needs a title
+ * of two words or more in mixed case.
+ */
+const PART_ROMAN =
+  /^(?:((?=[IVX]{2})X{0,3}(?:IX|IV|V?I{0,3}))\s+(?=\p{Lu}[\p{L}’']+)|([IVX])\s+(?=\p{Lu}\p{Ll}+\s+\p{L}))/u;
 const ALPHA = /^([A-Z])[.)](?:\s+|\t)(?=\S)/;
 const ALPHA_LOWER = /^([a-z])[.)](?:\s+|\t)(?=\S)/;
 const PAREN = /^\(([a-z]|\d{1,2}|[ivx]{1,4})\)\s+(?=\S)/i;
@@ -63,7 +68,7 @@ export function parseNumbering(text: string): Numbering | undefined {
   m = DOTTED.exec(t);
   if (m) return { kind: "dotted", depth: (m[1] as string).split(".").length, value: m[1] as string };
   m = ROMAN.exec(t) ?? PART_ROMAN.exec(t);
-  if (m) return { kind: "roman", value: m[1] as string };
+  if (m) return { kind: "roman", value: (m[1] ?? m[2]) as string };
   m = SINGLE.exec(t);
   if (m) return { kind: "dotted", depth: 1, value: m[1] as string };
   m = ALPHA.exec(t);

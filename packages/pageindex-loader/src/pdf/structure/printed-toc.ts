@@ -42,6 +42,8 @@ const ROMAN_END = /^(.*?\S)\s*(?:\.{2,}|…+|·{2,}|\t)\s*([ivxlc]{1,6})$/i;
 /** Lists that follow a table of contents and name captions, not sections. */
 const LIST_OF = /^list of (tables|figures|examples|listings|illustrations|procedures|equations|exhibits)$/;
 const HEADER_WORDS = /^(page|pages|page no\.?|page number)$/i;
+/** Share of an untitled TOC's numbered entries whose titles must be found on the pages their numbers give. */
+const UNTITLED_AGREEMENT = 0.5;
 const BARE_KEYWORD = /^(part|item|chapter|note|section|article|schedule|appendix)$/i;
 
 interface TocLine {
@@ -51,6 +53,17 @@ interface TocLine {
   line: PdfLine;
   page: number;
   index: number;
+}
+
+/**
+ * A table row ("aes_128_ctr<tab>16<tab>16<tab>1"): two or more number cells after the first
+ * cell with words. A TOC line has one page number (its own numbering may stand in a cell before
+ * the title).
+ */
+function tableRow(text: string): boolean {
+  const cells = text.split("\t").map((c) => c.trim());
+  const named = cells.findIndex((c) => /\p{L}/u.test(c));
+  return named >= 0 && cells.slice(named + 1).filter((c) => /^[#\d][\d.,#-]*$/.test(c)).length >= 2;
 }
 
 function splitTocLine(text: string): { title: string; printed?: string } {
@@ -68,7 +81,8 @@ function splitTocLine(text: string): { title: string; printed?: string } {
 /**
  * The entry lines of a TOC page: after its "Contents" title (lines above it, such as the
  * company name, are not entries) and up to the first line that reads like body text, or an
- * entry repeating an earlier one (the first heading of the document proper, on the same page).
+ * entry repeating an earlier one without a page number (the first heading of the document
+ * proper, on the same page).
  */
 function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined): TocLine[] {
   const out: TocLine[] = [];
@@ -80,7 +94,7 @@ function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined
     if (furniture?.has(i)) continue;
     const line = page.lines[i] as PdfLine;
     const text = line.text.trim();
-    if (HEADER_WORDS.test(text)) continue;
+    if (HEADER_WORDS.test(text) || tableRow(text)) continue;
     // "List of Tables" after the contents lists captions, not sections.
     if (LIST_OF.test(normalizeTitle(text))) break;
     const split = splitTocLine(text);
@@ -95,7 +109,9 @@ function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined
       parseNumbering(split.title) === undefined &&
       (n > 15 || (/[.;,]$/.test(split.title) && n > 8));
     const key = compactTitle(split.title);
-    if (bodyLike || seen.has(key)) {
+    // A repeat with its page number is another entry of that name ("Detailed Description"
+    // under every class of a reference manual); without one it is the body's first heading.
+    if (bodyLike || (seen.has(key) && split.printed === undefined)) {
       if (out.length > 0) break;
       continue;
     }
@@ -122,6 +138,19 @@ function looksLikeTocPage(
   if (titled && lines.filter((l) => parseNumbering(l.title) !== undefined).length >= 3) return true;
   const share = numbered.length / lines.length;
   return monotone && numbered.length >= (continuing ? 3 : 6) && share >= (continuing ? 0.3 : 0.5);
+}
+
+/** Font sizes this far apart (points) are different sizes, not rounding. */
+const LARGER_STEP = 0.9;
+
+/** The most common font size (to a tenth of a point). */
+function modalSize(sizes: readonly number[]): number {
+  const counts = new Map<number, number>();
+  for (const s of sizes) counts.set(Math.round(s * 10), (counts.get(Math.round(s * 10)) ?? 0) + 1);
+  let best = 0;
+  let most = 0;
+  for (const [s, n] of counts) if (n > most) [best, most] = [s, n];
+  return best / 10;
 }
 
 /** Joins wrapped TOC lines: a line without a page number continues into a more indented or lower-case next line. */
@@ -169,6 +198,29 @@ function labelPages(labels: readonly string[] | undefined): Map<string, number> 
   return map;
 }
 
+/** A contents page's own title; "Index" is left out here (an index at the back is a section). */
+const CONTENTS_TITLE = /^(table of contents|contents|table des matières|inhalt)$/i;
+
+/**
+ * Pages after `after` that hold a second copy of the contents (Texinfo prints one at the back
+ * too): a page titled "Contents" that reads like a TOC page, and the TOC-like pages that follow
+ * it. Their lines are not sections. Linear: only titled pages are read as TOC pages.
+ */
+export function findContentsCopies(
+  pages: readonly ParsedPage[],
+  after: number,
+  furniture?: ReadonlyMap<number, ReadonlySet<number>>,
+): number[] {
+  const out: number[] = [];
+  for (let n = after + 1; n <= pages.length; n++) {
+    const page = pages[n - 1] as ParsedPage;
+    const continuing = out.length > 0 && out[out.length - 1] === n - 1;
+    const titled = page.lines.slice(0, 8).some((l) => CONTENTS_TITLE.test(normalizeTitle(l.text)));
+    if ((titled || continuing) && looksLikeTocPage(page, furniture?.get(n), continuing)) out.push(n);
+  }
+  return out;
+}
+
 /**
  * Finds a printed table of contents in the first pages, reads its entries (title, printed
  * page, level) and places them: the printed→physical offset is the most common difference
@@ -180,8 +232,11 @@ export function findPrintedToc(
   options: FindTocOptions,
 ): PrintedToc | undefined {
   const tocPages: number[] = [];
-  for (const page of pages.slice(0, options.scanPages)) {
+  // The TOC must start within the first pages; once started it runs on past them (a 700-page
+  // manual's contents fill pages 5 to 30).
+  for (const page of pages) {
     const continuing = tocPages.length > 0 && tocPages[tocPages.length - 1] === page.pageNumber - 1;
+    if (!continuing && page.pageNumber > options.scanPages) break;
     if (continuing && page.lines.slice(0, 8).some((l) => LIST_OF.test(normalizeTitle(l.text)))) break;
     if (looksLikeTocPage(page, options.furniture?.get(page.pageNumber), continuing))
       tocPages.push(page.pageNumber);
@@ -194,16 +249,22 @@ export function findPrintedToc(
   );
   if (raw.length < 2) return undefined;
 
-  // Levels: indentation stands in for size; weight, capitals and numbering as for headings.
+  // Levels: an entry with a page number set larger than the TOC's usual size is higher
+  // (Doxygen's and LaTeX's part lines; a caption without a page number, such as Sphinx's group
+  // titles, is not), then indentation stands in for size; weight, capitals and numbering as for
+  // headings.
   const minX = Math.min(...raw.map((l) => l.x));
+  const usual = modalSize(raw.map((l) => l.line.size));
   const proxies: Heading[] = raw.map((l, i) => {
     const s = styleOf(l.line);
+    const larger = l.printed === undefined ? 0 : Math.max(0, Math.floor((l.line.size - usual) / LARGER_STEP));
     const h: Heading = {
       title: l.title,
       page: 1,
       line: i,
       style: {
-        size: 100 - Math.round((l.x - minX) / 8),
+        // A larger line ranks by its size alone: part lines are often set off the margin.
+        size: larger > 0 ? larger * 1000 + 100 : 100 - Math.round((l.x - minX) / 8),
         bold: s.bold,
         italic: s.italic,
         caps: isCaps(l.title),
@@ -221,7 +282,7 @@ export function findPrintedToc(
       walk(e.children, depth + 1);
     }
   };
-  walk(nestHeadings(proxies, { seriesParents: false }), 1);
+  walk(nestHeadings(proxies, { seriesParents: false, indent: (h) => (raw[h.line] as TocLine).x }), 1);
   const entries: TocEntry[] = raw.map((l, i) => ({
     title: l.title,
     ...(l.printed !== undefined ? { printed: l.printed } : {}),
@@ -248,6 +309,13 @@ export function findPrintedToc(
       bestVotes = n;
     }
   }
+  // Without a "Contents" title, numbered lines are a TOC only when their numbers are the pages
+  // where their titles are found, at least half the time: a table of sizes or codes is not.
+  const titled = tocPages.some((p) =>
+    (pages[p - 1] as ParsedPage).lines.slice(0, 8).some((l) => TOC_TITLE.test(normalizeTitle(l.text))),
+  );
+  const numberedCount = entries.filter((e) => e.printed !== undefined && /^\d+$/.test(e.printed)).length;
+  if (!titled && bestVotes < numberedCount * UNTITLED_AGREEMENT) return undefined;
   // Page labels name the printed number of every page, roman front matter included; they are
   // used when titles are found where they say at least as often as under the common offset.
   const labels = labelPages(options.pageLabels);

@@ -115,9 +115,12 @@ function edgeLines(page: ParsedPage, top: number, bottom: number): number[] {
   return [...picked];
 }
 
+/** A running head keeps its size: a module page's large title "rb" is not its 9 pt head "rb". */
+const edgeKey = (line: PdfLine): string => `${furnitureKey(line.text)}|${Math.round(line.size)}`;
+
 /**
  * Running headers, footers and page numbers: lines at a page edge (three at the top, two at the
- * bottom) whose text (digits folded)
+ * bottom) whose text (digits folded) and size
  * recurs at the edge of at least three pages, one of them within two pages of this one, and
  * bare page numbers. Returns, per page, the
  * line indices to ignore as headings.
@@ -127,7 +130,7 @@ export function findFurniture(pages: ParsedPage[]): Map<number, Set<number>> {
   const edges = pages.map((page) => {
     const idx = edgeLines(page, 3, 2);
     const keys = new Set<string>();
-    for (const i of idx) keys.add(furnitureKey((page.lines[i] as PdfLine).text));
+    for (const i of idx) keys.add(edgeKey(page.lines[i] as PdfLine));
     for (const k of keys) {
       const list = seen.get(k);
       if (list) list.push(page.pageNumber);
@@ -151,7 +154,8 @@ export function findFurniture(pages: ParsedPage[]): Map<number, Set<number>> {
     const set = new Set<number>();
     for (const i of edges[p] as number[]) {
       const text = (page.lines[i] as PdfLine).text;
-      if (running(furnitureKey(text), text, page.pageNumber) || PAGE_NUMBER.test(text.trim())) set.add(i);
+      if (running(edgeKey(page.lines[i] as PdfLine), text, page.pageNumber) || PAGE_NUMBER.test(text.trim()))
+        set.add(i);
     }
     page.lines.forEach((line, i) => {
       if (PAGE_NUMBER.test(line.text.trim())) set.add(i);
