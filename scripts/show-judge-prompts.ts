@@ -13,7 +13,8 @@
  *
  * Run: pnpm run build && npx tsx scripts/show-judge-prompts.ts
  *      [--before /tmp/pageindex-before/packages/pageindex-retriever/src/index.ts]
- *      [--questions financebench_id_01079,financebench_id_00799,...] [--out FILE]
+ *      [--questions financebench_id_01079,financebench_id_00799,...] [--strategy auto|expand|beam]
+ *      [--out FILE]
  * Writes the prompts to --out (default: judge-prompts.txt in the OS temp folder).
  */
 import { existsSync, writeFileSync } from "node:fs";
@@ -31,6 +32,8 @@ function option(name: string, fallback: string): string {
 }
 const BEFORE = option("before", "");
 const OUT = option("out", join(tmpdir(), "judge-prompts.txt"));
+/** The search strategy both versions run (`expand` shows every child with its summary line). */
+const STRATEGY = option("strategy", "auto") as retrieverPackage.SearchStrategy;
 /** One question per filing, of three kinds: a list over years, a ratio, a segment detail. */
 const QUESTIONS = option(
   "questions",
@@ -44,14 +47,14 @@ function withoutNewFields(tree: TreeDocument): TreeDocument {
   const { pageLabels: _labels, ...rest } = tree;
   return {
     ...rest,
-    nodes: tree.nodes.map(({ branchSummary: _b, backMatter: _m, ...node }) => node),
+    nodes: tree.nodes.map(({ branchSummary: _b, backMatter: _m, position: _p, ...node }) => node),
   };
 }
 
 async function promptsOf(Retriever: Retriever, tree: TreeDocument, question: string, pages: number[]) {
   const oracle = new OracleJudge();
   oracle.gold.set(question, pages);
-  const retriever = new Retriever({ trees: [tree], model: oracle, k: 3, cache: false });
+  const retriever = new Retriever({ trees: [tree], model: oracle, k: 3, cache: false, strategy: STRATEGY });
   const docs = await retriever.invoke(question);
   const found = docs.map((d) => `${d.metadata.title} (pp. ${d.metadata.startPage}-${d.metadata.endPage})`);
   return { prompts: oracle.texts, tokens: oracle.prompts, found };
