@@ -48,6 +48,8 @@ import {
   orderPositions,
   TextSlicer,
 } from "../packages/pageindex-loader/src/pdf/structure/sections.js";
+import { joinPageLines } from "../packages/pageindex-loader/src/pdf/text/dehyphenate.js";
+import { textFurniture } from "../packages/pageindex-loader/src/pdf/text/running-heads.js";
 import { debianPdfs } from "./debian-docs.js";
 
 interface EvalDoc {
@@ -179,12 +181,13 @@ function score(
     }
   });
   // Coverage: the body's lines against the nodes' lines, as multisets.
+  // Each page's body lines joined as the loader joins a section's lines (words split at line ends
+  // mended, footnotes set apart), so the comparison is line for line.
   const body: string[] = [];
   for (const page of pages) {
     const skip = furniture.get(page.pageNumber);
-    page.lines.forEach((l, i) => {
-      if (!skip?.has(i) && l.text.trim()) body.push(l.text);
-    });
+    const lines = page.lines.filter((l, i) => !skip?.has(i) && l.text.trim()).map((l) => l.text);
+    if (lines.length > 0) body.push(...bodyLines(joinPageLines(lines, pages)));
   }
   const counts = new Map<string, number>();
   for (const l of body) counts.set(l, (counts.get(l) ?? 0) + 1);
@@ -237,7 +240,10 @@ console.log("--- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---");
 const totals = new Map<string, { checkable: number; starting: number; containsNext: number }>();
 for (const { doc, name, label, bytes } of debianPdfs(DOCS, cache, values.only)) {
   const pdf = await readPdf(bytes, { source: label });
-  const furniture = withEdgeBands(pdf.pages, layoutContext(pdf.pages).furniture);
+  // As the loader does: headings are located past the layout's furniture and edge bands; text
+  // leaves out the running heads the text cleaning finds (textFurniture), never a heading line.
+  const located = withEdgeBands(pdf.pages, layoutContext(pdf.pages).furniture);
+  const furniture = textFurniture(pdf.pages, located);
   const runs: Array<[string, () => Promise<TreeNode[]>]> = [];
   const load = (structure: "outline" | "layout") => async () => {
     const tree = await pdfToTree(bytes, { structure, summaries: "none", split: false, docName: name });
@@ -249,9 +255,9 @@ for (const { doc, name, label, bytes } of debianPdfs(DOCS, cache, values.only)) 
       "llm",
       async () => {
         const bookmarks = outlineStructure(pdf.outline).entries;
-        locateEntries(bookmarks, pdf.pages, furniture);
+        locateEntries(bookmarks, pdf.pages, located);
         const entries = asModelSections(bookmarks, pdf.pages);
-        locateEntries(entries, pdf.pages, furniture);
+        locateEntries(entries, pdf.pages, located);
         orderPositions(entries);
         const drafts = entriesToDrafts(entries, new TextSlicer(pdf.pages, bodyFurniture(furniture, entries)));
         const tree = createTree(

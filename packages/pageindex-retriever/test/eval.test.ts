@@ -66,6 +66,10 @@ describe("metrics", () => {
       false,
     );
     expect(documentHoldsEvidence(node({ source: "/x/ACME_2025_10K.pdf", page: 7 }), evidence)).toBe(true);
+    // A section returned without its subsections holds only its own pages (6 here, not 7-8).
+    const intro = { docId: "ACME_2025_10K.pdf", startPage: 6, endPage: 8, ownEndPage: 6 };
+    expect(documentHoldsEvidence(node(intro), evidence)).toBe(false);
+    expect(documentHoldsEvidence(node({ ...intro, includesDescendants: true }), evidence)).toBe(true);
     expect(
       documentHoldsEvidence(
         node({ docName: "manual.md", path: ["Security", "TLS certificates", "Rotation"] }),

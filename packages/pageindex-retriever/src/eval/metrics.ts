@@ -22,14 +22,18 @@ function pageRangeOf(metadata: Record<string, unknown>): [number, number] | unde
   const start =
     metadata.startPage ?? metadata.page ?? (metadata.loc as { pageNumber?: number } | undefined)?.pageNumber;
   if (typeof start !== "number") return undefined;
-  const end = typeof metadata.endPage === "number" ? metadata.endPage : start;
-  return [start, end];
+  // A section returned without its subsections holds only its own text: a page that only its
+  // subsections cover is not evidence it holds.
+  const own = metadata.includesDescendants !== true ? metadata.ownEndPage : undefined;
+  const end = typeof own === "number" ? own : typeof metadata.endPage === "number" ? metadata.endPage : start;
+  return [start, Math.max(start, end)];
 }
 
 /**
  * Whether a retrieved document holds a piece of evidence: same document (when the evidence names
  * one) and, for evidence naming a node, that node (or an ancestor returned whole, or a chunk of
- * it); otherwise a page range containing the evidence page, or a title path containing the
+ * it); otherwise a page range containing the evidence page (a section's own pages unless it was
+ * returned with its subsections), or a title path containing the
  * evidence section. Works for tree nodes (`startPage`/`endPage`, `path`) and chunks (`page` or `startPage`).
  */
 export function documentHoldsEvidence(doc: DocumentInterface, evidence: Evidence): boolean {
