@@ -16,7 +16,9 @@
 //
 // Usage: pnpm -r --filter "./packages/**" run build &&
 //   npx tsx scripts/bench-corpus.ts [--sizes 100,1000,10000,100000] [--backends file,redis] [--queries 30]
-// `--batch N` writes N documents per addTrees call (default 1,000; 0: one addTree per document).
+// `--shape small` gives every size the 100,000 library's mostly small documents (kept apart as
+// .bench-out/stores/<size>-small). `--batch N` writes N documents per addTrees call (default
+// 1,000; 0: one addTree per document).
 // `--keep` keeps each generated library (folder .bench-out/stores/<size>, Redis prefix
 // bench-corpus-<size>:) and reuses it on the next run with --keep, so query-side changes can be
 // measured without indexing again (index time is then not measured: reported as NaN).
@@ -76,8 +78,18 @@ function zipfWord(random: () => number): string {
 /** Documents written at once while indexing. */
 const WRITERS = 8;
 
+/**
+ * `--shape small`: every library has the 100,000 library's mostly small documents, so that
+ * sizes compare like with like (the default gives smaller libraries 2-200 sections).
+ */
+const SMALL_SHAPE = option("shape", "mixed") === "small";
+
+/** Whether a library of `size` gets mostly small documents. */
+const smallDocuments = (size: number) => SMALL_SHAPE || size >= 100_000;
+
 function sectionCount(random: () => number, size: number): number {
-  if (size >= 100_000) return random() < 0.95 ? 2 + Math.floor(random() * 4) : 6 + Math.floor(random() * 195);
+  if (smallDocuments(size))
+    return random() < 0.95 ? 2 + Math.floor(random() * 4) : 6 + Math.floor(random() * 195);
   return Math.min(200, 2 + Math.floor(2 ** (random() * 7.6)));
 }
 
@@ -296,8 +308,10 @@ async function child(location: Location, query: string): Promise<void> {
 
 /** Where a kept library of `size` documents lives (`--keep`). */
 function keptLocation(backend: Location["backend"], size: number): Location {
-  if (backend === "redis") return { backend, where: `bench-corpus-${size}:` };
-  const where = resolve(".bench-out", "stores", String(size));
+  // A library whose shape differs from the default one for its size is kept apart.
+  const name = SMALL_SHAPE && size < 100_000 ? `${size}-small` : String(size);
+  if (backend === "redis") return { backend, where: `bench-corpus-${name}:` };
+  const where = resolve(".bench-out", "stores", name);
   mkdirSync(where, { recursive: true });
   return { backend, where };
 }
