@@ -1,7 +1,8 @@
 // Corpus-scale document discovery: a generated library of 100 … 100,000 documents on the folder
 // store (FileByteStore) and on Redis (when a server answers at PAGEINDEX_TEST_REDIS_URL or
 // redis://127.0.0.1:6379), asked questions with no document named (offline judge). Per size and
-// backend: index time per document (8 documents written at once through one handle), warm query latency (median), fresh-process latency (a new
+// backend: index time per document (8 documents written at once through one handle, in
+// addTrees batches: see --batch), warm query latency (median), fresh-process latency (a new
 // process's first query, catalog load included, and its second), memory of that process, and
 // keys read per query (all, and beyond the catalog's own segments). Latency ratios are against
 // the 100-document library of the same run and backend. Reads no corpus.
@@ -15,6 +16,9 @@
 //
 // Usage: pnpm -r --filter "./packages/**" run build &&
 //   npx tsx scripts/bench-corpus.ts [--sizes 100,1000,10000,100000] [--backends file,redis] [--queries 30]
+// `--shape small` gives every size the 100,000 library's mostly small documents (kept apart as
+// .bench-out/stores/<size>-small). `--batch N` writes N documents per addTrees call (default
+// 1,000; 0: one addTree per document).
 // `--keep` keeps each generated library (folder .bench-out/stores/<size>, Redis prefix
 // bench-corpus-<size>:) and reuses it on the next run with --keep, so query-side changes can be
 // measured without indexing again (index time is then not measured: reported as NaN).
@@ -74,8 +78,18 @@ function zipfWord(random: () => number): string {
 /** Documents written at once while indexing. */
 const WRITERS = 8;
 
+/**
+ * `--shape small`: every library has the 100,000 library's mostly small documents, so that
+ * sizes compare like with like (the default gives smaller libraries 2-200 sections).
+ */
+const SMALL_SHAPE = option("shape", "mixed") === "small";
+
+/** Whether a library of `size` gets mostly small documents. */
+const smallDocuments = (size: number) => SMALL_SHAPE || size >= 100_000;
+
 function sectionCount(random: () => number, size: number): number {
-  if (size >= 100_000) return random() < 0.95 ? 2 + Math.floor(random() * 4) : 6 + Math.floor(random() * 195);
+  if (smallDocuments(size))
+    return random() < 0.95 ? 2 + Math.floor(random() * 4) : 6 + Math.floor(random() * 195);
   return Math.min(200, 2 + Math.floor(2 ** (random() * 7.6)));
 }
 
@@ -294,8 +308,10 @@ async function child(location: Location, query: string): Promise<void> {
 
 /** Where a kept library of `size` documents lives (`--keep`). */
 function keptLocation(backend: Location["backend"], size: number): Location {
-  if (backend === "redis") return { backend, where: `bench-corpus-${size}:` };
-  const where = resolve(".bench-out", "stores", String(size));
+  // A library whose shape differs from the default one for its size is kept apart.
+  const name = SMALL_SHAPE && size < 100_000 ? `${size}-small` : String(size);
+  if (backend === "redis") return { backend, where: `bench-corpus-${name}:` };
+  const where = resolve(".bench-out", "stores", name);
   mkdirSync(where, { recursive: true });
   return { backend, where };
 }
@@ -366,25 +382,58 @@ async function dispose(library: Library, keep: boolean): Promise<void> {
   await library.close();
 }
 
+/**
+ * Documents per `addTrees` batch while indexing (`--batch`, default 1,000; 0: one `addTree` per
+ * document, each adding its own catalog segment, as before the batch API).
+ */
+const BATCH = Number(option("batch", "1000"));
+
+/** Runs `work` on `count` items, WRITERS at a time. */
+async function pooled(count: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) await work(i);
+  };
+  await Promise.all(Array.from({ length: WRITERS }, worker));
+}
+
 /** Indexes the generated library of `size` documents; the time it took (ms). */
 async function build(byteStore: BaseStore<string, Uint8Array>, size: number): Promise<number> {
   const store = new PageIndexStore(byteStore);
   const lexical = new LexicalIndexes(store);
   let sections = 0;
   const started = performance.now();
-  // WRITERS documents at a time through one handle (as `pageindex index` with concurrency).
-  let next = 0;
-  const writer = async () => {
-    for (let i = next++; i < size; i = next++) {
+  // Each document's section index is saved with it, as `pageindex index` does.
+  const saveSectionIndex = async (docId: string) => {
+    await lexical.get(await store.getSkeleton(docId));
+  };
+  if (BATCH <= 0) {
+    // WRITERS documents at a time through one handle, one addTree each.
+    await pooled(size, async (i) => {
       const { tree } = generate(i, size);
       sections += tree.nodes.length;
       await store.addTree(tree);
-      await lexical.get(await store.getSkeleton(tree.docId)); // saved with the document, as `pageindex index` does
+      await saveSectionIndex(tree.docId);
       if (i > 0 && i % 10_000 === 0) console.log(`    … ${i} documents indexed`);
+    });
+  } else {
+    for (let from = 0; from < size; from += BATCH) {
+      const trees = Array.from(
+        { length: Math.min(BATCH, size - from) },
+        (_, k) => generate(from + k, size).tree,
+      );
+      for (const tree of trees) sections += tree.nodes.length;
+      await store.addTrees(trees, { concurrency: WRITERS });
+      await pooled(trees.length, (k) => saveSectionIndex((trees[k] as TreeDocument).docId));
+      if (from > 0 && from % 10_000 === 0)
+        console.log(
+          `    … ${from} documents indexed (${((performance.now() - started) / from).toFixed(1)} ms/doc)`,
+        );
     }
-  };
-  await Promise.all(Array.from({ length: WRITERS }, writer));
-  console.log(`  ${sections} sections indexed`);
+  }
+  console.log(
+    `  ${sections} sections indexed (${BATCH > 0 ? `batches of ${BATCH}` : "one addTree per document"})`,
+  );
   return performance.now() - started;
 }
 

@@ -194,13 +194,18 @@ export class StoreCatalog {
     }
   }
 
-  /** Writes a segment holding `entries`, then merges a full tier if there is one. */
+  /**
+   * Writes segments holding `entries` (one per `maxSegmentDocs`: a batch writer's many entries
+   * make one segment, not one each), then merges a full tier if there is one.
+   */
   async write(entries: readonly NewEntry[]): Promise<void> {
     if (entries.length === 0) return;
     await this.loaded();
-    const segment = Segment.fromEntries(newVersionId(), entries);
-    await this.byteStore.mset([[this.keys.segment(segment.id), segment.encode()]]);
-    this.index.apply([segment], []);
+    for (let i = 0; i < entries.length; i += this.options.maxSegmentDocs) {
+      const segment = Segment.fromEntries(newVersionId(), entries.slice(i, i + this.options.maxSegmentDocs));
+      await this.byteStore.mset([[this.keys.segment(segment.id), segment.encode()]]);
+      this.index.apply([segment], []);
+    }
     await this.markChanged();
     await this.mergeFullTiers();
   }

@@ -1,4 +1,5 @@
 /** Public API of the tree store (internals such as the value codec stay private). */
+export { type AddTreesOptions, DuplicateBatchDocumentError } from "./batch-write.js";
 export { STORE_FORMAT_VERSION, type VerifyMode } from "./codec.js";
 export { type CreateIfAbsentStore, hasCreateIfAbsent } from "./create-if-absent.js";
 export {
