@@ -97,7 +97,29 @@ const keysOf = (title: string): string[] =>
   [...new Set([compactTitle(title), compactTitle(stripNumbering(title))])].filter((k) => k.length >= 2);
 
 /** A function's bookmark ("list/1") is printed as its call ("list(Type)"). */
-const ARITY = /^([\w.:$-]+)\/\d+$/;
+const ARITY = /^([\w.:$-]+)\/(\d+)$/;
+
+/**
+ * The number of arguments of the call a line starts with (`name(A, B) -> …` has 2), or
+ * `undefined` when the argument list does not close on the line (a wrapped call: not checked).
+ */
+function callArity(line: string, name: string): number | undefined {
+  const open = line.indexOf("(", line.indexOf(name) + name.length - 1);
+  let depth = 0;
+  let commas = 0;
+  let empty = true;
+  for (let i = open + 1; i < line.length; i++) {
+    const c = line[i] as string;
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === "]" || c === "}") depth--;
+    else if (c === ")") {
+      if (depth === 0) return empty ? 0 : commas + 1;
+      depth--;
+    } else if (c === "," && depth === 0) commas++;
+    if (!/\s/.test(c)) empty = false;
+  }
+  return undefined;
+}
 /** A list item is not a heading. */
 const BULLET = /^\s*[•◦▪‣∙·*–-]\s/;
 
@@ -106,7 +128,12 @@ function isHeading(title: string, line: string, next: string | undefined): boole
   if (BULLET.test(line)) return false;
   const call = ARITY.exec(title);
   // "cookie() = atom()" defines a type of that name; the function's heading is its call.
-  if (call) return line.replace(/\s+/g, "").startsWith(`${call[1]}(`) && !/\)\s*=/.test(line);
+  // Functions that differ only in arity ("sort/1", "sort/2") are told apart by the call's arguments.
+  if (call) {
+    if (!line.replace(/\s+/g, "").startsWith(`${call[1]}(`) || /\)\s*=/.test(line)) return false;
+    const arity = callArity(line, call[1] as string);
+    return arity === undefined || arity === Number(call[2]);
+  }
   if (
     titleSimilarity(title, line) >= 0.8 ||
     titleSimilarity(stripNumbering(title), stripNumbering(line)) >= 0.8

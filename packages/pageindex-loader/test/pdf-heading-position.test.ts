@@ -44,6 +44,17 @@ describe("locateHeading", () => {
     expect(locateHeading(p, "SASL Error Logging")).toBe(1);
   });
 
+  it('never takes a mention far below the destination for a heading above it (universal_time/0 vs "universaltime/0.")', () => {
+    const p = page([
+      ["time_to_seconds(Time) -> secs_per_day()", 656],
+      ["universal_time() -> datetime()", 569],
+      ["Returns the Universal Coordinated Time (UTC).", 552],
+      ["Universal time is computed from the BIF", 215],
+      ["universaltime/0.", 203],
+    ]);
+    expect(locateHeading(p, "universal_time/0", { y: 577.5, after: 0 })).toBe(1);
+  });
+
   it("takes the title just above a destination that points at the line after it", () => {
     const index = page([
       ["Index", 785.2, 11],

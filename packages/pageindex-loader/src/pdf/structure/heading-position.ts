@@ -93,7 +93,8 @@ export function locateHeading(
       after,
       (i) => {
         const line = lines[i] as PdfLine;
-        return !below(line) && line.y <= y + line.maxSize * ABOVE_TOP && !skip?.has(i);
+        // Above the top only: a line far below it (a mention further down the page) is not.
+        return line.y > y + line.maxSize * 0.5 && line.y <= y + line.maxSize * ABOVE_TOP && !skip?.has(i);
       },
       false,
       EXACT,
