@@ -14,6 +14,7 @@ import {
   type SkeletonNode,
   StoreCorruptionError,
   StoreVersionError,
+  type TreeDocument,
   TreeValidationError,
 } from "../src/index.js";
 import { toSkeleton } from "../src/model/reader.js";
@@ -368,20 +369,30 @@ export function describeStoreBehaviour(
         }
       });
 
-      it("a read racing a replacement by another process finishes on the version it started on", async () => {
-        const writer = storeOn(backend.byteStore, { chunkChars: 300 });
-        const first = makeTree("doc", { nodes: 30, seed: 1 });
-        await writer.addTree(first);
+      /**
+       * A reader that has read the skeleton of "doc"; right before it fetches its first text
+       * chunk, another handle replaces the document with `next` (writer options `options`).
+       */
+      async function readerReplacedAtFirstText(
+        next: TreeDocument,
+        options: { supersededGraceMs?: number },
+      ): Promise<PageIndexStore> {
         const racing = new WrappedStore(await backend.reopen());
         const reader = storeOn(racing, { chunkChars: 300 });
         await reader.getSkeleton("doc");
         racing.beforeMget = async (keys) => {
           if (!keys.some((k) => k.includes(".text."))) return;
           racing.beforeMget = undefined;
-          await storeOn(await backend.reopen(), { chunkChars: 300 }).addTree(
-            makeTree("doc", { nodes: 30, seed: 2 }),
-          );
+          await storeOn(await backend.reopen(), { chunkChars: 300, ...options }).addTree(next);
         };
+        return reader;
+      }
+
+      it("a read racing a replacement by another process finishes on the version it started on", async () => {
+        const writer = storeOn(backend.byteStore, { chunkChars: 300 });
+        const first = makeTree("doc", { nodes: 30, seed: 1 });
+        await writer.addTree(first);
+        const reader = await readerReplacedAtFirstText(makeTree("doc", { nodes: 30, seed: 2 }), {});
         const texts = await reader.getNodeTexts("doc", ["0005", "0029"]);
         expect(texts.get("0005")).toBe(first.nodes[5]?.text);
         expect(texts.get("0029")).toBe(first.nodes[29]?.text);
@@ -391,16 +402,9 @@ export function describeStoreBehaviour(
         const writer = storeOn(backend.byteStore, { chunkChars: 300 });
         await writer.addTree(makeTree("doc", { nodes: 30, seed: 1 }));
         const next = makeTree("doc", { nodes: 30, seed: 2 });
-        const racing = new WrappedStore(await backend.reopen());
-        const reader = storeOn(racing, { chunkChars: 300 });
-        await reader.getSkeleton("doc");
         // Right before the reader fetches a text chunk, the document is replaced and the old
         // version deleted, so the chunk it was about to read is gone.
-        racing.beforeMget = async (keys) => {
-          if (!keys.some((k) => k.includes(".text."))) return;
-          racing.beforeMget = undefined;
-          await storeOn(await backend.reopen(), { chunkChars: 300, supersededGraceMs: 0 }).addTree(next);
-        };
+        const reader = await readerReplacedAtFirstText(next, { supersededGraceMs: 0 });
         const texts = await reader.getNodeTexts("doc", ["0005", "0029"]);
         expect(texts.get("0005")).toBe(next.nodes[5]?.text);
         expect(texts.get("0029")).toBe(next.nodes[29]?.text);
