@@ -39,6 +39,7 @@ import {
   titleSimilarity,
 } from "../packages/pageindex-loader/src/pdf/index.js";
 import { withEdgeBands } from "../packages/pageindex-loader/src/pdf/structure/edge-bands.js";
+import { callArity } from "../packages/pageindex-loader/src/pdf/structure/heading-position.js";
 // The steps every path ends in, fed the bookmarks' titles and pages as a model's sections would be.
 import {
   bodyFurniture,
@@ -98,28 +99,6 @@ const keysOf = (title: string): string[] =>
 
 /** A function's bookmark ("list/1") is printed as its call ("list(Type)"). */
 const ARITY = /^([\w.:$-]+)\/(\d+)$/;
-
-/**
- * The number of arguments of the call a line starts with (`name(A, B) -> …` has 2), or
- * `undefined` when the argument list does not close on the line (a wrapped call: not checked).
- */
-function callArity(line: string, name: string): number | undefined {
-  const open = line.indexOf("(", line.indexOf(name) + name.length - 1);
-  let depth = 0;
-  let commas = 0;
-  let empty = true;
-  for (let i = open + 1; i < line.length; i++) {
-    const c = line[i] as string;
-    if (c === "(" || c === "[" || c === "{") depth++;
-    else if (c === "]" || c === "}") depth--;
-    else if (c === ")") {
-      if (depth === 0) return empty ? 0 : commas + 1;
-      depth--;
-    } else if (c === "," && depth === 0) commas++;
-    if (!/\s/.test(c)) empty = false;
-  }
-  return undefined;
-}
 /** A list item is not a heading. */
 const BULLET = /^\s*[•◦▪‣∙·*–-]\s/;
 

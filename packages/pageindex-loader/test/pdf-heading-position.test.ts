@@ -55,6 +55,23 @@ describe("locateHeading", () => {
     expect(locateHeading(p, "universal_time/0", { y: 577.5, after: 0 })).toBe(1);
   });
 
+  it("finds a function bookmark by its call with the bookmark's arity, not by a line naming it", () => {
+    const p = page([
+      ["Exports", 665, 13.5],
+      ["abcast(Name :: atom(), Request :: term()) -> abcast", 637],
+      ["abcast(Nodes :: [node()], Name :: atom(), Request :: term()) ->", 623],
+      ["abcast", 611],
+      ["Sends an asynchronous request to the gen_server processes.", 594],
+      ["Types:", 499],
+      ["type(AnySet) -> Type", 477],
+    ]);
+    expect(locateHeading(p, "abcast/2", { y: 645.9 })).toBe(1);
+    expect(locateHeading(p, "abcast/3", { y: 631.4, after: 1 })).toBe(2);
+    expect(locateHeading(p, "type/1", { y: 485.5, after: 2 })).toBe(6);
+    // A model's section (no position) is found the same way.
+    expect(locateHeading(p, "abcast/3")).toBe(2);
+  });
+
   it("takes the title just above a destination that points at the line after it", () => {
     const index = page([
       ["Index", 785.2, 11],

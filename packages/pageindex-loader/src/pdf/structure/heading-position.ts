@@ -22,12 +22,56 @@ export interface LocateOptions {
   after?: number;
 }
 
+/** A function reference as reference manuals bookmark it: `name/arity` (Erlang, Prolog). */
+const FUNCTION_REF = /^([A-Za-z_][\w.:$-]*)\/(\d+)$/;
+
+/**
+ * The number of arguments of the call a line starts with after `name` (`name(A, B) -> …` has 2),
+ * or `undefined` when the argument list does not close on the line (a call wrapped onto the next).
+ */
+export function callArity(line: string, name: string): number | undefined {
+  const open = line.indexOf("(", line.indexOf(name) + name.length - 1);
+  if (open < 0) return undefined;
+  let depth = 0;
+  let commas = 0;
+  let empty = true;
+  for (let i = open + 1; i < line.length; i++) {
+    const c = line[i] as string;
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === "]" || c === "}") depth--;
+    else if (c === ")") {
+      if (depth === 0) return empty ? 0 : commas + 1;
+      depth--;
+    } else if (c === "," && depth === 0) commas++;
+    if (!/\s/.test(c)) empty = false;
+  }
+  return undefined;
+}
+
+/**
+ * How a line that starts with a call reads as a `name/arity` bookmark: a function's heading is its
+ * call, `name(…) -> …`, one with the bookmark's arity best (so it outscores a line that merely
+ * names the function), never a type definition `name() = …`. Undefined for other titles and lines,
+ * which are scored as any title ("HTTP/2" is still found as printed).
+ */
+function callScore(title: string, text: string): number | undefined {
+  const ref = FUNCTION_REF.exec(title);
+  if (!ref) return undefined;
+  const name = ref[1] as string;
+  if (!text.replace(/\s+/g, "").startsWith(`${name}(`)) return undefined;
+  if (/\)\s*=/.test(text)) return 0;
+  const arity = callArity(text, name);
+  return arity === Number(ref[2]) ? 0.97 : arity === undefined ? 0.95 : 0.82;
+}
+
 /**
  * How well a line reads as the title, 0..1: with and without numbering on either side ("1.2 SASL
  * Error Logging" for "SASL Error Logging"), and across a wrap onto the next line.
  */
 export function headingScore(title: string, lines: readonly PdfLine[], i: number): number {
   const text = (lines[i] as PdfLine).text;
+  const call = callScore(title, text);
+  if (call !== undefined) return call;
   const bare = stripNumbering(title);
   let score = Math.max(titleSimilarity(title, text), titleSimilarity(bare, stripNumbering(text)));
   const next = lines[i + 1];
