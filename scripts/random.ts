@@ -1,11 +1,5 @@
-/** Deterministic PRNG (mulberry32), so benchmark runs are comparable. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/**
+ * Deterministic PRNG for the benchmarks, so runs are comparable: the evaluation's seeded
+ * mulberry32 (the same generator question sampling uses), not a copy of it.
+ */
+export { seededRandom as rng } from "../packages/pageindex-retriever/src/eval/sample-sections.js";
