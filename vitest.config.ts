@@ -9,8 +9,8 @@ const src = (pkg: string, entry = "index") =>
 export default defineConfig({
   resolve: {
     alias: [
+      { find: /^pageindex-core$/, replacement: src("pageindex-core") },
       { find: /^pageindex-store$/, replacement: src("pageindex-store") },
-      { find: /^pageindex-store\/internals$/, replacement: src("pageindex-store", "internals") },
       { find: /^pageindex-loader$/, replacement: src("pageindex-loader") },
       { find: /^pageindex-retriever$/, replacement: src("pageindex-retriever") },
       { find: /^pageindex-retriever\/eval$/, replacement: src("pageindex-retriever", "eval") },

@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { MemoryVectorStore } from "@langchain/classic/vectorstores/memory";
 import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
+import type { TreeDocument } from "pageindex-core";
 import { PageIndexRetriever } from "pageindex-retriever";
 import {
   Bm25ChunkRetriever,
@@ -27,7 +28,6 @@ import {
   normaliseDocName,
   readQuestions,
 } from "pageindex-retriever/eval";
-import type { TreeDocument } from "pageindex-store";
 import {
   type ExampleOptions,
   exampleEmbeddings,

@@ -18,8 +18,8 @@ import { ChatPromptTemplate } from "@langchain/core/prompts";
 import { RunnableLambda } from "@langchain/core/runnables";
 import type { VectorStoreRetriever } from "@langchain/core/vectorstores";
 import { RecursiveCharacterTextSplitter } from "@langchain/textsplitters";
+import { type TreeDocument, treeToDocuments } from "pageindex-core";
 import { PageIndexRetriever } from "pageindex-retriever";
-import { type TreeDocument, treeToDocuments } from "pageindex-store";
 import {
   defaultSample,
   describeSource,

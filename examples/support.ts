@@ -6,9 +6,9 @@ import { existsSync } from "node:fs";
 import { extname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { TreeDocument } from "pageindex-core";
 import { MarkdownTreeLoader, PdfTreeLoader } from "pageindex-loader";
 import { HashingEmbeddings } from "pageindex-retriever/eval";
-import type { TreeDocument } from "pageindex-store";
 // The CLI's `--model` parser (provider:name), borrowed so the examples read PAGEINDEX_MODEL the same way.
 import { chatModelFromSpec, type ModelEnv } from "../packages/pageindex-cli/src/cli/model-spec.js";
 

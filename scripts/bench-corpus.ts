@@ -30,15 +30,9 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BaseStore } from "@langchain/core/stores";
+import { createTree, type NodeDraft, type TreeDocument } from "pageindex-core";
 import { LexicalIndexes, PageIndexRetriever } from "pageindex-retriever";
-import {
-  createTree,
-  FileByteStore,
-  type NodeDraft,
-  PageIndexStore,
-  RedisByteStore,
-  type TreeDocument,
-} from "pageindex-store";
+import { FileByteStore, PageIndexStore, RedisByteStore } from "pageindex-store";
 import { CountingByteStore } from "../test/support/counting-store.js";
 import { rng } from "./random.js";
 

@@ -34,12 +34,12 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Document } from "@langchain/core/documents";
+import { countTokens, createTree, type NodeDraft, renderToc, type TreeDocument } from "pageindex-core";
 import {
   type PageIndexDocumentMetadata,
   PageIndexRetriever,
   type PageIndexRetrieverInput,
 } from "pageindex-retriever";
-import { countTokens, createTree, type NodeDraft, renderToc, type TreeDocument } from "pageindex-store";
 import { CORPUS_DIR, financeBenchQuestions } from "./corpus.js";
 import { OracleJudge } from "./oracle-judge.js";
 import { rng } from "./random.js";

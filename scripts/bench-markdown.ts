@@ -14,8 +14,8 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { MarkdownTextSplitter } from "@langchain/textsplitters";
+import { countTokens, type TreeDocument } from "pageindex-core";
 import { markdownToTree } from "pageindex-loader";
-import { countTokens, type TreeDocument } from "pageindex-store";
 import { parseMarkdown } from "../packages/pageindex-loader/src/markdown/parse.js";
 import { CORPUS_DIR } from "./corpus.js";
 

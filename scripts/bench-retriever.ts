@@ -27,18 +27,20 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { BaseChatModel as ChatModelBase } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
-import { PageIndexRetriever, type SearchStrategy } from "pageindex-retriever";
 import {
+  asData,
   childrenOf,
   countTokens,
+  DATA_NOT_INSTRUCTIONS,
   fromPageIndexJson,
+  invokeStructured,
   rootsOf,
   type SkeletonNode,
   type TreeDocument,
   titlePath,
   UsageTracker,
-} from "pageindex-store";
-import { asData, DATA_NOT_INSTRUCTIONS, invokeStructured } from "pageindex-store/internals";
+} from "pageindex-core";
+import { PageIndexRetriever, type SearchStrategy } from "pageindex-retriever";
 import { z } from "zod";
 import { requireCorpus } from "./corpus.js";
 import { rng } from "./random.js";

@@ -12,14 +12,8 @@ import { join } from "node:path";
 import type { BaseStore } from "@langchain/core/stores";
 import { InMemoryStore } from "@langchain/core/stores";
 import { LocalFileStore } from "langchain/storage/file_system";
-import {
-  createTree,
-  FileByteStore,
-  type NodeDraft,
-  PageIndexStore,
-  RedisByteStore,
-  type TreeDocument,
-} from "pageindex-store";
+import { createTree, type NodeDraft, type TreeDocument } from "pageindex-core";
+import { FileByteStore, PageIndexStore, RedisByteStore } from "pageindex-store";
 
 const NODES = 10_000;
 const BRANCHING = 6;

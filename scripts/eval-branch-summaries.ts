@@ -19,9 +19,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
+import { isReadableSummary, readableSummary, type TreeDocument } from "pageindex-core";
 import { MarkdownTreeLoader, PdfTreeLoader } from "pageindex-loader";
-import type { TreeDocument } from "pageindex-store";
-import { isReadableSummary, readableSummary } from "pageindex-store/internals";
 import { CORPUS_DIR, corpusPdfs } from "./corpus.js";
 import { debianPdfBytes } from "./debian-docs.js";
 

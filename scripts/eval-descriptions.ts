@@ -18,8 +18,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSyn
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import type { TreeDocument } from "pageindex-core";
 import { describeDocument, PageIndexLoader } from "pageindex-loader";
-import type { TreeDocument } from "pageindex-store";
 import { CORPUS_DIR } from "./corpus.js";
 
 /** Doc packages with PDFs or Markdown (never r-doc-pdf, gnuplot-doc, libigraph-doc or texlive-*-doc). */

@@ -27,10 +27,11 @@ import { join, resolve } from "node:path";
 import { BM25Retriever } from "@langchain/community/retrievers/bm25";
 import { Document } from "@langchain/core/documents";
 import { RecursiveCharacterTextSplitter } from "@langchain/textsplitters";
+import type { TreeDocument } from "pageindex-core";
 import { PdfTreeLoader } from "pageindex-loader";
 import { PageIndexRetriever } from "pageindex-retriever";
 import { Bm25ChunkRetriever } from "pageindex-retriever/eval";
-import { PageIndexStore, type TreeDocument } from "pageindex-store";
+import { PageIndexStore } from "pageindex-store";
 import { PDFParse } from "pdf-parse";
 import { type FinanceBenchQuestion, financeBenchQuestions, requireCorpus } from "./corpus.js";
 

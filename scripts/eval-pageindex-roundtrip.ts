@@ -3,7 +3,7 @@
 // Usage: pnpm build && npx tsx scripts/eval-pageindex-roundtrip.ts
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fromPageIndexJson, type PageIndexNode, toPageIndexJson } from "pageindex-store";
+import { fromPageIndexJson, type PageIndexNode, toPageIndexJson } from "pageindex-core";
 import { requireCorpus } from "./corpus.js";
 
 const dir = requireCorpus("pageindex-reference/results");

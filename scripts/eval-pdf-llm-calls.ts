@@ -15,8 +15,8 @@
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
+import type { TreeDocument } from "pageindex-core";
 import { pdfToTree } from "pageindex-loader";
-import type { TreeDocument } from "pageindex-store";
 import { titleSimilarity } from "../packages/pageindex-loader/src/pdf/structure/titles.js";
 import { ScriptedChatModel } from "../test/support/scripted-model.js";
 import { corpusPdfs } from "./corpus.js";

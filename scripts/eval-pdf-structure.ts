@@ -25,8 +25,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { fromPageIndexJson, type TreeDocument } from "pageindex-core";
 import { pdfToTree } from "pageindex-loader";
-import { fromPageIndexJson, type TreeDocument } from "pageindex-store";
 import { readPdf } from "../packages/pageindex-loader/src/pdf/read/read-pdf.js";
 import { outlineStructure } from "../packages/pageindex-loader/src/pdf/structure/outline.js";
 import { requireCorpus } from "./corpus.js";

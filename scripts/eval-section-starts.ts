@@ -26,8 +26,8 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { createTree, type TreeNode } from "pageindex-core";
 import { pdfToTree } from "pageindex-loader";
-import { createTree, type TreeNode } from "pageindex-store";
 import {
   cleanTitle,
   compactTitle,

@@ -13,7 +13,13 @@ import { promisify } from "node:util";
 
 const exec = promisify(execFile);
 const root = resolve(import.meta.dirname, "..");
-const PACKAGES = ["pageindex-store", "pageindex-loader", "pageindex-retriever", "pageindex-cli"];
+const PACKAGES = [
+  "pageindex-core",
+  "pageindex-store",
+  "pageindex-loader",
+  "pageindex-retriever",
+  "pageindex-cli",
+];
 const CORE = "1.2.18";
 
 const work = await mkdtemp(join(tmpdir(), "pageindex-size-"));
@@ -62,6 +68,7 @@ try {
   }
   const search = await installedKiB("search-only", {
     "@langchain/core": CORE,
+    "pageindex-core": tarball("pageindex-core"),
     "pageindex-store": tarball("pageindex-store"),
     "pageindex-retriever": tarball("pageindex-retriever"),
   });

@@ -1,7 +1,7 @@
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
-import { countTokens } from "pageindex-store";
+import { countTokens } from "pageindex-core";
 
 const RANGE = String.raw`\((?:p\. (\d+)|pp\. (\d+)-(\d+))\)`;
 /** An outline or table-of-contents line: `[id] title (pp. a-b)`, maybe followed by a marker. */

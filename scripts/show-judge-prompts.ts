@@ -20,8 +20,8 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { TreeDocument } from "pageindex-core";
 import * as retrieverPackage from "pageindex-retriever";
-import type { TreeDocument } from "pageindex-store";
 import { CORPUS_DIR, financeBenchQuestions } from "./corpus.js";
 import { OracleJudge } from "./oracle-judge.js";
 import { cachedPdfTree, docIdOf } from "./tree-cache.js";

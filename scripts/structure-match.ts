@@ -3,7 +3,7 @@
  * tree): one-to-one greedy matching of (title, start page), optionally of the level too.
  */
 
-import type { TreeDocument } from "pageindex-store";
+import type { TreeDocument } from "pageindex-core";
 import { stripNumbering, titleSimilarity } from "../packages/pageindex-loader/src/pdf/structure/titles.js";
 
 /** One section of a reference or of a built tree. */

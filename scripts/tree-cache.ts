@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
+import type { TreeDocument } from "pageindex-core";
 import { PdfTreeLoader } from "pageindex-loader";
-import type { TreeDocument } from "pageindex-store";
 
 /** A safe document id from a file stem ("Regulation Best Interest_…" has spaces). */
 export function docIdOf(stem: string): string {

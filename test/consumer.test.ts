@@ -15,7 +15,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  */
 const exec = promisify(execFile);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const PACKAGES = ["pageindex-store", "pageindex-loader", "pageindex-retriever", "pageindex-cli"];
+const PACKAGES = [
+  "pageindex-core",
+  "pageindex-store",
+  "pageindex-loader",
+  "pageindex-retriever",
+  "pageindex-cli",
+];
 /** What a project that only searches (store + retriever) must not get: the PDF engine, a provider SDK, the CLI's libraries. */
 const NOT_FOR_SEARCH_ONLY = [
   "pageindex-loader",
@@ -89,7 +95,8 @@ import { MarkdownTreeLoader } from "pageindex-loader";
 import { PageIndexRetriever, createPageIndexTools } from "pageindex-retriever";
 import { FakeListChatModel } from "@langchain/core/utils/testing";`);
 
-const TYPED = `import { PageIndexStore, type TreeDocument } from "pageindex-store";
+const TYPED = `import { countTokens } from "pageindex-core";
+import { PageIndexStore, type TreeDocument } from "pageindex-store";
 import { MarkdownTreeLoader } from "pageindex-loader";
 import { PageIndexRetriever, type PageIndexDocumentMetadata } from "pageindex-retriever";
 import { type EvalQuestion, parseQuestions } from "pageindex-retriever/eval";
@@ -104,6 +111,8 @@ export async function search(dir: string, file: string): Promise<Document<PageIn
   const docs = await new PageIndexRetriever({ reader: store, k: 2 }).invoke("tines");
   const page: number | undefined = docs[0]?.metadata.startPage;
   const title: string | undefined = docs[0]?.metadata.title;
+  const tokens: number = countTokens(title ?? "");
+  void tokens;
   void page;
   void title;
   return docs;
@@ -215,16 +224,16 @@ describe.skipIf(!online)("packed packages installed with npm in an empty project
   it("loads every entry point of every library from require() and import, with the same exports", async () => {
     const { stdout } = await exec(
       process.execPath,
-      ["-e", ENTRIES_SCRIPT, "pageindex-store", "pageindex-loader", "pageindex-retriever"],
+      ["-e", ENTRIES_SCRIPT, "pageindex-core", "pageindex-store", "pageindex-loader", "pageindex-retriever"],
       { cwd: project, timeout: 60_000 },
     );
     const entries = JSON.parse(stdout.trim()) as Record<string, { cjs: number; same: boolean }>;
     expect(Object.keys(entries).sort()).toEqual([
+      "pageindex-core",
       "pageindex-loader",
       "pageindex-retriever",
       "pageindex-retriever/eval",
       "pageindex-store",
-      "pageindex-store/internals",
     ]);
     for (const [entry, { cjs, same }] of Object.entries(entries)) {
       expect(cjs, entry).toBeGreaterThan(0);
@@ -258,6 +267,7 @@ describe.skipIf(!online)("packed packages installed with npm in an empty project
       `file:${join(packs, tarballs.find((f) => f.startsWith(`${name}-`)) as string)}`;
     const lean = await npmProject("pageindex-consumer-lean-", {
       "@langchain/core": CORE_VERSION,
+      "pageindex-core": tarball("pageindex-core"),
       "pageindex-store": tarball("pageindex-store"),
       "pageindex-retriever": tarball("pageindex-retriever"),
     });
@@ -273,19 +283,20 @@ describe.skipIf(!online)("packed packages installed with npm in an empty project
       NOT_FOR_SEARCH_ONLY.filter((name) => [...installed].some((p) => p === name || p.endsWith(`/${name}`))),
     ).toEqual([]);
     expect(installed.has("pageindex-retriever")).toBe(true);
+    expect(installed.has("pageindex-core")).toBe(true);
     const { stdout } = await exec(
       process.execPath,
-      ["-e", ENTRIES_SCRIPT, "pageindex-retriever", "pageindex-store"],
+      ["-e", ENTRIES_SCRIPT, "pageindex-core", "pageindex-retriever", "pageindex-store"],
       {
         cwd: lean,
         timeout: 60_000,
       },
     );
     expect(Object.keys(JSON.parse(stdout.trim())).sort()).toEqual([
+      "pageindex-core",
       "pageindex-retriever",
       "pageindex-retriever/eval",
       "pageindex-store",
-      "pageindex-store/internals",
     ]);
   }, 600_000);
 
@@ -293,8 +304,10 @@ describe.skipIf(!online)("packed packages installed with npm in an empty project
     // A project with the store alone.
     // Outside the main project: Node would find its node_modules/redis from a subfolder.
     const store = tarballs.find((f) => f.startsWith("pageindex-store-")) as string;
+    const core = tarballs.find((f) => f.startsWith("pageindex-core-")) as string;
     const alone = await npmProject("pageindex-consumer-store-", {
       "@langchain/core": CORE_VERSION,
+      "pageindex-core": `file:${join(project, "packs", core)}`,
       "pageindex-store": `file:${join(project, "packs", store)}`,
     });
     extraDirs.push(alone);

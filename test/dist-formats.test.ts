@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 const run = promisify(execFile);
 const cwd = dirname(fileURLToPath(import.meta.url)); // resolves the workspace packages from test/
 
-/** Loads the loader, store and retriever, builds a tree with LLM summaries, and searches it with a model. */
+/** Loads the core, loader, store and retriever, builds a tree with LLM summaries, and searches it with a model. */
 const SCRIPT = (load: string) => `
 ${load}
 const markdown = "# Manual\\n\\nIntro.\\n\\n## Install\\n\\n" + "Unpack the archive and run the installer. ".repeat(60) +
@@ -30,11 +30,12 @@ const markdown = "# Manual\\n\\nIntro.\\n\\n## Install\\n\\n" + "Unpack the arch
   });
   const retriever = new PageIndexRetriever({ reader: store, model: judge, k: 1 });
   const docs = await retriever.invoke("How big should the cache be?");
-  console.log(JSON.stringify({ summary: tuning.summary, title: docs[0]?.metadata.title, judge: docs[0]?.metadata.judge }));
+  console.log(JSON.stringify({ summary: tuning.summary, title: docs[0]?.metadata.title, judge: docs[0]?.metadata.judge, tokens: countTokens(tuning.text) === tuning.tokenCount }));
 })().catch((error) => { console.error(error && error.stack || error); process.exit(1); });
 `;
 
 const CJS = SCRIPT(`
+const { countTokens } = require("pageindex-core");
 const { markdownToTree } = require("pageindex-loader");
 const { PageIndexStore } = require("pageindex-store");
 const { PageIndexRetriever } = require("pageindex-retriever");
@@ -43,6 +44,7 @@ const { FakeListChatModel } = require("@langchain/core/utils/testing");
 `);
 
 const ESM = SCRIPT(`
+import { countTokens } from "pageindex-core";
 import { markdownToTree } from "pageindex-loader";
 import { PageIndexStore } from "pageindex-store";
 import { PageIndexRetriever } from "pageindex-retriever";
@@ -61,6 +63,7 @@ describe("built packages load and run from require() and import", () => {
         summary: "Sizing the cache.",
         title: "Tuning",
         judge: "llm",
+        tokens: true,
       });
     }, 90_000);
   }

@@ -9,8 +9,8 @@ import { RunnableLambda } from "@langchain/core/runnables";
 import { fakeModel } from "@langchain/core/testing";
 import { SyntheticEmbeddings } from "@langchain/core/utils/testing";
 import { createAgent } from "langchain";
+import { treeToDocuments } from "pageindex-core";
 import { createPageIndexTools, PageIndexRetriever } from "pageindex-retriever";
-import { treeToDocuments } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import {
   annualReport,

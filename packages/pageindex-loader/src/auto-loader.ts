@@ -1,4 +1,4 @@
-import type { TreeDocument } from "pageindex-store";
+import type { TreeDocument } from "pageindex-core";
 import type { LoadedSource, SourceInput } from "./common/source.js";
 import { sourceInfo, TreeLoader } from "./common/tree-loader.js";
 import { type MarkdownTreeLoaderOptions, markdownFromSource } from "./markdown/loader.js";

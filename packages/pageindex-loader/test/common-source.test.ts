@@ -3,7 +3,7 @@ import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { PageIndexError } from "pageindex-store";
+import { PageIndexError } from "pageindex-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeText, readSource, sha256Hex } from "../src/common/source.js";
 import {

@@ -1,6 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
-import { createTree, type TreeDocument, UsageTracker } from "pageindex-store";
+import { createTree, type TreeDocument, UsageTracker } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { extractiveSummary, leadSentences, toPlainText } from "../src/common/extractive.js";
 import { MAX_MODEL_SUMMARY_CHARS, summarizeNodes, summarizeTree } from "../src/common/summarize.js";

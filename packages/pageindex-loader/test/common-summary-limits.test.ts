@@ -1,6 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
-import { countTokens } from "pageindex-store";
+import { countTokens } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { summarizeNodes } from "../src/common/summarize.js";
 import { MarkdownTreeLoader } from "../src/index.js";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BaseDocumentLoader } from "@langchain/core/document_loaders/base";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
-import { parseTree, UsageTracker } from "pageindex-store";
+import { parseTree, UsageTracker } from "pageindex-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   EmptyDocumentError,

@@ -1,4 +1,4 @@
-import type { TreeDocument } from "pageindex-store";
+import type { TreeDocument } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { EmptyDocumentError, markdownToTree } from "../src/index.js";
 import { parseMarkdown } from "../src/markdown/parse.js";

@@ -1,5 +1,5 @@
+import { findNode } from "pageindex-core";
 import { MarkdownTreeLoader, PdfTreeLoader } from "pageindex-loader";
-import { findNode } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { summarizeBranches } from "../src/common/summarize.js";
 import { body, buildPdf } from "./fixtures/pdf-builder.js";

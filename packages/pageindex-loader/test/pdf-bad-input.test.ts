@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PageIndexError } from "pageindex-store";
+import { PageIndexError } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import {
   NotAPdfError,

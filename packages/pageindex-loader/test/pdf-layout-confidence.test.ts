@@ -1,5 +1,5 @@
 import { FakeListChatModel } from "@langchain/core/utils/testing";
-import type { TreeDocument } from "pageindex-store";
+import type { TreeDocument } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { pdfToTree } from "../src/index.js";
 import type { Heading } from "../src/pdf/structure/candidates.js";

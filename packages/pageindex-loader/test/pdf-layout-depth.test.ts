@@ -1,4 +1,4 @@
-import type { TreeDocument } from "pageindex-store";
+import type { TreeDocument } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { layoutTree } from "./fixtures/layout-tree.js";
 import { body, type LineSpec, type PageSpec, tocPage } from "./fixtures/pdf-builder.js";

@@ -1,4 +1,4 @@
-import type { TreeDocument } from "pageindex-store";
+import type { TreeDocument } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { pdfToTree } from "../src/index.js";
 import { hoistTrailingHeads } from "../src/pdf/read/lines.js";

@@ -3,7 +3,7 @@
  * the body font so the layout path finds nothing) indexed with a fake chat model that reads each
  * prompt and answers like a capable model, plus the faults real models show.
  */
-import type { TreeDocument, TreeNode } from "pageindex-store";
+import type { TreeDocument, TreeNode } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
 import {

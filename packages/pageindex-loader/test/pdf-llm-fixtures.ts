@@ -3,7 +3,7 @@
  * model that answers each task of the pipeline by actually reading the prompt, the way a
  * capable model would, plus wrappers that inject the faults real models show.
  */
-import { countTokens } from "pageindex-store";
+import { countTokens } from "pageindex-core";
 import type { PdfPage } from "../src/pdf/types.js";
 
 /** One section of a fixture document. */

@@ -1,5 +1,4 @@
-import type { NodeDraft } from "pageindex-store";
-import { UsageTracker } from "pageindex-store";
+import { type NodeDraft, UsageTracker } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { rateLimitError, ScriptedChatModel } from "../../../test/support/scripted-model.js";
 import {

@@ -3,7 +3,7 @@
  * reference manual whose topics start mid-page and whose running head names the topic that
  * starts on the page (so the head reads exactly like the next section's heading, above it).
  */
-import { countTokens, type TreeDocument, type TreeNode, treeToDocuments } from "pageindex-store";
+import { countTokens, type TreeDocument, type TreeNode, treeToDocuments } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
 import { pdfToTree } from "../src/index.js";

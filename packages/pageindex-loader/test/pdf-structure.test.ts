@@ -1,4 +1,4 @@
-import { getNode, type TreeDocument, type TreeNode } from "pageindex-store";
+import { getNode, type TreeDocument, type TreeNode } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { detectFormat } from "../src/auto-loader.js";
 import {

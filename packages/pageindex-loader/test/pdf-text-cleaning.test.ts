@@ -1,4 +1,4 @@
-import type { TreeDocument } from "pageindex-store";
+import type { TreeDocument } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { extractiveSummary } from "../src/common/extractive.js";
 import { pdfToTree } from "../src/index.js";

@@ -4,7 +4,7 @@
  * rejected by the usual validation.
  */
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import { countTokens, createTree, UsageTracker } from "pageindex-store";
+import { countTokens, createTree, UsageTracker } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
 import { describeDocument } from "../src/common/describe.js";

@@ -1,7 +1,7 @@
 // The loader's document token counter must give exactly `countTokens`'s number on any text:
 // its ASCII scanner has to cut the text where o200k's pre-tokenising pattern does.
 import o200kBase from "js-tiktoken/ranks/o200k_base";
-import { countTokens } from "pageindex-store";
+import { countTokens } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { asciiPieceEnd, countDocumentTokens } from "../src/common/token-count.js";
 

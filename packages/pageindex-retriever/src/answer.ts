@@ -2,7 +2,6 @@ import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { DocumentInterface } from "@langchain/core/documents";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import type { SkeletonNode } from "pageindex-store";
 import {
   asData,
   DATA_NOT_INSTRUCTIONS,
@@ -10,7 +9,8 @@ import {
   oneLine,
   pathLine,
   raceAbort,
-} from "pageindex-store/internals";
+  type SkeletonNode,
+} from "pageindex-core";
 
 /**
  * A retrieved section as a one-line citation: "report.pdf › Item 7 › Liquidity (pp. 41-43)".

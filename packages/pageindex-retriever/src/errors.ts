@@ -1,4 +1,4 @@
-import { PageIndexError } from "pageindex-store";
+import { PageIndexError } from "pageindex-core";
 
 /** Base class of the retriever's own errors. */
 export class RetrieverError extends PageIndexError {}

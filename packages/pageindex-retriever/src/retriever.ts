@@ -9,8 +9,8 @@ import {
 } from "@langchain/core/retrievers";
 import { ensureConfig, type RunnableConfig } from "@langchain/core/runnables";
 import type { BaseStore } from "@langchain/core/stores";
-import { type CatalogFilter, MemoryTreeReader, type TreeDocument, type TreeReader } from "pageindex-store";
-import { raceAbort, throwIfAborted } from "pageindex-store/internals";
+import { raceAbort, type TreeDocument, type TreeReader, throwIfAborted } from "pageindex-core";
+import { type CatalogFilter, MemoryTreeReader } from "pageindex-store";
 import { RetrieverConfigError } from "./errors.js";
 import { ByteStoreJudgmentCache, isByteStore, type JudgmentCache, LruJudgmentCache } from "./judge/cache.js";
 import { LexicalIndexes } from "./lexical/index-cache.js";

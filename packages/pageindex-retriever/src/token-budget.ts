@@ -1,4 +1,4 @@
-import { countTokens } from "pageindex-store";
+import { countTokens } from "pageindex-core";
 
 /**
  * Cuts a text to about `budget` tokens: a cut in proportion to its length, checked and repeated a

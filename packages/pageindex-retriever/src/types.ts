@@ -1,4 +1,4 @@
-import type { LlmUsage, NodeDocumentMetadata, SkeletonNode } from "pageindex-store";
+import type { LlmUsage, NodeDocumentMetadata, SkeletonNode } from "pageindex-core";
 import type { JudgeKind } from "./judge/types.js";
 
 /**

@@ -1,6 +1,6 @@
 import { Embeddings } from "@langchain/core/embeddings";
+import { countTokens, createTree, type TreeDocument } from "pageindex-core";
 import { markdownToTree } from "pageindex-loader";
-import { countTokens, createTree, type TreeDocument } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { RetrieverConfigError } from "../src/errors.js";
 import {

@@ -1,5 +1,5 @@
+import { countTokens, createTree, type NodeDraft, rootsOf, type TreeDocument } from "pageindex-core";
 import { PageIndexRetriever, type PageIndexRetrieverInput } from "pageindex-retriever";
-import { countTokens, createTree, type NodeDraft, rootsOf, type TreeDocument } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
 import { type LevelEntry, levelEntries } from "../src/search/groups.js";

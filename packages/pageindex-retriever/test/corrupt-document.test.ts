@@ -1,6 +1,7 @@
 import { InMemoryStore } from "@langchain/core/stores";
+import { createTree } from "pageindex-core";
 import { PageIndexRetriever } from "pageindex-retriever";
-import { createTree, PageIndexStore, StoreCorruptionError } from "pageindex-store";
+import { PageIndexStore, StoreCorruptionError } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 
 const build = { loader: "test", structure: "headings" as const };

@@ -1,7 +1,7 @@
 import { Document } from "@langchain/core/documents";
 import { BaseRetriever } from "@langchain/core/retrievers";
+import { DocumentNotFoundError } from "pageindex-core";
 import { PageIndexRetriever } from "pageindex-retriever";
-import { DocumentNotFoundError } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
 import { annualReport, ID, judgeByTitle, manual, offeredNodes, SpyReader } from "./support/fixtures.js";

@@ -1,5 +1,6 @@
 import type { Document } from "@langchain/core/documents";
-import { createTree, MemoryTreeReader, type NodeDraft } from "pageindex-store";
+import { createTree, type NodeDraft } from "pageindex-core";
+import { MemoryTreeReader } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
 import { generateQuestions, questionsToJsonl } from "../src/eval/generate.js";

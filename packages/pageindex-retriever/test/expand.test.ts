@@ -1,8 +1,8 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { Serialized } from "@langchain/core/load/serializable";
 import type { BaseMessage } from "@langchain/core/messages";
+import { DATA_NOT_INSTRUCTIONS } from "pageindex-core";
 import { PageIndexRetriever } from "pageindex-retriever";
-import { DATA_NOT_INSTRUCTIONS } from "pageindex-store/internals";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
 import { annualReport, ID, judgeByTitle, offeredNodes, SpyReader, TAX_PATH } from "./support/fixtures.js";

@@ -1,6 +1,7 @@
 import { FakeListChatModel } from "@langchain/core/utils/testing";
+import { ModelCallError } from "pageindex-core";
 import { PageIndexRetriever, type PageIndexRetrieverInput } from "pageindex-retriever";
-import { MemoryTreeReader, ModelCallError } from "pageindex-store";
+import { MemoryTreeReader } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import {
   rateLimitError,

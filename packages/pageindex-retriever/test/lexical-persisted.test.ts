@@ -1,5 +1,5 @@
+import { toSkeleton } from "pageindex-core";
 import { MemoryTreeReader } from "pageindex-store";
-import { toSkeleton } from "pageindex-store/internals";
 import { describe, expect, it } from "vitest";
 import { NodeTermIndex, nodeFields } from "../src/lexical/node-index.js";
 import { decodeNodeFields, encodeNodeFields } from "../src/lexical/persisted.js";

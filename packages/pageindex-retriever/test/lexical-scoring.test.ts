@@ -1,6 +1,12 @@
+import {
+  type Bm25fField,
+  Bm25fIndex,
+  createTree,
+  type NodeDraft,
+  tokenize,
+  tokenizeQuery,
+} from "pageindex-core";
 import { PageIndexRetriever } from "pageindex-retriever";
-import { createTree, type NodeDraft } from "pageindex-store";
-import { type Bm25fField, Bm25fIndex, tokenize, tokenizeQuery } from "pageindex-store/internals";
 import { describe, expect, it } from "vitest";
 import { documentPriors, UNNAMED_DOCUMENT_PRIOR } from "../src/lexical/doc-names.js";
 import { expandQuery } from "../src/lexical/expand.js";

@@ -1,6 +1,5 @@
+import { Bm25Index, bm25Doc, createTree, stem, tokenize } from "pageindex-core";
 import { PageIndexRetriever } from "pageindex-retriever";
-import { createTree } from "pageindex-store";
-import { Bm25Index, bm25Doc, stem, tokenize } from "pageindex-store/internals";
 import { describe, expect, it } from "vitest";
 import { NodeTermIndex } from "../src/lexical/node-index.js";
 import { annualReport, ID, manual, SpyReader } from "./support/fixtures.js";

@@ -1,8 +1,9 @@
 import { Document } from "@langchain/core/documents";
 import { BaseRetriever } from "@langchain/core/retrievers";
 import { InMemoryStore } from "@langchain/core/stores";
+import { createTree, DocumentNotFoundError, type TreeDocument } from "pageindex-core";
 import { PageIndexRetriever } from "pageindex-retriever";
-import { createTree, DocumentNotFoundError, PageIndexStore, type TreeDocument } from "pageindex-store";
+import { PageIndexStore } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { CountingByteStore } from "../../../test/support/counting-store.js";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";

@@ -1,5 +1,5 @@
+import { createTree, type NodeDraft, rootsOf, type TreeDocument } from "pageindex-core";
 import { PageIndexRetriever } from "pageindex-retriever";
-import { createTree, type NodeDraft, rootsOf, type TreeDocument } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
 import { chooseDocumentsPrompt } from "../src/judge/prompts.js";

@@ -3,8 +3,9 @@
  * timeouts with the store's typed error, instead of waiting forever.
  */
 import type { ChildProcess } from "node:child_process";
+import { createTree } from "pageindex-core";
 import { PageIndexRetriever } from "pageindex-retriever";
-import { createTree, PageIndexStore, RedisStoreError } from "pageindex-store";
+import { PageIndexStore, RedisStoreError } from "pageindex-store";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort, hasRedisServer, startRedis } from "../../pageindex-store/test/helpers/redis-server.js";
 

@@ -1,53 +1,84 @@
 /**
- * pageindex-store: the PageIndex tree model (types, runtime schema, conversions, navigation
- * helpers) and the persistent tree store. Helpers the sibling packages share (BM25, the
- * tokenizer, prompt and model-call plumbing) are the `pageindex-store/internals` entry, not
- * part of the public API.
+ * pageindex-store: the persistent PageIndex tree store over any LangChain byte store (a folder
+ * on disk, Redis, in memory), its corpus catalog and `MemoryTreeReader`. The tree model
+ * (types, schema, conversions, navigation, errors) lives in `pageindex-core`.
  * @packageDocumentation
  */
 
-export type { CardOutlineEntry, CardSection, DocumentCard } from "./catalog/card.js";
-export type {
-  CatalogFilter,
-  DocumentMatch,
-  DocumentPage,
-  DocumentPageOptions,
-  SearchDocumentsOptions,
-} from "./catalog/index.js";
-export type { CatalogReader } from "./catalog/reader.js";
+/*
+ * Moved to pageindex-core; re-exported for one release so code importing the tree model from
+ * pageindex-store keeps compiling. Import these from "pageindex-core"; this block goes away in
+ * the next minor release. They are the same bindings (one class per error, so `instanceof`
+ * holds whichever package a value came through).
+ */
 export {
+  type BackMatterKind,
+  type BuildInfo,
+  childrenOf,
+  countTokens,
+  createTree,
+  type DocumentInfo,
+  DocumentNotFoundError,
   type DocumentsToTreeInit,
   documentsToTree,
+  type FromPageIndexOptions,
+  findNode,
+  fromPageIndexJson,
+  getNode,
+  InvalidIdError,
+  isLeaf,
+  type LlmUsage,
+  MAX_TREE_DEPTH,
+  ModelAnswerError,
+  ModelCallError,
+  type ModelErrorKind,
   type NodeDocumentMetadata,
+  type NodeDraft,
   type NodeLocation,
   nodeDocumentId,
-  treeToDocuments,
-} from "./convert/documents.js";
-export * from "./convert/pageindex.js";
-export * from "./errors.js";
-export { toDocId } from "./ids.js";
-export { ModelAnswerError, ModelCallError, type ModelErrorKind } from "./llm/structured.js";
-export * from "./llm/usage.js";
-export { createTree, type NodeDraft, type TreeInit } from "./model/build.js";
-export { MAX_TREE_DEPTH } from "./model/limits.js";
-export * from "./model/memory-reader.js";
-export {
-  childrenOf,
-  findNode,
-  getNode,
-  isLeaf,
+  PageIndexError,
+  type PageIndexJson,
+  type PageIndexNode,
+  parseTree,
   pathToRoot,
+  type RenderTocOptions,
+  renderToc,
   rootsOf,
+  type SkeletonNode,
+  type StructureSource,
   subtreeNodes,
   subtreeText,
   subtreeTokenCount,
+  type TextPosition,
+  type ToPageIndexOptions,
+  TREE_SCHEMA_VERSION,
+  type TreeDocument,
+  TreeDocumentSchema,
+  type TreeInit,
+  type TreeIssue,
+  type TreeKind,
+  type TreeNode,
+  TreeNodeSchema,
+  type TreeReader,
+  type TreeSkeleton,
+  TreeValidationError,
   titlePath,
+  toDocId,
+  toPageIndexJson,
+  treeToDocuments,
+  type UsageCounts,
+  UsageTracker,
   walk,
-} from "./model/navigate.js";
-export { type DocumentInfo, DocumentNotFoundError, type TreeReader } from "./model/reader.js";
-export { TreeDocumentSchema, TreeNodeSchema } from "./model/schema.js";
-export { type RenderTocOptions, renderToc } from "./model/toc.js";
-export * from "./model/types.js";
-export { parseTree } from "./model/validate.js";
+} from "pageindex-core";
+export type { CardOutlineEntry, CardSection, DocumentCard } from "./catalog/card.js";
+export {
+  type CatalogFilter,
+  type DocumentMatch,
+  type DocumentPage,
+  type DocumentPageOptions,
+  matchesFilter,
+  type SearchDocumentsOptions,
+} from "./catalog/index.js";
+export { type CatalogReader, isCatalogReader } from "./catalog/reader.js";
+export * from "./model/memory-reader.js";
 export * from "./store/index.js";
-export { countTokens } from "./tokens.js";

@@ -2,14 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { InMemoryStore } from "@langchain/core/stores";
+import { type TreeDocument, TreeValidationError } from "pageindex-core";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   DocumentIdConflictError,
   DuplicateBatchDocumentError,
   FileByteStore,
   PageIndexStore,
-  type TreeDocument,
-  TreeValidationError,
 } from "../src/index.js";
 import { allKeys, WrappedStore } from "./helpers/stores.js";
 import { topicTree } from "./helpers/trees.js";

@@ -2,8 +2,9 @@
  * A writer process is SIGKILLed while replacing a large tree; afterwards a reader must get
  * the old tree or the new one, intact, and vacuum must remove what the writer left behind.
  */
+
+import type { TreeDocument } from "pageindex-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { TreeDocument } from "../src/index.js";
 import { fileLocation, redisLocation, type SharedLocation } from "./helpers/backends.js";
 import { redisReachable } from "./helpers/redis.js";
 import { kill, startWriter } from "./helpers/spawn.js";

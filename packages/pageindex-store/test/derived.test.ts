@@ -1,6 +1,7 @@
 import { InMemoryStore } from "@langchain/core/stores";
+import { DocumentNotFoundError, InvalidIdError } from "pageindex-core";
 import { describe, expect, it } from "vitest";
-import { DocumentNotFoundError, InvalidIdError, PageIndexStore } from "../src/index.js";
+import { PageIndexStore } from "../src/index.js";
 import { allKeys } from "./helpers/stores.js";
 import { makeTree } from "./helpers/trees.js";
 

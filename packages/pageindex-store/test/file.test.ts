@@ -1,8 +1,9 @@
 import { mkdtemp, readdir, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { InvalidIdError } from "pageindex-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FileByteStore, InvalidIdError, PageIndexStore } from "../src/index.js";
+import { FileByteStore, PageIndexStore } from "../src/index.js";
 import { makeTree } from "./helpers/trees.js";
 import { describeStoreBehaviour } from "./store.behaviour.js";
 

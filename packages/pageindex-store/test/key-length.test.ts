@@ -8,8 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BaseStore } from "@langchain/core/stores";
 import { LocalFileStore } from "langchain/storage/file_system";
+import { InvalidIdError, toDocId } from "pageindex-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FileByteStore, InvalidIdError, PageIndexStore, toDocId } from "../src/index.js";
+import { FileByteStore, PageIndexStore } from "../src/index.js";
 import { KeyLayout, MAX_STORE_DOC_ID_LENGTH, maxDocIdLength, newVersionId } from "../src/store/keys.js";
 import { makeTree } from "./helpers/trees.js";
 

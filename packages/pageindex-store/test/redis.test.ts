@@ -1,7 +1,7 @@
+import { PageIndexError } from "pageindex-core";
 import { createClient } from "redis";
 import { describe, expect, it } from "vitest";
 import {
-  PageIndexError,
   PageIndexStore,
   RedisByteStore,
   type RedisCommandClient,

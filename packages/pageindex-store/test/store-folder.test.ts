@@ -6,8 +6,9 @@
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PageIndexError } from "pageindex-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FileByteStore, PageIndexError, PageIndexStore, StoreReadOnlyError } from "../src/index.js";
+import { FileByteStore, PageIndexStore, StoreReadOnlyError } from "../src/index.js";
 import { allKeys, WrappedStore } from "./helpers/stores.js";
 import { makeTree } from "./helpers/trees.js";
 

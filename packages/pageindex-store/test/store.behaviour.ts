@@ -3,21 +3,23 @@
  * calls {@link describeStoreBehaviour} with a function opening that backend on a fresh location.
  */
 import type { BaseStore } from "@langchain/core/stores";
+import {
+  DocumentNotFoundError,
+  InvalidIdError,
+  type SkeletonNode,
+  type TreeDocument,
+  TreeValidationError,
+  toSkeleton,
+} from "pageindex-core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   DocumentIdConflictError,
-  DocumentNotFoundError,
   hasCreateIfAbsent,
-  InvalidIdError,
   PageIndexStore,
   type PageIndexStoreOptions,
-  type SkeletonNode,
   StoreCorruptionError,
   StoreVersionError,
-  type TreeDocument,
-  TreeValidationError,
 } from "../src/index.js";
-import { toSkeleton } from "../src/model/reader.js";
 import { sha256 } from "../src/store/codec.js";
 import { maxDocIdLength } from "../src/store/keys.js";
 import { catalogBehaviour } from "./catalog.behaviour.js";

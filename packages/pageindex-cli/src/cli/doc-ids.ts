@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { basename, extname, resolve } from "node:path";
-import { type DocumentInfo, PageIndexError, type PageIndexStore, toDocId } from "pageindex-store";
-import { ID_PATTERN } from "pageindex-store/internals";
+import { type DocumentInfo, ID_PATTERN, PageIndexError, toDocId } from "pageindex-core";
+import type { PageIndexStore } from "pageindex-store";
 import { CliError } from "./output.js";
 
 /** What the store holds under an id: nothing, a readable document, or one that cannot be read. */

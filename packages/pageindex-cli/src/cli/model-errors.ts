@@ -1,4 +1,4 @@
-import { errorStatus, oneLine } from "pageindex-store/internals";
+import { errorStatus, oneLine } from "pageindex-core";
 import { redactUrl } from "./redact.js";
 
 /** The model a failure came from, as the CLI resolved it. */

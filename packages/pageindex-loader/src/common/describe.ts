@@ -1,15 +1,18 @@
 import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { renderToc, type TreeDocument, type TreeNode, type UsageTracker } from "pageindex-store";
 import {
   asData,
   clipModelText,
   DATA_NOT_INSTRUCTIONS,
   invokeStructured,
   oneLine,
+  renderToc,
+  type TreeDocument,
+  type TreeNode,
   throwIfAborted,
-} from "pageindex-store/internals";
+  type UsageTracker,
+} from "pageindex-core";
 import { z } from "zod/v4";
 import { leadSentences, type TextMarkup, toPlainText } from "./extractive.js";
 import { isDateLine, wordCount } from "./text-measures.js";

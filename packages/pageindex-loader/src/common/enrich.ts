@@ -1,7 +1,6 @@
 import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { TreeDocument, UsageTracker } from "pageindex-store";
-import { detectBackMatter, throwIfAborted } from "pageindex-store/internals";
+import { detectBackMatter, type TreeDocument, throwIfAborted, type UsageTracker } from "pageindex-core";
 import { type DocumentFacts, describeDocument } from "./describe.js";
 import type { TextMarkup } from "./extractive.js";
 import { modelName, type SummaryMode, summarizeTree } from "./summarize.js";

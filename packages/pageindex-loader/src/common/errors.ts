@@ -1,4 +1,4 @@
-import { PageIndexError } from "pageindex-store";
+import { PageIndexError } from "pageindex-core";
 
 /**
  * Base class of the loaders' input errors. `source` names the file (path, Blob name or the

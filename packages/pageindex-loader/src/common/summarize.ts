@@ -2,19 +2,22 @@ import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import pLimit from "p-limit";
-import { childrenOf, countTokens, type TreeDocument, type UsageTracker } from "pageindex-store";
 import {
   asData,
   branchOverview,
+  childrenOf,
   clipModelText,
+  countTokens,
   DATA_NOT_INSTRUCTIONS,
   invokeStructured,
   isReadableSummary,
   oneLine,
   pathLine,
   raceAbort,
+  type TreeDocument,
   throwIfAborted,
-} from "pageindex-store/internals";
+  type UsageTracker,
+} from "pageindex-core";
 import { z } from "zod/v4";
 import { InvalidInputError } from "./errors.js";
 import { DEFAULT_SUMMARY_CHARS, extractiveSummary, type TextMarkup, toPlainText } from "./extractive.js";

@@ -1,5 +1,5 @@
 import o200kBase from "js-tiktoken/ranks/o200k_base";
-import { countTokens } from "pageindex-store";
+import { countTokens } from "pageindex-core";
 
 // Token counts of whole documents, fast: the same number as `countTokens` from pageindex-store
 // (o200k_base), which spends most of its time in the pre-tokenising regex (Unicode property

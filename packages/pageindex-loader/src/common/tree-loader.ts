@@ -1,6 +1,6 @@
 import { BaseDocumentLoader } from "@langchain/core/document_loaders/base";
 import type { Document } from "@langchain/core/documents";
-import { type NodeDocumentMetadata, type TreeDocument, treeToDocuments } from "pageindex-store";
+import { type NodeDocumentMetadata, type TreeDocument, treeToDocuments } from "pageindex-core";
 import { type LoadedSource, type ReadSourceOptions, readSource, type SourceInput } from "./source.js";
 
 /** Where a loaded input came from, as the tree builders take it. */

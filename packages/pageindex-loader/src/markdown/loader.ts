@@ -1,5 +1,12 @@
-import { type BuildInfo, createTree, type TreeDocument, toDocId, UsageTracker } from "pageindex-store";
-import { assertSafeId, throwIfAborted } from "pageindex-store/internals";
+import {
+  assertSafeId,
+  type BuildInfo,
+  createTree,
+  type TreeDocument,
+  throwIfAborted,
+  toDocId,
+  UsageTracker,
+} from "pageindex-core";
 import { enrichTree, type TreeLoaderOptions } from "../common/enrich.js";
 import { EmptyDocumentError, InvalidInputError } from "../common/errors.js";
 import { DEFAULT_SUMMARY_CHARS } from "../common/extractive.js";

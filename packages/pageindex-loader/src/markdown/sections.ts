@@ -1,4 +1,4 @@
-import type { NodeDraft } from "pageindex-store";
+import type { NodeDraft } from "pageindex-core";
 import { countDocumentTokens } from "../common/token-count.js";
 import { linesText, type ParsedMarkdown } from "./parse.js";
 

@@ -1,4 +1,4 @@
-import type { TreeDocument } from "pageindex-store";
+import type { TreeDocument } from "pageindex-core";
 import type { DocumentFacts } from "../common/describe.js";
 import { leadSentences, toPlainText } from "../common/extractive.js";
 import { isDateLine, isProse, letterCount as letters, wordCount as words } from "../common/text-measures.js";

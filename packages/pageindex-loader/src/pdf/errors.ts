@@ -1,4 +1,4 @@
-import { PageIndexError } from "pageindex-store";
+import { PageIndexError } from "pageindex-core";
 
 /** What went wrong with a PDF. */
 export type PdfErrorReason =

@@ -1,14 +1,16 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import {
+  assertSafeId,
   type BuildInfo,
   createTree,
+  meaningfulPageLabels,
   type NodeDraft,
   type StructureSource,
   type TreeDocument,
+  throwIfAborted,
   toDocId,
   UsageTracker,
-} from "pageindex-store";
-import { assertSafeId, meaningfulPageLabels, throwIfAborted } from "pageindex-store/internals";
+} from "pageindex-core";
 import type { DocumentFacts } from "../common/describe.js";
 import { enrichTree, type TreeLoaderOptions } from "../common/enrich.js";
 import { InvalidInputError } from "../common/errors.js";

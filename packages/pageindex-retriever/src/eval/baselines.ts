@@ -7,8 +7,15 @@ import type { CallbackManagerForRetrieverRun } from "@langchain/core/callbacks/m
 import { Document } from "@langchain/core/documents";
 import { Embeddings, type EmbeddingsInterface, type EmbeddingsParams } from "@langchain/core/embeddings";
 import { BaseRetriever, type BaseRetrieverInput } from "@langchain/core/retrievers";
-import { countTokens, type TreeDocument, type TreeNode, titlePath } from "pageindex-store";
-import { Bm25Index, bm25Doc, tokenize } from "pageindex-store/internals";
+import {
+  Bm25Index,
+  bm25Doc,
+  countTokens,
+  type TreeDocument,
+  type TreeNode,
+  titlePath,
+  tokenize,
+} from "pageindex-core";
 import { RetrieverConfigError } from "../errors.js";
 
 /** Options of {@link chunkTree}. */

@@ -1,14 +1,16 @@
 import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { type LlmUsage, type TreeReader, UsageTracker } from "pageindex-store";
 import {
   asData,
   DATA_NOT_INSTRUCTIONS,
   invokeStructured,
+  type LlmUsage,
   oneLine,
   pathLine,
+  type TreeReader,
   tokenize,
-} from "pageindex-store/internals";
+  UsageTracker,
+} from "pageindex-core";
 import { z } from "zod/v4";
 import { truncateToTokens } from "../token-budget.js";
 import type { EvalQuestion, Evidence } from "./questions.js";

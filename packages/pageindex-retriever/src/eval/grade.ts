@@ -1,14 +1,17 @@
 import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { DocumentInterface } from "@langchain/core/documents";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { countTokens, ModelCallError, type TreeReader, UsageTracker } from "pageindex-store";
 import {
   asData,
+  countTokens,
   DATA_NOT_INSTRUCTIONS,
   invokeStructured,
+  ModelCallError,
   oneLine,
   pathLine,
-} from "pageindex-store/internals";
+  type TreeReader,
+  UsageTracker,
+} from "pageindex-core";
 import { z } from "zod/v4";
 import { truncateToTokens } from "../token-budget.js";
 import type { EvalQuestion } from "./questions.js";

@@ -1,5 +1,5 @@
 import type { DocumentInterface } from "@langchain/core/documents";
-import { countTokens } from "pageindex-store";
+import { countTokens } from "pageindex-core";
 import type { GradedAnswer } from "./grade.js";
 import type { EvalQuestion, Evidence } from "./questions.js";
 

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { PageIndexError } from "pageindex-store";
+import { PageIndexError } from "pageindex-core";
 import { z } from "zod/v4";
 
 /** Where the answer to a question is: a page of a document, or a section title. */

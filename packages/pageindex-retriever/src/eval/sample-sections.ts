@@ -1,4 +1,4 @@
-import { type SkeletonNode, type TreeSkeleton, titlePath } from "pageindex-store";
+import { type SkeletonNode, type TreeSkeleton, titlePath } from "pageindex-core";
 
 /** A section chosen to have a question written about it. */
 export interface SampledSection {

@@ -1,4 +1,4 @@
-import type { SkeletonNode } from "pageindex-store";
+import type { SkeletonNode } from "pageindex-core";
 import type { LexicalScores } from "../lexical/node-index.js";
 import { entryId, type LevelEntry } from "../search/groups.js";
 import type { Judgment, NodeVerdict } from "./types.js";

@@ -1,7 +1,7 @@
 import { type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { type BackMatterKind, type SkeletonNode, type TreeSkeleton, titlePath } from "pageindex-store";
 import {
   asData,
+  type BackMatterKind,
   DATA_NOT_INSTRUCTIONS,
   detectBackMatter,
   formatRange,
@@ -9,7 +9,10 @@ import {
   pathLine,
   printedRange,
   readableSummary,
-} from "pageindex-store/internals";
+  type SkeletonNode,
+  type TreeSkeleton,
+  titlePath,
+} from "pageindex-core";
 
 /**
  * The second look at a dead end, worded neutrally: nothing below may hold the answer, and an

@@ -1,4 +1,4 @@
-import { clipModelText, unescapeData } from "pageindex-store/internals";
+import { clipModelText, unescapeData } from "pageindex-core";
 import { z } from "zod/v4";
 
 /**

@@ -1,4 +1,4 @@
-import type { SkeletonNode, TreeSkeleton } from "pageindex-store";
+import type { SkeletonNode, TreeSkeleton } from "pageindex-core";
 
 /** Who judged a set of nodes. */
 export type JudgeKind = "llm" | "lexical" | "lexical-fallback";

@@ -5,7 +5,7 @@
  * description are matched against the query; words common to all documents' names ("10-K",
  * "annual report") carry no weight.
  */
-import { stem, tokenize, tokenizeQuery } from "pageindex-store/internals";
+import { stem, tokenize, tokenizeQuery } from "pageindex-core";
 
 /** What naming needs of a document. */
 export interface NamedDocument {

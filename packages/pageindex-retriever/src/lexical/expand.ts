@@ -6,7 +6,7 @@
  * tuned to a particular document. Expanded terms are added to the query at a reduced weight, so
  * a section that names the metric itself still ranks first.
  */
-import { tokenize } from "pageindex-store/internals";
+import { tokenize } from "pageindex-core";
 
 const RELATED: ReadonlyArray<readonly [string, string]> = [
   ["gross margin", "gross profit, cost of sales, cost of revenue, cost of goods sold, net sales, revenues"],

@@ -1,4 +1,4 @@
-import type { TreeReader, TreeSkeleton } from "pageindex-store";
+import type { TreeReader, TreeSkeleton } from "pageindex-core";
 import { type LexicalTextMode, NodeTermIndex, needsText, nodeFields } from "./node-index.js";
 import { decodeNodeFields, encodeNodeFields, LEXICAL_INDEX_ARTIFACT } from "./persisted.js";
 

@@ -1,12 +1,14 @@
-import { type SkeletonNode, type TreeSkeleton, walk } from "pageindex-store";
 import {
   type Bm25fCountedField,
   Bm25fIndex,
   countField,
   type QueryTerm,
+  type SkeletonNode,
+  type TreeSkeleton,
   tokenize,
   tokenizeQuery,
-} from "pageindex-store/internals";
+  walk,
+} from "pageindex-core";
 import { EXPANSION_WEIGHT, expandQuery } from "./expand.js";
 
 /**

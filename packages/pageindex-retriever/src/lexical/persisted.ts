@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { gunzipSync, gzipSync } from "node:zlib";
-import type { TreeSkeleton } from "pageindex-store";
-import type { Bm25fCountedField } from "pageindex-store/internals";
+import type { Bm25fCountedField, TreeSkeleton } from "pageindex-core";
 import { type CountedNodeFields, nodeFieldParams } from "./node-index.js";
 
 /**

@@ -1,5 +1,4 @@
-import type { SkeletonNode } from "pageindex-store";
-import { asksForBackMatter, detectBackMatter } from "pageindex-store/internals";
+import { asksForBackMatter, detectBackMatter, type SkeletonNode } from "pageindex-core";
 import type { NodeVerdict } from "../judge/types.js";
 
 /**

@@ -5,7 +5,7 @@ import {
   type SkeletonNode,
   subtreeTokenCount,
   type TreeSkeleton,
-} from "pageindex-store";
+} from "pageindex-core";
 import { judgeOutlinePrompt, type OutlineView } from "../judge/prompts.js";
 import type { Judgment, NodeVerdict } from "../judge/types.js";
 import type { Candidate, TrailStep } from "../types.js";

@@ -1,12 +1,6 @@
 import { Document } from "@langchain/core/documents";
-import {
-  nodeDocumentId,
-  pathToRoot,
-  StoreCorruptionError,
-  subtreeNodes,
-  subtreeTokenCount,
-} from "pageindex-store";
-import { nodeMetadata } from "pageindex-store/internals";
+import { nodeDocumentId, nodeMetadata, pathToRoot, subtreeNodes, subtreeTokenCount } from "pageindex-core";
+import { StoreCorruptionError } from "pageindex-store";
 import { truncateToTokens } from "../token-budget.js";
 import type { Candidate, PageIndexDocumentMetadata, SearchStrategy } from "../types.js";
 import type { SearchContext } from "./context.js";

@@ -3,13 +3,14 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { BaseMessage } from "@langchain/core/messages";
 import {
   countTokens,
+  invokeStructured,
+  isContextOverflow,
   ModelCallError,
   type SkeletonNode,
   type TreeReader,
   type TreeSkeleton,
   UsageTracker,
-} from "pageindex-store";
-import { invokeStructured, isContextOverflow } from "pageindex-store/internals";
+} from "pageindex-core";
 import { type JudgmentCache, judgmentKey, normaliseQuery } from "../judge/cache.js";
 import { lexicalEntryJudgment, lexicalJudgment } from "../judge/lexical-judge.js";
 import {

@@ -1,14 +1,18 @@
 import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
 import {
-  type CatalogFilter,
-  type CatalogReader,
   type DocumentInfo,
   DocumentNotFoundError,
+  documentInfo,
   getNode,
-  StoreCorruptionError,
   type TreeReader,
+} from "pageindex-core";
+import {
+  type CatalogFilter,
+  type CatalogReader,
+  isCatalogReader,
+  matchesFilter,
+  StoreCorruptionError,
 } from "pageindex-store";
-import { documentInfo, isCatalogReader, matchesFilter } from "pageindex-store/internals";
 import { chooseDocumentsPrompt } from "../judge/prompts.js";
 import type { RankedDocument } from "../types.js";
 import type { SearchContext } from "./context.js";

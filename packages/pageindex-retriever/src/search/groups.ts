@@ -1,4 +1,4 @@
-import { getNode, type SkeletonNode, type TreeSkeleton } from "pageindex-store";
+import { getNode, type SkeletonNode, type TreeSkeleton } from "pageindex-core";
 
 /**
  * A run of consecutive siblings offered to a judge as one entry, so that no prompt lists more

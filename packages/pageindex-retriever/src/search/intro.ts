@@ -1,4 +1,4 @@
-import type { SkeletonNode } from "pageindex-store";
+import type { SkeletonNode } from "pageindex-core";
 
 /** Suffix of the prompt id of an opened section's introduction (`0012~intro`; never a node id). */
 const INTRO = "~intro";

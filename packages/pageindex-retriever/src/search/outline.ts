@@ -1,5 +1,11 @@
-import { childrenOf, countTokens, type TreeSkeleton } from "pageindex-store";
-import { formatRange, isReadableSummary, readableSummary } from "pageindex-store/internals";
+import {
+  childrenOf,
+  countTokens,
+  formatRange,
+  isReadableSummary,
+  readableSummary,
+  type TreeSkeleton,
+} from "pageindex-core";
 import { backMatterMark, clip, printedPages } from "../judge/prompts.js";
 import { entryId, groupRange, type LevelEntry, levelEntries } from "./groups.js";
 

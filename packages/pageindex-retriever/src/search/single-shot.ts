@@ -1,4 +1,4 @@
-import { pathToRoot, renderToc, type TreeSkeleton } from "pageindex-store";
+import { pathToRoot, renderToc, type TreeSkeleton } from "pageindex-core";
 import { PromptTooLargeError } from "../errors.js";
 import { singleShotPrompt } from "../judge/prompts.js";
 import { modelReason, normaliseScore } from "../judge/schema.js";

@@ -6,7 +6,7 @@ import {
   subtreeNodes,
   subtreeTokenCount,
   type TreeSkeleton,
-} from "pageindex-store";
+} from "pageindex-core";
 import type { JudgeRequest, Judgment, NodeVerdict } from "../judge/types.js";
 import type { Candidate, TrailStep } from "../types.js";
 import { processOpening } from "./bounded-search.js";

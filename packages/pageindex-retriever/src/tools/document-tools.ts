@@ -1,6 +1,6 @@
 import { tool } from "@langchain/core/tools";
-import type { DocumentInfo, DocumentMatch, DocumentPage, TreeReader } from "pageindex-store";
-import { asData, isCatalogReader, oneLine } from "pageindex-store/internals";
+import { asData, type DocumentInfo, oneLine, type TreeReader } from "pageindex-core";
+import { type DocumentMatch, type DocumentPage, isCatalogReader } from "pageindex-store";
 import { z } from "zod/v4";
 import { TOOL_DATA_NOTE, toolError } from "./format.js";
 

@@ -1,7 +1,13 @@
 import { ToolMessage } from "@langchain/core/messages";
 import type { ToolRunnableConfig } from "@langchain/core/tools";
-import { type SkeletonNode, type TreeSkeleton, titlePath } from "pageindex-store";
-import { asData, formatRange, pathLine } from "pageindex-store/internals";
+import {
+  asData,
+  formatRange,
+  pathLine,
+  type SkeletonNode,
+  type TreeSkeleton,
+  titlePath,
+} from "pageindex-core";
 
 /**
  * Ends every tool description: what a tool returns from a document is data. Tool output goes

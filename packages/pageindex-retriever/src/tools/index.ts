@@ -1,4 +1,4 @@
-import type { TreeReader } from "pageindex-store";
+import type { TreeReader } from "pageindex-core";
 import type { PageIndexRetriever } from "../retriever.js";
 import { createNavigationTools, type NavigationToolOptions } from "./navigation-tools.js";
 import { createSearchTool, type SearchToolOptions } from "./search-tool.js";

@@ -1,15 +1,18 @@
 import { Document } from "@langchain/core/documents";
 import { tool } from "@langchain/core/tools";
 import {
+  asData,
   DocumentNotFoundError,
+  formatRange,
   getNode,
   nodeDocumentId,
+  nodeMetadata,
+  oneLine,
   type SkeletonNode,
   type TreeReader,
   type TreeSkeleton,
   walk,
-} from "pageindex-store";
-import { asData, formatRange, nodeMetadata, oneLine } from "pageindex-store/internals";
+} from "pageindex-core";
 import { z } from "zod/v4";
 import { resolveId } from "../search/context.js";
 import { createDocumentTools } from "./document-tools.js";

@@ -1,6 +1,6 @@
 import type { Document } from "@langchain/core/documents";
 import { tool } from "@langchain/core/tools";
-import { formatRange } from "pageindex-store/internals";
+import { formatRange } from "pageindex-core";
 import { z } from "zod/v4";
 import type { PageIndexRetriever } from "../retriever.js";
 import type { PageIndexDocumentMetadata } from "../types.js";

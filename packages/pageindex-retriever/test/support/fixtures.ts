@@ -1,10 +1,5 @@
-import {
-  createTree,
-  MemoryTreeReader,
-  type NodeDraft,
-  type TreeDocument,
-  type TreeReader,
-} from "pageindex-store";
+import { createTree, type NodeDraft, type TreeDocument, type TreeReader } from "pageindex-core";
+import { MemoryTreeReader } from "pageindex-store";
 
 const filler = (topic: string, n = 60) =>
   Array.from({ length: n }, (_, i) => `Paragraph ${i + 1} discusses ${topic} in general terms.`).join(" ");

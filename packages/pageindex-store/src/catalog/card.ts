@@ -1,6 +1,11 @@
-import { stem, tokenize } from "../lexical/tokenize.js";
-import { type DocumentInfo, documentInfo } from "../model/reader.js";
-import type { TreeDocument, TreeSkeleton } from "../model/types.js";
+import {
+  type DocumentInfo,
+  documentInfo,
+  stem,
+  type TreeDocument,
+  type TreeSkeleton,
+  tokenize,
+} from "pageindex-core";
 
 /** A section named on a card: its id and title (one line). */
 export interface CardSection {

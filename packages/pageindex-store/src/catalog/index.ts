@@ -1,5 +1,4 @@
-import { abbreviationsOf, tokenize, tokenizeQuery } from "../lexical/tokenize.js";
-import type { DocumentInfo } from "../model/reader.js";
+import { abbreviationsOf, type DocumentInfo, tokenize, tokenizeQuery } from "pageindex-core";
 import { CARD_FIELDS, type CardSection, type DocumentCard, metadataFacets, queryNameTerms } from "./card.js";
 import { FIELD_COUNT, facetKey, type Segment, type SegmentEntry, unpackCount } from "./segment.js";
 

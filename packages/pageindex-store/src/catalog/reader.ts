@@ -1,4 +1,4 @@
-import type { TreeReader } from "../model/reader.js";
+import type { TreeReader } from "pageindex-core";
 import type { DocumentMatch, DocumentPage, DocumentPageOptions, SearchDocumentsOptions } from "./index.js";
 
 /**

@@ -1,5 +1,5 @@
 import { gunzipSync, gzipSync } from "node:zlib";
-import type { TreeDocument, TreeSkeleton } from "../model/types.js";
+import type { TreeDocument, TreeSkeleton } from "pageindex-core";
 import { StoreCorruptionError, StoreVersionError } from "../store/errors.js";
 import {
   buildCard,

@@ -1,5 +1,5 @@
 import type { BaseStore } from "@langchain/core/stores";
-import { PageIndexError } from "../errors.js";
+import { PageIndexError } from "pageindex-core";
 import type { KeyLayout } from "../store/keys.js";
 import { newVersionId } from "../store/keys.js";
 import { CatalogIndex } from "./index.js";

@@ -1,4 +1,14 @@
 import {
+  type DocumentInfo,
+  DocumentNotFoundError,
+  documentInfo,
+  getNode,
+  type TreeDocument,
+  type TreeReader,
+  type TreeSkeleton,
+  toSkeleton,
+} from "pageindex-core";
+import {
   CatalogIndex,
   type DocumentMatch,
   type DocumentPage,
@@ -9,15 +19,6 @@ import { DEFAULT_MERGE_POLICY, mergeSegments, nextMerge } from "../catalog/merge
 import type { CatalogReader } from "../catalog/reader.js";
 import { catalogEntry, Segment } from "../catalog/segment.js";
 import { newVersionId } from "../store/keys.js";
-import { getNode } from "./navigate.js";
-import {
-  type DocumentInfo,
-  DocumentNotFoundError,
-  documentInfo,
-  type TreeReader,
-  toSkeleton,
-} from "./reader.js";
-import type { TreeDocument, TreeSkeleton } from "./types.js";
 
 /**
  * A {@link TreeReader} over trees held in memory (no persistence), with the same corpus catalog

@@ -1,5 +1,4 @@
-import { PageIndexError } from "../errors.js";
-import type { TreeDocument } from "../model/types.js";
+import { PageIndexError, type TreeDocument } from "pageindex-core";
 import { DocumentIdConflictError } from "./errors.js";
 
 /** Options of `PageIndexStore.addTrees`. */

@@ -1,10 +1,15 @@
 import { createHash } from "node:crypto";
+import {
+  type DocumentInfo,
+  parseTree,
+  type SkeletonNode,
+  TREE_KINDS,
+  TREE_SCHEMA_VERSION,
+  type TreeNode,
+  type TreeSkeleton,
+  TreeValidationError,
+} from "pageindex-core";
 import { z } from "zod/v4";
-import { TreeValidationError } from "../errors.js";
-import type { DocumentInfo } from "../model/reader.js";
-import type { SkeletonNode, TreeNode, TreeSkeleton } from "../model/types.js";
-import { TREE_SCHEMA_VERSION } from "../model/types.js";
-import { parseTree } from "../model/validate.js";
 import { StoreCorruptionError, StoreVersionError } from "./errors.js";
 import { isVersionId } from "./keys.js";
 
@@ -158,7 +163,7 @@ function checkDigest(bytes: Uint8Array, expected: string, key: string, docId: st
 const DocumentInfoSchema: z.ZodType<DocumentInfo> = z.object({
   docId: z.string(),
   docName: z.string(),
-  kind: z.enum(["pdf", "markdown", "text"]),
+  kind: z.enum(TREE_KINDS),
   description: z.string().optional(),
   source: z.string().optional(),
   pageCount: count.optional(),

@@ -1,5 +1,5 @@
 import type { BaseStore } from "@langchain/core/stores";
-import { InvalidIdError } from "../errors.js";
+import { InvalidIdError } from "pageindex-core";
 import { MAX_DERIVED_NAME_LENGTH, versionTime } from "./keys.js";
 
 /** Keys per `mdelete` call when removing orphans across documents. */

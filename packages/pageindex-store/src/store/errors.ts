@@ -1,4 +1,4 @@
-import { InvalidIdError, PageIndexError } from "../errors.js";
+import { InvalidIdError, PageIndexError } from "pageindex-core";
 
 /**
  * A value in the store is unreadable: corrupt or truncated bytes, a value written by another

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { link, mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { BaseStore } from "@langchain/core/stores";
-import { InvalidIdError, PageIndexError } from "../errors.js";
+import { InvalidIdError, PageIndexError } from "pageindex-core";
 import type { CreateIfAbsentStore } from "./create-if-absent.js";
 import { StoreReadOnlyError } from "./errors.js";
 

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { InvalidIdError } from "../errors.js";
-import { assertSafeId } from "../ids.js";
+import { assertSafeId, InvalidIdError } from "pageindex-core";
 
 /**
  * Key layout, all within `[A-Za-z0-9_.-]` so every LangChain byte store (LocalFileStore

@@ -1,4 +1,18 @@
 import type { BaseStore } from "@langchain/core/stores";
+import {
+  type DocumentInfo,
+  DocumentNotFoundError,
+  documentInfo,
+  InvalidIdError,
+  PageIndexError,
+  parseTree,
+  type SkeletonNode,
+  type TreeDocument,
+  type TreeNode,
+  type TreeReader,
+  type TreeSkeleton,
+  toSkeleton,
+} from "pageindex-core";
 import type {
   DocumentMatch,
   DocumentPage,
@@ -8,16 +22,6 @@ import type {
 import { DEFAULT_MERGE_POLICY } from "../catalog/merge.js";
 import { catalogEntry, type NewEntry } from "../catalog/segment.js";
 import { StoreCatalog } from "../catalog/store-catalog.js";
-import { InvalidIdError, PageIndexError } from "../errors.js";
-import {
-  type DocumentInfo,
-  DocumentNotFoundError,
-  documentInfo,
-  type TreeReader,
-  toSkeleton,
-} from "../model/reader.js";
-import type { SkeletonNode, TreeDocument, TreeNode, TreeSkeleton } from "../model/types.js";
-import { parseTree } from "../model/validate.js";
 import {
   type AddTreesOptions,
   assertDistinctIds,

@@ -1,5 +1,5 @@
 import { BaseStore } from "@langchain/core/stores";
-import { PageIndexError } from "../errors.js";
+import { PageIndexError } from "pageindex-core";
 import type { CreateIfAbsentStore } from "./create-if-absent.js";
 import {
   RedisStoreConnectionError,

@@ -1,5 +1,4 @@
-import type { NodeDraft, TreeDocument } from "../../src/index.js";
-import { createTree } from "../../src/index.js";
+import { createTree, type NodeDraft, type TreeDocument } from "pageindex-core";
 
 /** Options of {@link makeTree}. */
 export interface MakeTreeOptions {

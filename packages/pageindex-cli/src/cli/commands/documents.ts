@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
-import { fromPageIndexJson, renderToc, type TreeDocument, toPageIndexJson } from "pageindex-store";
+import { fromPageIndexJson, renderToc, type TreeDocument, toPageIndexJson } from "pageindex-core";
 import type { CliContext } from "../context.js";
 import { resolveDocId, resolveDocIds, type StoredState, storedState } from "../doc-ids.js";
 import { CliError, EXIT, plural, printJson } from "../output.js";

@@ -1,5 +1,5 @@
+import type { DocumentInfo } from "pageindex-core";
 import { type EvaluationResult, renameRetriever } from "pageindex-retriever/eval";
-import type { DocumentInfo } from "pageindex-store";
 import type { IndexOutcome } from "./index-files.js";
 
 /**

@@ -2,6 +2,7 @@ import { mkdir, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
+import { type DocumentInfo, oneLine } from "pageindex-core";
 import { PageIndexRetriever, type SearchStrategy } from "pageindex-retriever";
 import {
   AnswerGrader,
@@ -25,8 +26,6 @@ import {
   toLangSmithExperiment,
   VectorChunkRetriever,
 } from "pageindex-retriever/eval";
-import type { DocumentInfo } from "pageindex-store";
-import { oneLine } from "pageindex-store/internals";
 import type { CliContext } from "../context.js";
 import { CliError, EXIT, plural, printJson } from "../output.js";
 import { createProgress } from "../progress.js";

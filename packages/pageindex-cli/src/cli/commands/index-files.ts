@@ -3,16 +3,10 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import pLimit from "p-limit";
+import { PageIndexError, type TreeDocument, toDocId, UsageTracker } from "pageindex-core";
 import { PageIndexLoader } from "pageindex-loader";
 import { LexicalIndexes } from "pageindex-retriever";
-import {
-  DocumentIdConflictError,
-  PageIndexError,
-  type PageIndexStore,
-  type TreeDocument,
-  toDocId,
-  UsageTracker,
-} from "pageindex-store";
+import { DocumentIdConflictError, type PageIndexStore } from "pageindex-store";
 import type { CliContext } from "../context.js";
 import { docIdForFile, type FileDocId, pathDerivedId } from "../doc-ids.js";
 import { expandInputs } from "../files.js";

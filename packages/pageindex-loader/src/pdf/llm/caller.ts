@@ -2,8 +2,7 @@ import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import pLimit from "p-limit";
-import type { UsageTracker } from "pageindex-store";
-import { DATA_NOT_INSTRUCTIONS, invokeStructured, throwIfAborted } from "pageindex-store/internals";
+import { DATA_NOT_INSTRUCTIONS, invokeStructured, throwIfAborted, type UsageTracker } from "pageindex-core";
 import type { z } from "zod/v4";
 
 /** What {@link LlmCaller} needs from the pipeline's options. */

@@ -7,7 +7,7 @@
  */
 import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { NodeDraft, UsageTracker } from "pageindex-store";
+import type { NodeDraft, UsageTracker } from "pageindex-core";
 import type { PdfPage } from "../types.js";
 import { LlmCaller } from "./caller.js";
 import { titleKey } from "./entries.js";

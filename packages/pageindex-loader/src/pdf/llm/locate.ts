@@ -1,4 +1,4 @@
-import { asData } from "pageindex-store/internals";
+import { asData } from "pageindex-core";
 import { z } from "zod/v4";
 import type { PdfPage } from "../types.js";
 import type { LlmCaller } from "./caller.js";

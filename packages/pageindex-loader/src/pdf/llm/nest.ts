@@ -1,4 +1,4 @@
-import type { NodeDraft } from "pageindex-store";
+import type { NodeDraft } from "pageindex-core";
 import { rangeTitle } from "../structure/flat.js";
 import type { PdfPage } from "../types.js";
 import type { Entry } from "./entries.js";

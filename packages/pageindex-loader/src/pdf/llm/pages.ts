@@ -1,4 +1,4 @@
-import { asData } from "pageindex-store/internals";
+import { asData } from "pageindex-core";
 import type { PdfPage } from "../types.js";
 
 /** A page as the model sees it: its text inside a tag naming its physical page. */

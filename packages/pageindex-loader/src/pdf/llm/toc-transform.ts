@@ -1,5 +1,4 @@
-import { countTokens } from "pageindex-store";
-import { asData, unescapeData } from "pageindex-store/internals";
+import { asData, countTokens, unescapeData } from "pageindex-core";
 import { z } from "zod/v4";
 import type { LlmCaller } from "./caller.js";
 import { cleanStructure, cleanTitle, type Entry, titleKey, toPageNumber } from "./entries.js";

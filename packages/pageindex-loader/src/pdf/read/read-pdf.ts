@@ -1,4 +1,4 @@
-import { throwIfAborted } from "pageindex-store/internals";
+import { throwIfAborted } from "pageindex-core";
 import type { PDFDocumentProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { PdfCorruptError } from "../errors.js";
 import type { OutlineEntry, ParsedPage } from "../types.js";

@@ -1,4 +1,4 @@
-import type { NodeDraft, TextPosition } from "pageindex-store";
+import type { NodeDraft, TextPosition } from "pageindex-core";
 import { countDocumentTokens } from "../../common/token-count.js";
 import { joinPageLines } from "../text/dehyphenate.js";
 import type { ParsedPage, PdfLine, PdfPosition, SectionEntry } from "../types.js";

@@ -1,11 +1,12 @@
 import { ContextOverflowError } from "@langchain/core/errors";
-import { ModelCallError, UsageTracker } from "pageindex-store";
 import {
   classifyModelError,
   errorStatus,
   invokeStructured,
   isContextOverflow,
-} from "pageindex-store/internals";
+  ModelCallError,
+  UsageTracker,
+} from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { rateLimitError, ScriptedChatModel } from "../../../test/support/scripted-model.js";

@@ -10,8 +10,11 @@
 /** Current version of the persisted tree format. Bumped on incompatible changes. */
 export const TREE_SCHEMA_VERSION = 1 as const;
 
+/** Every kind of source a tree can be built from (the one list the types and schemas use). */
+export const TREE_KINDS = ["pdf", "markdown", "text"] as const;
+
 /** What kind of source a tree was built from. */
-export type TreeKind = "pdf" | "markdown" | "text";
+export type TreeKind = (typeof TREE_KINDS)[number];
 
 /** Which path produced a tree's structure. */
 export type StructureSource = "headings" | "outline" | "layout" | "llm" | "flat" | "imported" | "mixed";

@@ -1,12 +1,12 @@
 import { FakeListChatModel } from "@langchain/core/utils/testing";
-import { UsageTracker } from "pageindex-store";
 import {
   asData,
   clipModelText,
   extractJson,
   invokeStructured,
   MAX_REPAIR_CHARS,
-} from "pageindex-store/internals";
+  UsageTracker,
+} from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { rateLimitError, ScriptedChatModel } from "../../../test/support/scripted-model.js";

@@ -1,15 +1,17 @@
-import { createTree, type NodeDraft, parseTree } from "pageindex-store";
 import {
   asksForBackMatter,
   branchOverview,
+  createTree,
   detectBackMatter,
   isReadableSummary,
   looksLikePageList,
   meaningfulPageLabels,
+  type NodeDraft,
+  parseTree,
   physicalPagesOf,
   printedRange,
   readableSummary,
-} from "pageindex-store/internals";
+} from "pageindex-core";
 import { describe, expect, it } from "vitest";
 
 const misc: NodeDraft = {

@@ -1,4 +1,5 @@
 import {
+  checkTreeLinks,
   createTree,
   documentsToTree,
   fromPageIndexJson,
@@ -17,8 +18,7 @@ import {
   toPageIndexJson,
   treeToDocuments,
   walk,
-} from "pageindex-store";
-import { checkTreeLinks } from "pageindex-store/internals";
+} from "pageindex-core";
 import { describe, expect, it } from "vitest";
 
 const drafts: NodeDraft[] = [
@@ -358,7 +358,7 @@ describe("PageIndex JSON", () => {
 
 describe("countTokens", () => {
   it("counts ordinary text exactly and pathological runs in linear time", async () => {
-    const { countTokens } = await import("pageindex-store");
+    const { countTokens } = await import("pageindex-core");
     expect(countTokens("")).toBe(0);
     expect(countTokens("Hello world, this is  a test.\n\n  Next para")).toBe(12);
     // 200 kB without whitespace: quadratic BPE would take minutes; sliced it is a fraction of a second.

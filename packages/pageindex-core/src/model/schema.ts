@@ -1,6 +1,6 @@
 import { z } from "zod/v4";
 import type { BuildInfo, LlmUsage, TextPosition, TreeDocument, TreeNode } from "./types.js";
-import { TREE_SCHEMA_VERSION } from "./types.js";
+import { TREE_KINDS, TREE_SCHEMA_VERSION } from "./types.js";
 
 const page = z.number().int().positive();
 const count = z.number().int().nonnegative();
@@ -75,7 +75,7 @@ export const TreeDocumentSchema: z.ZodType<TreeDocument> = z.object({
     .regex(ID_PATTERN, "document ids may only contain A-Z a-z 0-9 _ . - and may not start with a dot"),
   docName: z.string(),
   source: z.string().optional(),
-  kind: z.enum(["pdf", "markdown", "text"]),
+  kind: z.enum(TREE_KINDS),
   pageCount: count.optional(),
   lineCount: count.optional(),
   description: z.string().optional(),

@@ -8,7 +8,7 @@ import {
   TreeValidationError,
   toPageIndexJson,
   treeToDocuments,
-} from "pageindex-store";
+} from "pageindex-core";
 import { describe, expect, it } from "vitest";
 
 const init = {

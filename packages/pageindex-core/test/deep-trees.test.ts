@@ -7,7 +7,7 @@ import {
   parseTree,
   TreeValidationError,
   treeToDocuments,
-} from "pageindex-store";
+} from "pageindex-core";
 import { describe, expect, it } from "vitest";
 
 const build = { loader: "test", structure: "outline" as const };

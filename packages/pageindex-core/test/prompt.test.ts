@@ -1,5 +1,4 @@
-import { createTree, renderToc } from "pageindex-store";
-import { asData, escapeData, oneLine, unescapeData } from "pageindex-store/internals";
+import { asData, createTree, escapeData, oneLine, renderToc, unescapeData } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 
 /** Text a hostile document could hold: forged tags of every kind the prompts use, and an order. */

@@ -5,7 +5,7 @@ import {
   renderToc,
   type TreeDocument,
   type TreeNode,
-} from "pageindex-store";
+} from "pageindex-core";
 import { describe, expect, it } from "vitest";
 
 const drafts: NodeDraft[] = [
