@@ -81,7 +81,13 @@ class TitleWordJudge implements Judge {
     const verdicts = request.documents.flatMap(({ skeleton }) =>
       skeleton.nodes
         .filter((n) => n.childIds.length === 0 && this.matches(run.query, n.title))
-        .map((n) => ({ nodeId: n.nodeId, docId: skeleton.docId, relevant: true, score: 1, reason: "title word" })),
+        .map((n) => ({
+          nodeId: n.nodeId,
+          docId: skeleton.docId,
+          relevant: true,
+          score: 1,
+          reason: "title word",
+        })),
     );
     return { judgment: { verdicts, judge: "llm" }, roundTrips: 1 };
   }
@@ -123,7 +129,10 @@ describe("a judge plugged in through `judge:`", () => {
 
   it("composes the stock judges: a model's unusable answer falls back lexically, a usable one is cached", async () => {
     const garbage = new ScriptedChatModel([], { fallback: () => "no JSON here" });
-    const fallback = new FallbackJudge(new LlmJudge({ model: garbage }), new LexicalJudge({ threshold: 0.2 }));
+    const fallback = new FallbackJudge(
+      new LlmJudge({ model: garbage }),
+      new LexicalJudge({ threshold: 0.2 }),
+    );
     const retriever = new PageIndexRetriever({
       trees: [annualReport()],
       model: garbage,
@@ -139,11 +148,23 @@ describe("a judge plugged in through `judge:`", () => {
     const cache = new LruJudgmentCache();
     const cached = new CachedJudge(new LlmJudge({ model }), cache);
     const tree = annualReport();
-    const first = new PageIndexRetriever({ trees: [tree], model, judge: cached, strategy: "expand", ...fast });
+    const first = new PageIndexRetriever({
+      trees: [tree],
+      model,
+      judge: cached,
+      strategy: "expand",
+      ...fast,
+    });
     await first.invoke("income taxes");
     const calls = model.calls;
     expect(calls).toBeGreaterThan(0);
-    const again = new PageIndexRetriever({ trees: [tree], model, judge: cached, strategy: "expand", ...fast });
+    const again = new PageIndexRetriever({
+      trees: [tree],
+      model,
+      judge: cached,
+      strategy: "expand",
+      ...fast,
+    });
     const docs2 = await again.invoke("Income  TAXES");
     expect(model.calls).toBe(calls);
     expect(again.lastRun?.stats.cacheHits).toBe(calls);
@@ -170,9 +191,9 @@ describe("a strategy added as one table entry", () => {
   });
 
   it("is accepted by name and schedules the search", async () => {
-    expect(() => new PageIndexRetriever({ trees: [annualReport()], strategy: "greedy" as SearchStrategy })).toThrow(
-      RetrieverConfigError,
-    );
+    expect(
+      () => new PageIndexRetriever({ trees: [annualReport()], strategy: "greedy" as SearchStrategy }),
+    ).toThrow(RetrieverConfigError);
     table.greedy = greedy;
     const model = new ScriptedChatModel([], {
       fallback: judgeByTitle(/^(Part II|Item 7|Item 8|Notes to|Note 12)/, [
@@ -213,8 +234,11 @@ describe("options grouped and validated at construction", () => {
       { trees, deadEnds: { maxTokens: -5 } },
       { trees, cache: { size: 0 } },
     ];
-    for (const fields of bad) expect(() => new PageIndexRetriever(fields), JSON.stringify(fields)).toThrow(RetrieverConfigError);
-    expect(() => new PageIndexRetriever({ trees, documents: { margin: Number.POSITIVE_INFINITY } })).not.toThrow();
+    for (const fields of bad)
+      expect(() => new PageIndexRetriever(fields), JSON.stringify(fields)).toThrow(RetrieverConfigError);
+    expect(
+      () => new PageIndexRetriever({ trees, documents: { margin: Number.POSITIVE_INFINITY } }),
+    ).not.toThrow();
   });
 
   it("takes the flat names as aliases, the grouped ones winning", async () => {
