@@ -241,15 +241,20 @@ function fail(message: string): never {
   throw new RetrieverConfigError(`PageIndexRetriever: ${message}`);
 }
 
-/** A number of at least `min` (`Infinity` allowed), or the default. */
-function atLeast(name: string, value: number | undefined, fallback: number, min = 1): number {
+/** A finite number of at least `min` (or `Infinity` when `unbounded`), or the default. */
+function atLeast(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  min = 1,
+  unbounded = false,
+): number {
   if (value === undefined) return fallback;
-  if (typeof value !== "number" || Number.isNaN(value) || value < min || value === Number.NEGATIVE_INFINITY) {
-    fail(`${name} must be a number >= ${min} (got ${value})`);
-  }
-  if (!Number.isFinite(value) && name !== "documents.margin" && name !== "budget.maxCalls") {
-    fail(`${name} must be a number >= ${min} (got ${value})`);
-  }
+  const finite =
+    typeof value === "number" &&
+    (Number.isFinite(value) || (unbounded && value === Number.POSITIVE_INFINITY));
+  if (!finite || value < min)
+    fail(`${name} must be a number >= ${min}${unbounded ? " or Infinity" : ""} (got ${value})`);
   return value;
 }
 
@@ -342,7 +347,7 @@ export function normaliseOptions(fields: RawRetrieverOptions, cacheNamespace: st
       budget.maxQueryTokens ?? fields.maxQueryTokens,
       Math.max(D.budget.minQueryTokens, D.budget.queryPrompts * maxPromptTokens),
     ),
-    maxCalls: atLeast("budget.maxCalls", budget.maxCalls ?? fields.maxCalls, D.budget.maxCalls),
+    maxCalls: atLeast("budget.maxCalls", budget.maxCalls ?? fields.maxCalls, D.budget.maxCalls, 1, true),
     onPromptTooLarge: oneOf(
       "budget.onPromptTooLarge",
       budget.onPromptTooLarge ?? fields.onPromptTooLarge,
@@ -388,7 +393,7 @@ export function normaliseOptions(fields: RawRetrieverOptions, cacheNamespace: st
       D.documents.candidates,
     ),
     rerank: atLeast("documents.rerank", docs.rerank ?? fields.documentRerank, D.documents.rerank, 0),
-    margin: atLeast("documents.margin", docs.margin ?? fields.documentMargin, D.documents.margin),
+    margin: atLeast("documents.margin", docs.margin ?? fields.documentMargin, D.documents.margin, 1, true),
     scoring: oneOf("documents.scoring", docs.scoring ?? fields.documentScoring, D.documents.scoring, [
       "sum",
       "best",

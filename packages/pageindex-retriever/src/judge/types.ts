@@ -148,6 +148,26 @@ export interface JudgeRun {
  * A judge with `usesModel` reads prompts like a model: the search then offers introductions,
  * outline views with lookahead, groups of a wide level and second looks at dead ends. A judge
  * without (lexical) scores whatever it is offered and the search expands level by level.
+ *
+ * @example
+ * ```ts
+ * // A judge that keeps sections whose title names a word of the question.
+ * const titles: Judge = {
+ *   usesModel: false,
+ *   async judgeSiblings(request, run) {
+ *     if (!run.takeStep()) return undefined;
+ *     const words = run.query.toLowerCase().split(/\W+/).filter((w) => w.length > 3);
+ *     const verdicts = request.candidates.map((c) => {
+ *       const relevant = words.some((w) => c.title.toLowerCase().includes(w));
+ *       return { nodeId: c.nodeId, relevant, score: relevant ? 1 : 0, reason: "title" };
+ *     });
+ *     return { judgment: { verdicts, judge: "llm" }, roundTrips: 1 };
+ *   },
+ *   judgeOutline: (request, run) => new LexicalJudge().judgeOutline(request, run),
+ *   chooseDocuments: (request, run) => new LexicalJudge().chooseDocuments(request, run),
+ * };
+ * const retriever = new PageIndexRetriever({ reader: store, judge: titles });
+ * ```
  */
 export interface Judge {
   readonly usesModel: boolean;
