@@ -20,6 +20,11 @@ export interface Measurement {
   /** Output file relative to `outDir`; `stdout.txt` is the script's standard output. */
   output: string;
   kind: OutputKind;
+  /**
+   * Measurements of one group share inputs built on first use (a set's tree cache) and run in
+   * order; groups run side by side.
+   */
+  group: string;
 }
 
 /** The stdout capture every run writes beside its outputs. */
@@ -31,6 +36,7 @@ const benchCost = (set: string, noise: boolean): Measurement => ({
   args: () => ["--set", set, ...(noise ? ["--noise", "2"] : [])],
   output: join(".bench-out", `bench-cost-${set}.json`),
   kind: "json",
+  group: `bench-cost ${set}`,
 });
 
 /** Every measurement, with bench-cost over `sets` (each with the oracle judge and with `--noise 2`). */
@@ -43,6 +49,7 @@ export function measurements(sets: readonly string[]): Measurement[] {
       args: () => [],
       output: join(".bench-out", "eval-offline-judge.json"),
       kind: "json",
+      group: "eval-offline-judge",
     },
     {
       name: "eval-section-starts",
@@ -50,6 +57,7 @@ export function measurements(sets: readonly string[]): Measurement[] {
       args: () => [],
       output: STDOUT,
       kind: "text",
+      group: "eval-section-starts",
     },
     {
       name: "show-judge-prompts",
@@ -57,6 +65,7 @@ export function measurements(sets: readonly string[]): Measurement[] {
       args: (outDir) => ["--out", join(outDir, "judge-prompts.txt")],
       output: "judge-prompts.txt",
       kind: "bytes",
+      group: "show-judge-prompts",
     },
   ];
 }
