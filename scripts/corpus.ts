@@ -2,8 +2,13 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** `../shared/corpus` beside the repository: evaluation data, never needed by tests. */
-export const CORPUS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../shared/corpus");
+/**
+ * `../shared/corpus` beside the repository: evaluation data, never needed by tests.
+ * `PAGEINDEX_CORPUS` points elsewhere (a git worktree has no `shared` folder beside it).
+ */
+export const CORPUS_DIR = process.env.PAGEINDEX_CORPUS
+  ? resolve(process.env.PAGEINDEX_CORPUS)
+  : resolve(dirname(fileURLToPath(import.meta.url)), "../../shared/corpus");
 
 /** Exits cleanly with a message when the corpus is not there (e.g. a user's clone). */
 export function requireCorpus(sub = ""): string {
