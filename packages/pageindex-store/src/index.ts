@@ -80,5 +80,17 @@ export {
   type SearchDocumentsOptions,
 } from "./catalog/index.js";
 export { type CatalogReader, isCatalogReader } from "./catalog/reader.js";
+export { libraryEntry } from "./library/entry.js";
+export { MemoryLibraryIndex } from "./library/memory-library-index.js";
+export { isLibraryReader } from "./library/reader.js";
+export type {
+  LibraryDocumentHit,
+  LibraryEntry,
+  LibraryIndex,
+  LibraryReader,
+  LibrarySection,
+  SearchLibraryOptions,
+  SectionHit,
+} from "./library/types.js";
 export * from "./model/memory-reader.js";
 export * from "./store/index.js";

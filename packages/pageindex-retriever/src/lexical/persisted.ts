@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { Bm25fCountedField, TreeSkeleton } from "pageindex-core";
+import { registerDerivedArtifact } from "pageindex-store";
 import { type CountedNodeFields, nodeFieldParams } from "./node-index.js";
 
 /**
@@ -8,6 +9,9 @@ import { type CountedNodeFields, nodeFieldParams } from "./node-index.js";
  * tokenizer or the fields change, so indexes saved by an older release are rebuilt, not misread.
  */
 export const LEXICAL_INDEX_ARTIFACT = "lexical-index-v1";
+// Registered with the store, so a store handle that never read it (a process that only indexes)
+// still removes it with the version it was built from.
+registerDerivedArtifact(LEXICAL_INDEX_ARTIFACT);
 
 /** Serialized form (before gzip): the skeleton it was built from, a vocabulary and counts. */
 interface SavedIndex {

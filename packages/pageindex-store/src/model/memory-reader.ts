@@ -18,6 +18,9 @@ import {
 import { DEFAULT_MERGE_POLICY, mergeSegments, nextMerge } from "../catalog/merge.js";
 import type { CatalogReader } from "../catalog/reader.js";
 import { catalogEntry, Segment } from "../catalog/segment.js";
+import { libraryEntry } from "../library/entry.js";
+import { MemoryLibraryIndex } from "../library/memory-library-index.js";
+import type { LibraryDocumentHit, LibraryReader, SearchLibraryOptions } from "../library/types.js";
 import { newVersionId } from "../store/keys.js";
 
 /**
@@ -29,10 +32,11 @@ import { newVersionId } from "../store/keys.js";
  * await reader.searchDocuments("gross margin 2023", { limit: 3 });
  * ```
  */
-export class MemoryTreeReader implements TreeReader, CatalogReader {
+export class MemoryTreeReader implements TreeReader, CatalogReader, LibraryReader {
   private readonly trees = new Map<string, TreeDocument>();
   private readonly skeletons = new Map<string, TreeSkeleton>();
   private readonly catalog = new CatalogIndex();
+  private readonly library = new MemoryLibraryIndex();
 
   constructor(trees: Iterable<TreeDocument> = []) {
     const entries = [];
@@ -53,9 +57,11 @@ export class MemoryTreeReader implements TreeReader, CatalogReader {
   }
 
   private put(tree: TreeDocument) {
+    const versionId = newVersionId();
     this.trees.set(tree.docId, tree);
     this.skeletons.set(tree.docId, toSkeleton(tree));
-    return catalogEntry(tree, newVersionId());
+    this.library.set(libraryEntry(tree, versionId));
+    return catalogEntry(tree, versionId);
   }
 
   async listDocuments(): Promise<DocumentInfo[]>;
@@ -67,6 +73,11 @@ export class MemoryTreeReader implements TreeReader, CatalogReader {
 
   async searchDocuments(query: string, options?: SearchDocumentsOptions): Promise<DocumentMatch[]> {
     return this.catalog.search(query, options);
+  }
+
+  /** Documents ranked by their sections (an in-memory library index, see `MemoryLibraryIndex`). */
+  async searchLibrary(query: string, options?: SearchLibraryOptions): Promise<LibraryDocumentHit[]> {
+    return this.library.searchLibrary(query, options);
   }
 
   async getSkeleton(docId: string): Promise<TreeSkeleton> {

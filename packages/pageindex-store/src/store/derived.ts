@@ -104,3 +104,27 @@ export class DerivedArtifacts {
     return stale.length;
   }
 }
+
+/** Artifact names registered by the packages that own them (see {@link registerDerivedArtifact}). */
+const registered = new Set<string>();
+
+/**
+ * Registers the name of a derived artifact (see `PageIndexStore.putDerived`) so that every store
+ * handle of this process removes it with a superseded or deleted version, also a handle that
+ * never read or wrote it (a writer that only indexes). The package that owns an artifact
+ * registers it when it is loaded; the store names none itself. `vacuum` removes unregistered
+ * ones too.
+ * @throws {InvalidIdError} for a bad name.
+ * @example
+ * ```ts
+ * registerDerivedArtifact("my-index-v2");
+ * ```
+ */
+export function registerDerivedArtifact(name: string): void {
+  registered.add(assertDerivedName(name));
+}
+
+/** The names registered so far. */
+export function registeredDerivedArtifacts(): ReadonlySet<string> {
+  return registered;
+}

@@ -2,6 +2,7 @@
 export { type AddTreesOptions, DuplicateBatchDocumentError } from "./batch-write.js";
 export { STORE_FORMAT_VERSION, type VerifyMode } from "./codec.js";
 export { type CreateIfAbsentStore, hasCreateIfAbsent } from "./create-if-absent.js";
+export { registerDerivedArtifact } from "./derived.js";
 export {
   DocumentIdConflictError,
   RedisStoreConnectionError,
