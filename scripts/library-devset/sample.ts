@@ -1,0 +1,67 @@
+/**
+ * Sections to write library questions about, picked at random with a fixed seed: a document
+ * with probability growing with its size (√ of its sections), then one of its content sections
+ * weighted to depth (level²) — questions in users' words ask for details deep inside long
+ * manuals. Back matter, contents lists and sections under 80 tokens of their own are skipped.
+ * Prints each section's place (pages or lines) and its own text, to be read before a question
+ * is written.
+ *
+ * Run: npx tsx scripts/library-devset/sample.ts [--seed 24] [--count 120] [--only TEXT]
+ * (trees come from the cache that eval-library.ts fills; missing ones are built).
+ */
+import { isBackMatter, seededRandom } from "../../packages/pageindex-retriever/src/eval/sample-sections.js";
+import { libraryFiles, libraryTree } from "./library.js";
+
+const arg = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i < 0 ? undefined : process.argv[i + 1];
+};
+
+async function main(): Promise<void> {
+  const seed = Number(arg("--seed") ?? 24);
+  const count = Number(arg("--count") ?? 120);
+  const only = arg("--only");
+  const random = seededRandom(seed);
+  const files = libraryFiles().filter((f) => !only || f.docName.includes(only));
+  const docs = [];
+  for (const file of files) {
+    const tree = await libraryTree(file);
+    if (!tree) continue;
+    const byId = new Map(tree.nodes.map((n) => [n.nodeId, n]));
+    const pathOf = (id: string | null): string[] => {
+      const node = id === null ? undefined : byId.get(id);
+      return node ? [...pathOf(node.parentId), node.title] : [];
+    };
+    const sections = tree.nodes
+      .filter((n) => n.tokenCount >= 80 && n.text.trim().length > 0 && n.backMatter === undefined)
+      .map((n) => ({ node: n, path: pathOf(n.nodeId) }))
+      .filter((s) => !isBackMatter(s.path));
+    if (sections.length > 0) docs.push({ file, tree, sections });
+  }
+  const seen = new Set<string>();
+  const pick = <T>(items: readonly T[], weight: (t: T) => number): T => {
+    const total = items.reduce((s, t) => s + weight(t), 0);
+    let r = random() * total;
+    for (const t of items) {
+      r -= weight(t);
+      if (r <= 0) return t;
+    }
+    return items.at(-1) as T;
+  };
+  for (let n = 0; n < count; n += 1) {
+    const doc = pick(docs, (d) => Math.sqrt(d.tree.nodes.length));
+    const s = pick(doc.sections, (x) => x.node.level ** 2);
+    const key = `${doc.file.docId}#${s.node.nodeId}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const where =
+      s.node.startPage !== undefined
+        ? `pages ${s.node.startPage}-${s.node.ownEndPage ?? s.node.endPage}`
+        : `lines ${s.node.startLine}-${s.node.ownEndLine ?? s.node.endLine}`;
+    console.log(`\n=== #${n} ${doc.file.docId} [${s.node.nodeId}] level ${s.node.level} ${where}`);
+    console.log(`path: ${s.path.join(" > ")}`);
+    console.log(s.node.text.slice(0, 1400).replace(/\n{2,}/g, "\n"));
+  }
+}
+
+await main();
