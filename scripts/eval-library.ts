@@ -69,8 +69,14 @@ function args() {
     process.exit(0);
   }
   const split = value("--split") ?? "dev";
-  if (!["dev", "validation", "all"].includes(split)) throw new Error(`--split must be dev, validation or all, got ${split}`);
-  return { split, only: value("--only"), verbose: argv.includes("--verbose"), rebuild: argv.includes("--rebuild") };
+  if (!["dev", "validation", "all"].includes(split))
+    throw new Error(`--split must be dev, validation or all, got ${split}`);
+  return {
+    split,
+    only: value("--only"),
+    verbose: argv.includes("--verbose"),
+    rebuild: argv.includes("--rebuild"),
+  };
 }
 
 /** Gold numbers as the oracle judge reads them: pages, or every line of the range. */
@@ -181,7 +187,8 @@ async function main(): Promise<void> {
   const { store, dir, built, ms: storeMs } = await libraryStore(trees, rebuild);
   const stored = new Set(trees.map((t) => t.docId));
   const missing = questions.filter((q) => !stored.has(q.docId));
-  if (missing.length > 0) throw new Error(`documents not in the library: ${missing.map((q) => `${q.id} ${q.docId}`).join(", ")}`);
+  if (missing.length > 0)
+    throw new Error(`documents not in the library: ${missing.map((q) => `${q.id} ${q.docId}`).join(", ")}`);
   console.log(
     `${trees.length} documents (${trees.filter((t) => t.kind === "pdf").length} PDF, ` +
       `${trees.filter((t) => t.kind !== "pdf").length} Markdown); trees ${(treesMs / 1000).toFixed(0)} s, ` +
@@ -191,9 +198,12 @@ async function main(): Promise<void> {
 
   const pagesStarted = performance.now();
   const pages: LibraryPage[] = [];
-  for (const f of files as LibraryFile[]) if (stored.has(f.docId)) pages.push(...((await libraryPages(f)) ?? []));
+  for (const f of files as LibraryFile[])
+    if (stored.has(f.docId)) pages.push(...((await libraryPages(f)) ?? []));
   const baseline = pageBaseline(pages);
-  console.log(`baseline: ${pages.length} pages indexed in ${((performance.now() - pagesStarted) / 1000).toFixed(0)} s`);
+  console.log(
+    `baseline: ${pages.length} pages indexed in ${((performance.now() - pagesStarted) / 1000).toFixed(0)} s`,
+  );
 
   const oracle = new OracleJudge();
   for (const q of questions) {
@@ -231,7 +241,9 @@ async function main(): Promise<void> {
         calls: run?.stats.calls ?? 0,
         roundTrips: run?.stats.roundTrips ?? 0,
         ms,
-        top: docs.slice(0, K).map((d) => `${d.metadata.docId}:${d.metadata.startPage ?? `l${d.metadata.startLine}`}`),
+        top: docs
+          .slice(0, K)
+          .map((d) => `${d.metadata.docId}:${d.metadata.startPage ?? `l${d.metadata.startLine}`}`),
       };
     }
     results[q.id] = row;
@@ -240,7 +252,8 @@ async function main(): Promise<void> {
         .map(([name, o]) => `${o.hit ? "HIT " : "miss"}${o.rightDoc === false ? "(doc)" : ""} ${name}`)
         .join(" | ");
       console.log(`${q.id} [${q.split}/${q.difficulty}] ${q.docId}: ${marks}`);
-      if (!row["offline, library-wide"]?.hit) console.log(`    offline library-wide top: ${row["offline, library-wide"]?.top.join(", ")}`);
+      if (!row["offline, library-wide"]?.hit)
+        console.log(`    offline library-wide top: ${row["offline, library-wide"]?.top.join(", ")}`);
     }
   }
   const evalMs = performance.now() - evalStarted;
@@ -249,10 +262,11 @@ async function main(): Promise<void> {
   const groups: Array<[string, LibraryQuestion[]]> = [];
   for (const s of split === "all" ? ["dev", "validation"] : [split]) {
     const inSplit = questions.filter((q) => q.split === s);
-    groups.push([s, inSplit], [`${s} hard`, inSplit.filter((q) => q.difficulty === "hard")], [
-      `${s} easy`,
-      inSplit.filter((q) => q.difficulty === "easy"),
-    ]);
+    groups.push(
+      [s, inSplit],
+      [`${s} hard`, inSplit.filter((q) => q.difficulty === "hard")],
+      [`${s} easy`, inSplit.filter((q) => q.difficulty === "easy")],
+    );
   }
   if (split === "all") groups.push(["all", questions]);
   const report: Record<string, Record<string, Summary>> = {};

@@ -54,16 +54,34 @@ export function libraryFiles(): LibraryFile[] {
 
 const TREES = join(DEBIAN_CACHE, "library-trees");
 
+function treeCacheFile(file: LibraryFile, bytes: Uint8Array): string {
+  const key = createHash("sha1").update(bytes).update(file.docId).digest("hex").slice(0, 12);
+  return join(TREES, `${file.docId}-${key}.json`);
+}
+
+/** Whether the file's tree is in the cache already. */
+export function libraryTreeCached(file: LibraryFile): boolean {
+  const bytes = debianFileBytes(file);
+  return bytes !== undefined && existsSync(treeCacheFile(file, bytes));
+}
+
 /** The file's tree, built offline with extractive summaries and a description (as the CLI indexes), cached by its bytes. */
 export async function libraryTree(file: LibraryFile, rebuild = false): Promise<TreeDocument | undefined> {
   const bytes = debianFileBytes(file);
   if (!bytes) return undefined;
-  const key = createHash("sha1").update(bytes).update(file.docId).digest("hex").slice(0, 12);
-  const cached = join(TREES, `${file.docId}-${key}.json`);
+  const cached = treeCacheFile(file, bytes);
   if (!rebuild && existsSync(cached)) return JSON.parse(readFileSync(cached, "utf8")) as TreeDocument;
   const name = basename(file.path).replace(/\.gz$/, "");
-  const common = { docId: file.docId, docName: file.docName, source: `${file.pkg}/${file.path}`, description: true };
-  const tree = await new PageIndexLoader(new File([bytes], name), { markdown: common, pdf: common }).loadTree();
+  const common = {
+    docId: file.docId,
+    docName: file.docName,
+    source: `${file.pkg}/${file.path}`,
+    description: true,
+  };
+  const tree = await new PageIndexLoader(new File([bytes], name), {
+    markdown: common,
+    pdf: common,
+  }).loadTree();
   mkdirSync(TREES, { recursive: true });
   writeFileSync(`${cached}.tmp`, JSON.stringify(tree));
   renameSync(`${cached}.tmp`, cached);
@@ -86,7 +104,8 @@ export async function libraryTrees(
       try {
         trees[i] = await libraryTree(file, rebuild);
         const ms = Date.now() - started;
-        if (ms > 2000 || file.kind === "pdf") log(`built ${file.docName}: ${trees[i]?.nodes.length} nodes (${(ms / 1000).toFixed(1)} s)`);
+        if (ms > 2000)
+          log(`built ${file.docName}: ${trees[i]?.nodes.length} nodes (${(ms / 1000).toFixed(1)} s)`);
       } catch (error) {
         log(`skipped ${file.docName}: ${(error as Error).message.split("\n")[0]}`);
       }
