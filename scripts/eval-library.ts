@@ -33,27 +33,18 @@ import type { DocumentInterface } from "@langchain/core/documents";
 import { PageIndexRetriever, type PageIndexRetrieverInput } from "pageindex-retriever";
 import { Bm25Index, bm25Doc, tokenize, tokenizeQuery } from "pageindex-store/internals";
 import { documentHoldsEvidence } from "../packages/pageindex-retriever/src/eval/metrics.js";
-import { type LibraryFile, libraryFiles, libraryStore, libraryTrees } from "./library-devset/library.js";
+import {
+  type LibraryFile,
+  type LibraryQuestion,
+  libraryFiles,
+  libraryStore,
+  libraryTrees,
+} from "./library-devset/library.js";
 import { type LibraryPage, libraryPages } from "./library-devset/pages.js";
 import { OracleJudge } from "./oracle-judge.js";
 
 const K = 3;
 const HERE = dirname(fileURLToPath(import.meta.url));
-
-/** One question of questions.json. */
-export interface LibraryQuestion {
-  id: string;
-  question: string;
-  docId: string;
-  /** `package/path` of the document. */
-  file: string;
-  /** Gold pages (PDF) or an inclusive line range (Markdown). */
-  gold: { pages: number[] } | { lines: [number, number] };
-  difficulty: "hard" | "easy";
-  split: "dev" | "validation";
-  /** Title path of the section the question was written from (never shown to the retriever). */
-  section: string;
-}
 
 function args() {
   const argv = process.argv.slice(2);

@@ -500,9 +500,7 @@ export const LIBRARY_FILES: Readonly<Record<string, readonly string[]>> = {
   "systemtap-doc": ["usr/share/doc/systemtap-doc/SystemTap_Beginners_Guide.pdf"],
   "tcl-doc": ["usr/share/doc/tcl-doc/tcltk-policy.pdf"],
   texinfo: ["usr/share/doc/texinfo/txirefcard-a4.pdf.gz", "usr/share/doc/texinfo/txirefcard.pdf.gz"],
-  "therion-doc": [
-    "usr/share/doc/therion/samples.doc/000001-rabbit-plan.pdf",
-  ],
+  "therion-doc": ["usr/share/doc/therion/samples.doc/000001-rabbit-plan.pdf"],
   "tokyocabinet-doc": ["usr/share/doc/tokyocabinet-doc/tokyoproducts.pdf.gz"],
   "toulbar2-doc": [
     "usr/share/doc/toulbar2-doc/CFNformat.pdf.gz",

@@ -52,6 +52,21 @@ export function libraryFiles(): LibraryFile[] {
   return out;
 }
 
+/** One question of questions.json. */
+export interface LibraryQuestion {
+  id: string;
+  question: string;
+  docId: string;
+  /** `package/path` of the document. */
+  file: string;
+  /** Gold pages (PDF) or an inclusive line range (Markdown). */
+  gold: { pages: number[] } | { lines: [number, number] };
+  difficulty: "hard" | "easy";
+  split: "dev" | "validation";
+  /** Title path of the section the question was written from (never shown to the retriever). */
+  section: string;
+}
+
 const TREES = join(DEBIAN_CACHE, "library-trees");
 
 function treeCacheFile(file: LibraryFile, bytes: Uint8Array): string {

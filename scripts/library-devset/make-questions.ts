@@ -19,8 +19,13 @@ import { fileURLToPath } from "node:url";
 import type { TreeDocument, TreeNode } from "pageindex-store";
 import { isStopWord, tokenize } from "pageindex-store/internals";
 import { seededRandom, shuffled } from "../../packages/pageindex-retriever/src/eval/sample-sections.js";
-import type { LibraryQuestion } from "../eval-library.js";
-import { type LibraryFile, libraryFiles, libraryTreeCached, libraryTrees } from "./library.js";
+import {
+  type LibraryFile,
+  type LibraryQuestion,
+  libraryFiles,
+  libraryTreeCached,
+  libraryTrees,
+} from "./library.js";
 import { libraryPages } from "./pages.js";
 
 /** A word in fewer than this share of the library's sections is rare: a term a user would not know before reading. */
@@ -45,7 +50,8 @@ async function locate(file: LibraryFile, quote: string): Promise<LibraryQuestion
         if (squash(`${a.text} ${b.text}`).includes(wanted)) found.push(a.from, b.from);
       }
     }
-    if (found.length === 0 || found.length > 2) throw new Error(`${file.docId}: quote found on ${found.length} pages: ${quote}`);
+    if (found.length === 0 || found.length > 2)
+      throw new Error(`${file.docId}: quote found on ${found.length} pages: ${quote}`);
     return { pages: found };
   }
   const lines = pages.flatMap((p) => p.text.split("\n"));
@@ -83,7 +89,8 @@ function sectionOf(
   const node = tree.nodes.filter(holds).sort((a, b) => has(b) - has(a) || b.level - a.level)[0];
   if (!node) return undefined;
   const path: string[] = [];
-  for (let n: TreeNode | undefined = node; n; n = n.parentId ? byId.get(n.parentId) : undefined) path.unshift(n.title);
+  for (let n: TreeNode | undefined = node; n; n = n.parentId ? byId.get(n.parentId) : undefined)
+    path.unshift(n.title);
   return { node, path: path.join(" > ") };
 }
 
@@ -125,7 +132,9 @@ async function main(): Promise<void> {
     const own = words(section?.node.text ?? "");
     const rare = [...asked].filter((w) => own.has(w) && (df.get(w) ?? 0) < sections * RARE);
     if (difficulty === "hard" && (titleShared.length > 1 || rare.length > 0))
-      problems.push(`${docId}: "${question}" shares title words [${titleShared}] rare words [${rare.map((w) => `${w} (${df.get(w)})`)}]`);
+      problems.push(
+        `${docId}: "${question}" shares title words [${titleShared}] rare words [${rare.map((w) => `${w} (${df.get(w)})`)}]`,
+      );
     questions.push({
       id: `q${String(i + 1).padStart(2, "0")}`,
       question,
@@ -161,7 +170,8 @@ async function main(): Promise<void> {
       'THE "validation" SPLIT IS NEVER USED FOR TUNING: tune on "dev" only; run validation once to check a change.',
   };
   writeFileSync(out, `${JSON.stringify({ ...header, questions }, null, 2)}\n`);
-  const count = (split: string, level: string) => questions.filter((q) => q.split === split && q.difficulty === level).length;
+  const count = (split: string, level: string) =>
+    questions.filter((q) => q.split === split && q.difficulty === level).length;
   console.log(
     `${questions.length} questions: dev ${count("dev", "hard")} hard + ${count("dev", "easy")} easy, validation ${count("validation", "hard")} hard + ${count("validation", "easy")} easy`,
   );
