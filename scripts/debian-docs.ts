@@ -1,7 +1,8 @@
 /**
- * PDFs from Debian documentation packages for the evaluation scripts: `apt-get download` into a
+ * PDFs and Markdown files from Debian documentation packages for the evaluation scripts: `apt-get download` into a
  * cache folder outside the repository (nothing is committed), unpacked once with `dpkg-deb -x`;
- * `.pdf.gz` files are gunzipped in memory. A package apt cannot fetch is reported and skipped.
+ * `.gz` files (`.pdf.gz`, `.md.gz`) are gunzipped in memory. A package apt cannot fetch is
+ * reported and skipped.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
@@ -62,8 +63,8 @@ export function unpackedPackage(
   return root;
 }
 
-/** The PDF's bytes, or undefined (with a message) when its package or file is missing. */
-export function debianPdfBytes(
+/** A file's bytes (gunzipped when it ends in `.gz`), or undefined (with a message) when its package or file is missing. */
+export function debianFileBytes(
   doc: DebianPdf,
   cache: string = DEBIAN_CACHE,
   allow: { layoutHeldOut?: boolean } = {},
@@ -78,6 +79,9 @@ export function debianPdfBytes(
   const raw = readFileSync(file);
   return new Uint8Array(doc.path.endsWith(".gz") ? gunzipSync(raw) : raw);
 }
+
+/** The PDF's bytes, or undefined (with a message) when its package or file is missing. */
+export const debianPdfBytes = debianFileBytes;
 
 /** The documents (those whose "package/file" label contains `only`, when given) with their bytes, skipping missing ones. */
 export function* debianPdfs<D extends DebianPdf>(

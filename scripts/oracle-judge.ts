@@ -3,11 +3,13 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import { countTokens } from "pageindex-core";
 
-const RANGE = String.raw`\((?:p\. (\d+)|pp\. (\d+)-(\d+))\)`;
-/** An outline or table-of-contents line: `[id] title (pp. a-b)`, maybe followed by a marker. */
+const RANGE = String.raw`\((?:p\. (\d+)|(?:pp\.|lines) (\d+)-(\d+))\)`;
+/** An outline or table-of-contents line: `[id] title (pp. a-b)` or `(lines a-b)`, maybe followed by a marker. */
 const ENTRY = new RegExp(String.raw`^ *\[([^\]]+)\] .*? ${RANGE}`, "gm");
-/** An expansion prompt's candidate block. */
-const NODE = /<node id="([^"]+)" pages="(\d+)-(\d+)"/g;
+/** An expansion prompt's candidate block (pages of a PDF, lines of a Markdown file). */
+const NODE = /<node id="([^"]+)" (?:pages|lines)="(\d+)-(\d+)"/g;
+/** A document offered for choice (`chooseDocumentsPrompt`). */
+const DOCUMENT = /<document id="([^"]+)">/g;
 
 interface Offered {
   id: string;
@@ -30,10 +32,25 @@ function hash(text: string): number {
   return h;
 }
 
+/** The document a question's gold pages (or lines) are in. */
+export interface GoldDocument {
+  docId: string;
+  docName: string;
+}
+
+/** A document name as prompts print it (`asData` escapes `&`, `<` and `>`). */
+function escaped(name: string): string {
+  return name.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
 /**
  * A chat model that knows where each answer is: it picks exactly the offered entries (sections
  * or groups) whose pages hold a gold page; in a single-shot table of contents, the most
  * specific such entry per gold page. Records every prompt it is sent (its size and text).
+ *
+ * Gold numbers are pages, or lines for a Markdown document (its ranges are printed as lines).
+ * When `goldDoc` knows the question's document (a library), only that document's entries are
+ * picked, and a document-choice prompt gets that document when it is offered.
  *
  * With `noise`, it also lists that many other offered entries at score 0.2, chosen by a hash of
  * the question and the entry (a simulated judge that names near misses, as real models do).
@@ -41,6 +58,8 @@ function hash(text: string): number {
 export class OracleJudge extends BaseChatModel {
   /** Gold pages by question text. */
   readonly gold = new Map<string, number[]>();
+  /** The document holding the gold pages, by question text (library evaluations). */
+  readonly goldDoc = new Map<string, GoldDocument>();
   /** Tokens of each prompt since the last `reset()`. */
   prompts: number[] = [];
   /** Text of each prompt since the last `reset()`. */
@@ -73,12 +92,22 @@ export class OracleJudge extends BaseChatModel {
         "(table of contents)",
     );
     const question = /^Question: (.*)$/m.exec(prompt)?.[1] ?? "";
-    const pages = this.gold.get(question) ?? [];
+    const goldDoc = this.goldDoc.get(question);
+    // Another document's sections never hold the answer, whatever their page numbers.
+    const inGoldDoc = (name: string | undefined) =>
+      goldDoc === undefined || name === undefined || name === escaped(goldDoc.docName).slice(0, 120);
+    const openedDoc = /^Document: (.*?)(?: — .*)?$/m.exec(prompt)?.[1];
+    const pages = inGoldDoc(openedDoc) ? (this.gold.get(question) ?? []) : [];
     const holds = (o: Offered) => pages.some((p) => p >= o.start && p <= o.end);
     const picks: Array<{ id: string; doc?: string }> = [];
-    const tocs = [...prompt.matchAll(/<toc( doc="(\d+)")?[^>]*>\n([\s\S]*?)\n<\/toc>/g)];
+    for (const m of prompt.matchAll(DOCUMENT)) {
+      if (goldDoc && m[1] === goldDoc.docId) picks.push({ id: m[1] });
+    }
+    const tocs = [
+      ...prompt.matchAll(/<toc( doc="(\d+)")?(?: name="([^"]*)")?[^>]*>\n([\s\S]*?)\n<\/toc>/g),
+    ].filter((toc) => inGoldDoc(toc[3]));
     for (const toc of tocs) {
-      const offered = entries(toc[3] as string).filter(holds);
+      const offered = entries(toc[4] as string).filter(holds);
       if (toc[1] === undefined) picks.push(...offered.map((o) => ({ id: o.id })));
       else {
         // Single-shot: the narrowest entry holding each gold page.
@@ -99,7 +128,7 @@ export class OracleJudge extends BaseChatModel {
         if (holds(o)) picks.push({ id: o.id });
       }
     } else if (tocs.every((t) => t[1] === undefined)) {
-      for (const toc of tocs) offeredHere.push(...entries(toc[3] as string));
+      for (const toc of tocs) offeredHere.push(...entries(toc[4] as string));
     }
     const noise = offeredHere
       .filter((o) => !holds(o))

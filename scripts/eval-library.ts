@@ -1,0 +1,303 @@
+/**
+ * The library dev set (issue 24, item 5): a few hundred PDFs and Markdown files of Debian
+ * documentation packages (scripts/library-devset/files.ts, fetched into ~/.cache/pageindex-devset,
+ * never committed) in one folder store, and questions written in users' words
+ * (scripts/library-devset/questions.json) with gold pages (PDF) or lines (Markdown).
+ *
+ * THE VALIDATION SPLIT IS NEVER USED FOR TUNING: tune on `--split dev` only; run `validation`
+ * to check a change once it is made.
+ *
+ * For every question, in each setting:
+ * - hit@3: one of the first 3 returned sections holds a gold page (metrics.ts's rule: the
+ *   section's own pages unless returned with its subsections) or, in Markdown, a gold line
+ *   (the section's own lines, by the same rule);
+ * - right document in the top 3 (library-wide settings): the gold document is among the
+ *   documents searched when at most 3 were, else among the first 3 of `lastRun.documentRanking`;
+ * - with the oracle judge (scripts/oracle-judge.ts: a scripted chat model picking the offered
+ *   sections, of the gold document, that hold the gold pages or lines): prompt tokens, model
+ *   calls and sequential round trips per question.
+ * Settings: document named (`docIds`) and library-wide (no document named; with the oracle,
+ * `documentSelection: "llm"`), offline (no model) and with the oracle; plus the baseline plain
+ * BM25 over every page of every document (Markdown: 40-line windows), top 3 pages.
+ *
+ * Run: pnpm -r --filter "./packages/**" run build && npx tsx scripts/eval-library.ts
+ *   [--split dev|validation|all] [--only TEXT] [--verbose] [--rebuild]
+ * `--only` keeps questions whose id or document id contains TEXT; `--rebuild` builds the trees
+ * and the store again (the store is rebuilt by itself when the store or retriever code changes
+ * in a commit). Writes .bench-out/eval-library.json and prints a table.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { DocumentInterface } from "@langchain/core/documents";
+import { PageIndexRetriever, type PageIndexRetrieverInput } from "pageindex-retriever";
+import { Bm25Index, bm25Doc, tokenize, tokenizeQuery } from "pageindex-store/internals";
+import { documentHoldsEvidence } from "../packages/pageindex-retriever/src/eval/metrics.js";
+import {
+  type LibraryFile,
+  type LibraryQuestion,
+  libraryFiles,
+  libraryStore,
+  libraryTrees,
+} from "./library-devset/library.js";
+import { type LibraryPage, libraryPages } from "./library-devset/pages.js";
+import { OracleJudge } from "./oracle-judge.js";
+
+const K = 3;
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+function args() {
+  const argv = process.argv.slice(2);
+  const value = (name: string) => {
+    const i = argv.indexOf(name);
+    return i < 0 ? undefined : argv[i + 1];
+  };
+  if (argv.includes("--help")) {
+    console.log(
+      "npx tsx scripts/eval-library.ts [--split dev|validation|all] [--only TEXT] [--verbose] [--rebuild]\n" +
+        "The validation split is never used for tuning: tune on dev, check on validation once.",
+    );
+    process.exit(0);
+  }
+  const split = value("--split") ?? "dev";
+  if (!["dev", "validation", "all"].includes(split))
+    throw new Error(`--split must be dev, validation or all, got ${split}`);
+  return {
+    split,
+    only: value("--only"),
+    verbose: argv.includes("--verbose"),
+    rebuild: argv.includes("--rebuild"),
+  };
+}
+
+/** Gold numbers as the oracle judge reads them: pages, or every line of the range. */
+function goldNumbers(q: LibraryQuestion): number[] {
+  if ("pages" in q.gold) return q.gold.pages;
+  const [from, to] = q.gold.lines;
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
+/** Whether a returned section holds the gold: metrics.ts's rule for pages, the same rule on lines. */
+function holdsGold(doc: DocumentInterface, q: LibraryQuestion): boolean {
+  const gold = q.gold;
+  if ("pages" in gold) return gold.pages.some((page) => documentHoldsEvidence(doc, { doc: q.docId, page }));
+  const m = doc.metadata as Record<string, unknown>;
+  if (m.docId !== q.docId || typeof m.startLine !== "number") return false;
+  const own = m.includesDescendants !== true ? m.ownEndLine : undefined;
+  const end = typeof own === "number" ? own : typeof m.endLine === "number" ? m.endLine : m.startLine;
+  return m.startLine <= gold.lines[1] && end >= gold.lines[0];
+}
+
+interface Outcome {
+  hit: boolean;
+  rightDoc?: boolean;
+  promptTokens: number;
+  calls: number;
+  roundTrips: number;
+  ms: number;
+  top: string[];
+}
+
+interface Setting {
+  name: string;
+  named: boolean;
+  oracle: boolean;
+  options: Partial<PageIndexRetrieverInput>;
+}
+
+const SETTINGS: Setting[] = [
+  { name: "offline, document named", named: true, oracle: false, options: {} },
+  { name: "offline, library-wide", named: false, oracle: false, options: {} },
+  { name: "oracle, document named", named: true, oracle: true, options: {} },
+  { name: "oracle, library-wide", named: false, oracle: true, options: { documentSelection: "llm" } },
+];
+
+/** Plain BM25 over every page of every document: the top 3 pages. */
+function pageBaseline(pages: readonly LibraryPage[]) {
+  const index = new Bm25Index(pages.map((p) => bm25Doc([{ terms: tokenize(p.text), weight: 1 }])));
+  return (q: LibraryQuestion): Outcome => {
+    const started = performance.now();
+    const scores = index.scoreAll(tokenizeQuery(q.question));
+    const top = scores
+      .map((score, i) => ({ score, i }))
+      .filter((s) => s.score > 0)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, K)
+      .map((s) => pages[s.i] as LibraryPage);
+    const gold = goldNumbers(q);
+    const hit = top.some((p) => p.docId === q.docId && gold.some((n) => n >= p.from && n <= p.to));
+    const docs = [...new Set(top.map((p) => p.docId))];
+    return {
+      hit,
+      rightDoc: docs.includes(q.docId),
+      promptTokens: 0,
+      calls: 0,
+      roundTrips: 0,
+      ms: performance.now() - started,
+      top: top.map((p) => `${p.docId}:${p.from}`),
+    };
+  };
+}
+
+interface Summary {
+  questions: number;
+  hit3: number;
+  rightDoc3?: number;
+  promptTokens: number;
+  calls: number;
+  roundTrips: number;
+  msPerQuery: number;
+}
+
+function summarise(outcomes: readonly Outcome[]): Summary {
+  const mean = (f: (o: Outcome) => number) =>
+    outcomes.length === 0 ? 0 : outcomes.reduce((s, o) => s + f(o), 0) / outcomes.length;
+  const withDoc = outcomes.filter((o) => o.rightDoc !== undefined);
+  return {
+    questions: outcomes.length,
+    hit3: outcomes.filter((o) => o.hit).length,
+    ...(withDoc.length > 0 ? { rightDoc3: withDoc.filter((o) => o.rightDoc).length } : {}),
+    promptTokens: mean((o) => o.promptTokens),
+    calls: mean((o) => o.calls),
+    roundTrips: mean((o) => o.roundTrips),
+    msPerQuery: mean((o) => o.ms),
+  };
+}
+
+async function main(): Promise<void> {
+  const { split, only, verbose, rebuild } = args();
+  const file = join(HERE, "library-devset", "questions.json");
+  const all = (JSON.parse(readFileSync(file, "utf8")) as { questions: LibraryQuestion[] }).questions;
+  const questions = all.filter(
+    (q) => (split === "all" || q.split === split) && (!only || q.id.includes(only) || q.docId.includes(only)),
+  );
+  const files = libraryFiles();
+  const started = performance.now();
+  const trees = await libraryTrees(files, rebuild);
+  const treesMs = performance.now() - started;
+  const { store, dir, built, ms: storeMs } = await libraryStore(trees, rebuild);
+  const stored = new Set(trees.map((t) => t.docId));
+  const missing = questions.filter((q) => !stored.has(q.docId));
+  if (missing.length > 0)
+    throw new Error(`documents not in the library: ${missing.map((q) => `${q.id} ${q.docId}`).join(", ")}`);
+  console.log(
+    `${trees.length} documents (${trees.filter((t) => t.kind === "pdf").length} PDF, ` +
+      `${trees.filter((t) => t.kind !== "pdf").length} Markdown); trees ${(treesMs / 1000).toFixed(0)} s, ` +
+      `store ${built ? "built" : "reused"} in ${(storeMs / 1000).toFixed(0)} s (${dir}); ` +
+      `${questions.length} questions (split ${split})`,
+  );
+
+  const pagesStarted = performance.now();
+  const pages: LibraryPage[] = [];
+  for (const f of files as LibraryFile[])
+    if (stored.has(f.docId)) pages.push(...((await libraryPages(f)) ?? []));
+  const baseline = pageBaseline(pages);
+  console.log(
+    `baseline: ${pages.length} pages indexed in ${((performance.now() - pagesStarted) / 1000).toFixed(0)} s`,
+  );
+
+  const oracle = new OracleJudge();
+  for (const q of questions) {
+    oracle.gold.set(q.question, goldNumbers(q));
+    const tree = trees.find((t) => t.docId === q.docId);
+    oracle.goldDoc.set(q.question, { docId: q.docId, docName: tree?.docName ?? q.docId });
+  }
+  const results: Record<string, Record<string, Outcome>> = {};
+  const evalStarted = performance.now();
+  for (const q of questions) {
+    const row: Record<string, Outcome> = { "plain BM25 over all pages": baseline(q) };
+    for (const setting of SETTINGS) {
+      const retriever = new PageIndexRetriever({
+        reader: store,
+        cache: false,
+        ...(setting.oracle ? { model: oracle } : {}),
+        ...setting.options,
+        ...(setting.named ? { docIds: [q.docId] } : {}),
+      });
+      const t0 = performance.now();
+      const docs = await retriever.invoke(q.question);
+      const ms = performance.now() - t0;
+      const run = retriever.lastRun;
+      const searched = run?.docIds ?? [];
+      const ranking = run?.documentRanking?.map((r) => r.docId) ?? [];
+      const rightDoc = setting.named
+        ? undefined
+        : searched.length <= K
+          ? searched.includes(q.docId)
+          : ranking.slice(0, K).includes(q.docId);
+      row[setting.name] = {
+        hit: docs.slice(0, K).some((d) => holdsGold(d, q)),
+        ...(rightDoc === undefined ? {} : { rightDoc }),
+        promptTokens: run?.stats.promptTokens ?? 0,
+        calls: run?.stats.calls ?? 0,
+        roundTrips: run?.stats.roundTrips ?? 0,
+        ms,
+        top: docs
+          .slice(0, K)
+          .map((d) => `${d.metadata.docId}:${d.metadata.startPage ?? `l${d.metadata.startLine}`}`),
+      };
+    }
+    results[q.id] = row;
+    if (verbose) {
+      const marks = Object.entries(row)
+        .map(([name, o]) => `${o.hit ? "HIT " : "miss"}${o.rightDoc === false ? "(doc)" : ""} ${name}`)
+        .join(" | ");
+      console.log(`${q.id} [${q.split}/${q.difficulty}] ${q.docId}: ${marks}`);
+      if (!row["offline, library-wide"]?.hit)
+        console.log(`    offline library-wide top: ${row["offline, library-wide"]?.top.join(", ")}`);
+    }
+  }
+  const evalMs = performance.now() - evalStarted;
+
+  const names = ["plain BM25 over all pages", ...SETTINGS.map((s) => s.name)];
+  const groups: Array<[string, LibraryQuestion[]]> = [];
+  for (const s of split === "all" ? ["dev", "validation"] : [split]) {
+    const inSplit = questions.filter((q) => q.split === s);
+    groups.push(
+      [s, inSplit],
+      [`${s} hard`, inSplit.filter((q) => q.difficulty === "hard")],
+      [`${s} easy`, inSplit.filter((q) => q.difficulty === "easy")],
+    );
+  }
+  if (split === "all") groups.push(["all", questions]);
+  const report: Record<string, Record<string, Summary>> = {};
+  for (const [group, qs] of groups) {
+    report[group] = Object.fromEntries(
+      names.map((name) => [name, summarise(qs.map((q) => results[q.id]?.[name] as Outcome))]),
+    );
+  }
+  for (const [group, rows] of Object.entries(report)) {
+    const n = Object.values(rows)[0]?.questions ?? 0;
+    if (n === 0) continue;
+    console.log(`\n${group} (${n} questions)`);
+    console.log(
+      `| setting | hit@${K} | right document in top ${K} | prompt tokens | calls | round trips | ms/query |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |`,
+    );
+    for (const [name, s] of Object.entries(rows)) {
+      console.log(
+        `| ${name} | ${s.hit3}/${n} | ${s.rightDoc3 === undefined ? "–" : `${s.rightDoc3}/${n}`} | ` +
+          `${s.promptTokens ? s.promptTokens.toFixed(0) : "–"} | ${s.calls ? s.calls.toFixed(2) : "–"} | ` +
+          `${s.roundTrips ? s.roundTrips.toFixed(2) : "–"} | ${s.msPerQuery.toFixed(0)} |`,
+      );
+    }
+  }
+  console.log(`\nevaluation ${(evalMs / 1000).toFixed(0)} s for ${questions.length} questions`);
+  const out = resolve(".bench-out");
+  mkdirSync(out, { recursive: true });
+  writeFileSync(
+    join(out, "eval-library.json"),
+    `${JSON.stringify(
+      {
+        split,
+        documents: trees.length,
+        timings: { treesMs, storeMs, storeBuilt: built, evalMs },
+        summary: report,
+        questions: results,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+}
+
+await main();

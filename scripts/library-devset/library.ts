@@ -1,0 +1,179 @@
+/**
+ * The library dev set: its files, their trees (built offline as `pageindex index` builds them,
+ * cached as JSON) and one folder store holding them all (cached, keyed by the files and the
+ * store and retriever code, so a change to either indexes again).
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PageIndexLoader } from "pageindex-loader";
+import { LexicalIndexes } from "pageindex-retriever";
+import { PageIndexStore, type TreeDocument } from "pageindex-store";
+import { DEBIAN_CACHE, debianFileBytes, excludedPackage } from "../debian-docs.js";
+import { HOLDOUT } from "../devset.js";
+import { docIdOf } from "../tree-cache.js";
+import { LIBRARY_FILES } from "./files.js";
+
+/** One document of the library. */
+export interface LibraryFile {
+  pkg: string;
+  /** Path inside the package. */
+  path: string;
+  kind: "pdf" | "markdown";
+  /** `package/file` (the parent folder too when the package has two files of that name). */
+  docName: string;
+  docId: string;
+}
+
+/** Every file of the library, in a fixed order; throws for a held-out package. */
+export function libraryFiles(): LibraryFile[] {
+  const held = new Set(HOLDOUT.map((d) => `${d.pkg}/${d.path}`));
+  const out: LibraryFile[] = [];
+  for (const [pkg, paths] of Object.entries(LIBRARY_FILES)) {
+    if (excludedPackage(pkg)) throw new Error(`${pkg} is held out of the evaluations`);
+    const heldFile = paths.find((p) => held.has(`${pkg}/${p}`));
+    if (heldFile) throw new Error(`${pkg}/${heldFile} is held out of the evaluations (scripts/devset.ts)`);
+    const names = paths.map((p) => basename(p).replace(/\.gz$/, ""));
+    paths.forEach((path, i) => {
+      const name = names[i] as string;
+      const twin = names.filter((n) => n === name).length > 1;
+      const docName = `${pkg}/${twin ? `${basename(dirname(path))}/` : ""}${name}`;
+      out.push({
+        pkg,
+        path,
+        kind: /\.pdf$/i.test(name) ? "pdf" : "markdown",
+        docName,
+        docId: docIdOf(docName.replaceAll("/", "__")),
+      });
+    });
+  }
+  return out;
+}
+
+/** One question of questions.json. */
+export interface LibraryQuestion {
+  id: string;
+  question: string;
+  docId: string;
+  /** `package/path` of the document. */
+  file: string;
+  /** Gold pages (PDF) or an inclusive line range (Markdown). */
+  gold: { pages: number[] } | { lines: [number, number] };
+  difficulty: "hard" | "easy";
+  split: "dev" | "validation";
+  /** Title path of the section the question was written from (never shown to the retriever). */
+  section: string;
+}
+
+const TREES = join(DEBIAN_CACHE, "library-trees");
+
+function treeCacheFile(file: LibraryFile, bytes: Uint8Array): string {
+  const key = createHash("sha1").update(bytes).update(file.docId).digest("hex").slice(0, 12);
+  return join(TREES, `${file.docId}-${key}.json`);
+}
+
+/** Whether the file's tree is in the cache already. */
+export function libraryTreeCached(file: LibraryFile): boolean {
+  const bytes = debianFileBytes(file);
+  return bytes !== undefined && existsSync(treeCacheFile(file, bytes));
+}
+
+/** The file's tree, built offline with extractive summaries and a description (as the CLI indexes), cached by its bytes. */
+export async function libraryTree(file: LibraryFile, rebuild = false): Promise<TreeDocument | undefined> {
+  const bytes = debianFileBytes(file);
+  if (!bytes) return undefined;
+  const cached = treeCacheFile(file, bytes);
+  if (!rebuild && existsSync(cached)) return JSON.parse(readFileSync(cached, "utf8")) as TreeDocument;
+  const name = basename(file.path).replace(/\.gz$/, "");
+  const common = {
+    docId: file.docId,
+    docName: file.docName,
+    source: `${file.pkg}/${file.path}`,
+    description: true,
+  };
+  const tree = await new PageIndexLoader(new File([bytes], name), {
+    markdown: common,
+    pdf: common,
+  }).loadTree();
+  mkdirSync(TREES, { recursive: true });
+  writeFileSync(`${cached}.tmp`, JSON.stringify(tree));
+  renameSync(`${cached}.tmp`, cached);
+  return tree;
+}
+
+/** Trees of the library: cached ones read, missing ones built (two at a time); failures reported and skipped. */
+export async function libraryTrees(
+  files: readonly LibraryFile[],
+  rebuild = false,
+  log: (line: string) => void = console.log,
+): Promise<TreeDocument[]> {
+  const trees: Array<TreeDocument | undefined> = new Array(files.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const i = next++;
+      const file = files[i] as LibraryFile;
+      const started = Date.now();
+      try {
+        trees[i] = await libraryTree(file, rebuild);
+        const ms = Date.now() - started;
+        if (ms > 2000)
+          log(`built ${file.docName}: ${trees[i]?.nodes.length} nodes (${(ms / 1000).toFixed(1)} s)`);
+      } catch (error) {
+        log(`skipped ${file.docName}: ${(error as Error).message.split("\n")[0]}`);
+      }
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return trees.filter((t): t is TreeDocument => t !== undefined);
+}
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** The git trees of the store and retriever packages: a cached store is reused only with the same code. */
+function codeVersion(): string {
+  try {
+    return execFileSync(
+      "git",
+      ["rev-parse", "HEAD:packages/pageindex-store", "HEAD:packages/pageindex-retriever"],
+      { cwd: ROOT, encoding: "utf8" },
+    ).replace(/\s+/g, "");
+  } catch {
+    return "unknown";
+  }
+}
+
+/**
+ * The folder store holding every tree, with each document's lexical index saved as
+ * `pageindex index` saves it. Reused when the same trees were stored by the same code
+ * (committed code: pass `rebuild` after changing the packages without committing).
+ */
+export async function libraryStore(
+  trees: readonly TreeDocument[],
+  rebuild = false,
+  log: (line: string) => void = console.log,
+): Promise<{ store: PageIndexStore; dir: string; built: boolean; ms: number }> {
+  const key = createHash("sha1")
+    .update(codeVersion())
+    .update(trees.map((t) => `${t.docId}:${t.nodes.length}:${t.pageCount ?? t.lineCount ?? 0}`).join("|"))
+    .digest("hex")
+    .slice(0, 12);
+  const dir = join(DEBIAN_CACHE, `library-store-${key}`);
+  const done = join(dir, ".complete");
+  const started = performance.now();
+  if (!rebuild && existsSync(done)) {
+    return { store: await PageIndexStore.fromPath(dir), dir, built: false, ms: performance.now() - started };
+  }
+  rmSync(dir, { recursive: true, force: true });
+  const store = await PageIndexStore.fromPath(dir);
+  const lexical = new LexicalIndexes(store);
+  for (const [i, tree] of trees.entries()) {
+    await store.addTree(tree);
+    await lexical.get(await store.getSkeleton(tree.docId));
+    if ((i + 1) % 50 === 0) log(`stored ${i + 1}/${trees.length} documents`);
+  }
+  writeFileSync(done, `${new Date().toISOString()}\n`);
+  return { store, dir, built: true, ms: performance.now() - started };
+}

@@ -1,0 +1,180 @@
+/**
+ * Turns written questions into questions.json: each draft names its document, the question in
+ * a user's words, a quote of the answer copied from the section read, and a difficulty. The
+ * gold is where the quote is: the PDF pages holding it (two when it runs over a page end), or the
+ * Markdown lines it spans (found
+ * in the document's text, whitespace ignored; a quote found nowhere or on several separate
+ * places is an error). The split (dev / validation, half each) is drawn with a fixed seed.
+ *
+ * Checks, for a "hard" question: at most 1 content word shared with its section's title, and
+ * none of the section's rare words (in under 0.3 % of the library's sections) in the question.
+ *
+ * Run: npx tsx scripts/library-devset/make-questions.ts drafts.json
+ * (drafts: [[docId, question, quote, "hard" | "easy"], ...]). THE VALIDATION SPLIT IS NEVER
+ * USED FOR TUNING.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { TreeDocument, TreeNode } from "pageindex-store";
+import { isStopWord, tokenize } from "pageindex-store/internals";
+import { seededRandom, shuffled } from "../../packages/pageindex-retriever/src/eval/sample-sections.js";
+import {
+  type LibraryFile,
+  type LibraryQuestion,
+  libraryFiles,
+  libraryTreeCached,
+  libraryTrees,
+} from "./library.js";
+import { libraryPages } from "./pages.js";
+
+/** A word in fewer than this share of the library's sections is rare: a term a user would not know before reading. */
+const RARE = 0.003;
+
+type Draft = [docId: string, question: string, quote: string, difficulty: "hard" | "easy"];
+
+const squash = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase();
+const words = (text: string) => new Set(tokenize(text).filter((w) => !isStopWord(w) && w.length > 1));
+
+/** Where the quote is: pages (PDF) or a line range (Markdown). */
+async function locate(file: LibraryFile, quote: string): Promise<LibraryQuestion["gold"]> {
+  const pages = (await libraryPages(file)) ?? [];
+  const wanted = squash(quote);
+  if (file.kind === "pdf") {
+    const found = pages.filter((p) => squash(p.text).includes(wanted)).map((p) => p.from);
+    if (found.length === 0) {
+      // A quote broken over a page end: the pair of pages holds it.
+      for (let i = 0; i + 1 < pages.length; i += 1) {
+        const a = pages[i] as { text: string; from: number };
+        const b = pages[i + 1] as { text: string; from: number };
+        if (squash(`${a.text} ${b.text}`).includes(wanted)) found.push(a.from, b.from);
+      }
+    }
+    if (found.length === 0 || found.length > 2)
+      throw new Error(`${file.docId}: quote found on ${found.length} pages: ${quote}`);
+    return { pages: found };
+  }
+  const lines = pages.flatMap((p) => p.text.split("\n"));
+  const hits: Array<[number, number]> = [];
+  for (let i = 0; i < lines.length; i += 1) {
+    let text = "";
+    for (let j = i; j < Math.min(lines.length, i + 6); j += 1) {
+      text = `${text} ${lines[j]}`;
+      if (squash(text).includes(wanted)) {
+        hits.push([i + 1, j + 1]);
+        break;
+      }
+    }
+  }
+  // The tightest range per place: a window starting earlier and ending on the same line is the same place.
+  const places = hits.filter(([, to], k) => (hits[k + 1]?.[1] ?? -1) !== to);
+  if (places.length !== 1) throw new Error(`${file.docId}: quote found ${places.length} times: ${quote}`);
+  return { lines: places[0] as [number, number] };
+}
+
+/** The deepest section whose own pages or lines hold the gold, and its title path. */
+function sectionOf(
+  tree: TreeDocument,
+  gold: LibraryQuestion["gold"],
+  quote: string,
+): { node: TreeNode; path: string } | undefined {
+  const at = "pages" in gold ? (gold.pages[0] as number) : gold.lines[0];
+  const byId = new Map(tree.nodes.map((n) => [n.nodeId, n]));
+  const holds = (n: TreeNode) =>
+    "pages" in gold
+      ? n.startPage !== undefined && at >= n.startPage && at <= (n.endPage ?? n.startPage)
+      : n.startLine !== undefined && at >= n.startLine && at <= (n.endLine ?? n.startLine);
+  // The section whose own text has the quote (another may share its page), the deepest first.
+  const has = (n: TreeNode) => (squash(n.text).includes(squash(quote)) ? 1 : 0);
+  const node = tree.nodes.filter(holds).sort((a, b) => has(b) - has(a) || b.level - a.level)[0];
+  if (!node) return undefined;
+  const path: string[] = [];
+  for (let n: TreeNode | undefined = node; n; n = n.parentId ? byId.get(n.parentId) : undefined)
+    path.unshift(n.title);
+  return { node, path: path.join(" > ") };
+}
+
+async function main(): Promise<void> {
+  const draftsFile = process.argv[2];
+  if (!draftsFile) throw new Error("usage: make-questions.ts drafts.json");
+  const drafts = JSON.parse(readFileSync(draftsFile, "utf8")) as Draft[];
+  const files = libraryFiles();
+  const byDoc = new Map(files.map((f) => [f.docId, f]));
+  // Trees built so far (the background build may still run): word frequencies need no more.
+  const trees = new Map((await libraryTrees(files.filter(libraryTreeCached))).map((t) => [t.docId, t]));
+  // Document frequency of each word over every section of the library.
+  const df = new Map<string, number>();
+  let sections = 0;
+  for (const tree of trees.values())
+    for (const node of tree.nodes) {
+      sections += 1;
+      for (const w of words(`${node.title} ${node.text}`)) df.set(w, (df.get(w) ?? 0) + 1);
+    }
+  const questions: LibraryQuestion[] = [];
+  const problems: string[] = [];
+  for (const [i, [docId, question, quote, difficulty]] of drafts.entries()) {
+    const file = byDoc.get(docId);
+    const tree = trees.get(docId);
+    if (!file || !tree) {
+      problems.push(`${docId}: not in the library`);
+      continue;
+    }
+    let gold: LibraryQuestion["gold"];
+    try {
+      gold = await locate(file, quote);
+    } catch (error) {
+      problems.push((error as Error).message);
+      continue;
+    }
+    const section = sectionOf(tree, gold, quote);
+    const asked = words(question);
+    const titleShared = [...words(section?.node.title ?? "")].filter((w) => asked.has(w));
+    const own = words(section?.node.text ?? "");
+    const rare = [...asked].filter((w) => own.has(w) && (df.get(w) ?? 0) < sections * RARE);
+    if (difficulty === "hard" && (titleShared.length > 1 || rare.length > 0))
+      problems.push(
+        `${docId}: "${question}" shares title words [${titleShared}] rare words [${rare.map((w) => `${w} (${df.get(w)})`)}]`,
+      );
+    questions.push({
+      id: `q${String(i + 1).padStart(2, "0")}`,
+      question,
+      docId,
+      file: `${file.pkg}/${file.path}`,
+      gold,
+      difficulty,
+      split: "dev",
+      section: section?.path ?? "",
+    });
+  }
+  if (problems.length > 0) {
+    for (const p of problems) console.log(`problem: ${p}`);
+    process.exitCode = 1;
+  }
+  // Half each, drawn with a fixed seed (per difficulty, so both splits have easy questions).
+  const random = seededRandom(2405);
+  for (const level of ["hard", "easy"]) {
+    const ids = shuffled(
+      questions.filter((q) => q.difficulty === level).map((q) => q.id),
+      random,
+    );
+    ids.forEach((id, k) => {
+      const q = questions.find((x) => x.id === id) as LibraryQuestion;
+      q.split = k % 2 === 0 ? "dev" : "validation";
+    });
+  }
+  const out = join(dirname(fileURLToPath(import.meta.url)), "questions.json");
+  const header = {
+    about:
+      "Library dev set (issue 24, item 5): questions in users' words over the documents of scripts/library-devset/files.ts; gold = PDF pages holding the answer, or the Markdown lines of it (found from a quote, checked by reading). Made by make-questions.ts; evaluated by scripts/eval-library.ts.",
+    validation:
+      'THE "validation" SPLIT IS NEVER USED FOR TUNING: tune on "dev" only; run validation once to check a change.',
+  };
+  writeFileSync(out, `${JSON.stringify({ ...header, questions }, null, 2)}\n`);
+  const count = (split: string, level: string) =>
+    questions.filter((q) => q.split === split && q.difficulty === level).length;
+  console.log(
+    `${questions.length} questions: dev ${count("dev", "hard")} hard + ${count("dev", "easy")} easy, validation ${count("validation", "hard")} hard + ${count("validation", "easy")} easy`,
+  );
+}
+
+await main();
