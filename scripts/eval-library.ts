@@ -30,8 +30,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DocumentInterface } from "@langchain/core/documents";
+import { Bm25Index, bm25Doc, tokenize, tokenizeQuery } from "pageindex-core";
 import { PageIndexRetriever, type PageIndexRetrieverInput } from "pageindex-retriever";
-import { Bm25Index, bm25Doc, tokenize, tokenizeQuery } from "pageindex-store/internals";
 import { documentHoldsEvidence } from "../packages/pageindex-retriever/src/eval/metrics.js";
 import {
   type LibraryFile,

@@ -16,8 +16,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { TreeDocument, TreeNode } from "pageindex-store";
-import { isStopWord, tokenize } from "pageindex-store/internals";
+import { isStopWord, type TreeDocument, type TreeNode, tokenize } from "pageindex-core";
 import { seededRandom, shuffled } from "../../packages/pageindex-retriever/src/eval/sample-sections.js";
 import {
   type LibraryFile,
