@@ -44,13 +44,16 @@ import { callArity } from "../packages/pageindex-loader/src/pdf/structure/headin
 import {
   bodyFurniture,
   entriesToDrafts,
-  type Furniture,
   locateEntries,
   orderPositions,
   TextSlicer,
 } from "../packages/pageindex-loader/src/pdf/structure/sections.js";
 import { joinPageLines } from "../packages/pageindex-loader/src/pdf/text/dehyphenate.js";
-import { textFurniture, withEdgeBands } from "../packages/pageindex-loader/src/pdf/text/running-heads.js";
+import {
+  type Furniture,
+  textFurniture,
+  withEdgeBands,
+} from "../packages/pageindex-loader/src/pdf/text/running-heads.js";
 import { debianPdfs } from "./debian-docs.js";
 
 interface EvalDoc {

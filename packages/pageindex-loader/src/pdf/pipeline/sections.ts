@@ -1,15 +1,9 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { splitLargeNodeWithLlm } from "../llm/index.js";
 import { splitBudget } from "../options.js";
-import {
-  bodyFurniture,
-  type Furniture,
-  locateEntries,
-  orderPositions,
-  TextSlicer,
-} from "../structure/sections.js";
+import { bodyFurniture, locateEntries, orderPositions, TextSlicer } from "../structure/sections.js";
 import { type LlmSplitter, type SplitReport, splitLargeSections } from "../structure/split.js";
-import { textFurniture, withEdgeBands } from "../text/running-heads.js";
+import { type Furniture, textFurniture, withEdgeBands } from "../text/running-heads.js";
 import type { ParsedPage } from "../types.js";
 import { plainPages } from "./read.js";
 import { llmOptions, type PdfRun } from "./run.js";

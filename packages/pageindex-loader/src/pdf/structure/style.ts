@@ -1,3 +1,4 @@
+import { mostCommon } from "../text/counts.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 
 /** The look of a heading line, compared to rank headings that carry no numbering. */
@@ -30,14 +31,7 @@ export function bodyStyle(pages: readonly ParsedPage[]): BodyStyle {
       if (line.bold) boldChars.set(key, (boldChars.get(key) ?? 0) + line.text.length);
     }
   }
-  let size = 10;
-  let best = -1;
-  for (const [s, n] of sizeChars) {
-    if (n > best) {
-      best = n;
-      size = s;
-    }
-  }
+  const size = mostCommon(sizeChars, 10);
   for (const page of pages) {
     for (const line of page.lines) {
       if (round(line.size) !== size || line.gapBefore <= 0 || line.gapBefore > size * 4) continue;
@@ -45,14 +39,7 @@ export function bodyStyle(pages: readonly ParsedPage[]): BodyStyle {
       gaps.set(g, (gaps.get(g) ?? 0) + 1);
     }
   }
-  let leading = size * 1.2;
-  best = -1;
-  for (const [g, n] of gaps) {
-    if (n > best) {
-      best = n;
-      leading = g;
-    }
-  }
+  const leading = mostCommon(gaps, size * 1.2);
   return { size, bold: (boldChars.get(size) ?? 0) > (sizeChars.get(size) ?? 0) * 0.5, leading };
 }
 

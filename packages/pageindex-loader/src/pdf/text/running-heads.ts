@@ -18,9 +18,11 @@
  * were tuned apart, and the trees the loader builds depend on each exactly.
  */
 import { parseNumbering } from "../structure/numbering.js";
-import type { Furniture } from "../structure/sections.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import { mostCommon } from "./counts.js";
+
+/** Lines at page edges by page number (line indices): running heads, feet and page numbers. */
+export type Furniture = ReadonlyMap<number, ReadonlySet<number>>;
 
 // ---------------------------------------------------------------------------------------------
 // Shared parsing.
