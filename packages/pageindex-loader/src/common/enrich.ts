@@ -4,7 +4,7 @@ import type { TreeDocument, UsageTracker } from "pageindex-store";
 import { detectBackMatter, throwIfAborted } from "pageindex-store/internals";
 import { type DocumentFacts, describeDocument } from "./describe.js";
 import type { TextMarkup } from "./extractive.js";
-import { modelName, type SummaryMode, summarizeTree } from "./summarize.js";
+import { checkSummaryOptions, modelName, type SummaryMode, summarizeTree } from "./summarize.js";
 
 /** Options every tree loader takes: identity, summaries, description, model calls, limits. */
 export interface TreeLoaderOptions {
@@ -44,6 +44,23 @@ export interface TreeLoaderOptions {
   usage?: UsageTracker;
   callbacks?: Callbacks;
   signal?: AbortSignal;
+}
+
+/**
+ * Checks the summary options every tree loader takes, before any work.
+ * @throws {InvalidInputError} naming `where`.
+ */
+export function checkLoaderSummaryOptions(options: TreeLoaderOptions, where: string): void {
+  checkSummaryOptions(
+    {
+      mode: options.summaries ?? "extractive",
+      ...(options.model ? { model: options.model } : {}),
+      ...(options.summaryThreshold !== undefined ? { threshold: options.summaryThreshold } : {}),
+      ...(options.summaryChars !== undefined ? { maxChars: options.summaryChars } : {}),
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    },
+    where,
+  );
 }
 
 /**

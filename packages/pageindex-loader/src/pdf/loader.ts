@@ -7,7 +7,7 @@ import { readDocument } from "./pipeline/read.js";
 import { startRun } from "./pipeline/run.js";
 import { cutTexts, placeSections, splitSections } from "./pipeline/sections.js";
 import { chooseStructure } from "./pipeline/structure.js";
-import { assembleTree, summarizeTree } from "./pipeline/tree.js";
+import { assembleTree, summarizeAndDescribe } from "./pipeline/tree.js";
 
 export type { PdfSourceInfo, PdfStructureMode, PdfTreeLoaderOptions } from "./options.js";
 export type { StructureAttempt } from "./pipeline/structure.js";
@@ -23,7 +23,7 @@ export type { StructureAttempt } from "./pipeline/structure.js";
  * 4. {@link cutTexts}: each section's own text, without running heads;
  * 5. {@link splitSections}: sections over the split budget split;
  * 6. {@link assembleTree}: the tree (ids, page ranges, texts, token counts, preface);
- * 7. {@link summarizeTree}: summaries and description.
+ * 7. {@link summarizeAndDescribe}: summaries and description.
  *
  * @throws {NotAPdfError} | {PdfCorruptError} | {PdfPasswordError} | {PdfEmptyError} | {PdfNoTextError}
  *   for unusable input; {PdfStructureError} when a forced outline or layout path finds nothing
@@ -42,7 +42,7 @@ export async function pdfToTree(
   const placed = await placeSections(run, structured);
   const sliced = await splitSections(run, cutTexts(placed));
   const tree = assembleTree(run, sliced);
-  await summarizeTree(run, sliced, tree);
+  await summarizeAndDescribe(run, sliced, tree);
   run.progress.report("done");
   return tree;
 }

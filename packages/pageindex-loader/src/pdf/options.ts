@@ -1,7 +1,6 @@
 import { assertSafeId } from "pageindex-store/internals";
-import type { TreeLoaderOptions } from "../common/enrich.js";
+import { checkLoaderSummaryOptions, type TreeLoaderOptions } from "../common/enrich.js";
 import { InvalidInputError } from "../common/errors.js";
-import { checkSummaryOptions } from "../common/summarize.js";
 import type { PdfProgressEvent } from "./types.js";
 
 /**
@@ -62,16 +61,7 @@ export function checkOptions(options: PdfTreeLoaderOptions): void {
   if (options.structure === "llm" && !options.model) {
     throw new InvalidInputError(where, 'structure: "llm" needs a chat model (the model option)');
   }
-  checkSummaryOptions(
-    {
-      mode: options.summaries ?? "extractive",
-      ...(options.model ? { model: options.model } : {}),
-      ...(options.summaryThreshold !== undefined ? { threshold: options.summaryThreshold } : {}),
-      ...(options.summaryChars !== undefined ? { maxChars: options.summaryChars } : {}),
-      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-    },
-    where,
-  );
+  checkLoaderSummaryOptions(options, where);
   const split = options.split;
   if (split) {
     for (const key of ["maxPages", "maxTokens"] as const) {

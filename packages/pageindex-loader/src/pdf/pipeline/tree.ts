@@ -81,7 +81,7 @@ function withTitlePage(facts: DocumentFacts, titlePage: string | undefined): Doc
  * Step 7: summaries (extractive, or by the model) and the document's description, on the tree
  * in place; the run's warnings end up on the tree here.
  */
-export async function summarizeTree(run: PdfRun, doc: Sliced, tree: TreeDocument): Promise<void> {
+export async function summarizeAndDescribe(run: PdfRun, doc: Sliced, tree: TreeDocument): Promise<void> {
   const { pdf, titlePage } = doc;
   await enrichTree(tree, run.options, {
     mode: run.options.summaries ?? "extractive",
