@@ -62,5 +62,5 @@ export function compareStyle(a: StyleSig, b: StyleSig): -1 | 0 | 1 {
   return 0;
 }
 
-/** The layout's furniture is read with the other page-edge rules (see ../text/running-heads.ts). */
+/** The layout's furniture lives with the other page-edge rules (../text/running-heads.ts); still reachable here for the layout tests. */
 export { findFurniture } from "../text/running-heads.js";
