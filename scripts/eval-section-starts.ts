@@ -39,19 +39,21 @@ import {
   stripNumbering,
   titleSimilarity,
 } from "../packages/pageindex-loader/src/pdf/index.js";
-import { withEdgeBands } from "../packages/pageindex-loader/src/pdf/structure/edge-bands.js";
 import { callArity } from "../packages/pageindex-loader/src/pdf/structure/heading-position.js";
 // The steps every path ends in, fed the bookmarks' titles and pages as a model's sections would be.
 import {
   bodyFurniture,
   entriesToDrafts,
-  type Furniture,
   locateEntries,
   orderPositions,
   TextSlicer,
 } from "../packages/pageindex-loader/src/pdf/structure/sections.js";
 import { joinPageLines } from "../packages/pageindex-loader/src/pdf/text/dehyphenate.js";
-import { textFurniture } from "../packages/pageindex-loader/src/pdf/text/running-heads.js";
+import {
+  type Furniture,
+  textFurniture,
+  withEdgeBands,
+} from "../packages/pageindex-loader/src/pdf/text/running-heads.js";
 import { debianPdfs } from "./debian-docs.js";
 
 interface EvalDoc {

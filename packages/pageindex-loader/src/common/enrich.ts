@@ -3,7 +3,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { detectBackMatter, type TreeDocument, throwIfAborted, type UsageTracker } from "pageindex-core";
 import { type DocumentFacts, describeDocument } from "./describe.js";
 import type { TextMarkup } from "./extractive.js";
-import { modelName, type SummaryMode, summarizeTree } from "./summarize.js";
+import { checkSummaryOptions, modelName, type SummaryMode, summarizeTree } from "./summarize.js";
 
 /** Options every tree loader takes: identity, summaries, description, model calls, limits. */
 export interface TreeLoaderOptions {
@@ -43,6 +43,23 @@ export interface TreeLoaderOptions {
   usage?: UsageTracker;
   callbacks?: Callbacks;
   signal?: AbortSignal;
+}
+
+/**
+ * Checks the summary options every tree loader takes, before any work.
+ * @throws {InvalidInputError} naming `where`.
+ */
+export function checkLoaderSummaryOptions(options: TreeLoaderOptions, where: string): void {
+  checkSummaryOptions(
+    {
+      mode: options.summaries ?? "extractive",
+      ...(options.model ? { model: options.model } : {}),
+      ...(options.summaryThreshold !== undefined ? { threshold: options.summaryThreshold } : {}),
+      ...(options.summaryChars !== undefined ? { maxChars: options.summaryChars } : {}),
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    },
+    where,
+  );
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   toDocId,
   UsageTracker,
 } from "pageindex-core";
-import { enrichTree, type TreeLoaderOptions } from "../common/enrich.js";
+import { checkLoaderSummaryOptions, enrichTree, type TreeLoaderOptions } from "../common/enrich.js";
 import { EmptyDocumentError, InvalidInputError } from "../common/errors.js";
 import { DEFAULT_SUMMARY_CHARS } from "../common/extractive.js";
 import {
@@ -17,11 +17,7 @@ import {
   type SourceInput,
   sha256Hex,
 } from "../common/source.js";
-import {
-  checkSummaryOptions,
-  DEFAULT_SUMMARY_CONCURRENCY,
-  DEFAULT_SUMMARY_THRESHOLD,
-} from "../common/summarize.js";
+import { DEFAULT_SUMMARY_CONCURRENCY, DEFAULT_SUMMARY_THRESHOLD } from "../common/summarize.js";
 import { readOptionsOf, sourceInfo, TreeLoader } from "../common/tree-loader.js";
 import { markdownFacts } from "./describe-facts.js";
 import { parseMarkdown } from "./parse.js";
@@ -39,16 +35,7 @@ export interface MarkdownTreeLoaderOptions extends TreeLoaderOptions {
 
 function checkOptions(options: MarkdownTreeLoaderOptions): void {
   const where = options.docName ?? "(options)";
-  checkSummaryOptions(
-    {
-      mode: options.summaries ?? "extractive",
-      ...(options.model ? { model: options.model } : {}),
-      ...(options.summaryThreshold !== undefined ? { threshold: options.summaryThreshold } : {}),
-      ...(options.summaryChars !== undefined ? { maxChars: options.summaryChars } : {}),
-      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-    },
-    where,
-  );
+  checkLoaderSummaryOptions(options, where);
   const thinning = options.thinning;
   if (thinning && !(Number.isFinite(thinning.minTokens) && thinning.minTokens >= 0)) {
     throw new InvalidInputError(

@@ -6,6 +6,7 @@ import type { PdfInfo } from "./read/read-pdf.js";
 import { BYLINE } from "./structure/candidates.js";
 import { bodyStyle } from "./structure/style.js";
 import { normalizeTitle, titleSimilarity } from "./structure/titles.js";
+import type { Furniture } from "./text/running-heads.js";
 import type { ParsedPage, PdfLine } from "./types.js";
 
 // What a PDF says about itself, for its description: the info dictionary (Title, Subject,
@@ -123,7 +124,7 @@ const fitsSubtitle = (b: Block) => b.lines <= 3 && b.text.length <= 120 && words
  */
 export function titlePage(
   pages: readonly ParsedPage[],
-  furniture: ReadonlyMap<number, ReadonlySet<number>>,
+  furniture: Furniture,
   options: { boldTitle: boolean },
 ): { title?: string; subtitle?: string } {
   const page = pages.slice(0, 2).find((p) => p.lines.some(titleLine));
@@ -194,7 +195,7 @@ const similar = (a: string, b: string): boolean => {
 export function pdfFacts(input: {
   info: PdfInfo;
   pages: readonly ParsedPage[];
-  furniture: ReadonlyMap<number, ReadonlySet<number>>;
+  furniture: Furniture;
   tree: TreeDocument;
 }): DocumentFacts {
   const { info, pages, tree } = input;

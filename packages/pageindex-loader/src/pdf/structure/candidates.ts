@@ -1,3 +1,4 @@
+import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import { isStrongKeyword, type Numbering, parseNumbering } from "./numbering.js";
 import { type BodyStyle, compareStyle, type StyleSig, styleOf } from "./style.js";
@@ -27,7 +28,7 @@ export interface FindHeadingsOptions {
   /** Pages to ignore (the printed table of contents). */
   skipPages?: ReadonlySet<number>;
   /** Per page, line indices that are running headers/footers. */
-  furniture?: ReadonlyMap<number, ReadonlySet<number>>;
+  furniture?: Furniture;
   /** Ignore lines before this position (the end of a printed TOC) on its page. */
   skipBefore?: { page: number; line: number };
   /** Only pages in this range (inclusive). */

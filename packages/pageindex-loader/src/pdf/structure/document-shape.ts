@@ -1,3 +1,4 @@
+import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import type { Heading } from "./candidates.js";
 import { normalizeTitle, stripNumbering } from "./titles.js";
@@ -27,7 +28,7 @@ export interface TitlePage {
 export function takeTitlePage(
   pages: readonly ParsedPage[],
   headings: readonly Heading[],
-  furniture: ReadonlyMap<number, ReadonlySet<number>>,
+  furniture: Furniture,
   bodySize: number,
 ): TitlePage {
   const first = pages[0];

@@ -1,3 +1,4 @@
+import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import type { Heading } from "./candidates.js";
 import { compareStyle } from "./style.js";
@@ -6,7 +7,7 @@ import { compareStyle } from "./style.js";
 export interface LabelContext {
   pages: readonly ParsedPage[];
   body: { size: number };
-  furniture?: ReadonlyMap<number, ReadonlySet<number>>;
+  furniture?: Furniture;
 }
 
 /** What a heading candidate is followed by, up to the next candidate. */

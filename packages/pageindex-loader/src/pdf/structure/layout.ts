@@ -1,3 +1,4 @@
+import { findFurniture } from "../text/running-heads.js";
 import type { ParsedPage, SectionEntry } from "../types.js";
 import { findHeadings, type Heading } from "./candidates.js";
 import { type LayoutConfidence, layoutConfidence } from "./confidence.js";
@@ -11,7 +12,7 @@ import { nestHeadings } from "./hierarchy.js";
 import { dropAdmonitions, dropLabels } from "./labels.js";
 import { dropInitials } from "./numbering.js";
 import { findContentsCopies, findPrintedToc, type PrintedToc } from "./printed-toc.js";
-import { type BodyStyle, bodyStyle, findFurniture } from "./style.js";
+import { type BodyStyle, bodyStyle } from "./style.js";
 import { compactTitle, titleSimilarity } from "./titles.js";
 
 /** Facts about a document's layout, computed once and shared by the layout path and node splitting. */

@@ -1,3 +1,4 @@
+import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import { compactTitle, stripNumbering, titleSimilarity } from "./titles.js";
 
@@ -41,7 +42,7 @@ export class LineIndex {
   constructor(
     private readonly pages: readonly ParsedPage[],
     from: Pos,
-    furniture?: ReadonlyMap<number, ReadonlySet<number>>,
+    furniture?: Furniture,
   ) {
     for (const page of pages) {
       if (page.pageNumber < from.page) continue;

@@ -1,3 +1,4 @@
+import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import type { Heading } from "./candidates.js";
 import { nestHeadings } from "./hierarchy.js";
@@ -182,7 +183,7 @@ function joinWrapped(lines: TocLine[]): TocLine[] {
 export interface FindTocOptions {
   /** How many first pages to look in. */
   scanPages: number;
-  furniture?: ReadonlyMap<number, ReadonlySet<number>>;
+  furniture?: Furniture;
   /** Page labels, one per physical page: when they agree with where titles are found, they map printed numbers exactly. */
   pageLabels?: readonly string[];
 }
@@ -209,7 +210,7 @@ const CONTENTS_TITLE = /^(table of contents|contents|table des matières|inhalt)
 export function findContentsCopies(
   pages: readonly ParsedPage[],
   after: number,
-  furniture?: ReadonlyMap<number, ReadonlySet<number>>,
+  furniture?: Furniture,
 ): number[] {
   const out: number[] = [];
   for (let n = after + 1; n <= pages.length; n++) {

@@ -1,14 +1,12 @@
 import type { NodeDraft, TextPosition } from "pageindex-core";
 import { countDocumentTokens } from "../../common/token-count.js";
 import { joinPageLines } from "../text/dehyphenate.js";
+import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine, PdfPosition, SectionEntry } from "../types.js";
 import { locateHeading } from "./heading-position.js";
 
 /** Title given to the text before the first section. */
 export const PREFACE_TITLE = "Preface";
-
-/** Running heads, footers and page numbers, per page: the lines that are never headings nor body text. */
-export type Furniture = ReadonlyMap<number, ReadonlySet<number>>;
 
 /**
  * Sets `line` on every entry that lacks one: where its heading stands (see {@link locateHeading}),
@@ -102,7 +100,7 @@ export function orderPositions(entries: SectionEntry[]): number {
 export class TextSlicer {
   constructor(
     private readonly pages: readonly ParsedPage[],
-    private readonly furniture: ReadonlyMap<number, ReadonlySet<number>> = new Map(),
+    private readonly furniture: Furniture = new Map(),
   ) {}
 
   /** Text from `from` (inclusive) to `to` (exclusive; end of document when undefined). */
