@@ -125,16 +125,23 @@ export class SqliteLibraryIndex implements LibraryIndex {
 
   /** The first column of the first row (libsql's `pluck()` does not apply to `get()`). */
   private value(source: string, ...params: unknown[]): unknown {
-    return (this.sql(source).raw(true).get(...params) as unknown[] | undefined)?.[0];
+    return (
+      this.sql(source)
+        .raw(true)
+        .get(...params) as unknown[] | undefined
+    )?.[0];
   }
 
   /** Every row as an object. */
   private rows<T>(source: string, ...params: unknown[]): T[] {
-    return this.sql(source).raw(false).all(...params) as T[];
+    return this.sql(source)
+      .raw(false)
+      .all(...params) as T[];
   }
 
   private writing(what: string): void {
-    if (this.readOnly) throw new StoreReadOnlyError(this.path, `the library index was opened read-only (${what})`);
+    if (this.readOnly)
+      throw new StoreReadOnlyError(this.path, `the library index was opened read-only (${what})`);
   }
 
   async begin(docId: string, versionId?: string): Promise<void> {
@@ -153,17 +160,21 @@ export class SqliteLibraryIndex implements LibraryIndex {
     if (entries.length === 0) return;
     // The last entry of a docId wins, as if put one after another.
     const last = new Map(entries.map((entry) => [entry.card.docId, entry]));
-    this.db.transaction(() => {
-      for (const entry of last.values()) this.write(entry);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        for (const entry of last.values()) this.write(entry);
+      })
+      .immediate();
   }
 
   async removeDocument(docId: string): Promise<void> {
     this.writing("removeDocument");
-    this.db.transaction(() => {
-      this.drop(docId);
-      this.sql("DELETE FROM intents WHERE doc_id = ?").run(docId);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        this.drop(docId);
+        this.sql("DELETE FROM intents WHERE doc_id = ?").run(docId);
+      })
+      .immediate();
   }
 
   /** Inserts one document (replacing what was indexed for it); inside a transaction. */
@@ -192,7 +203,9 @@ export class SqliteLibraryIndex implements LibraryIndex {
       `INSERT INTO sections (id, doc, node_id, title, ancestors, level, summary, start_page, end_page,
          start_line, end_line, back_matter) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const terms = this.sql("INSERT INTO section_terms (rowid, title, ancestors, summary, text) VALUES (?, ?, ?, ?, ?)");
+    const terms = this.sql(
+      "INSERT INTO section_terms (rowid, title, ancestors, summary, text) VALUES (?, ?, ?, ?, ?)",
+    );
     sections.forEach((s, i) => {
       const id = first + i;
       row.run(
@@ -221,7 +234,10 @@ export class SqliteLibraryIndex implements LibraryIndex {
       docId,
     );
     if (!old) return;
-    this.sql("DELETE FROM section_terms WHERE rowid BETWEEN ? AND ?").run(old.first_section, old.last_section);
+    this.sql("DELETE FROM section_terms WHERE rowid BETWEEN ? AND ?").run(
+      old.first_section,
+      old.last_section,
+    );
     this.sql("DELETE FROM sections WHERE id BETWEEN ? AND ?").run(old.first_section, old.last_section);
     this.sql("DELETE FROM card_terms WHERE rowid = ?").run(old.doc);
     this.sql("DELETE FROM facets WHERE doc = ?").run(old.doc);
@@ -341,7 +357,12 @@ export class SqliteLibraryIndex implements LibraryIndex {
    * Unrestricted, FTS5 keeps only the best `rows` while it scores (ORDER BY rank LIMIT); a
    * short `docIds` list is searched one rowid range per document; a filter joins the facets.
    */
-  private sections(q: LibraryQuery, scope: Scope, filter: CatalogFilter | undefined, rows: number): SectionHit[] {
+  private sections(
+    q: LibraryQuery,
+    scope: Scope,
+    filter: CatalogFilter | undefined,
+    rows: number,
+  ): SectionHit[] {
     const match = ftsMatch(q.terms);
     const select = `SELECT s.id, d.doc_id, s.node_id, s.title, s.ancestors, s.level, s.summary, s.start_page,
       s.end_page, s.start_line, s.end_line, s.back_matter, top.rank
