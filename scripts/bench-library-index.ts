@@ -7,9 +7,10 @@
 //
 // Usage: npx tsx scripts/bench-library-index.ts [--sizes 100,10000,100000] [--queries 50] [--keep]
 // `--keep` reuses .bench-out/library/<size>/ when it holds a complete index (index time: NaN).
+// Warm times are reported as wall time and as CPU time (the machine may be shared).
 // Writes .bench-out/bench-library-index.json.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,6 +38,7 @@ async function child(folder: string, query: string): Promise<void> {
   const opened = performance.now();
   const hits = await index.searchLibrary(query, { limit: 10 });
   const answered = performance.now();
+  const rssMB = process.memoryUsage().rss / 2 ** 20;
   const second = await index.searchLibrary(`${query} again`, { limit: 10 });
   const secondMs = performance.now() - answered;
   await index.close();
@@ -46,33 +48,46 @@ async function child(folder: string, query: string): Promise<void> {
       firstQueryMs: answered - opened,
       firstMs: answered - start,
       secondMs,
-      rssMB: process.memoryUsage().rss / 2 ** 20,
+      rssMB,
+      maxRssMB: process.resourceUsage().maxRSS / 1024,
       top: hits.slice(0, 3).map((h) => h.docId),
       found: second.length,
     })}\n`,
   );
 }
 
-async function build(size: number, folder: string, keep: boolean): Promise<number> {
-  const marker = join(folder, "complete");
-  if (keep && existsSync(marker)) return Number.NaN;
+/** Builds the library of `size` (or keeps the one built before): indexing time and sections. */
+async function build(
+  size: number,
+  folder: string,
+  keep: boolean,
+): Promise<{ indexMs: number; sections: number }> {
+  const marker = join(folder, "complete.json");
+  if (keep && existsSync(marker)) {
+    const built = JSON.parse(readFileSync(marker, "utf8")) as { sections: number };
+    return { indexMs: Number.NaN, sections: built.sections };
+  }
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder, { recursive: true });
   const index = await SqliteLibraryIndex.open(folder);
   const start = performance.now();
+  let sections = 0;
   for (let from = 0; from < size; from += BATCH) {
     const entries = Array.from({ length: Math.min(BATCH, size - from) }, (_, k) =>
       libraryEntry(generate(from + k, true).tree, `v${from + k}`),
     );
+    for (const entry of entries) sections += entry.sections.length;
     await index.putDocuments(entries);
     if (size >= 10_000 && (from / BATCH) % 10 === 9) {
-      process.stderr.write(`  ${size}: ${from + BATCH} documents, ${((performance.now() - start) / 1000).toFixed(0)} s\n`);
+      process.stderr.write(
+        `  ${size}: ${from + BATCH} documents, ${((performance.now() - start) / 1000).toFixed(0)} s\n`,
+      );
     }
   }
-  const ms = performance.now() - start;
+  const indexMs = performance.now() - start;
   await index.close();
-  writeFileSync(marker, String(ms));
-  return ms;
+  writeFileSync(marker, JSON.stringify({ indexMs, sections }));
+  return { indexMs, sections };
 }
 
 function fileMB(folder: string): number {
@@ -93,7 +108,7 @@ async function main(): Promise<void> {
   const questions = new Map<number, Array<{ docId: string; query: string }>>();
   for (const size of sizes) {
     const folder = join(OUT, "library", String(size));
-    const indexMs = await build(size, folder, keep);
+    const { indexMs, sections } = await build(size, folder, keep);
     const qs = libraryQuestions(size, true, queryCount + 1);
     questions.set(size, qs.slice(1));
     // A fresh process: the first question, never asked before in it.
@@ -104,27 +119,46 @@ async function main(): Promise<void> {
     ) as Record<string, number>;
     const index = await SqliteLibraryIndex.open(folder, { readOnly: true });
     indexes.set(size, index);
-    const sections = (await index.listDocuments({ limit: 0 })).total;
-    rows.push({ size, documents: sections, indexMs, indexMsPerDoc: indexMs / size, fileMB: fileMB(folder), fresh });
+    const documents = await index.count();
+    rows.push({
+      size,
+      documents,
+      sections,
+      indexMs,
+      indexMsPerDoc: indexMs / size,
+      fileMB: fileMB(folder),
+      fresh,
+    });
   }
   // Warm: one question per size in turn, so load spikes hit every size alike.
   const times = new Map<number, number[]>(sizes.map((s) => [s, []]));
+  // CPU time too: on a loaded machine wall time stretches longer queries more than short ones.
+  const cpu = new Map<number, number[]>(sizes.map((s) => [s, []]));
   const found = new Map<number, number>(sizes.map((s) => [s, 0]));
   for (let q = 0; q < queryCount; q += 1) {
     for (const size of sizes) {
       const question = questions.get(size)?.[q];
       if (!question) continue;
       const start = performance.now();
-      const hits = await (indexes.get(size) as SqliteLibraryIndex).searchLibrary(question.query, { limit: 10 });
+      const used = process.cpuUsage();
+      const hits = await (indexes.get(size) as SqliteLibraryIndex).searchLibrary(question.query, {
+        limit: 10,
+      });
       times.get(size)?.push(performance.now() - start);
-      if (hits.slice(0, 3).some((h) => h.docId === question.docId)) found.set(size, (found.get(size) ?? 0) + 1);
+      const { user, system } = process.cpuUsage(used);
+      cpu.get(size)?.push((user + system) / 1000);
+      if (hits.slice(0, 3).some((h) => h.docId === question.docId))
+        found.set(size, (found.get(size) ?? 0) + 1);
     }
   }
   const base = median(times.get(sizes[0] as number) ?? []);
+  const cpuBase = median(cpu.get(sizes[0] as number) ?? []);
   for (const row of rows) {
     const size = row.size as number;
     row.warmMedianMs = median(times.get(size) ?? []);
     row.warmRatio = (row.warmMedianMs as number) / base;
+    row.warmCpuMedianMs = median(cpu.get(size) ?? []);
+    row.warmCpuRatio = (row.warmCpuMedianMs as number) / cpuBase;
     row.foundTop3 = `${found.get(size)}/${times.get(size)?.length}`;
     await indexes.get(size)?.close();
   }

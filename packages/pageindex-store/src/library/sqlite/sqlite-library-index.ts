@@ -251,8 +251,22 @@ export class SqliteLibraryIndex implements LibraryIndex {
   }
 
   async close(): Promise<void> {
+    if (!this.db.open) return;
     this.statements.clear();
-    if (this.db.open) this.db.close();
+    // libsql finalizes statements when they are collected, so the connection may outlive
+    // close(). Leave the file whole without its log now: the last connection out turns the
+    // write-ahead log off (the next writer turns it on again), so that a reader in a folder it
+    // cannot write needs no -wal or -shm file.
+    if (!this.readOnly) {
+      try {
+        this.db.exec("PRAGMA busy_timeout = 0"); // never wait for readers to leave
+        this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+        this.db.exec("PRAGMA journal_mode = DELETE");
+      } catch {
+        // Another process holds the database: the log stays for it (and the next writer).
+      }
+    }
+    this.db.close();
   }
 
   // ------------------------------------------------------------------ writing
