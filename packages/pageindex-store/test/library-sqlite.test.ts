@@ -34,6 +34,27 @@ describe("SqliteLibraryIndex: the library index contract", () => {
 });
 
 describe("SqliteLibraryIndex: files and processes", () => {
+  it("leaves a term found in too many sections out of a query that has rarer ones", async () => {
+    const index = await SqliteLibraryIndex.open(await folder(), { commonRows: 10 });
+    const common = (i: number) =>
+      libraryEntry(libraryTree(`common-${i}`, [{ title: "Widget", text: "A widget.", tokenCount: 2 }]), "v1");
+    await index.putDocuments(Array.from({ length: 12 }, (_, i) => common(i)));
+    const rare = libraryTree("rare", [
+      { title: "Widget sprocket", text: "A sprocket widget.", tokenCount: 3 },
+    ]);
+    await index.putDocument(libraryEntry(rare, "v1"));
+    // "widget" is in 13 sections (> 10): only "sprocket" is searched.
+    expect((await index.searchLibrary("widget sprocket", { limit: 20 })).map((h) => h.docId)).toEqual([
+      "rare",
+    ]);
+    expect((await index.searchSections("widget sprocket", { limit: 20 })).map((h) => h.docId)).toEqual([
+      "rare",
+    ]);
+    // Alone, a common term is searched all the same.
+    expect(await index.searchLibrary("widget", { limit: 20 })).toHaveLength(13);
+    await index.close();
+  });
+
   it("keeps what it indexed across a reopen", async () => {
     const dir = await folder();
     const index = await SqliteLibraryIndex.open(dir);

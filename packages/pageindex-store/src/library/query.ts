@@ -103,6 +103,12 @@ export const AGGREGATION = {
   cardWeight: 0.3,
   /** Section rows an engine scores per query at most (best first), before aggregating. */
   sectionRows: 400,
+  /**
+   * A term in more sections than this is "common": while the query has rarer terms, it is left
+   * out of the engine's search (an engine scores every row its terms match, so one word found
+   * in most sections of a million would cost seconds; its weight, by its low IDF, is small).
+   */
+  commonRows: 20_000,
 } as const;
 
 /** A section's score once back matter is discounted (unless the query asks for it). */

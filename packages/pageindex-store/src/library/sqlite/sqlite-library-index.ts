@@ -43,6 +43,8 @@ export const LIBRARY_FILE = "library.sqlite";
 export interface SqliteLibraryIndexOptions {
   /** Open for reading only: never creates or writes the file (writes throw `StoreReadOnlyError`). */
   readOnly?: boolean;
+  /** Sections a term may be found in before queries with rarer terms leave it out (default {@link AGGREGATION}`.commonRows`). */
+  commonRows?: number;
 }
 
 /** Documents named by `docIds` are searched one row-id range each up to this many; more go through a filter. */
@@ -99,11 +101,13 @@ export class SqliteLibraryIndex implements LibraryIndex {
   readonly readOnly: boolean;
   private readonly db: Connection;
   private readonly statements = new Map<string, Statement>();
+  private readonly commonRows: number;
 
-  private constructor(db: Connection, path: string, readOnly: boolean) {
+  private constructor(db: Connection, path: string, options: SqliteLibraryIndexOptions) {
     this.db = db;
     this.path = path;
-    this.readOnly = readOnly;
+    this.readOnly = options.readOnly ?? false;
+    this.commonRows = options.commonRows ?? AGGREGATION.commonRows;
   }
 
   /**
@@ -116,8 +120,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
 
   /** Opens a library index file at any path (see {@link SqliteLibraryIndex.open}). */
   static async openFile(path: string, options: SqliteLibraryIndexOptions = {}): Promise<SqliteLibraryIndex> {
-    const readOnly = options.readOnly ?? false;
-    return new SqliteLibraryIndex(await openConnection(path, readOnly), path, readOnly);
+    return new SqliteLibraryIndex(await openConnection(path, options.readOnly ?? false), path, options);
   }
 
   async begin(docId: string, versionId?: string): Promise<void> {
@@ -207,6 +210,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
     return this.read(() => {
       const scope = this.scope(options.filter, options.docIds);
       if (scope?.length === 0) return [];
+      this.dropCommonTerms(q);
       // Back matter is discounted after scoring: fetch enough rows that the discount can reorder them.
       const rows = this.scored(q, scope, options.filter, Math.max(limit * 4, 50));
       const best = rows.sort(bySectionScore).slice(0, limit);
@@ -223,6 +227,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
     return this.read(() => {
       const scope = this.scope(options.filter, options.docIds);
       if (scope?.length === 0) return [];
+      this.dropCommonTerms(q);
       // Rank on row ids and scores; load titles, ancestors and cards for the winners only.
       const documents = aggregateSections(this.scored(q, scope, options.filter, AGGREGATION.sectionRows));
       const ranked = rankDocuments(documents, this.cardScores(q, scope, options.filter), limits);
@@ -352,6 +357,19 @@ export class SqliteLibraryIndex implements LibraryIndex {
       if (doc !== undefined && doc !== null) out.push(Number(doc));
     }
     return out;
+  }
+
+  /**
+   * Leaves out of `q` the terms found in more than `commonRows` sections, as
+   * long as a rarer one remains. Each term costs one count that stops at the threshold.
+   */
+  private dropCommonTerms(q: LibraryQuery): void {
+    if (q.terms.length < 2) return;
+    const probe = "SELECT count(*) FROM (SELECT 1 FROM section_terms WHERE section_terms MATCH ? LIMIT ?)";
+    const rare = q.terms.filter(
+      (t) => Number(this.value(probe, ftsMatch([t]), this.commonRows + 1)) <= this.commonRows,
+    );
+    if (rare.length > 0 && rare.length < q.terms.length) q.terms = rare;
   }
 
   /**
