@@ -80,9 +80,15 @@ export {
   type SearchDocumentsOptions,
 } from "./catalog/index.js";
 export { type CatalogReader, isCatalogReader } from "./catalog/reader.js";
-export { libraryEntry } from "./library/entry.js";
+export { LIBRARY_LIMITS, libraryEntry } from "./library/entry.js";
+export { LibraryIndexError } from "./library/errors.js";
 export { MemoryLibraryIndex } from "./library/memory-library-index.js";
 export { isLibraryReader } from "./library/reader.js";
+export {
+  LIBRARY_FILE,
+  SqliteLibraryIndex,
+  type SqliteLibraryIndexOptions,
+} from "./library/sqlite/sqlite-library-index.js";
 export type {
   LibraryDocumentHit,
   LibraryEntry,

@@ -1,19 +1,174 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe } from "vitest";
-import { SqliteLibraryIndex } from "../src/library/sqlite/sqlite-library-index.js";
-import { libraryBehaviour } from "./library.behaviour.js";
+import { fileURLToPath } from "node:url";
+import { createTree, PageIndexError } from "pageindex-core";
+import { afterAll, describe, expect, it } from "vitest";
+import { LibraryIndexError } from "../src/index.js";
+import { libraryEntry } from "../src/library/entry.js";
+import { LIBRARY_FILE, SqliteLibraryIndex } from "../src/library/sqlite/sqlite-library-index.js";
+import { StoreReadOnlyError } from "../src/store/errors.js";
+import { startFixture, type Writer } from "./helpers/spawn.js";
+import { libraryBehaviour, libraryTree } from "./library.behaviour.js";
 
+const FIXTURE = fileURLToPath(new URL("./fixtures/library-process.ts", import.meta.url));
 const dirs: string[] = [];
 afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
+const folder = async (): Promise<string> => {
+  const dir = await mkdtemp(join(tmpdir(), "library-sqlite-"));
+  dirs.push(dir);
+  return dir;
+};
+
+/** The JSON a fixture printed on its `RESULT` line, once it exited cleanly. */
+async function result(process: Writer): Promise<Record<string, unknown>> {
+  await process.waitFor("RESULT", 120_000);
+  expect(await process.exited).toBe(0);
+  const line = process.lines.find((l) => l.startsWith("RESULT ")) as string;
+  return JSON.parse(line.slice("RESULT ".length)) as Record<string, unknown>;
+}
 
 describe("SqliteLibraryIndex: the library index contract", () => {
-  libraryBehaviour(async () => {
-    const dir = await mkdtemp(join(tmpdir(), "library-sqlite-"));
-    dirs.push(dir);
-    return SqliteLibraryIndex.open(dir);
+  libraryBehaviour(async () => SqliteLibraryIndex.open(await folder()));
+});
+
+describe("SqliteLibraryIndex: files and processes", () => {
+  it("leaves a term found in too many sections out of a query that has rarer ones", async () => {
+    const index = await SqliteLibraryIndex.open(await folder(), { commonRows: 10 });
+    const common = (i: number) =>
+      libraryEntry(libraryTree(`common-${i}`, [{ title: "Widget", text: "A widget.", tokenCount: 2 }]), "v1");
+    await index.putDocuments(Array.from({ length: 12 }, (_, i) => common(i)));
+    const rare = libraryTree("rare", [
+      { title: "Widget sprocket", text: "A sprocket widget.", tokenCount: 3 },
+    ]);
+    await index.putDocument(libraryEntry(rare, "v1"));
+    // "widget" is in 13 sections (> 10): only "sprocket" is searched.
+    expect((await index.searchLibrary("widget sprocket", { limit: 20 })).map((h) => h.docId)).toEqual([
+      "rare",
+    ]);
+    expect((await index.searchSections("widget sprocket", { limit: 20 })).map((h) => h.docId)).toEqual([
+      "rare",
+    ]);
+    // Alone, a common term is searched all the same.
+    expect(await index.searchLibrary("widget", { limit: 20 })).toHaveLength(13);
+    await index.close();
+  });
+
+  it("keeps what it indexed across a reopen", async () => {
+    const dir = await folder();
+    const index = await SqliteLibraryIndex.open(dir);
+    const tree = libraryTree("kept", [
+      { title: "Okapi habitat", text: "Okapis live in forests.", tokenCount: 6 },
+    ]);
+    await index.putDocument(libraryEntry(tree, "v1"));
+    await index.begin("pending-doc", "v7");
+    await index.close();
+    const again = await SqliteLibraryIndex.open(dir);
+    expect((await again.searchLibrary("okapi")).map((h) => h.docId)).toEqual(["kept"]);
+    expect(await again.pending()).toEqual(new Map([["pending-doc", "v7"]]));
+    await again.close();
+  });
+
+  it("lets one writer add documents while two reader processes search: no error, never half a document", async () => {
+    const dir = await folder();
+    const job = { folder: dir, documents: 40, sections: 8 };
+    const writer = startFixture(FIXTURE, { ...job, role: "writer" });
+    await writer.waitFor("READY");
+    const readers = [
+      startFixture(FIXTURE, { ...job, role: "reader" }),
+      startFixture(FIXTURE, { ...job, role: "reader", readOnly: true }),
+    ];
+    await writer.waitFor("DONE", 120_000);
+    expect(await writer.exited).toBe(0);
+    for (const reader of readers) {
+      const seen = await result(reader);
+      expect(seen).toMatchObject({ partial: 0, shrank: 0, seen: 40 });
+      expect(seen.searches).toBeGreaterThan(0);
+    }
+  });
+
+  it("names the file when it is not a library index: garbage, another program's database, an empty file read-only", async () => {
+    const garbage = await folder();
+    await writeFile(join(garbage, LIBRARY_FILE), "this is not a database, just some text ".repeat(200));
+    for (const readOnly of [false, true]) {
+      const error = await SqliteLibraryIndex.open(garbage, { readOnly }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(LibraryIndexError);
+      expect(error).toBeInstanceOf(PageIndexError);
+      expect((error as LibraryIndexError).path).toBe(join(garbage, LIBRARY_FILE));
+      expect((error as Error).message).toContain(join(garbage, LIBRARY_FILE));
+      expect((error as Error).message).toMatch(/not a readable SQLite library index/);
+    }
+
+    const foreign = await folder();
+    const other = await SqliteLibraryIndex.openFile(join(foreign, "other.sqlite"));
+    await other.close();
+    // A database with tables of its own at the index path.
+    const { default: Sqlite } = await import("libsql");
+    const db = new Sqlite(join(foreign, LIBRARY_FILE));
+    db.exec("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)");
+    db.close();
+    await expect(SqliteLibraryIndex.open(foreign)).rejects.toThrow(/not a pageindex library index/);
+
+    const empty = await folder();
+    await writeFile(join(empty, LIBRARY_FILE), "");
+    await expect(SqliteLibraryIndex.open(empty, { readOnly: true })).rejects.toBeInstanceOf(
+      LibraryIndexError,
+    );
+    const missing = await folder();
+    await expect(SqliteLibraryIndex.open(missing, { readOnly: true })).rejects.toThrow(
+      /no library index file/,
+    );
+    expect(await readdir(missing)).toEqual([]);
+  });
+
+  it("opens read-only without writing: searches work, writes are refused", async () => {
+    const dir = await folder();
+    const writer = await SqliteLibraryIndex.open(dir);
+    await writer.putDocument(
+      libraryEntry(libraryTree("zoo", [{ title: "Quagga", text: "Quagga.", tokenCount: 2 }]), "v1"),
+    );
+    const reader = await SqliteLibraryIndex.open(dir, { readOnly: true });
+    expect((await reader.searchLibrary("quagga")).map((h) => h.docId)).toEqual(["zoo"]);
+    const tree = createTree(
+      { docId: "new", docName: "new.md", kind: "markdown", build: { loader: "test", structure: "headings" } },
+      [{ title: "New", text: "New", tokenCount: 1 }],
+    );
+    await expect(reader.putDocument(libraryEntry(tree, "v1"))).rejects.toBeInstanceOf(StoreReadOnlyError);
+    await expect(reader.removeDocument("zoo")).rejects.toBeInstanceOf(StoreReadOnlyError);
+    await expect(reader.begin("zoo", "v2")).rejects.toBeInstanceOf(StoreReadOnlyError);
+    // What the writer adds later is seen by the open reader (it shares the write-ahead log).
+    await writer.putDocument(
+      libraryEntry(libraryTree("zoo2", [{ title: "Quagga two", text: "Q", tokenCount: 1 }]), "v1"),
+    );
+    expect((await reader.searchLibrary("quagga")).map((h) => h.docId).sort()).toEqual(["zoo", "zoo2"]);
+    await reader.close();
+    await writer.close();
+  });
+
+  it("reads a store folder its user cannot write (no -wal or -shm file can be made there)", async () => {
+    const dir = await folder();
+    const writer = await SqliteLibraryIndex.open(dir);
+    const { quagga } = {
+      quagga: libraryTree("doc-1", [{ title: "Quagga", text: "Quagga herd.", tokenCount: 2 }]),
+    };
+    await writer.putDocument(libraryEntry(quagga, "v1"));
+    await writer.close();
+    const before = (await readdir(dir)).sort();
+    expect(before).toContain(LIBRARY_FILE);
+    // A writer that closed leaves every commit in the file (its log, if any, is empty).
+    for (const name of before) if (name.endsWith("-wal")) expect((await stat(join(dir, name))).size).toBe(0);
+    for (const name of before) await chmod(join(dir, name), 0o444);
+    await chmod(dir, 0o555);
+    try {
+      // Root ignores permissions: read as an unprivileged user then.
+      const as = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+      const reader = startFixture(FIXTURE, { role: "read-only", folder: dir, documents: 1, sections: 1 }, as);
+      expect(await result(reader)).toEqual({ found: 1, writeError: "StoreReadOnlyError" });
+      expect((await readdir(dir)).sort()).toEqual(before);
+    } finally {
+      await chmod(dir, 0o755);
+    }
   });
 });

@@ -27,11 +27,12 @@ export function startReader(job: object): Writer {
   return startFixture(READER, job);
 }
 
-/** Starts a fixture script under tsx with a JSON job as its argument. */
-function startFixture(script: string, job: object): Writer {
+/** Starts a fixture script under tsx with a JSON job as its argument (as another user: `as`). */
+export function startFixture(script: string, job: object, as?: { uid: number; gid: number }): Writer {
   const child = spawn(process.execPath, ["--import", "tsx", script, JSON.stringify(job)], {
     cwd: REPO_ROOT,
     stdio: ["pipe", "pipe", "pipe"],
+    ...(as ?? {}),
   });
   const lines: string[] = [];
   const lineTimes: number[] = [];

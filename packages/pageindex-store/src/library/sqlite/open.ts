@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type Database from "libsql";
 import { LibraryIndexError } from "../errors.js";
@@ -33,17 +33,18 @@ function describe(error: unknown): string {
 }
 
 /**
- * Where a read-only connection reads from. With a write-ahead log present (a writer is, or
- * was, at work) it shares the writer's log and lock files (`mode=ro`), as it does when it may
- * create them; only in a folder it cannot write, with no log, does it read the file as a
- * finished, unchanging database (`immutable=1`): no writer can be at work there.
+ * Where a read-only connection reads from. With a write-ahead log holding pages (a writer is at
+ * work, or stopped without closing) it shares the writer's log and lock files (`mode=ro`), as
+ * it does when it may create them; only in a folder it cannot write, with an empty log or none,
+ * does it read the file as a finished, unchanging database (`immutable=1`): every committed
+ * page is in the file then, and no writer can be at work there.
  */
 function readOnlyUri(path: string): string {
   const uri = `file:${encodeURI(path).replaceAll("?", "%3f").replaceAll("#", "%23")}`;
-  const logged = existsSync(`${path}-wal`) && existsSync(`${path}-shm`);
+  const wal = `${path}-wal`;
+  const logged = existsSync(wal) && statSync(wal).size > 0;
   return logged || writable(dirname(path)) ? `${uri}?mode=ro` : `${uri}?immutable=1`;
 }
-
 /**
  * Opens (and for a writer, creates) the library index file: WAL journal so readers in other
  * processes see the last committed state while one writer works, a busy timeout, and the
