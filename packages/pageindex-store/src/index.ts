@@ -51,3 +51,4 @@ export * from "./model/types.js";
 export { parseTree } from "./model/validate.js";
 export * from "./store/index.js";
 export { countTokens } from "./tokens.js";
+export * from "./postgres/index.js";
