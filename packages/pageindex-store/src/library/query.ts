@@ -1,0 +1,222 @@
+/**
+ * What every library-index engine shares: how a query becomes weighted terms, how a section's
+ * fields become indexed terms (the project's tokenizer, so engines and the lexical judge agree
+ * on what a word is), and how section scores become a document ranking.
+ */
+
+import { cardTerms, type DocumentCard } from "../catalog/card.js";
+import type { DocumentMatch } from "../catalog/index.js";
+import { tokenize, tokenizeQuery } from "../lexical/tokenize.js";
+import { asksForBackMatter } from "../model/back-matter.js";
+import type { BackMatterKind } from "../model/types.js";
+import type { LibraryDocumentHit, LibrarySection, SectionHit } from "./types.js";
+
+/** A query term and its weight (how often the query says it, saturated as BM25 does). */
+export interface QueryTerm {
+  term: string;
+  weight: number;
+}
+
+/** A query as the library index reads it. */
+export interface LibraryQuery {
+  /** Distinct terms in query order; stop words and request fillers dropped. */
+  terms: QueryTerm[];
+  /** Whether the query asks for back matter (an index, contents…): then it is not discounted. */
+  wantsBackMatter: boolean;
+}
+
+/** At most this many distinct terms are searched (a pasted paragraph is not a query). */
+export const MAX_QUERY_TERMS = 32;
+
+const BACK_MATTER_KINDS: readonly BackMatterKind[] = [
+  "contents",
+  "index",
+  "figures",
+  "tables",
+  "list",
+  "bibliography",
+  "glossary",
+];
+
+/**
+ * The weighted terms of a query (the tokenizer's query terms: normalised, stemmed, stop words
+ * and request fillers dropped). A repeated term weighs more, with BM25's query-term saturation.
+ * Only letters and digits survive tokenizing, so no term can carry an engine's query syntax.
+ */
+export function analyzeQuery(query: string): LibraryQuery {
+  const counts = new Map<string, number>();
+  for (const term of tokenizeQuery(query)) counts.set(term, (counts.get(term) ?? 0) + 1);
+  const terms = [...counts]
+    .slice(0, MAX_QUERY_TERMS)
+    .map(([term, count]) => ({ term, weight: (2.5 * count) / (1.5 + count) }));
+  return { terms, wantsBackMatter: BACK_MATTER_KINDS.some((kind) => asksForBackMatter(query, kind)) };
+}
+
+/**
+ * Per-field weights of a section (BM25F-style): a title names what a section is about; its
+ * ancestors' titles give the context a question often names ("printer › paper jams"); a summary
+ * condenses the text. Tuned on a small generated fixture only (test/library.behaviour.ts);
+ * real tuning belongs to a dev set.
+ */
+export const SECTION_FIELDS = [
+  { name: "title", weight: 4 },
+  { name: "ancestors", weight: 1.5 },
+  { name: "summary", weight: 2 },
+  { name: "text", weight: 1 },
+] as const;
+
+/** The fields of a section as space-separated terms, in {@link SECTION_FIELDS} order. */
+export function sectionFieldTerms(section: LibrarySection): [string, string, string, string] {
+  return [
+    tokenize(section.title).join(" "),
+    tokenize(section.ancestors.join(" ")).join(" "),
+    tokenize(section.summary).join(" "),
+    tokenize(section.text).join(" "),
+  ];
+}
+
+/** Per-field weights of a card (name, about, outline, section titles), as the catalog weighs them. */
+export const CARD_INDEX_FIELDS = [
+  { name: "name", weight: 3 },
+  { name: "about", weight: 1.5 },
+  { name: "outline", weight: 1 },
+  { name: "sections", weight: 1.2 },
+] as const;
+
+/** The fields of a card as space-separated terms, in {@link CARD_INDEX_FIELDS} order. */
+export function cardFieldTerms(card: DocumentCard): [string, string, string, string] {
+  const [name = [], about = [], outline = [], sections = []] = cardTerms(card, []);
+  return [name.join(" "), about.join(" "), outline.join(" "), sections.join(" ")];
+}
+
+/** How section scores become a document's score. */
+export const AGGREGATION = {
+  /** Best sections of a document that count towards its score. */
+  sectionsCounted: 5,
+  /** Factor on a back-matter section's score when the query does not ask for back matter. */
+  backMatterFactor: 0.2,
+  /**
+   * Weight of the card's score (name, description, outline) against the sections', both scaled
+   * to the best of the search: a card that matches lifts a document, never outranks evidence
+   * found inside another one on its own.
+   */
+  cardWeight: 0.3,
+  /** Section rows an engine scores per query at most (best first), before aggregating. */
+  sectionRows: 2_000,
+} as const;
+
+/** A section's score once back matter is discounted (unless the query asks for it). */
+export function discounted(score: number, backMatter: boolean, query: LibraryQuery): number {
+  return backMatter && !query.wantsBackMatter ? score * AGGREGATION.backMatterFactor : score;
+}
+
+/** A document's sections, best first, and its aggregated section score. */
+export interface DocumentSections {
+  docId: string;
+  /** Σ over its best sections of score / √(rank + 1) (see {@link aggregateSections}). */
+  score: number;
+  sections: SectionHit[];
+}
+
+/**
+ * Groups section hits (scores already discounted) by document, scoring each document by its
+ * best N sections (N ≤ {@link AGGREGATION}`.sectionsCounted`, so a long document is not ranked
+ * by its length): Σᵢ sᵢ / √(i + 1), the i-th best section weighing 1/√(i + 1). PageIndex's
+ * DocScore (Σ sᵢ / √(N + 1)) lowers a document when a weak match joins a strong one (10 alone:
+ * 7.1; 10 and 0.5: 6.1); this form keeps its diminishing returns and only ever adds. Several
+ * matching sections beat one weak match; one strong section beats a few weak ones. Best first.
+ */
+export function aggregateSections(hits: readonly SectionHit[]): DocumentSections[] {
+  const byDoc = new Map<string, SectionHit[]>();
+  for (const hit of hits) {
+    const list = byDoc.get(hit.docId);
+    if (list) list.push(hit);
+    else byDoc.set(hit.docId, [hit]);
+  }
+  const out: DocumentSections[] = [];
+  for (const [docId, list] of byDoc) {
+    list.sort(bySectionScore);
+    let score = 0;
+    list.slice(0, AGGREGATION.sectionsCounted).forEach((hit, i) => {
+      score += hit.score / Math.sqrt(i + 2);
+    });
+    out.push({ docId, score, sections: list });
+  }
+  return out.sort((a, b) => b.score - a.score || (a.docId < b.docId ? -1 : 1));
+}
+
+/** Best section first; document order (node id) among equals, so rankings are stable. */
+export function bySectionScore(a: SectionHit, b: SectionHit): number {
+  return b.score - a.score || (a.docId < b.docId ? -1 : a.docId > b.docId ? 1 : a.nodeId < b.nodeId ? -1 : 1);
+}
+
+/**
+ * The final document ranking: section DocScores and card scores, each scaled to the best of the
+ * search, blended ({@link AGGREGATION}`.cardWeight` for the card). Documents found by their card
+ * alone rank after those with section evidence of equal standing. `cards` must hold the card of
+ * every document named in `documents` or `cardScores`; documents without one are dropped.
+ */
+export function rankDocuments(
+  documents: readonly DocumentSections[],
+  cardScores: ReadonlyMap<string, number>,
+  cards: ReadonlyMap<string, DocumentCard>,
+  options: { limit: number; sectionsPerDocument: number },
+): LibraryDocumentHit[] {
+  const bestSections = Math.max(0, ...documents.map((d) => d.score));
+  const bestCard = Math.max(0, ...cardScores.values());
+  const bySections = new Map(documents.map((d) => [d.docId, d]));
+  const ids = new Set([...bySections.keys(), ...cardScores.keys()]);
+  const out: LibraryDocumentHit[] = [];
+  for (const docId of ids) {
+    const card = cards.get(docId);
+    if (!card) continue;
+    const sections = bySections.get(docId);
+    const fromSections = sections && bestSections > 0 ? sections.score / bestSections : 0;
+    const fromCard = bestCard > 0 ? (cardScores.get(docId) ?? 0) / bestCard : 0;
+    out.push({
+      docId,
+      score: fromSections + AGGREGATION.cardWeight * fromCard,
+      card,
+      sections: (sections?.sections ?? []).slice(0, options.sectionsPerDocument),
+    });
+  }
+  out.sort((a, b) => b.score - a.score || (a.docId < b.docId ? -1 : 1));
+  return out.slice(0, options.limit);
+}
+
+/** The first line of a summary, at most 200 characters (what a {@link SectionHit} shows). */
+export function summaryLine(summary: string): string {
+  const line = summary.replace(/\s+/g, " ").trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+/**
+ * A library hit in the catalog's {@link DocumentMatch} shape: its best sections are the
+ * evidence (at most 3), `evidenceWords` the query words in the best one's title, `matched` the
+ * query words on the card's visible fields.
+ */
+export function toDocumentMatch(hit: LibraryDocumentHit, query: string): DocumentMatch {
+  const words = new Set(tokenizeQuery(query));
+  const onCard = new Set(cardTerms(hit.card, []).flat());
+  const evidence = hit.sections.slice(0, 3).map((s) => ({ nodeId: s.nodeId, title: s.title }));
+  const best = evidence[0];
+  const evidenceWords = best ? new Set(tokenize(best.title).filter((t) => words.has(t))).size : 0;
+  return {
+    card: hit.card,
+    score: hit.score,
+    evidence,
+    evidenceWords,
+    matched: [...words].filter((w) => onCard.has(w)),
+  };
+}
+
+/** Normalised paging and limits of a search, shared by the engines. */
+export function searchLimits(options: { limit?: number; sectionsPerDocument?: number } = {}): {
+  limit: number;
+  sectionsPerDocument: number;
+} {
+  return {
+    limit: Math.max(0, Math.floor(options.limit ?? 10)),
+    sectionsPerDocument: Math.max(0, Math.floor(options.sectionsPerDocument ?? 5)),
+  };
+}
