@@ -11,3 +11,4 @@ export {
   redactPostgresUrl,
 } from "./connection.js";
 export { PostgresStoreConnectionError, PostgresStoreError, PostgresStoreTimeoutError } from "./errors.js";
+export { PostgresLibraryIndex, type PostgresLibraryIndexOptions } from "./library-index.js";
