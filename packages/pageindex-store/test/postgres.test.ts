@@ -1,6 +1,7 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import {
+  openPostgresStore,
   PageIndexStore,
   PostgresByteStore,
   PostgresStoreConnectionError,
@@ -129,5 +130,44 @@ describe.skipIf(!available)("PostgresByteStore", () => {
       await second.close();
       await dropSchema(schema);
     }
+  });
+
+  it("openPostgresStore keeps trees and the library tables in one schema and ends its pool on close", async () => {
+    const schema = testSchema("open");
+    const store = await openPostgresStore(POSTGRES_URL, { schema });
+    const raw = new pg.Client({ connectionString: POSTGRES_URL });
+    await raw.connect();
+    try {
+      const tree = makeTree("doc", { nodes: 12 });
+      await store.addTree(tree);
+      expect(await store.getTree("doc")).toEqual(tree);
+      const { rows } = await raw.query(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
+        [schema],
+      );
+      expect(rows.map((r) => r.table_name)).toEqual([
+        "byte_values",
+        "library_cards",
+        "library_facets",
+        "library_intents",
+        "library_sections",
+        "library_terms",
+      ]);
+      await store.close();
+      const after = await store.getTree("doc").catch((e: unknown) => e);
+      expect(after).toBeInstanceOf(PostgresStoreConnectionError);
+    } finally {
+      await raw.end();
+      await dropSchema(schema);
+    }
+  });
+
+  it("openPostgresStore names the server without its password when none answers", async () => {
+    const error = await openPostgresStore("postgresql://reader:s3cr%3Et@127.0.0.1:1/docs", {
+      connectTimeoutMs: 1000,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PostgresStoreConnectionError);
+    expect((error as Error).message).toContain("postgresql://reader:***@127.0.0.1:1/docs");
+    expect((error as Error).message).not.toMatch(/s3cr/);
   });
 });

@@ -68,7 +68,10 @@ async function assertFolderExists(dir: string): Promise<void> {
 }
 
 /** Where the store is: a folder, a Redis server or a PostgreSQL database. */
-type StoreLocation = { kind: "folder"; dir: string } | { kind: "redis"; url: string } | { kind: "postgres"; url: string };
+type StoreLocation =
+  | { kind: "folder"; dir: string }
+  | { kind: "redis"; url: string }
+  | { kind: "postgres"; url: string };
 
 /**
  * Picks the store from the options, then the environment: an option beats any variable, and two
@@ -127,9 +130,13 @@ export function createContext(
               : await openPostgresStore(location.url, { onProblem });
           } catch (error) {
             const reason = redact((error as Error).message);
-            throw new CliError(`Cannot open the ${name} store at ${redactUrl(location.url)}: ${reason}`, EXIT.store, {
-              cause: error,
-            });
+            throw new CliError(
+              `Cannot open the ${name} store at ${redactUrl(location.url)}: ${reason}`,
+              EXIT.store,
+              {
+                cause: error,
+              },
+            );
           }
         }
         const dir = location.dir;

@@ -74,6 +74,24 @@ export function redactPostgresUrl(url: string): string {
   }
 }
 
+/**
+ * Splits a `schema` query parameter off a connection URL (`postgres://host/db?schema=docs`), so
+ * one URL can name both the database and the schema of one library (the CLI's `--postgres`).
+ * node-postgres never sees the parameter.
+ */
+export function schemaFromUrl(url: string): { url: string; schema?: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url };
+  }
+  const schema = parsed.searchParams.get("schema");
+  if (schema === null) return { url };
+  parsed.searchParams.delete("schema");
+  return { url: parsed.toString(), schema };
+}
+
 /** Socket errors meaning the connection is gone or was never made. */
 const CONNECTION_CODES = new Set([
   "ECONNRESET",

@@ -12,3 +12,4 @@ export {
 } from "./connection.js";
 export { PostgresStoreConnectionError, PostgresStoreError, PostgresStoreTimeoutError } from "./errors.js";
 export { PostgresLibraryIndex, type PostgresLibraryIndexOptions } from "./library-index.js";
+export { openPostgresStore, type PostgresStoreOptions } from "./open-store.js";

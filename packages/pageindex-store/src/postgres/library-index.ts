@@ -377,7 +377,9 @@ export class PostgresLibraryIndex implements LibraryIndex {
           summaryLine(s.summary),
           sectionVector(s),
         ];
-        values.forEach((value, i) => columns[i]?.push(value));
+        values.forEach((value, i) => {
+          columns[i]?.push(value);
+        });
       }
     }
     await db.query(
