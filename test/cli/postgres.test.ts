@@ -67,7 +67,10 @@ describe.skipIf(!available)("pageindex --postgres (real PostgreSQL server)", () 
     await dropSchema(schema);
   });
 
-  it("indexes, lists, searches and removes documents in one database (env or option)", async () => {
+  // Five runs of the CLI: slow on a loaded machine.
+  it("indexes, lists, searches and removes documents in one database (env or option)", {
+    timeout: 240_000,
+  }, async () => {
     const indexed = await cli(["--no-progress", "index", dir], { PAGEINDEX_POSTGRES_URL: url });
     expect(indexed.code, indexed.stderr).toBe(0);
     const listed = await cli(["--postgres", url, "--json", "list"]);
