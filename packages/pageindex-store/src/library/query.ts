@@ -150,33 +150,32 @@ export function bySectionScore(a: SectionHit, b: SectionHit): number {
   return b.score - a.score || (a.docId < b.docId ? -1 : a.docId > b.docId ? 1 : a.nodeId < b.nodeId ? -1 : 1);
 }
 
+/** A ranked document before its card is attached. */
+export type RankedDocument = Omit<LibraryDocumentHit, "card">;
+
 /**
- * The final document ranking: section DocScores and card scores, each scaled to the best of the
- * search, blended ({@link AGGREGATION}`.cardWeight` for the card). Documents found by their card
- * alone rank after those with section evidence of equal standing. `cards` must hold the card of
- * every document named in `documents` or `cardScores`; documents without one are dropped.
+ * The final document ranking: section scores (see {@link aggregateSections}) and card scores,
+ * each scaled to the best of the search, blended ({@link AGGREGATION}`.cardWeight` for the
+ * card), so a document found by its card alone never outranks the best evidence found inside
+ * another. Best first, at most `limit`; the engine attaches the cards.
  */
 export function rankDocuments(
   documents: readonly DocumentSections[],
   cardScores: ReadonlyMap<string, number>,
-  cards: ReadonlyMap<string, DocumentCard>,
   options: { limit: number; sectionsPerDocument: number },
-): LibraryDocumentHit[] {
-  const bestSections = Math.max(0, ...documents.map((d) => d.score));
-  const bestCard = Math.max(0, ...cardScores.values());
+): RankedDocument[] {
+  const bestSections = documents.reduce((best, d) => Math.max(best, d.score), 0);
+  let bestCard = 0;
+  for (const score of cardScores.values()) bestCard = Math.max(bestCard, score);
   const bySections = new Map(documents.map((d) => [d.docId, d]));
-  const ids = new Set([...bySections.keys(), ...cardScores.keys()]);
-  const out: LibraryDocumentHit[] = [];
-  for (const docId of ids) {
-    const card = cards.get(docId);
-    if (!card) continue;
+  const out: RankedDocument[] = [];
+  for (const docId of new Set([...bySections.keys(), ...cardScores.keys()])) {
     const sections = bySections.get(docId);
     const fromSections = sections && bestSections > 0 ? sections.score / bestSections : 0;
     const fromCard = bestCard > 0 ? (cardScores.get(docId) ?? 0) / bestCard : 0;
     out.push({
       docId,
       score: fromSections + AGGREGATION.cardWeight * fromCard,
-      card,
       sections: (sections?.sections ?? []).slice(0, options.sectionsPerDocument),
     });
   }

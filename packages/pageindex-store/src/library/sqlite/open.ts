@@ -1,0 +1,105 @@
+import { accessSync, constants, existsSync } from "node:fs";
+import { dirname } from "node:path";
+import type Database from "libsql";
+import { LibraryIndexError } from "../errors.js";
+import { SCHEMA, SCHEMA_VERSION } from "./schema.js";
+
+/** A libsql connection (better-sqlite3's API). */
+export type Connection = Database.Database;
+/** A prepared statement. */
+export type Statement = Database.Statement;
+
+/** How long a statement waits for another process's lock before failing (ms). */
+export const BUSY_TIMEOUT_MS = 10_000;
+
+function writable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Error codes (and extended codes' text) that mean "not a database / damaged". */
+function corrupt(error: unknown): boolean {
+  const code = String((error as { code?: unknown })?.code ?? "");
+  const message = String((error as { message?: unknown })?.message ?? "");
+  return /NOTADB|CORRUPT/.test(code) || /not a database|malformed|corrupt/i.test(message);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Where a read-only connection reads from. With a write-ahead log present (a writer is, or
+ * was, at work) it shares the writer's log and lock files (`mode=ro`), as it does when it may
+ * create them; only in a folder it cannot write, with no log, does it read the file as a
+ * finished, unchanging database (`immutable=1`): no writer can be at work there.
+ */
+function readOnlyUri(path: string): string {
+  const uri = `file:${encodeURI(path).replaceAll("?", "%3f").replaceAll("#", "%23")}`;
+  const logged = existsSync(`${path}-wal`) && existsSync(`${path}-shm`);
+  return logged || writable(dirname(path)) ? `${uri}?mode=ro` : `${uri}?immutable=1`;
+}
+
+/**
+ * Opens (and for a writer, creates) the library index file: WAL journal so readers in other
+ * processes see the last committed state while one writer works, a busy timeout, and the
+ * schema checked. Throws {@link LibraryIndexError} naming the file when it is not a library
+ * index, is damaged, or has another layout version.
+ */
+export async function openConnection(path: string, readOnly: boolean): Promise<Connection> {
+  if (readOnly && !existsSync(path)) {
+    throw new LibraryIndexError(path, "no library index file there to open read-only");
+  }
+  const { default: Sqlite } = await import("libsql");
+  let db: Connection | undefined;
+  try {
+    db = new Sqlite(readOnly ? readOnlyUri(path) : path, { timeout: BUSY_TIMEOUT_MS });
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    if (!readOnly) {
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec("PRAGMA synchronous = NORMAL");
+    }
+    checkSchema(db, path, readOnly);
+    return db;
+  } catch (error) {
+    db?.close();
+    if (error instanceof LibraryIndexError) throw error;
+    if (corrupt(error)) {
+      throw new LibraryIndexError(
+        path,
+        `not a readable SQLite library index (${describe(error)}); delete the file and reopen the store for writing to rebuild it`,
+        { cause: error },
+      );
+    }
+    throw new LibraryIndexError(path, `cannot open: ${describe(error)}`, { cause: error });
+  }
+}
+
+function checkSchema(db: Connection, path: string, readOnly: boolean): void {
+  const tables = new Set(
+    (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").raw().all() as unknown[][]).map(
+      (row) => String(row[0]),
+    ),
+  );
+  if (!tables.has("library_meta")) {
+    if (tables.size > 0) {
+      throw new LibraryIndexError(
+        path,
+        "this SQLite database is not a pageindex library index (it has other tables); move it away",
+      );
+    }
+    if (readOnly) throw new LibraryIndexError(path, "the file is empty: no library index was written to it");
+    db.exec(`BEGIN IMMEDIATE; ${SCHEMA} COMMIT;`);
+  }
+  const version = (db.prepare("SELECT value FROM library_meta WHERE key = 'schema'").raw().get() as unknown[] | undefined)?.[0];
+  if (version !== SCHEMA_VERSION) {
+    throw new LibraryIndexError(
+      path,
+      `layout version ${String(version)} is not the version ${SCHEMA_VERSION} this release reads; delete the file and reopen the store for writing to rebuild it`,
+    );
+  }
+}

@@ -1,0 +1,57 @@
+import { CARD_INDEX_FIELDS, SECTION_FIELDS } from "../query.js";
+
+/** Version of the index file's layout; a file of another version is rebuilt, not misread. */
+export const SCHEMA_VERSION = "1";
+
+/**
+ * FTS5 tables hold terms the project's tokenizer already produced (stemmed, stop words dropped),
+ * so FTS5 only splits on spaces: no second stemmer can disagree with the query's. They are
+ * contentless (the terms are not stored twice) with `contentless_delete`, so a replaced
+ * document's rows are deleted by rowid.
+ */
+const FTS_OPTIONS = "content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0'";
+
+const bm25 = (fields: ReadonlyArray<{ weight: number }>) => `bm25(${fields.map((f) => f.weight).join(", ")})`;
+
+/** The tables of a library index file (created when absent). */
+export const SCHEMA = `
+CREATE TABLE IF NOT EXISTS library_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS documents (
+  doc INTEGER PRIMARY KEY,
+  doc_id TEXT NOT NULL UNIQUE,
+  version_id TEXT NOT NULL,
+  card TEXT NOT NULL,
+  first_section INTEGER NOT NULL,
+  last_section INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS facets (
+  facet TEXT NOT NULL,
+  doc INTEGER NOT NULL,
+  PRIMARY KEY (facet, doc)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS facets_doc ON facets (doc);
+CREATE TABLE IF NOT EXISTS sections (
+  id INTEGER PRIMARY KEY,
+  doc INTEGER NOT NULL,
+  node_id TEXT NOT NULL,
+  title TEXT NOT NULL,
+  ancestors TEXT NOT NULL,
+  level INTEGER NOT NULL,
+  summary TEXT NOT NULL,
+  start_page INTEGER,
+  end_page INTEGER,
+  start_line INTEGER,
+  end_line INTEGER,
+  back_matter INTEGER NOT NULL
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS section_terms USING fts5 (
+  ${SECTION_FIELDS.map((f) => f.name).join(", ")}, ${FTS_OPTIONS}
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS card_terms USING fts5 (
+  ${CARD_INDEX_FIELDS.map((f) => f.name).join(", ")}, ${FTS_OPTIONS}
+);
+CREATE TABLE IF NOT EXISTS intents (doc_id TEXT PRIMARY KEY, version_id TEXT) WITHOUT ROWID;
+INSERT INTO section_terms (section_terms, rank) VALUES ('rank', '${bm25(SECTION_FIELDS)}');
+INSERT INTO card_terms (card_terms, rank) VALUES ('rank', '${bm25(CARD_INDEX_FIELDS)}');
+INSERT OR IGNORE INTO library_meta (key, value) VALUES ('schema', '${SCHEMA_VERSION}');
+`;
