@@ -566,10 +566,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
       );
       const documents = aggregateSections(sections);
       const cardScores = await this.rankCards(db, weighted.cards, options);
-      // Rank by identity first, then read only the cards of the documents returned.
-      const ids = new Set([...documents.map((d) => d.docId), ...cardScores.keys()]);
-      const placeholders = new Map([...ids].map((docId) => [docId, { docId } as DocumentCard]));
-      const ranked = rankDocuments(documents, cardScores, placeholders, limits);
+      // Ranked first; then only the cards of the documents returned are read.
+      const ranked = rankDocuments(documents, cardScores, limits);
       if (ranked.length === 0) return [];
       const { rows } = await db.query(
         `SELECT doc_id, card FROM ${this.tables.cards} WHERE doc_id = ANY($1::text[])`,
