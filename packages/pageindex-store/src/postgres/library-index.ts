@@ -299,33 +299,51 @@ export class PostgresLibraryIndex implements LibraryIndex {
     });
   }
 
-  /** Adds `sign` × the rows' terms to the frequencies, from the vectors as stored. */
-  private async countTerms(db: PostgresQueryable, docIds: readonly string[], sign: 1 | -1): Promise<void> {
-    const t = this.tables;
+  /** Adds to the term frequencies (negative counts for rows removed); the empty term holds the totals. */
+  private async addTermCounts(
+    db: PostgresQueryable,
+    counts: ReadonlyMap<string, [number, number]>,
+  ): Promise<void> {
+    // In term order, so two writers could never lock the same rows in opposite orders.
+    const terms = [...counts.keys()].sort();
+    if (terms.length === 0) return;
     await db.query(
-      `WITH changed AS (
-         SELECT term, sum(sections)::bigint AS sections, sum(cards)::bigint AS cards FROM (
-           SELECT lexeme AS term, 1 AS sections, 0 AS cards
-             FROM ${t.sections} s, unnest(tsvector_to_array(s.tsv)) AS lexeme WHERE s.doc_id = ANY($1::text[])
-           UNION ALL SELECT '', 1, 0 FROM ${t.sections} s WHERE s.doc_id = ANY($1::text[])
-           UNION ALL SELECT lexeme, 0, 1
-             FROM ${t.cards} c, unnest(tsvector_to_array(c.tsv)) AS lexeme WHERE c.doc_id = ANY($1::text[])
-           UNION ALL SELECT '', 0, 1 FROM ${t.cards} c WHERE c.doc_id = ANY($1::text[])
-         ) counted GROUP BY term)
-       INSERT INTO ${t.terms} (term, sections, cards)
-       SELECT term, $2::int * sections, $2::int * cards FROM changed ORDER BY term
-       ON CONFLICT (term) DO UPDATE SET sections = ${t.terms}.sections + EXCLUDED.sections,
-                                        cards = ${t.terms}.cards + EXCLUDED.cards`,
-      [docIds, sign],
+      `INSERT INTO ${this.tables.terms} (term, sections, cards)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])
+       ON CONFLICT (term) DO UPDATE SET sections = ${this.tables.terms}.sections + EXCLUDED.sections,
+                                        cards = ${this.tables.terms}.cards + EXCLUDED.cards`,
+      [terms, terms.map((t) => counts.get(t)?.[0] ?? 0), terms.map((t) => counts.get(t)?.[1] ?? 0)],
     );
-    if (sign < 0) {
-      await db.query(`DELETE FROM ${t.terms} WHERE sections <= 0 AND cards <= 0 AND term <> ''`);
-    }
+  }
+
+  /** Takes the stored rows' terms off the frequencies (read from their vectors). */
+  private async uncountTerms(db: PostgresQueryable, docIds: readonly string[]): Promise<void> {
+    const t = this.tables;
+    const { rows } = await db.query(
+      `SELECT term, sum(sections)::bigint AS sections, sum(cards)::bigint AS cards FROM (
+         SELECT lexeme AS term, 1 AS sections, 0 AS cards
+           FROM ${t.sections} s, unnest(tsvector_to_array(s.tsv)) AS lexeme WHERE s.doc_id = ANY($1::text[])
+         UNION ALL SELECT '', 1, 0 FROM ${t.sections} s WHERE s.doc_id = ANY($1::text[])
+         UNION ALL SELECT lexeme, 0, 1
+           FROM ${t.cards} c, unnest(tsvector_to_array(c.tsv)) AS lexeme WHERE c.doc_id = ANY($1::text[])
+         UNION ALL SELECT '', 0, 1 FROM ${t.cards} c WHERE c.doc_id = ANY($1::text[])
+       ) counted GROUP BY term`,
+      [docIds],
+    );
+    if (rows.length === 0) return;
+    await this.addTermCounts(
+      db,
+      new Map(rows.map((row) => [row.term as string, [-Number(row.sections), -Number(row.cards)]])),
+    );
+    await db.query(
+      `DELETE FROM ${t.terms} WHERE term = ANY($1::text[]) AND sections <= 0 AND cards <= 0 AND term <> ''`,
+      [rows.map((row) => row.term as string)],
+    );
   }
 
   private async removeRows(db: PostgresQueryable, docIds: readonly string[]): Promise<void> {
     const t = this.tables;
-    await this.countTerms(db, docIds, -1);
+    await this.uncountTerms(db, docIds);
     for (const table of [t.sections, t.cards, t.facets]) {
       await db.query(`DELETE FROM ${table} WHERE doc_id = ANY($1::text[])`, [docIds]);
     }
@@ -333,6 +351,16 @@ export class PostgresLibraryIndex implements LibraryIndex {
 
   private async insertRows(db: PostgresQueryable, entries: readonly LibraryEntry[]): Promise<void> {
     const t = this.tables;
+    const counts = new Map<string, [number, number]>([["", [0, entries.length]]]);
+    const count = (terms: readonly string[], field: 0 | 1) => {
+      for (const term of terms) {
+        const pair = counts.get(term);
+        if (pair) pair[field] += 1;
+        else counts.set(term, field === 0 ? [1, 0] : [0, 1]);
+      }
+    };
+    const cardVectors = entries.map((e) => cardVector(e.card));
+    for (const vector of cardVectors) count(vector.terms, 1);
     await db.query(
       `INSERT INTO ${t.cards} (doc_id, version_id, card, tsv)
        SELECT * FROM unnest($1::text[], $2::text[], $3::json[], $4::tsvector[])`,
@@ -340,7 +368,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
         entries.map((e) => e.card.docId),
         entries.map((e) => e.card.versionId),
         entries.map((e) => JSON.stringify(e.card)),
-        entries.map((e) => cardVector(e.card)),
+        cardVectors.map((v) => v.literal),
       ],
     );
     const facets = new Map<string, [string, string, string]>();
@@ -363,6 +391,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
     const columns: unknown[][] = Array.from({ length: 12 }, () => []);
     for (const { card, sections } of entries) {
       for (const s of sections) {
+        const vector = sectionVector(s);
+        count(vector.terms, 0);
         const values = [
           card.docId,
           s.nodeId,
@@ -375,7 +405,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
           s.endLine ?? null,
           s.backMatter,
           summaryLine(s.summary),
-          sectionVector(s),
+          vector.literal,
         ];
         values.forEach((value, i) => {
           columns[i]?.push(value);
@@ -389,11 +419,9 @@ export class PostgresLibraryIndex implements LibraryIndex {
          $8::int[], $9::int[], $10::boolean[], $11::text[], $12::tsvector[])`,
       columns,
     );
-    await this.countTerms(
-      db,
-      entries.map((e) => e.card.docId),
-      1,
-    );
+    const sectionTotal = entries.reduce((sum, e) => sum + e.sections.length, 0);
+    (counts.get("") as [number, number])[0] = sectionTotal;
+    await this.addTermCounts(db, counts);
   }
 
   // ---- reading ---------------------------------------------------------------------------

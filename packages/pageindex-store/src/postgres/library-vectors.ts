@@ -27,8 +27,14 @@ export function lexeme(term: string): string {
   return `'${term.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
 }
 
+/** A tsvector literal and its distinct terms (what the term frequencies count). */
+export interface Vector {
+  literal: string;
+  terms: string[];
+}
+
 /** A tsvector literal from four fields of terms (labels A-D), positions running across fields. */
-function vectorLiteral(fields: readonly string[]): string {
+function vectorLiteral(fields: readonly string[]): Vector {
   const positions = new Map<string, string[]>();
   let position = 0;
   fields.forEach((field, i) => {
@@ -41,16 +47,19 @@ function vectorLiteral(fields: readonly string[]): string {
       else if (list.length < MAX_POSITIONS_PER_TERM) list.push(`${position}${label}`);
     }
   });
-  return [...positions].map(([term, list]) => `${lexeme(term)}:${list.join(",")}`).join(" ");
+  return {
+    literal: [...positions].map(([term, list]) => `${lexeme(term)}:${list.join(",")}`).join(" "),
+    terms: [...positions.keys()],
+  };
 }
 
 /** A section's tsvector literal: title A, ancestors' titles B, summary C, own text D. */
-export function sectionVector(section: LibrarySection): string {
+export function sectionVector(section: LibrarySection): Vector {
   return vectorLiteral(sectionFieldTerms(section));
 }
 
 /** A card's tsvector literal: name A, about B, outline C, section titles D. */
-export function cardVector(card: DocumentCard): string {
+export function cardVector(card: DocumentCard): Vector {
   return vectorLiteral(cardFieldTerms(card));
 }
 

@@ -28,13 +28,18 @@ export function testSchema(label: string): string {
   return `pit_${label}_${process.pid}_${Math.random().toString(16).slice(2, 10)}`;
 }
 
-/** Drops a test schema and everything in it. */
-export async function dropSchema(schema: string): Promise<void> {
+/** Runs one statement on a connection of its own (schema upkeep the store does not offer). */
+export async function adminQuery(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
   try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.query(sql);
   } finally {
     await client.end();
   }
+}
+
+/** Drops a test schema and everything in it. */
+export function dropSchema(schema: string): Promise<void> {
+  return adminQuery(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
 }
