@@ -49,6 +49,6 @@ export { TreeDocumentSchema, TreeNodeSchema } from "./model/schema.js";
 export { type RenderTocOptions, renderToc } from "./model/toc.js";
 export * from "./model/types.js";
 export { parseTree } from "./model/validate.js";
+export * from "./postgres/index.js";
 export * from "./store/index.js";
 export { countTokens } from "./tokens.js";
-export * from "./postgres/index.js";
