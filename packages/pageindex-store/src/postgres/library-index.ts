@@ -1,5 +1,4 @@
 import type { DocumentCard } from "../catalog/card.js";
-import { metadataFacets } from "../catalog/card.js";
 import type {
   CatalogFilter,
   DocumentMatch,
@@ -17,7 +16,6 @@ import {
   type QueryTerm,
   rankDocuments,
   searchLimits,
-  summaryLine,
   toDocumentMatch,
 } from "../library/query.js";
 import type {
@@ -38,15 +36,9 @@ import {
   type PostgresRow,
   quotedSchema,
 } from "./connection.js";
+import { type LibraryRows, libraryRows } from "./library-rows.js";
 import { ensureLibraryTables, type LibraryTables } from "./library-schema.js";
-import {
-  anyOf,
-  CARD_RANK_WEIGHTS,
-  cardVector,
-  lexeme,
-  SECTION_RANK_WEIGHTS,
-  sectionVector,
-} from "./library-vectors.js";
+import { anyOf, CARD_RANK_WEIGHTS, lexeme, SECTION_RANK_WEIGHTS } from "./library-vectors.js";
 
 /** Options of {@link PostgresLibraryIndex}. */
 export interface PostgresLibraryIndexOptions extends PostgresConnectionOptions {
@@ -283,10 +275,12 @@ export class PostgresLibraryIndex implements LibraryIndex {
     const latest = lastOfEach(entries);
     for (let i = 0; i < latest.length; i += this.writeBatchDocs) {
       const batch = latest.slice(i, i + this.writeBatchDocs);
+      // Rows are built before the transaction, so other writers wait only for the database.
+      const rows = libraryRows(batch);
       await this.write("put", async (db) => {
         const ids = batch.map((entry) => entry.card.docId);
         await this.removeRows(db, ids);
-        await this.insertRows(db, batch);
+        await this.insertRows(db, rows);
         await db.query(`DELETE FROM ${this.tables.intents} WHERE doc_id = ANY($1::text[])`, [ids]);
       });
     }
@@ -349,79 +343,27 @@ export class PostgresLibraryIndex implements LibraryIndex {
     }
   }
 
-  private async insertRows(db: PostgresQueryable, entries: readonly LibraryEntry[]): Promise<void> {
+  private async insertRows(db: PostgresQueryable, rows: LibraryRows): Promise<void> {
     const t = this.tables;
-    const counts = new Map<string, [number, number]>([["", [0, entries.length]]]);
-    const count = (terms: readonly string[], field: 0 | 1) => {
-      for (const term of terms) {
-        const pair = counts.get(term);
-        if (pair) pair[field] += 1;
-        else counts.set(term, field === 0 ? [1, 0] : [0, 1]);
-      }
-    };
-    const cardVectors = entries.map((e) => cardVector(e.card));
-    for (const vector of cardVectors) count(vector.terms, 1);
     await db.query(
       `INSERT INTO ${t.cards} (doc_id, version_id, card, tsv)
        SELECT * FROM unnest($1::text[], $2::text[], $3::json[], $4::tsvector[])`,
-      [
-        entries.map((e) => e.card.docId),
-        entries.map((e) => e.card.versionId),
-        entries.map((e) => JSON.stringify(e.card)),
-        cardVectors.map((v) => v.literal),
-      ],
+      rows.cards,
     );
-    const facets = new Map<string, [string, string, string]>();
-    for (const { card } of entries) {
-      for (const [key, value] of [
-        ...metadataFacets(card.metadata),
-        ["kind", card.kind] as [string, string],
-      ]) {
-        const row: [string, string, string] = [key.toLowerCase(), value.trim().toLowerCase(), card.docId];
-        facets.set(row.join("\u0001"), row);
-      }
-    }
-    const facetRows = [...facets.values()];
-    if (facetRows.length > 0) {
+    if ((rows.facets[0]?.length ?? 0) > 0) {
       await db.query(
         `INSERT INTO ${t.facets} (key, value, doc_id) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`,
-        [facetRows.map((r) => r[0]), facetRows.map((r) => r[1]), facetRows.map((r) => r[2])],
+        rows.facets,
       );
-    }
-    const columns: unknown[][] = Array.from({ length: 12 }, () => []);
-    for (const { card, sections } of entries) {
-      for (const s of sections) {
-        const vector = sectionVector(s);
-        count(vector.terms, 0);
-        const values = [
-          card.docId,
-          s.nodeId,
-          s.title,
-          JSON.stringify(s.ancestors),
-          s.level,
-          s.startPage ?? null,
-          s.endPage ?? null,
-          s.startLine ?? null,
-          s.endLine ?? null,
-          s.backMatter,
-          summaryLine(s.summary),
-          vector.literal,
-        ];
-        values.forEach((value, i) => {
-          columns[i]?.push(value);
-        });
-      }
     }
     await db.query(
       `INSERT INTO ${t.sections} (doc_id, node_id, title, ancestors, level, start_page, end_page, start_line,
          end_line, back_matter, summary, tsv)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::json[], $5::int[], $6::int[], $7::int[],
          $8::int[], $9::int[], $10::boolean[], $11::text[], $12::tsvector[])`,
-      columns,
+      rows.sections,
     );
-    const sectionTotal = entries.reduce((sum, e) => sum + e.sections.length, 0);
-    (counts.get("") as [number, number])[0] = sectionTotal;
-    await this.addTermCounts(db, counts);
+    await this.addTermCounts(db, rows.counts);
   }
 
   // ---- reading ---------------------------------------------------------------------------
