@@ -33,7 +33,7 @@ import type { BaseStore } from "@langchain/core/stores";
 import { LexicalIndexes, PageIndexRetriever } from "pageindex-retriever";
 import { FileByteStore, PageIndexStore, RedisByteStore, type TreeDocument } from "pageindex-store";
 import { CountingByteStore } from "../test/support/counting-store.js";
-import { generate as generateDocument, questions as libraryQuestions } from "./generated-library.js";
+import { generate as generateDocument, libraryQuestions } from "./generated-library.js";
 
 const REDIS_URL = process.env.PAGEINDEX_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -63,12 +63,12 @@ const SMALL_SHAPE = option("shape", "mixed") === "small";
 /** Whether a library of `size` gets mostly small documents. */
 const smallDocuments = (size: number) => SMALL_SHAPE || size >= 100_000;
 
-/** Document `i` of a library of `size` (see generated-library.ts). */
+/** Document `i` of a library of `size`. */
 const generate = (i: number, size: number) => generateDocument(i, smallDocuments(size));
 
-/** Questions about distinct documents of a library of `size` (see generated-library.ts). */
+/** Questions about distinct documents of a library of `size` (see `libraryQuestions`). */
 const questions = (size: number, count: number, skip = 0) =>
-  libraryQuestions(size, count, smallDocuments(size), skip);
+  libraryQuestions(size, smallDocuments(size), count, skip);
 
 // ---------------------------------------------------------------- stores
 

@@ -1,7 +1,8 @@
-// The generated library the scale benchmarks share (bench-corpus.ts, bench-postgres-library.ts):
-// deterministic (seeded), a 24,000-word made-up vocabulary drawn Zipf-like, a few topic words
-// per document in its section titles. Each question names two title words and one text word of
-// one document's section.
+// The generated library of the scale benchmarks (bench-corpus, bench-library-index): seeded,
+// so every run and every benchmark indexes the same documents. A 24,000-word made-up vocabulary
+// drawn Zipf-like, a few topic words per document in its section titles; 2-200 sections a
+// document (a skewed spread, median ~12), or mostly small (95 % with 2-5 sections, the rest up
+// to 200: the 100,000-document shape).
 import { createTree, type NodeDraft, type TreeDocument } from "pageindex-store";
 import { rng } from "./random.js";
 
@@ -18,20 +19,17 @@ const VOCABULARY: string[] = (() => {
 })();
 
 /** A Zipf-like word: low ranks much more often. */
-function zipfWord(random: () => number): string {
+export function zipfWord(random: () => number): string {
   return VOCABULARY[Math.floor(VOCABULARY.length ** random()) - 1] as string;
 }
 
-/**
- * Sections of one document: mostly small (95 % with 2-5 sections, the rest up to 200) when
- * `small`, else a skewed spread of 2-200 (median ~12).
- */
+/** Number of sections of a document: mostly 2-5 when `small`, else a skewed 2-200. */
 function sectionCount(random: () => number, small: boolean): number {
   if (small) return random() < 0.95 ? 2 + Math.floor(random() * 4) : 6 + Math.floor(random() * 195);
   return Math.min(200, 2 + Math.floor(2 ** (random() * 7.6)));
 }
 
-/** Document `i` of a library: its tree and the words of one section (for questions). */
+/** Document `i` of a generated library (`small`: the mostly-small shape): its tree and the words of one section (for questions). */
 export function generate(i: number, small: boolean): { tree: TreeDocument; probe: [string, string, string] } {
   const random = rng(1000 + i);
   const topic = Array.from(
@@ -76,10 +74,10 @@ export function generate(i: number, small: boolean): { tree: TreeDocument; probe
  * question's document already read — a small library would otherwise be served from caches
  * that a large one cannot fill.
  */
-export function questions(
+export function libraryQuestions(
   size: number,
-  count: number,
   small: boolean,
+  count: number,
   skip = 0,
 ): Array<{ docId: string; query: string }> {
   const random = rng(99 + size);

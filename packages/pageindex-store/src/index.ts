@@ -26,6 +26,22 @@ export {
 export * from "./convert/pageindex.js";
 export * from "./errors.js";
 export { toDocId } from "./ids.js";
+export { LIBRARY_LIMITS, libraryEntry } from "./library/entry.js";
+export { LibraryIndexError } from "./library/errors.js";
+export {
+  LIBRARY_FILE,
+  SqliteLibraryIndex,
+  type SqliteLibraryIndexOptions,
+} from "./library/sqlite/sqlite-library-index.js";
+export type {
+  LibraryDocumentHit,
+  LibraryEntry,
+  LibraryIndex,
+  LibraryReader,
+  LibrarySection,
+  SearchLibraryOptions,
+  SectionHit,
+} from "./library/types.js";
 export { ModelAnswerError, ModelCallError, type ModelErrorKind } from "./llm/structured.js";
 export * from "./llm/usage.js";
 export { createTree, type NodeDraft, type TreeInit } from "./model/build.js";

@@ -102,7 +102,7 @@ export const AGGREGATION = {
    */
   cardWeight: 0.3,
   /** Section rows an engine scores per query at most (best first), before aggregating. */
-  sectionRows: 2_000,
+  sectionRows: 400,
 } as const;
 
 /** A section's score once back matter is discounted (unless the query asks for it). */
@@ -110,12 +110,22 @@ export function discounted(score: number, backMatter: boolean, query: LibraryQue
   return backMatter && !query.wantsBackMatter ? score * AGGREGATION.backMatterFactor : score;
 }
 
+/**
+ * What aggregation reads of a section hit: an engine may rank light rows first and load the
+ * full {@link SectionHit}s of the winners only. `nodeId` breaks ties (document order).
+ */
+export interface ScoredSection {
+  docId: string;
+  nodeId: string;
+  score: number;
+}
+
 /** A document's sections, best first, and its aggregated section score. */
-export interface DocumentSections {
+export interface DocumentSections<H extends ScoredSection = SectionHit> {
   docId: string;
   /** Σ over its best sections of score / √(rank + 1) (see {@link aggregateSections}). */
   score: number;
-  sections: SectionHit[];
+  sections: H[];
 }
 
 /**
@@ -126,14 +136,14 @@ export interface DocumentSections {
  * 7.1; 10 and 0.5: 6.1); this form keeps its diminishing returns and only ever adds. Several
  * matching sections beat one weak match; one strong section beats a few weak ones. Best first.
  */
-export function aggregateSections(hits: readonly SectionHit[]): DocumentSections[] {
-  const byDoc = new Map<string, SectionHit[]>();
+export function aggregateSections<H extends ScoredSection>(hits: readonly H[]): DocumentSections<H>[] {
+  const byDoc = new Map<string, H[]>();
   for (const hit of hits) {
     const list = byDoc.get(hit.docId);
     if (list) list.push(hit);
     else byDoc.set(hit.docId, [hit]);
   }
-  const out: DocumentSections[] = [];
+  const out: DocumentSections<H>[] = [];
   for (const [docId, list] of byDoc) {
     list.sort(bySectionScore);
     let score = 0;
@@ -146,12 +156,16 @@ export function aggregateSections(hits: readonly SectionHit[]): DocumentSections
 }
 
 /** Best section first; document order (node id) among equals, so rankings are stable. */
-export function bySectionScore(a: SectionHit, b: SectionHit): number {
+export function bySectionScore(a: ScoredSection, b: ScoredSection): number {
   return b.score - a.score || (a.docId < b.docId ? -1 : a.docId > b.docId ? 1 : a.nodeId < b.nodeId ? -1 : 1);
 }
 
 /** A ranked document before its card is attached. */
-export type RankedDocument = Omit<LibraryDocumentHit, "card">;
+export interface RankedDocument<H extends ScoredSection = SectionHit> {
+  docId: string;
+  score: number;
+  sections: H[];
+}
 
 /**
  * The final document ranking: section scores (see {@link aggregateSections}) and card scores,
@@ -159,16 +173,16 @@ export type RankedDocument = Omit<LibraryDocumentHit, "card">;
  * card), so a document found by its card alone never outranks the best evidence found inside
  * another. Best first, at most `limit`; the engine attaches the cards.
  */
-export function rankDocuments(
-  documents: readonly DocumentSections[],
+export function rankDocuments<H extends ScoredSection>(
+  documents: readonly DocumentSections<H>[],
   cardScores: ReadonlyMap<string, number>,
   options: { limit: number; sectionsPerDocument: number },
-): RankedDocument[] {
+): RankedDocument<H>[] {
   const bestSections = documents.reduce((best, d) => Math.max(best, d.score), 0);
   let bestCard = 0;
   for (const score of cardScores.values()) bestCard = Math.max(bestCard, score);
   const bySections = new Map(documents.map((d) => [d.docId, d]));
-  const out: RankedDocument[] = [];
+  const out: RankedDocument<H>[] = [];
   for (const docId of new Set([...bySections.keys(), ...cardScores.keys()])) {
     const sections = bySections.get(docId);
     const fromSections = sections && bestSections > 0 ? sections.score / bestSections : 0;

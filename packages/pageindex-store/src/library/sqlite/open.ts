@@ -81,9 +81,9 @@ export async function openConnection(path: string, readOnly: boolean): Promise<C
 
 function checkSchema(db: Connection, path: string, readOnly: boolean): void {
   const tables = new Set(
-    (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").raw().all() as unknown[][]).map(
-      (row) => String(row[0]),
-    ),
+    (
+      db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").raw().all() as unknown[][]
+    ).map((row) => String(row[0])),
   );
   if (!tables.has("library_meta")) {
     if (tables.size > 0) {
@@ -95,7 +95,9 @@ function checkSchema(db: Connection, path: string, readOnly: boolean): void {
     if (readOnly) throw new LibraryIndexError(path, "the file is empty: no library index was written to it");
     db.exec(`BEGIN IMMEDIATE; ${SCHEMA} COMMIT;`);
   }
-  const version = (db.prepare("SELECT value FROM library_meta WHERE key = 'schema'").raw().get() as unknown[] | undefined)?.[0];
+  const version = (
+    db.prepare("SELECT value FROM library_meta WHERE key = 'schema'").raw().get() as unknown[] | undefined
+  )?.[0];
   if (version !== SCHEMA_VERSION) {
     throw new LibraryIndexError(
       path,

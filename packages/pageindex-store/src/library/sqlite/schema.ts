@@ -13,6 +13,29 @@ const FTS_OPTIONS = "content='', contentless_delete=1, tokenize='unicode61 remov
 
 const bm25 = (fields: ReadonlyArray<{ weight: number }>) => `bm25(${fields.map((f) => f.weight).join(", ")})`;
 
+/**
+ * A section's row id says whose it is: document row × 2²¹ + back matter × 2²⁰ + its index in
+ * the document. Ranking then reads nothing but the FTS5 index (no lookup per scored row), and
+ * a document's sections are one row-id range (deleted, or searched alone, by range).
+ */
+export const SECTION_ID = {
+  perDocument: 2 ** 21,
+  backMatter: 2 ** 20,
+  /** Sections of one document indexed at most (the first ones). */
+  maxSections: 2 ** 20,
+} as const;
+
+/** The row id of section `index` of document row `doc`. */
+export function sectionId(doc: number, index: number, backMatter: boolean): number {
+  return doc * SECTION_ID.perDocument + (backMatter ? SECTION_ID.backMatter : 0) + index;
+}
+
+/** The document row and back-matter mark of a section row id. */
+export function sectionOwner(id: number): { doc: number; backMatter: boolean } {
+  const doc = Math.floor(id / SECTION_ID.perDocument);
+  return { doc, backMatter: id - doc * SECTION_ID.perDocument >= SECTION_ID.backMatter };
+}
+
 /** The tables of a library index file (created when absent). */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS library_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -20,9 +43,7 @@ CREATE TABLE IF NOT EXISTS documents (
   doc INTEGER PRIMARY KEY,
   doc_id TEXT NOT NULL UNIQUE,
   version_id TEXT NOT NULL,
-  card TEXT NOT NULL,
-  first_section INTEGER NOT NULL,
-  last_section INTEGER NOT NULL
+  card TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS facets (
   facet TEXT NOT NULL,
@@ -32,7 +53,6 @@ CREATE TABLE IF NOT EXISTS facets (
 CREATE INDEX IF NOT EXISTS facets_doc ON facets (doc);
 CREATE TABLE IF NOT EXISTS sections (
   id INTEGER PRIMARY KEY,
-  doc INTEGER NOT NULL,
   node_id TEXT NOT NULL,
   title TEXT NOT NULL,
   ancestors TEXT NOT NULL,
@@ -41,8 +61,7 @@ CREATE TABLE IF NOT EXISTS sections (
   start_page INTEGER,
   end_page INTEGER,
   start_line INTEGER,
-  end_line INTEGER,
-  back_matter INTEGER NOT NULL
+  end_line INTEGER
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS section_terms USING fts5 (
   ${SECTION_FIELDS.map((f) => f.name).join(", ")}, ${FTS_OPTIONS}

@@ -19,6 +19,7 @@ import {
   discounted,
   type LibraryQuery,
   rankDocuments,
+  type ScoredSection,
   searchLimits,
   sectionFieldTerms,
   summaryLine,
@@ -33,6 +34,7 @@ import type {
 } from "../types.js";
 import { ftsMatch } from "./match.js";
 import { type Connection, openConnection, type Statement } from "./open.js";
+import { SECTION_ID, sectionId, sectionOwner } from "./schema.js";
 
 /** The file a store folder's library index lives in. */
 export const LIBRARY_FILE = "library.sqlite";
@@ -43,14 +45,13 @@ export interface SqliteLibraryIndexOptions {
   readOnly?: boolean;
 }
 
-/** Documents named by `docIds` are searched one rowid range each up to this many; more go through a join. */
+/** Documents named by `docIds` are searched one row-id range each up to this many; more go through a filter. */
 const RANGE_QUERIES = 64;
 /** Card rows scored per query (best first). */
 const CARD_ROWS = 200;
 
 interface SectionRow {
   id: number;
-  doc_id: string;
   node_id: string;
   title: string;
   ancestors: string;
@@ -60,20 +61,28 @@ interface SectionRow {
   end_page: number | null;
   start_line: number | null;
   end_line: number | null;
-  back_matter: number;
-  rank: number;
 }
 
-/** Which documents a search may return: all, or these (internal row ids and section ranges). */
-type Scope = undefined | Array<{ doc: number; first: number; last: number }>;
+/** A scored section row before its fields are loaded; `docId` is its document's row number. */
+interface ScoredRow extends ScoredSection {
+  id: number;
+  doc: number;
+}
+
+/** Which documents a search may return: all (`undefined`), or these document rows. */
+type Scope = undefined | number[];
+
+/** A document row number as a ranking key (fixed width: keys sort as numbers). */
+const docKey = (doc: number) => String(doc).padStart(16, "0");
 
 /**
  * The library index of a store folder: one SQLite file (`library.sqlite`) with FTS5 tables over
  * every section (title, ancestors' titles, summary, own text) and every card, the cards
  * themselves with their filter facets, and the write intents. WAL journal: readers in other
  * processes see the last committed document while one writer adds more; every put or remove is
- * one transaction, so a reader never sees half a document. Queries score a bounded number of
- * section rows (best first, by FTS5's bm25 with field weights) and aggregate them per document.
+ * one transaction, so a reader never sees half a document. A query scores a bounded number of
+ * section rows in the FTS5 index alone (best first, bm25 with field weights), aggregates them
+ * per document, and loads titles and cards for the winners only.
  *
  * @example
  * ```ts
@@ -111,32 +120,6 @@ export class SqliteLibraryIndex implements LibraryIndex {
     return new SqliteLibraryIndex(await openConnection(path, readOnly), path, readOnly);
   }
 
-  /** A prepared statement, prepared once per connection. */
-  private sql(source: string): Statement {
-    let statement = this.statements.get(source);
-    if (!statement) {
-      // Filters make statements of many shapes: keep the cache bounded.
-      if (this.statements.size >= 256) this.statements.clear();
-      statement = this.db.prepare(source);
-      this.statements.set(source, statement);
-    }
-    return statement;
-  }
-
-  /** The first column of the first row (libsql's `pluck()` does not apply to `get()`). */
-  private value(source: string, ...params: unknown[]): unknown {
-    return (this.sql(source).raw(true).get(...params) as unknown[] | undefined)?.[0];
-  }
-
-  /** Every row as an object. */
-  private rows<T>(source: string, ...params: unknown[]): T[] {
-    return this.sql(source).raw(false).all(...params) as T[];
-  }
-
-  private writing(what: string): void {
-    if (this.readOnly) throw new StoreReadOnlyError(this.path, `the library index was opened read-only (${what})`);
-  }
-
   async begin(docId: string, versionId?: string): Promise<void> {
     this.writing("begin");
     this.sql(
@@ -153,79 +136,21 @@ export class SqliteLibraryIndex implements LibraryIndex {
     if (entries.length === 0) return;
     // The last entry of a docId wins, as if put one after another.
     const last = new Map(entries.map((entry) => [entry.card.docId, entry]));
-    this.db.transaction(() => {
-      for (const entry of last.values()) this.write(entry);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        for (const entry of last.values()) this.write(entry);
+      })
+      .immediate();
   }
 
   async removeDocument(docId: string): Promise<void> {
     this.writing("removeDocument");
-    this.db.transaction(() => {
-      this.drop(docId);
-      this.sql("DELETE FROM intents WHERE doc_id = ?").run(docId);
-    }).immediate();
-  }
-
-  /** Inserts one document (replacing what was indexed for it); inside a transaction. */
-  private write(entry: LibraryEntry): void {
-    const { card, sections } = entry;
-    this.drop(card.docId);
-    const first = Number(this.value("SELECT coalesce(max(id), 0) + 1 FROM sections"));
-    const doc = Number(
-      this.value(
-        "INSERT INTO documents (doc_id, version_id, card, first_section, last_section) VALUES (?, ?, ?, ?, ?) RETURNING doc",
-        card.docId,
-        card.versionId,
-        JSON.stringify(card),
-        first,
-        first + sections.length - 1,
-      ),
-    );
-    const facet = this.sql("INSERT OR IGNORE INTO facets (facet, doc) VALUES (?, ?)");
-    for (const [key, value] of metadataFacets(card.metadata)) facet.run(facetKey(key, value), doc);
-    facet.run(facetKey("kind", card.kind), doc);
-    this.sql("INSERT INTO card_terms (rowid, name, about, outline, sections) VALUES (?, ?, ?, ?, ?)").run(
-      doc,
-      ...cardFieldTerms(card),
-    );
-    const row = this.sql(
-      `INSERT INTO sections (id, doc, node_id, title, ancestors, level, summary, start_page, end_page,
-         start_line, end_line, back_matter) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const terms = this.sql("INSERT INTO section_terms (rowid, title, ancestors, summary, text) VALUES (?, ?, ?, ?, ?)");
-    sections.forEach((s, i) => {
-      const id = first + i;
-      row.run(
-        id,
-        doc,
-        s.nodeId,
-        s.title,
-        JSON.stringify(s.ancestors),
-        s.level,
-        summaryLine(s.summary),
-        s.startPage ?? null,
-        s.endPage ?? null,
-        s.startLine ?? null,
-        s.endLine ?? null,
-        s.backMatter ? 1 : 0,
-      );
-      terms.run(id, ...sectionFieldTerms(s));
-    });
-    this.sql("DELETE FROM intents WHERE doc_id = ?").run(card.docId);
-  }
-
-  /** Deletes what is indexed for a document; inside a transaction. */
-  private drop(docId: string): void {
-    const [old] = this.rows<{ doc: number; first_section: number; last_section: number }>(
-      "SELECT doc, first_section, last_section FROM documents WHERE doc_id = ?",
-      docId,
-    );
-    if (!old) return;
-    this.sql("DELETE FROM section_terms WHERE rowid BETWEEN ? AND ?").run(old.first_section, old.last_section);
-    this.sql("DELETE FROM sections WHERE id BETWEEN ? AND ?").run(old.first_section, old.last_section);
-    this.sql("DELETE FROM card_terms WHERE rowid = ?").run(old.doc);
-    this.sql("DELETE FROM facets WHERE doc = ?").run(old.doc);
-    this.sql("DELETE FROM documents WHERE doc = ?").run(old.doc);
+    this.db
+      .transaction(() => {
+        this.drop(docId);
+        this.sql("DELETE FROM intents WHERE doc_id = ?").run(docId);
+      })
+      .immediate();
   }
 
   async pending(): Promise<Map<string, string | undefined>> {
@@ -281,9 +206,13 @@ export class SqliteLibraryIndex implements LibraryIndex {
     if (limit === 0 || q.terms.length === 0) return [];
     return this.read(() => {
       const scope = this.scope(options.filter, options.docIds);
+      if (scope?.length === 0) return [];
       // Back matter is discounted after scoring: fetch enough rows that the discount can reorder them.
-      const hits = this.sections(q, scope, options.filter, Math.max(limit * 4, 50));
-      return hits.sort(bySectionScore).slice(0, limit);
+      const rows = this.scored(q, scope, options.filter, Math.max(limit * 4, 50));
+      const best = rows.sort(bySectionScore).slice(0, limit);
+      const docIds = this.docIds(best.map((r) => r.doc));
+      const full = this.loadSections(best, docIds);
+      return best.flatMap((row) => full.get(row.id) ?? []);
     });
   }
 
@@ -294,12 +223,20 @@ export class SqliteLibraryIndex implements LibraryIndex {
     return this.read(() => {
       const scope = this.scope(options.filter, options.docIds);
       if (scope?.length === 0) return [];
-      const documents = aggregateSections(this.sections(q, scope, options.filter, AGGREGATION.sectionRows));
+      // Rank on row ids and scores; load titles, ancestors and cards for the winners only.
+      const documents = aggregateSections(this.scored(q, scope, options.filter, AGGREGATION.sectionRows));
       const ranked = rankDocuments(documents, this.cardScores(q, scope, options.filter), limits);
-      const cards = this.cards(ranked.map((r) => r.docId));
+      const cards = this.cardsOf(ranked.map((r) => Number(r.docId)));
+      const docIds = new Map([...cards].map(([doc, card]) => [doc, card.docId]));
+      const full = this.loadSections(
+        ranked.flatMap((r) => r.sections),
+        docIds,
+      );
       return ranked.flatMap((r) => {
-        const card = cards.get(r.docId);
-        return card ? [{ ...r, card }] : [];
+        const card = cards.get(Number(r.docId));
+        if (!card) return [];
+        const sections = r.sections.flatMap((row) => full.get(row.id) ?? []);
+        return [{ docId: card.docId, score: r.score, card, sections }];
       });
     });
   }
@@ -314,100 +251,252 @@ export class SqliteLibraryIndex implements LibraryIndex {
   }
 
   async close(): Promise<void> {
+    this.statements.clear();
     if (this.db.open) this.db.close();
   }
+
+  // ------------------------------------------------------------------ writing
+
+  private writing(what: string): void {
+    if (this.readOnly)
+      throw new StoreReadOnlyError(this.path, `the library index was opened read-only (${what})`);
+  }
+
+  /** Inserts one document (replacing what was indexed for it); inside a transaction. */
+  private write(entry: LibraryEntry): void {
+    const { card } = entry;
+    this.drop(card.docId);
+    const doc = Number(
+      this.value(
+        "INSERT INTO documents (doc_id, version_id, card) VALUES (?, ?, ?) RETURNING doc",
+        card.docId,
+        card.versionId,
+        JSON.stringify(card),
+      ),
+    );
+    const facet = this.sql("INSERT OR IGNORE INTO facets (facet, doc) VALUES (?, ?)");
+    for (const [key, value] of metadataFacets(card.metadata)) facet.run(facetKey(key, value), doc);
+    facet.run(facetKey("kind", card.kind), doc);
+    this.sql("INSERT INTO card_terms (rowid, name, about, outline, sections) VALUES (?, ?, ?, ?, ?)").run(
+      doc,
+      ...cardFieldTerms(card),
+    );
+    const row = this.sql(
+      `INSERT INTO sections (id, node_id, title, ancestors, level, summary, start_page, end_page, start_line,
+         end_line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const terms = this.sql(
+      "INSERT INTO section_terms (rowid, title, ancestors, summary, text) VALUES (?, ?, ?, ?, ?)",
+    );
+    entry.sections.slice(0, SECTION_ID.maxSections).forEach((s, i) => {
+      const id = sectionId(doc, i, s.backMatter);
+      row.run(
+        id,
+        s.nodeId,
+        s.title,
+        JSON.stringify(s.ancestors),
+        s.level,
+        summaryLine(s.summary),
+        s.startPage ?? null,
+        s.endPage ?? null,
+        s.startLine ?? null,
+        s.endLine ?? null,
+      );
+      terms.run(id, ...sectionFieldTerms(s));
+    });
+    this.sql("DELETE FROM intents WHERE doc_id = ?").run(card.docId);
+  }
+
+  /** Deletes what is indexed for a document; inside a transaction. */
+  private drop(docId: string): void {
+    const doc = this.value("SELECT doc FROM documents WHERE doc_id = ?", docId);
+    if (doc === undefined || doc === null) return;
+    const first = sectionId(Number(doc), 0, false);
+    const last = first + SECTION_ID.perDocument - 1;
+    this.sql("DELETE FROM section_terms WHERE rowid BETWEEN ? AND ?").run(first, last);
+    this.sql("DELETE FROM sections WHERE id BETWEEN ? AND ?").run(first, last);
+    this.sql("DELETE FROM card_terms WHERE rowid = ?").run(doc);
+    this.sql("DELETE FROM facets WHERE doc = ?").run(doc);
+    this.sql("DELETE FROM documents WHERE doc = ?").run(doc);
+  }
+
+  // ------------------------------------------------------------------ reading
 
   /** Runs reads in one transaction, so they see one committed state of the index. */
   private read<T>(work: () => T): T {
     return this.db.transaction(work).deferred();
   }
 
-  /** The documents a search is limited to by `docIds` (with the filter applied), or all. */
+  /** The document rows a search is limited to by `docIds` (and the filter), or all. */
   private scope(filter: CatalogFilter | undefined, docIds: readonly string[] | undefined): Scope {
     if (!docIds) return undefined;
-    if (docIds.length === 0) return [];
     const { where, params } = filterClause(filter);
-    const out: NonNullable<Scope> = [];
-    const source = `SELECT doc, first_section AS first, last_section AS last FROM documents d WHERE doc_id = ? AND ${where}`;
+    const source = `SELECT doc FROM documents d WHERE doc_id = ? AND ${where}`;
+    const out: number[] = [];
     for (const docId of new Set(docIds)) {
-      const [row] = this.rows<{ doc: number; first: number; last: number }>(source, docId, ...params);
-      if (row) out.push({ doc: row.doc, first: row.first, last: row.last });
+      const doc = this.value(source, docId, ...params);
+      if (doc !== undefined && doc !== null) out.push(Number(doc));
     }
     return out;
   }
 
   /**
-   * The best section rows for a query (at most `rows`, best first by bm25), scores discounted.
-   * Unrestricted, FTS5 keeps only the best `rows` while it scores (ORDER BY rank LIMIT); a
-   * short `docIds` list is searched one rowid range per document; a filter joins the facets.
+   * The best section rows for a query (at most `rows`), scored by the FTS5 index alone (bm25,
+   * best first, back matter discounted): no table is read per scored row. Unrestricted, FTS5
+   * keeps only the best `rows` while it scores (ORDER BY rank LIMIT); a few documents are
+   * searched one row-id range each; a filter, or many documents, keeps the rows of allowed
+   * document rows.
    */
-  private sections(q: LibraryQuery, scope: Scope, filter: CatalogFilter | undefined, rows: number): SectionHit[] {
+  private scored(
+    q: LibraryQuery,
+    scope: Scope,
+    filter: CatalogFilter | undefined,
+    rows: number,
+  ): ScoredRow[] {
     const match = ftsMatch(q.terms);
-    const select = `SELECT s.id, d.doc_id, s.node_id, s.title, s.ancestors, s.level, s.summary, s.start_page,
-      s.end_page, s.start_line, s.end_line, s.back_matter, top.rank
-      FROM top JOIN sections s ON s.id = top.id JOIN documents d ON d.doc = s.doc`;
-    let found: SectionRow[];
+    let found: Array<{ id: number; rank: number }>;
     if (scope && scope.length <= RANGE_QUERIES) {
-      const source = `WITH top AS MATERIALIZED (SELECT rowid AS id, rank FROM section_terms
-           WHERE section_terms MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rank LIMIT ?) ${select}`;
-      found = scope.flatMap((s) => this.rows<SectionRow>(source, match, s.first, s.last, rows));
+      const source =
+        "SELECT rowid AS id, rank FROM section_terms WHERE section_terms MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rank LIMIT ?";
+      found = scope.flatMap((doc) => {
+        const first = sectionId(doc, 0, false);
+        return this.rows<{ id: number; rank: number }>(
+          source,
+          match,
+          first,
+          first + SECTION_ID.perDocument - 1,
+          rows,
+        );
+      });
     } else if (scope || (filter && Object.keys(filter).length > 0)) {
       const { where, params } = filterClause(filter);
-      const only = scope ? `AND d.doc IN (${scope.map((s) => s.doc).join(",")})` : "";
-      found = this.rows<SectionRow>(
-        `WITH top AS MATERIALIZED (SELECT f.rowid AS id, f.rank FROM section_terms f
-           JOIN sections s ON s.id = f.rowid JOIN documents d ON d.doc = s.doc
-           WHERE section_terms MATCH ? AND ${where} ${only} ORDER BY f.rank LIMIT ?) ${select}`,
+      const only = scope ? `AND d.doc IN (${scope.join(",")})` : "";
+      found = this.rows(
+        `SELECT rowid AS id, rank FROM section_terms WHERE section_terms MATCH ?
+           AND (rowid / ${SECTION_ID.perDocument}) IN (SELECT d.doc FROM documents d WHERE ${where} ${only})
+         ORDER BY rank LIMIT ?`,
         match,
         ...params,
         rows,
       );
     } else {
-      found = this.rows<SectionRow>(
-        `WITH top AS MATERIALIZED (SELECT rowid AS id, rank FROM section_terms
-           WHERE section_terms MATCH ? ORDER BY rank LIMIT ?) ${select}`,
+      found = this.rows(
+        "SELECT rowid AS id, rank FROM section_terms WHERE section_terms MATCH ? ORDER BY rank LIMIT ?",
         match,
         rows,
       );
     }
-    return found.map((row) => sectionHit(row, q));
+    return found.map((row) => {
+      const { doc, backMatter } = sectionOwner(row.id);
+      return {
+        id: row.id,
+        doc,
+        docId: docKey(doc),
+        // Section ids follow document order within a document: ties keep it.
+        nodeId: String(row.id).padStart(16, "0"),
+        score: discounted(-row.rank, backMatter, q),
+      };
+    });
   }
 
-  /** Card scores of the documents whose cards match best (at most {@link CARD_ROWS}). */
+  /** Card scores (by document row key) of the documents whose cards match best. */
   private cardScores(q: LibraryQuery, scope: Scope, filter: CatalogFilter | undefined): Map<string, number> {
+    const restricted = scope !== undefined || (filter !== undefined && Object.keys(filter).length > 0);
     const { where, params } = filterClause(filter);
-    const only = scope ? `AND d.doc IN (${scope.map((s) => s.doc).join(",")})` : "";
-    const rows = this.rows<{ doc_id: string; rank: number }>(
-      `SELECT d.doc_id, c.rank FROM card_terms c JOIN documents d ON d.doc = c.rowid
-       WHERE card_terms MATCH ? AND ${where} ${only} ORDER BY c.rank LIMIT ?`,
+    const only = scope ? `AND d.doc IN (${scope.join(",")})` : "";
+    const rows = this.rows<{ doc: number; rank: number }>(
+      `SELECT rowid AS doc, rank FROM card_terms WHERE card_terms MATCH ?
+       ${restricted ? `AND rowid IN (SELECT d.doc FROM documents d WHERE ${where} ${only})` : ""}
+       ORDER BY rank LIMIT ?`,
       ftsMatch(q.terms),
-      ...params,
+      ...(restricted ? params : []),
       CARD_ROWS,
     );
-    return new Map(rows.map((r) => [r.doc_id, -r.rank]));
+    return new Map(rows.map((r) => [docKey(r.doc), -r.rank]));
   }
 
-  private cards(docIds: readonly string[]): Map<string, DocumentCard> {
-    const out = new Map<string, DocumentCard>();
-    for (const docId of docIds) {
-      const card = this.value("SELECT card FROM documents WHERE doc_id = ?", docId);
-      if (typeof card === "string") out.set(docId, JSON.parse(card) as DocumentCard);
+  /** Cards by document row. */
+  private cardsOf(docs: readonly number[]): Map<number, DocumentCard> {
+    const out = new Map<number, DocumentCard>();
+    for (const doc of docs) {
+      const card = this.value("SELECT card FROM documents WHERE doc = ?", doc);
+      if (typeof card === "string") out.set(doc, JSON.parse(card) as DocumentCard);
     }
     return out;
   }
+
+  /** The docIds of document rows. */
+  private docIds(docs: readonly number[]): Map<number, string> {
+    const out = new Map<number, string>();
+    for (const doc of new Set(docs)) {
+      const docId = this.value("SELECT doc_id FROM documents WHERE doc = ?", doc);
+      if (typeof docId === "string") out.set(doc, docId);
+    }
+    return out;
+  }
+
+  /** The full hits of scored rows (their scores kept), by section id. */
+  private loadSections(
+    rows: readonly ScoredRow[],
+    docIds: ReadonlyMap<number, string>,
+  ): Map<number, SectionHit> {
+    const out = new Map<number, SectionHit>();
+    if (rows.length === 0) return out;
+    const found = this.rows<SectionRow>(
+      `SELECT id, node_id, title, ancestors, level, summary, start_page, end_page, start_line, end_line
+       FROM sections WHERE id IN (${rows.map(() => "?").join(",")})`,
+      ...rows.map((r) => r.id),
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const row of found) {
+      const scored = byId.get(row.id);
+      const docId = scored && docIds.get(scored.doc);
+      if (scored && docId) out.set(row.id, sectionHit(row, docId, scored.score));
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------ statements
+
+  /** A prepared statement, prepared once per connection. */
+  private sql(source: string): Statement {
+    let statement = this.statements.get(source);
+    if (!statement) {
+      // Filters make statements of many shapes: keep the cache bounded.
+      if (this.statements.size >= 256) this.statements.clear();
+      statement = this.db.prepare(source);
+      this.statements.set(source, statement);
+    }
+    return statement;
+  }
+
+  /** The first column of the first row (libsql's `pluck()` does not apply to `get()`). */
+  private value(source: string, ...params: unknown[]): unknown {
+    return (
+      this.sql(source)
+        .raw(true)
+        .get(...params) as unknown[] | undefined
+    )?.[0];
+  }
+
+  /** Every row as an object. */
+  private rows<T>(source: string, ...params: unknown[]): T[] {
+    return this.sql(source)
+      .raw(false)
+      .all(...params) as T[];
+  }
 }
 
-/** A section row as a hit: bm25 (lower is better) negated, back matter discounted. */
-function sectionHit(row: SectionRow, q: LibraryQuery): SectionHit {
-  const backMatter = row.back_matter === 1;
+/** A section row as a hit, with its (discounted) score. */
+function sectionHit(row: SectionRow, docId: string, score: number): SectionHit {
   const hit: SectionHit = {
-    docId: row.doc_id,
+    docId,
     nodeId: row.node_id,
     title: row.title,
     ancestors: JSON.parse(row.ancestors) as string[],
     level: row.level,
-    score: discounted(-row.rank, backMatter, q),
-    backMatter,
+    score,
+    backMatter: sectionOwner(row.id).backMatter,
   };
   if (row.start_page !== null) hit.startPage = row.start_page;
   if (row.end_page !== null) hit.endPage = row.end_page;
