@@ -18,10 +18,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PostgresLibraryIndex } from "pageindex-store";
-import { libraryEntry } from "../packages/pageindex-store/src/library/entry.js";
+import { libraryEntry, PostgresLibraryIndex } from "pageindex-store";
 import { adminQuery, dropSchema, POSTGRES_URL } from "../packages/pageindex-store/test/helpers/postgres.js";
-import { generate, questions } from "./generated-library.js";
+import { generate, libraryQuestions } from "./generated-library.js";
 
 const DB_URL = POSTGRES_URL;
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -101,8 +100,8 @@ async function main(): Promise<void> {
       indexMs = await build(index, size);
       await analyze(schema);
     }
-    const warm = questions(size, WARM_UP, true);
-    const asked = questions(size, count, true, WARM_UP);
+    const warm = libraryQuestions(size, true, WARM_UP);
+    const asked = libraryQuestions(size, true, count, WARM_UP);
     for (const q of warm) await index.searchLibrary(q.query, { limit: 3 });
     const ms: number[] = [];
     let found = 0;

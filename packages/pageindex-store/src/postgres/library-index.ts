@@ -15,6 +15,7 @@ import {
   type LibraryQuery,
   type QueryTerm,
   rankDocuments,
+  SECTION_FIELDS,
   searchLimits,
   toDocumentMatch,
 } from "../library/query.js";
@@ -52,8 +53,17 @@ export interface PostgresLibraryIndexOptions extends PostgresConnectionOptions {
   writeBatchDocs?: number;
 }
 
-/** ts_rank normalisation 1: divide by 1 + log(length), BM25's length normalisation in spirit. */
-const RANK_NORMALISATION = 1;
+/**
+ * ts_rank of one term, without length normalisation, is about its heaviest occurrence's field
+ * weight (plus a little for each further one) over 1.645; times this it reads as a weighted
+ * term frequency in units of the text field (title 4, summary 2…), which BM25's saturation
+ * then bounds. Without the saturation a common word in a title outweighs two rare words in a
+ * summary (the conformance suite's "section deep inside a document" case).
+ */
+const TF_SCALE = 1.6449 * Math.max(...SECTION_FIELDS.map((f) => f.weight));
+
+/** BM25's k1: how soon a term's weighted frequency saturates. */
+const K1 = 1.2;
 
 /** Cards ranked per query at most (documents found by their card alone). */
 const CARD_ROWS = 500;
@@ -453,7 +463,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
 
   /**
    * Ranks rows of `table` for weighted terms: candidates found through the GIN index by the
-   * rarest terms (at most `candidateRows`), each scored Σ weight × ts_rank(field weights, term).
+   * rarest terms (at most `candidateRows`), each scored Σ weight × sat(tf), tf the term's
+   * field-weighted frequency from ts_rank and sat BM25's saturation tf·(k1+1)/(tf+k1).
    */
   private rankSql(
     table: string,
@@ -466,15 +477,19 @@ export class PostgresLibraryIndex implements LibraryIndex {
     columns: string,
   ): string {
     const chosen = candidateTerms(terms, this.candidateRows);
-    const score = terms
+    const tfs = terms
       .map(
-        (t) =>
-          `${params.add(t.weight)}::float8 * ts_rank('${weights}', ${alias}.tsv, ${params.add(lexeme(t.term))}::tsquery, ${RANK_NORMALISATION})`,
+        (t, i) =>
+          `ts_rank('${weights}', ${alias}.tsv, ${params.add(lexeme(t.term))}::tsquery, 0) * ${TF_SCALE} AS tf${i}`,
       )
+      .join(", ");
+    const score = terms
+      .map((t, i) => `${params.add(t.weight)}::float8 * tf${i} * ${K1 + 1} / (tf${i} + ${K1})`)
       .join(" + ");
     return `SELECT ${columns}, ${score} AS score FROM (
         SELECT * FROM ${table} ${alias} WHERE ${alias}.tsv @@ ${params.add(anyOf(chosen))}::tsquery${where}
         LIMIT ${params.add(this.candidateRows)}) ${alias}
+      CROSS JOIN LATERAL (SELECT ${tfs}) tf
       ORDER BY score DESC LIMIT ${params.add(limit)}`;
   }
 
