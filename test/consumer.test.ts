@@ -33,6 +33,7 @@ const NOT_FOR_SEARCH_ONLY = [
   "commander",
   "cli-progress",
   "redis",
+  "pg",
 ];
 const CORE_VERSION = "1.2.18";
 
@@ -300,7 +301,7 @@ describe.skipIf(!online)("packed packages installed with npm in an empty project
     ]);
   }, 600_000);
 
-  it("says how to install redis, an optional peer, when the Redis store is asked for without it", async () => {
+  it("says how to install redis or pg, optional peers, when the Redis or PostgreSQL store is asked for without it", async () => {
     // A project with the store alone.
     // Outside the main project: Node would find its node_modules/redis from a subfolder.
     const store = tarballs.find((f) => f.startsWith("pageindex-store-")) as string;
@@ -315,6 +316,10 @@ describe.skipIf(!online)("packed packages installed with npm in an empty project
       .then(() => process.exit(2), (error) => { console.log(error.message); });`;
     const { stdout } = await exec(process.execPath, ["-e", script], { cwd: alone, timeout: 60_000 });
     expect(stdout).toMatch(/needs the "redis" package.*npm install redis@5/);
+    const postgres = `require("pageindex-store").openPostgresStore("postgres://u:pw@127.0.0.1:1/db")
+      .then(() => process.exit(2), (error) => { console.log(error.message); });`;
+    const pgRun = await exec(process.execPath, ["-e", postgres], { cwd: alone, timeout: 60_000 });
+    expect(pgRun.stdout).toMatch(/needs the "pg" package.*npm install pg@8/);
   }, 300_000);
 
   it("type-checks against the installed .d.ts files (NodeNext, strict)", async () => {

@@ -99,4 +99,5 @@ export type {
   SectionHit,
 } from "./library/types.js";
 export * from "./model/memory-reader.js";
+export * from "./postgres/index.js";
 export * from "./store/index.js";

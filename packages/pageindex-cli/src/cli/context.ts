@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { PageIndexStore } from "pageindex-store";
+import { openPostgresStore, PageIndexStore } from "pageindex-store";
 import { describeModelError, isModelCallError, type ModelIdentity } from "./model-errors.js";
 import { chatModelFromSpec, ModelSpecError, type ResolvedModel } from "./model-spec.js";
 import { CliError, EXIT, type Io } from "./output.js";
@@ -11,6 +11,7 @@ import { redactSecrets, redactUrl } from "./redact.js";
 export interface GlobalOptions {
   store?: string;
   redis?: string;
+  postgres?: string;
   model?: string;
   json?: boolean;
   progress?: boolean;
@@ -29,7 +30,7 @@ export interface CliContext {
   modelLabel(): string;
   /** The resolved model's provider, name and URL, once {@link CliContext.model} found one. */
   modelIdentity(): ModelIdentity | undefined;
-  /** Hides the passwords of the Redis and model URLs in a message meant for the user. */
+  /** Hides the passwords of the Redis, PostgreSQL and model URLs in a message meant for the user. */
   redact(text: string): string;
   /** An error as one line for the user: model failures with provider, URL and a hint; no passwords. */
   describeError(error: unknown): string;
@@ -66,6 +67,39 @@ async function assertFolderExists(dir: string): Promise<void> {
   }
 }
 
+/** Where the store is: a folder, a Redis server or a PostgreSQL database. */
+type StoreLocation =
+  | { kind: "folder"; dir: string }
+  | { kind: "redis"; url: string }
+  | { kind: "postgres"; url: string };
+
+/**
+ * Picks the store from the options, then the environment: an option beats any variable, and two
+ * options (or, without options, two URL variables) naming different backends are refused.
+ */
+function storeLocation(options: GlobalOptions, env: NodeJS.ProcessEnv): StoreLocation {
+  const given = [
+    options.store !== undefined ? "--store" : "",
+    options.redis !== undefined ? "--redis" : "",
+    options.postgres !== undefined ? "--postgres" : "",
+  ].filter(Boolean);
+  if (given.length > 1) {
+    throw new CliError(`${given.join(" and ")} name different stores: give one of them`, EXIT.usage);
+  }
+  if (options.postgres !== undefined) return { kind: "postgres", url: options.postgres };
+  if (options.redis !== undefined) return { kind: "redis", url: options.redis };
+  if (options.store !== undefined) return { kind: "folder", dir: resolve(options.store) };
+  if (env.PAGEINDEX_POSTGRES_URL && env.PAGEINDEX_REDIS_URL) {
+    throw new CliError(
+      "PAGEINDEX_POSTGRES_URL and PAGEINDEX_REDIS_URL are both set: unset one, or choose with --postgres, --redis or --store",
+      EXIT.usage,
+    );
+  }
+  if (env.PAGEINDEX_POSTGRES_URL) return { kind: "postgres", url: env.PAGEINDEX_POSTGRES_URL };
+  if (env.PAGEINDEX_REDIS_URL) return { kind: "redis", url: env.PAGEINDEX_REDIS_URL };
+  return { kind: "folder", dir: resolve(env.PAGEINDEX_STORE ?? DEFAULT_STORE_DIR) };
+}
+
 export function createContext(
   io: Io,
   options: GlobalOptions,
@@ -77,7 +111,9 @@ export function createContext(
   let identity: ModelIdentity | undefined;
   let label = "offline";
   const redisUrl = options.redis ?? env.PAGEINDEX_REDIS_URL;
-  const redact = (text: string) => redactSecrets(redactSecrets(text, redisUrl), identity?.baseURL);
+  const postgresUrl = options.postgres ?? env.PAGEINDEX_POSTGRES_URL;
+  const redact = (text: string) =>
+    redactSecrets(redactSecrets(redactSecrets(text, redisUrl), postgresUrl), identity?.baseURL);
   return {
     io,
     options,
@@ -85,13 +121,17 @@ export function createContext(
     store() {
       store ??= (async () => {
         const onProblem = (problem: Error) => io.err(`warning: ${redact(problem.message)}`);
-        if (redisUrl) {
+        const location = storeLocation(options, env);
+        if (location.kind === "redis" || location.kind === "postgres") {
+          const name = location.kind === "redis" ? "Redis" : "PostgreSQL";
           try {
-            return await PageIndexStore.fromRedis(redisUrl, { onProblem });
+            return location.kind === "redis"
+              ? await PageIndexStore.fromRedis(location.url, { onProblem })
+              : await openPostgresStore(location.url, { onProblem });
           } catch (error) {
             const reason = redact((error as Error).message);
             throw new CliError(
-              `Cannot open the Redis store at ${redactUrl(redisUrl)}: ${reason}`,
+              `Cannot open the ${name} store at ${redactUrl(location.url)}: ${reason}`,
               EXIT.store,
               {
                 cause: error,
@@ -99,7 +139,7 @@ export function createContext(
             );
           }
         }
-        const dir = resolve(options.store ?? env.PAGEINDEX_STORE ?? DEFAULT_STORE_DIR);
+        const dir = location.dir;
         if (!access.create) await assertFolderExists(dir);
         try {
           return await PageIndexStore.fromPath(dir, { onProblem, readOnly: access.readOnly ?? false });

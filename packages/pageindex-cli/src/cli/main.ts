@@ -42,6 +42,10 @@ export function buildProgram(
     .option("--store <dir>", `store folder (env PAGEINDEX_STORE; default ${DEFAULT_STORE_DIR})`)
     .option("--redis <url>", "use a Redis store instead of a folder (env PAGEINDEX_REDIS_URL)")
     .option(
+      "--postgres <url>",
+      "use a PostgreSQL store (trees and library index in one database) instead of a folder (env PAGEINDEX_POSTGRES_URL)",
+    )
+    .option(
       "--model <provider:name>",
       "chat model, e.g. openai:gpt-4o-mini, ollama:llama3.1, compatible:NAME@URL (env PAGEINDEX_MODEL); none = offline",
     )

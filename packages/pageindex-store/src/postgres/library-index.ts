@@ -1,0 +1,601 @@
+import type { DocumentCard } from "../catalog/card.js";
+import type {
+  CatalogFilter,
+  DocumentMatch,
+  DocumentPage,
+  DocumentPageOptions,
+  SearchDocumentsOptions,
+} from "../catalog/index.js";
+import {
+  AGGREGATION,
+  aggregateSections,
+  analyzeQuery,
+  bySectionScore,
+  discounted,
+  type LibraryQuery,
+  type QueryTerm,
+  rankDocuments,
+  SECTION_FIELDS,
+  searchLimits,
+  toDocumentMatch,
+} from "../library/query.js";
+import type {
+  LibraryDocumentHit,
+  LibraryEntry,
+  LibraryIndex,
+  SearchLibraryOptions,
+  SectionHit,
+} from "../library/types.js";
+import {
+  DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS,
+  guarded,
+  inTransaction,
+  openPostgresPool,
+  type PostgresConnectionOptions,
+  type PostgresPool,
+  type PostgresQueryable,
+  type PostgresRow,
+  quotedSchema,
+} from "./connection.js";
+import { type LibraryRows, libraryRows } from "./library-rows.js";
+import { ensureLibraryTables, type LibraryTables } from "./library-schema.js";
+import { anyOf, CARD_RANK_WEIGHTS, lexeme, SECTION_RANK_WEIGHTS } from "./library-vectors.js";
+
+/** Options of {@link PostgresLibraryIndex}. */
+export interface PostgresLibraryIndexOptions extends PostgresConnectionOptions {
+  /**
+   * Most rows (sections, or cards) a query reads from the GIN index before ranking (default
+   * 20,000): the rarest query terms choose them, the others only rank them, so a query's cost
+   * does not grow with the library.
+   */
+  candidateRows?: number;
+  /** Documents written per transaction by {@link PostgresLibraryIndex.putDocuments} (default 500). */
+  writeBatchDocs?: number;
+}
+
+/**
+ * ts_rank of one term, without length normalisation, is about its heaviest occurrence's field
+ * weight (plus a little for each further one) over 1.645; times this it reads as a weighted
+ * term frequency in units of the text field (title 4, summary 2…), which BM25's saturation
+ * then bounds. Without the saturation a common word in a title outweighs two rare words in a
+ * summary (the conformance suite's "section deep inside a document" case).
+ */
+const TF_SCALE = 1.6449 * Math.max(...SECTION_FIELDS.map((f) => f.weight));
+
+/** BM25's k1: how soon a term's weighted frequency saturates. */
+const K1 = 1.2;
+
+/** Cards ranked per query at most (documents found by their card alone). */
+const CARD_ROWS = 500;
+
+/** Builds a statement's parameter list: `add(value)` returns its `$n`. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/**
+ * The SQL condition restricting `alias.doc_id` to a filter and a list of documents, or
+ * undefined when nothing restricts it. A filter key matches any of its values; keys combine with
+ * AND; `kind` is a facet like any metadata key (the catalog's `matchesFilter` semantics).
+ */
+function restriction(
+  alias: string,
+  tables: LibraryTables,
+  params: Params,
+  filter: CatalogFilter | undefined,
+  docIds: readonly string[] | undefined,
+): string {
+  const parts: string[] = [];
+  if (docIds) parts.push(`${alias}.doc_id = ANY(${params.add([...docIds])}::text[])`);
+  for (const [key, wanted] of Object.entries(filter ?? {})) {
+    const values = (Array.isArray(wanted) ? wanted : [wanted]).map((v) => String(v).trim().toLowerCase());
+    parts.push(
+      `${alias}.doc_id IN (SELECT doc_id FROM ${tables.facets} WHERE key = ${params.add(key.toLowerCase())} AND value = ANY(${params.add(values)}::text[]))`,
+    );
+  }
+  return parts.length > 0 ? ` AND ${parts.join(" AND ")}` : "";
+}
+
+/** A term's inverse document frequency (BM25's, never negative). */
+function idf(total: number, frequency: number): number {
+  return Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
+}
+
+/** A query term with the weight it scores with (query weight × IDF) and how many rows hold it. */
+interface RankedTerm extends QueryTerm {
+  rows: number;
+}
+
+/**
+ * The terms that choose candidates: the rarest first, while together they hold at most
+ * `budget` rows (at least one). The others only rank what these found.
+ */
+function candidateTerms(terms: readonly RankedTerm[], budget: number): RankedTerm[] {
+  const rarest = [...terms].sort((a, b) => a.rows - b.rows);
+  const out: RankedTerm[] = [];
+  let rows = 0;
+  for (const term of rarest) {
+    if (out.length > 0 && rows + term.rows > budget) break;
+    out.push(term);
+    rows += term.rows;
+  }
+  return out;
+}
+
+function optionalInt(value: unknown): number | undefined {
+  return value === null || value === undefined ? undefined : Number(value);
+}
+
+/** A section row as a hit (score already discounted). */
+function sectionHit(row: PostgresRow, score: number): SectionHit {
+  const hit: SectionHit = {
+    docId: row.doc_id as string,
+    nodeId: row.node_id as string,
+    title: row.title as string,
+    ancestors: row.ancestors as string[],
+    level: Number(row.level),
+    score,
+    backMatter: row.back_matter as boolean,
+  };
+  const place = {
+    startPage: optionalInt(row.start_page),
+    endPage: optionalInt(row.end_page),
+    startLine: optionalInt(row.start_line),
+    endLine: optionalInt(row.end_line),
+  };
+  for (const [key, value] of Object.entries(place))
+    if (value !== undefined) hit[key as keyof typeof place] = value;
+  if (row.summary) hit.summary = row.summary as string;
+  return hit;
+}
+
+/** The last entry of each docId, in input order of last appearance. */
+function lastOfEach(entries: readonly LibraryEntry[]): LibraryEntry[] {
+  const byId = new Map<string, LibraryEntry>();
+  for (const entry of entries) {
+    byId.delete(entry.card.docId);
+    byId.set(entry.card.docId, entry);
+  }
+  return [...byId.values()];
+}
+
+/**
+ * The library index in PostgreSQL full text, beside the trees of a {@link PostgresByteStore} in
+ * the same database: one row per section with a weighted tsvector (title, ancestors' titles,
+ * summary, own text) under a GIN index, the document cards with their facets for filters, and
+ * per-term frequencies so ranking weighs rare words above common ones (ts_rank alone has no
+ * IDF). Each write is one transaction; writers take a transaction-scoped advisory lock, so
+ * concurrent writers from many machines queue instead of deadlocking on the frequency rows.
+ * @example
+ * ```ts
+ * const library = await PostgresLibraryIndex.fromUrl("postgres://app@db.example/pageindex");
+ * await library.putDocument(libraryEntry(tree, versionId));
+ * const [best] = await library.searchLibrary("toner smudges on the paper");
+ * console.log(best?.docId, best?.sections[0]?.title);
+ * await library.close();
+ * ```
+ */
+export class PostgresLibraryIndex implements LibraryIndex {
+  readonly engine = "postgres";
+  readonly commandTimeoutMs: number;
+  private readonly pool: PostgresPool;
+  private readonly tables: LibraryTables;
+  private readonly lockKey: string;
+  private readonly candidateRows: number;
+  private readonly writeBatchDocs: number;
+  private owned = false;
+
+  private constructor(
+    pool: PostgresPool,
+    tables: LibraryTables,
+    schema: string,
+    options: PostgresLibraryIndexOptions,
+  ) {
+    this.pool = pool;
+    this.tables = tables;
+    this.lockKey = `pageindex-library ${schema}`;
+    this.commandTimeoutMs = Math.max(0, options.commandTimeoutMs ?? DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS);
+    this.candidateRows = Math.max(100, options.candidateRows ?? 20_000);
+    this.writeBatchDocs = Math.max(1, options.writeBatchDocs ?? 500);
+  }
+
+  /** Over a caller's pool (which the caller ends), creating the tables when absent. */
+  static async open(
+    pool: PostgresPool,
+    options: PostgresLibraryIndexOptions = {},
+  ): Promise<PostgresLibraryIndex> {
+    const schema = quotedSchema(options.schema);
+    const timeout = Math.max(0, options.commandTimeoutMs ?? DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS);
+    const tables = await ensureLibraryTables(pool, schema, timeout);
+    return new PostgresLibraryIndex(pool, tables, schema, options);
+  }
+
+  /**
+   * Connects to `url` with a pool this index owns ({@link PostgresLibraryIndex.close} ends it).
+   * @throws {PostgresStoreError} when `pg` is not installed or the server cannot be reached.
+   */
+  static async fromUrl(
+    url: string,
+    options: PostgresLibraryIndexOptions = {},
+  ): Promise<PostgresLibraryIndex> {
+    quotedSchema(options.schema);
+    const pool = await openPostgresPool(url, options);
+    try {
+      const index = await PostgresLibraryIndex.open(pool, options);
+      index.owned = true;
+      return index;
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.owned) return;
+    this.owned = false;
+    await this.pool.end().catch(() => undefined);
+  }
+
+  private read<T>(operation: string, fn: (db: PostgresQueryable) => Promise<T>): Promise<T> {
+    return guarded(`library ${operation}`, this.commandTimeoutMs, () => fn(this.pool));
+  }
+
+  /** One write transaction, queued behind other writers of this library (see the class notes). */
+  private write<T>(operation: string, fn: (db: PostgresQueryable) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, `library ${operation}`, this.commandTimeoutMs, async (db) => {
+      await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [this.lockKey]);
+      return fn(db);
+    });
+  }
+
+  // ---- writing ---------------------------------------------------------------------------
+
+  async begin(docId: string, versionId?: string): Promise<void> {
+    await this.read("begin", (db) =>
+      db.query(
+        `INSERT INTO ${this.tables.intents} (doc_id, version_id) VALUES ($1, $2)
+         ON CONFLICT (doc_id) DO UPDATE SET version_id = EXCLUDED.version_id`,
+        [docId, versionId ?? null],
+      ),
+    );
+  }
+
+  async clear(docId: string): Promise<void> {
+    await this.read("clear", (db) =>
+      db.query(`DELETE FROM ${this.tables.intents} WHERE doc_id = $1`, [docId]),
+    );
+  }
+
+  async pending(): Promise<Map<string, string | undefined>> {
+    const { rows } = await this.read("pending", (db) =>
+      db.query(`SELECT doc_id, version_id FROM ${this.tables.intents} ORDER BY doc_id`),
+    );
+    return new Map(rows.map((row) => [row.doc_id as string, (row.version_id as string | null) ?? undefined]));
+  }
+
+  async putDocument(entry: LibraryEntry): Promise<void> {
+    await this.putDocuments([entry]);
+  }
+
+  async putDocuments(entries: readonly LibraryEntry[]): Promise<void> {
+    const latest = lastOfEach(entries);
+    for (let i = 0; i < latest.length; i += this.writeBatchDocs) {
+      const batch = latest.slice(i, i + this.writeBatchDocs);
+      // Rows are built before the transaction, so other writers wait only for the database.
+      const rows = libraryRows(batch);
+      await this.write("put", async (db) => {
+        const ids = batch.map((entry) => entry.card.docId);
+        await this.removeRows(db, ids);
+        await this.insertRows(db, rows);
+        await db.query(`DELETE FROM ${this.tables.intents} WHERE doc_id = ANY($1::text[])`, [ids]);
+      });
+    }
+  }
+
+  async removeDocument(docId: string): Promise<void> {
+    await this.write("remove", async (db) => {
+      await this.removeRows(db, [docId]);
+      await db.query(`DELETE FROM ${this.tables.intents} WHERE doc_id = $1`, [docId]);
+    });
+  }
+
+  /** Adds to the term frequencies (negative counts for rows removed); the empty term holds the totals. */
+  private async addTermCounts(
+    db: PostgresQueryable,
+    counts: ReadonlyMap<string, [number, number]>,
+  ): Promise<void> {
+    // In term order, so two writers could never lock the same rows in opposite orders.
+    const terms = [...counts.keys()].sort();
+    if (terms.length === 0) return;
+    await db.query(
+      `INSERT INTO ${this.tables.terms} (term, sections, cards)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])
+       ON CONFLICT (term) DO UPDATE SET sections = ${this.tables.terms}.sections + EXCLUDED.sections,
+                                        cards = ${this.tables.terms}.cards + EXCLUDED.cards`,
+      [terms, terms.map((t) => counts.get(t)?.[0] ?? 0), terms.map((t) => counts.get(t)?.[1] ?? 0)],
+    );
+  }
+
+  /** Takes the stored rows' terms off the frequencies (read from their vectors). */
+  private async uncountTerms(db: PostgresQueryable, docIds: readonly string[]): Promise<void> {
+    const t = this.tables;
+    const { rows } = await db.query(
+      `SELECT term, sum(sections)::bigint AS sections, sum(cards)::bigint AS cards FROM (
+         SELECT lexeme AS term, 1 AS sections, 0 AS cards
+           FROM ${t.sections} s, unnest(tsvector_to_array(s.tsv)) AS lexeme WHERE s.doc_id = ANY($1::text[])
+         UNION ALL SELECT '', 1, 0 FROM ${t.sections} s WHERE s.doc_id = ANY($1::text[])
+         UNION ALL SELECT lexeme, 0, 1
+           FROM ${t.cards} c, unnest(tsvector_to_array(c.tsv)) AS lexeme WHERE c.doc_id = ANY($1::text[])
+         UNION ALL SELECT '', 0, 1 FROM ${t.cards} c WHERE c.doc_id = ANY($1::text[])
+       ) counted GROUP BY term`,
+      [docIds],
+    );
+    if (rows.length === 0) return;
+    await this.addTermCounts(
+      db,
+      new Map(rows.map((row) => [row.term as string, [-Number(row.sections), -Number(row.cards)]])),
+    );
+    await db.query(
+      `DELETE FROM ${t.terms} WHERE term = ANY($1::text[]) AND sections <= 0 AND cards <= 0 AND term <> ''`,
+      [rows.map((row) => row.term as string)],
+    );
+  }
+
+  private async removeRows(db: PostgresQueryable, docIds: readonly string[]): Promise<void> {
+    const t = this.tables;
+    await this.uncountTerms(db, docIds);
+    for (const table of [t.sections, t.cards, t.facets]) {
+      await db.query(`DELETE FROM ${table} WHERE doc_id = ANY($1::text[])`, [docIds]);
+    }
+  }
+
+  private async insertRows(db: PostgresQueryable, rows: LibraryRows): Promise<void> {
+    const t = this.tables;
+    await db.query(
+      `INSERT INTO ${t.cards} (doc_id, version_id, card, tsv)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::json[], $4::tsvector[])`,
+      rows.cards,
+    );
+    if ((rows.facets[0]?.length ?? 0) > 0) {
+      await db.query(
+        `INSERT INTO ${t.facets} (key, value, doc_id) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`,
+        rows.facets,
+      );
+    }
+    await db.query(
+      `INSERT INTO ${t.sections} (doc_id, node_id, title, ancestors, level, start_page, end_page, start_line,
+         end_line, back_matter, summary, tsv)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::json[], $5::int[], $6::int[], $7::int[],
+         $8::int[], $9::int[], $10::boolean[], $11::text[], $12::tsvector[])`,
+      rows.sections,
+    );
+    await this.addTermCounts(db, rows.counts);
+  }
+
+  // ---- reading ---------------------------------------------------------------------------
+
+  async indexedVersions(): Promise<Map<string, string>> {
+    const { rows } = await this.read("versions", (db) =>
+      db.query(`SELECT doc_id, version_id FROM ${this.tables.cards} ORDER BY doc_id`),
+    );
+    return new Map(rows.map((row) => [row.doc_id as string, row.version_id as string]));
+  }
+
+  async getCard(docId: string): Promise<DocumentCard | undefined> {
+    const { rows } = await this.read("card", (db) =>
+      db.query(`SELECT card FROM ${this.tables.cards} WHERE doc_id = $1`, [docId]),
+    );
+    return rows[0]?.card as DocumentCard | undefined;
+  }
+
+  async count(): Promise<number> {
+    const { rows } = await this.read("count", (db) =>
+      db.query(`SELECT count(*)::int AS n FROM ${this.tables.cards}`),
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async listDocuments(page: DocumentPageOptions): Promise<DocumentPage> {
+    const offset = Math.max(0, Math.floor(page.offset ?? 0));
+    const limit = page.limit === undefined ? null : Math.max(0, Math.floor(page.limit));
+    const params = new Params();
+    const where = restriction("c", this.tables, params, page.filter, undefined);
+    return this.read("list", async (db) => {
+      const total = await db.query(
+        `SELECT count(*)::int AS n FROM ${this.tables.cards} c WHERE true${where}`,
+        params.values,
+      );
+      const cards =
+        limit === 0
+          ? { rows: [] }
+          : await db.query(
+              `SELECT card FROM ${this.tables.cards} c WHERE true${where} ORDER BY doc_id
+               LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
+              params.values,
+            );
+      return {
+        documents: cards.rows.map((row) => row.card as DocumentCard),
+        total: Number(total.rows[0]?.n ?? 0),
+        offset,
+      };
+    });
+  }
+
+  /** Each query term with its IDF-weighted score weight and how many sections/cards hold it. */
+  private async weighTerms(
+    db: PostgresQueryable,
+    query: LibraryQuery,
+  ): Promise<{ sections: RankedTerm[]; cards: RankedTerm[] }> {
+    const { rows } = await db.query(
+      `SELECT term, sections, cards FROM ${this.tables.terms} WHERE term = ANY($1::text[])`,
+      [["", ...query.terms.map((t) => t.term)]],
+    );
+    const counts = new Map(
+      rows.map((row) => [row.term as string, { sections: Number(row.sections), cards: Number(row.cards) }]),
+    );
+    const totals = counts.get("") ?? { sections: 0, cards: 0 };
+    const sections: RankedTerm[] = [];
+    const cards: RankedTerm[] = [];
+    for (const term of query.terms) {
+      const count = counts.get(term.term);
+      if (!count) continue;
+      if (count.sections > 0) {
+        sections.push({
+          term: term.term,
+          weight: term.weight * idf(totals.sections, count.sections),
+          rows: count.sections,
+        });
+      }
+      if (count.cards > 0) {
+        cards.push({
+          term: term.term,
+          weight: term.weight * idf(totals.cards, count.cards),
+          rows: count.cards,
+        });
+      }
+    }
+    return { sections, cards };
+  }
+
+  /**
+   * Ranks rows of `table` for weighted terms: candidates found through the GIN index by the
+   * rarest terms (at most `candidateRows`), each scored Σ weight × sat(tf), tf the term's
+   * field-weighted frequency from ts_rank and sat BM25's saturation tf·(k1+1)/(tf+k1).
+   */
+  private rankSql(
+    table: string,
+    alias: string,
+    weights: string,
+    terms: readonly RankedTerm[],
+    params: Params,
+    where: string,
+    limit: number,
+    columns: string,
+  ): string {
+    const chosen = candidateTerms(terms, this.candidateRows);
+    const tfs = terms
+      .map(
+        (t, i) =>
+          `ts_rank('${weights}', ${alias}.tsv, ${params.add(lexeme(t.term))}::tsquery, 0) * ${TF_SCALE} AS tf${i}`,
+      )
+      .join(", ");
+    const score = terms
+      .map((t, i) => `${params.add(t.weight)}::float8 * tf${i} * ${K1 + 1} / (tf${i} + ${K1})`)
+      .join(" + ");
+    return `SELECT ${columns}, ${score} AS score FROM (
+        SELECT * FROM ${table} ${alias} WHERE ${alias}.tsv @@ ${params.add(anyOf(chosen))}::tsquery${where}
+        LIMIT ${params.add(this.candidateRows)}) ${alias}
+      CROSS JOIN LATERAL (SELECT ${tfs}) tf
+      ORDER BY score DESC LIMIT ${params.add(limit)}`;
+  }
+
+  /** Section hits, discounted for back matter, best first (at most `rows`). */
+  private async rankSections(
+    db: PostgresQueryable,
+    query: LibraryQuery,
+    terms: readonly RankedTerm[],
+    options: { filter?: CatalogFilter; docIds?: readonly string[] },
+    rows: number,
+  ): Promise<SectionHit[]> {
+    if (terms.length === 0) return [];
+    const params = new Params();
+    const where = restriction("s", this.tables, params, options.filter, options.docIds);
+    const sql = this.rankSql(
+      this.tables.sections,
+      "s",
+      SECTION_RANK_WEIGHTS,
+      terms,
+      params,
+      where,
+      rows,
+      "s.doc_id, s.node_id, s.title, s.ancestors, s.level, s.start_page, s.end_page, s.start_line, s.end_line, s.back_matter, s.summary",
+    );
+    const result = await db.query(sql, params.values);
+    return result.rows
+      .map((row) => sectionHit(row, discounted(Number(row.score), row.back_matter as boolean, query)))
+      .filter((hit) => hit.score > 0)
+      .sort(bySectionScore);
+  }
+
+  async searchSections(
+    query: string,
+    options: { limit?: number; filter?: CatalogFilter; docIds?: readonly string[] } = {},
+  ): Promise<SectionHit[]> {
+    const { limit } = searchLimits(options);
+    const analysed = analyzeQuery(query);
+    if (limit === 0 || analysed.terms.length === 0 || options.docIds?.length === 0) return [];
+    return this.read("search", async (db) => {
+      const { sections } = await this.weighTerms(db, analysed);
+      // Back matter is discounted after ranking: read enough rows that the discount can reorder them.
+      const hits = await this.rankSections(db, analysed, sections, options, Math.max(limit * 4, 50));
+      return hits.slice(0, limit);
+    });
+  }
+
+  async searchLibrary(query: string, options: SearchLibraryOptions = {}): Promise<LibraryDocumentHit[]> {
+    const limits = searchLimits(options);
+    const analysed = analyzeQuery(query);
+    if (limits.limit === 0 || analysed.terms.length === 0 || options.docIds?.length === 0) return [];
+    return this.read("search", async (db) => {
+      const weighted = await this.weighTerms(db, analysed);
+      const sections = await this.rankSections(
+        db,
+        analysed,
+        weighted.sections,
+        options,
+        AGGREGATION.sectionRows,
+      );
+      const documents = aggregateSections(sections);
+      const cardScores = await this.rankCards(db, weighted.cards, options);
+      // Ranked first; then only the cards of the documents returned are read.
+      const ranked = rankDocuments(documents, cardScores, limits);
+      if (ranked.length === 0) return [];
+      const { rows } = await db.query(
+        `SELECT doc_id, card FROM ${this.tables.cards} WHERE doc_id = ANY($1::text[])`,
+        [ranked.map((hit) => hit.docId)],
+      );
+      const cards = new Map(rows.map((row) => [row.doc_id as string, row.card as DocumentCard]));
+      // A document removed between the two reads is dropped rather than shown without its card.
+      return ranked.flatMap((hit) => {
+        const card = cards.get(hit.docId);
+        return card ? [{ ...hit, card }] : [];
+      });
+    });
+  }
+
+  private async rankCards(
+    db: PostgresQueryable,
+    terms: readonly RankedTerm[],
+    options: { filter?: CatalogFilter; docIds?: readonly string[] },
+  ): Promise<Map<string, number>> {
+    if (terms.length === 0) return new Map();
+    const params = new Params();
+    const where = restriction("c", this.tables, params, options.filter, options.docIds);
+    const sql = this.rankSql(
+      this.tables.cards,
+      "c",
+      CARD_RANK_WEIGHTS,
+      terms,
+      params,
+      where,
+      CARD_ROWS,
+      "c.doc_id",
+    );
+    const { rows } = await db.query(sql, params.values);
+    return new Map(
+      rows.filter((row) => Number(row.score) > 0).map((row) => [row.doc_id as string, Number(row.score)]),
+    );
+  }
+
+  async searchDocuments(query: string, options: SearchDocumentsOptions = {}): Promise<DocumentMatch[]> {
+    const hits = await this.searchLibrary(query, {
+      ...(options.limit !== undefined ? { limit: options.limit } : {}),
+      ...(options.filter ? { filter: options.filter } : {}),
+    });
+    return hits.map((hit) => toDocumentMatch(hit, query));
+  }
+}

@@ -1,0 +1,45 @@
+import pg from "pg";
+
+/** The PostgreSQL URL tests use: `PAGEINDEX_TEST_POSTGRES_URL`, else a local default. */
+export const POSTGRES_URL =
+  process.env.PAGEINDEX_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+/** Whether a PostgreSQL server answers at {@link POSTGRES_URL}; warns visibly when not. */
+export async function postgresReachable(suite: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 1500 });
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    await client.end();
+    return true;
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    console.warn(
+      `[${suite}] SKIPPED: no PostgreSQL server at ${POSTGRES_URL} (${(error as Error).message}). ` +
+        "Start one (initdb -A trust, pg_ctl start; see .ci/run) or set PAGEINDEX_TEST_POSTGRES_URL.",
+    );
+    return false;
+  }
+}
+
+/** A unique schema name so parallel test files never share tables. */
+export function testSchema(label: string): string {
+  return `pit_${label}_${process.pid}_${Math.random().toString(16).slice(2, 10)}`;
+}
+
+/** Runs one statement on a connection of its own (schema upkeep the store does not offer). */
+export async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Drops a test schema and everything in it. */
+export function dropSchema(schema: string): Promise<void> {
+  return adminQuery(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+}

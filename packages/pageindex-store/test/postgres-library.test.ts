@@ -1,0 +1,119 @@
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { PostgresLibraryIndex, type PostgresPool } from "../src/index.js";
+import { libraryEntry } from "../src/library/entry.js";
+import { dropSchema, POSTGRES_URL, postgresReachable, testSchema } from "./helpers/postgres.js";
+import { libraryBehaviour, libraryTree } from "./library.behaviour.js";
+
+const available = await postgresReachable("postgres-library.test.ts");
+
+describe.skipIf(!available)("PostgresLibraryIndex (real PostgreSQL server)", () => {
+  const schemas: string[] = [];
+  afterAll(async () => {
+    for (const schema of schemas) await dropSchema(schema);
+  });
+  libraryBehaviour(async () => {
+    const schema = testSchema("library");
+    schemas.push(schema);
+    return PostgresLibraryIndex.fromUrl(POSTGRES_URL, { schema });
+  });
+});
+
+/** A pool whose clients fail the first statement matching `failOn` (a writer dying mid-transaction). */
+function failingPool(pool: pg.Pool, failOn: RegExp): PostgresPool {
+  let armed = true;
+  return {
+    query: (text, values) => pool.query(text, values as unknown[]),
+    end: () => pool.end(),
+    connect: async () => {
+      const client = await pool.connect();
+      return {
+        query: (text: string, values?: readonly unknown[]) => {
+          if (armed && failOn.test(text)) {
+            armed = false;
+            return Promise.reject(new Error("injected failure"));
+          }
+          return client.query(text, values as unknown[]);
+        },
+        release: (destroy?: boolean | Error) => client.release(destroy),
+      };
+    },
+  };
+}
+
+describe.skipIf(!available)("PostgresLibraryIndex writes", () => {
+  const entry = (docId: string, version: string, words: string) =>
+    libraryEntry(
+      libraryTree(docId, [
+        { title: `${words} overview`, text: `All about ${words}.`, tokenCount: 5 },
+        { title: "Details", text: `More ${words} and the rest.`, tokenCount: 5 },
+      ]),
+      version,
+    );
+
+  /** The stored frequencies, and the same counted afresh from the stored vectors. */
+  async function frequencies(
+    db: pg.Pool,
+    schema: string,
+  ): Promise<{ stored: unknown[]; recounted: unknown[] }> {
+    const stored = await db.query(
+      `SELECT term, sections::int, cards::int FROM "${schema}".library_terms WHERE sections > 0 OR cards > 0 ORDER BY term`,
+    );
+    const recounted = await db.query(
+      `SELECT term, sum(s)::int AS sections, sum(c)::int AS cards FROM (
+         SELECT unnest(tsvector_to_array(tsv)) AS term, 1 AS s, 0 AS c FROM "${schema}".library_sections
+         UNION ALL SELECT '', 1, 0 FROM "${schema}".library_sections
+         UNION ALL SELECT unnest(tsvector_to_array(tsv)), 0, 1 FROM "${schema}".library_cards
+         UNION ALL SELECT '', 0, 1 FROM "${schema}".library_cards) x GROUP BY term ORDER BY term`,
+    );
+    return { stored: stored.rows, recounted: recounted.rows };
+  }
+
+  it("keeps the term frequencies equal to what is indexed through puts, replacements and removals", async () => {
+    const schema = testSchema("freq");
+    const db = new pg.Pool({ connectionString: POSTGRES_URL });
+    const index = await PostgresLibraryIndex.open(db, { schema });
+    try {
+      await index.putDocuments([entry("a", "1", "walrus"), entry("b", "1", "narwhal walrus")]);
+      await index.putDocument(entry("a", "2", "beluga"));
+      await index.removeDocument("b");
+      await index.putDocuments([entry("c", "1", "orca"), entry("c", "2", "orca beluga")]);
+      const { stored, recounted } = await frequencies(db, schema);
+      expect(stored).toEqual(recounted);
+      expect(stored).not.toContainEqual(expect.objectContaining({ term: "narwhal" }));
+      expect(stored).toContainEqual({ term: "", sections: 4, cards: 2 });
+    } finally {
+      await dropSchema(schema);
+      await db.end();
+    }
+  });
+
+  it("a write that fails midway changes nothing: the old version, frequencies and intent stay", async () => {
+    const schema = testSchema("atomic");
+    const db = new pg.Pool({ connectionString: POSTGRES_URL });
+    const index = await PostgresLibraryIndex.open(db, { schema });
+    const dying = await PostgresLibraryIndex.open(failingPool(db, /INSERT INTO \S+\.library_sections/), {
+      schema,
+    });
+    try {
+      await index.putDocument(entry("a", "1", "walrus"));
+      const before = await frequencies(db, schema);
+      await index.begin("a", "2");
+      await expect(dying.putDocuments([entry("a", "2", "beluga"), entry("b", "1", "orca")])).rejects.toThrow(
+        /injected failure/,
+      );
+      expect(await index.indexedVersions()).toEqual(new Map([["a", "1"]]));
+      expect((await index.searchLibrary("walrus")).map((h) => h.docId)).toEqual(["a"]);
+      expect(await index.searchLibrary("beluga orca")).toEqual([]);
+      expect(await frequencies(db, schema)).toEqual(before);
+      expect(await index.pending()).toEqual(new Map([["a", "2"]]));
+      // The same handle works on: the failed transaction was rolled back, its client released.
+      await dying.putDocument(entry("a", "2", "beluga"));
+      expect((await index.searchLibrary("beluga")).map((h) => h.docId)).toEqual(["a"]);
+      expect(await index.pending()).toEqual(new Map());
+    } finally {
+      await dropSchema(schema);
+      await db.end();
+    }
+  });
+});
