@@ -26,6 +26,15 @@ export {
 export * from "./convert/pageindex.js";
 export * from "./errors.js";
 export { toDocId } from "./ids.js";
+export type {
+  LibraryDocumentHit,
+  LibraryEntry,
+  LibraryIndex,
+  LibraryReader,
+  LibrarySection,
+  SearchLibraryOptions,
+  SectionHit,
+} from "./library/types.js";
 export { ModelAnswerError, ModelCallError, type ModelErrorKind } from "./llm/structured.js";
 export * from "./llm/usage.js";
 export { createTree, type NodeDraft, type TreeInit } from "./model/build.js";
