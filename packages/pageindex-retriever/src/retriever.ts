@@ -19,6 +19,7 @@ import { boundedSearch } from "./search/bounded-search.js";
 import { collectDocuments } from "./search/collect.js";
 import { SearchContext, type SearchSettings } from "./search/context.js";
 import { type DocumentScoring, planStarts, readableStarts } from "./search/documents.js";
+import { rescueFromLibrary } from "./search/library-starts.js";
 import { singleShotSearch } from "./search/single-shot.js";
 import { beamSearch, expandSearch } from "./search/tree-search.js";
 import type { PageIndexDocumentMetadata, RetrievalRun, SearchStrategy } from "./types.js";
@@ -361,6 +362,8 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
       else if (strategy === "auto" && this.model) candidates = await boundedSearch(ctx, plan.starts);
       else candidates = await expandSearch(ctx, plan.starts);
     }
+    // Hook: sections matched in the library, nothing found by the search: they stand in.
+    candidates = await rescueFromLibrary(ctx, plan, candidates);
     ctx.assertModelUsable();
     const documents = await collectDocuments(ctx, candidates, {
       k: this.settings.k,

@@ -13,6 +13,7 @@ import { chooseDocumentsPrompt } from "../judge/prompts.js";
 import type { RankedDocument } from "../types.js";
 import type { SearchContext } from "./context.js";
 import { resolveId } from "./context.js";
+import { isLibraryReader, planFromLibrary } from "./library-starts.js";
 import type { WorkItem } from "./tree-search.js";
 
 /** How a document's section scores add up to one score (see {@link documentScore}). */
@@ -82,6 +83,11 @@ export function documentScore(scores: Iterable<number>, scoring: DocumentScoring
  * @throws {DocumentNotFoundError} when `docIds` names a document the reader does not have.
  */
 export async function planStarts(ctx: SearchContext, scope: DocumentScope): Promise<StartPlan> {
+  // Hook: a reader with a library index chooses from section evidence (search/library-starts.ts).
+  if (isLibraryReader(ctx.reader)) {
+    const plan = await planFromLibrary(ctx, ctx.reader, scope);
+    if (plan) return plan;
+  }
   if (!scope.docIds && isCatalogReader(ctx.reader)) return planFromCatalog(ctx, ctx.reader, scope);
   let docs = scope.docIds ? await namedDocuments(ctx, scope.docIds) : await ctx.reader.listDocuments();
   if (scope.filter) {

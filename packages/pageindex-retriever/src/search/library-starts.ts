@@ -1,0 +1,356 @@
+/**
+ * Document choice from section evidence (a reader with a library index, see `LibraryReader`):
+ * the candidates are the documents of the best-matching sections across the library, and the
+ * search starts at those sections as well as at the documents' roots. With a model, its first
+ * prompt offers the best candidates with their matching sections in context and it picks
+ * documents and sections at once; no lexical shortcut skips it.
+ */
+import {
+  getNode,
+  type LibraryDocumentHit,
+  type LibraryReader,
+  type SkeletonNode,
+  type TreeReader,
+} from "pageindex-store";
+import { isCatalogReader } from "pageindex-store/internals";
+import { type LibraryPromptDetail, libraryPrompt, type OfferedDocument } from "../judge/library-prompt.js";
+import { modelReason, normaliseScore } from "../judge/schema.js";
+import type { Candidate, RankedDocument, TrailStep } from "../types.js";
+import { promptTokens, type SearchContext } from "./context.js";
+import type { DocumentScope, StartPlan } from "./documents.js";
+import { lexicalTop, type WorkItem } from "./tree-search.js";
+
+/** Whether a reader can search its library by section (`searchLibrary`). */
+export function isLibraryReader(reader: TreeReader): reader is TreeReader & LibraryReader {
+  return typeof (reader as Partial<LibraryReader>).searchLibrary === "function";
+}
+
+/** Best-matching sections asked per candidate document. */
+const SECTIONS_PER_DOCUMENT = 5;
+/** Documents the library prompt offers at most (the best candidates). */
+const OFFERED_DOCUMENTS = 10;
+/** Sections per document the library prompt offers at most. */
+const OFFERED_SECTIONS = 4;
+/** Share of `maxPromptTokens` the library prompt may fill: it should cost about a document's first prompt. */
+const PROMPT_SHARE = 0.5;
+/** Offline, a document's best sections are start points besides its root. */
+const OFFLINE_SECTION_STARTS = 3;
+/** Least rank weight of a searched document's sections (as in the catalog path). */
+const MIN_RANK_PRIOR = 0.25;
+/** Detail levels tried, richest first, before sections and documents are dropped from the tail. */
+const DETAILS: readonly LibraryPromptDetail[] = [
+  { descriptionChars: 200, summaryChars: 160 },
+  { descriptionChars: 120, summaryChars: 80 },
+  { descriptionChars: 80, summaryChars: 0 },
+  { descriptionChars: 0, summaryChars: 0 },
+];
+
+/** What a library-based plan adds: the hits, to rescue a search that found nothing. */
+export interface LibraryPlan extends StartPlan {
+  library: LibraryDocumentHit[];
+}
+
+function rootItem(docId: string, chain: number): WorkItem {
+  return { docId, parent: null, trail: [], priority: 1, chain };
+}
+
+/**
+ * Plans the starts from the library index, or `undefined` when the existing paths should decide:
+ * a named set of documents, a first stage, a library small enough that `all` searches every
+ * document, or a query no section matches.
+ */
+export async function planFromLibrary(
+  ctx: SearchContext,
+  reader: TreeReader & LibraryReader,
+  scope: DocumentScope,
+): Promise<LibraryPlan | undefined> {
+  if (scope.docIds || scope.firstStage) return undefined;
+  if (scope.documentSelection === "all" && isCatalogReader(reader)) {
+    const filter = scope.filter ? { filter: scope.filter } : {};
+    const { total } = await reader.listDocuments({ limit: 0, ...filter });
+    if (total <= scope.maxDocuments) return undefined;
+  }
+  const hits = await reader.searchLibrary(ctx.query, {
+    limit: scope.candidates,
+    sectionsPerDocument: SECTIONS_PER_DOCUMENT,
+    ...(scope.filter ? { filter: scope.filter } : {}),
+  });
+  if (hits.length === 0) {
+    ctx.warnings.push("no section of the library matches the query");
+    return undefined;
+  }
+  ctx.counters.documentsConsidered = hits.length;
+  const ranking = rankingOf(hits);
+  let chain = 0;
+  if (ctx.model) {
+    const chosen = await askModel(ctx, hits, scope.maxDocuments);
+    if ("starts" in chosen) return chosen;
+    chain = chosen.chain; // the lexical choice below waited for the failed answer
+  }
+  return offlineStarts(ctx, hits, ranking, scope, chain);
+}
+
+/** The library's order as the run's `documentRanking` (section scores, DocScore-aggregated). */
+function rankingOf(hits: readonly LibraryDocumentHit[]): RankedDocument[] {
+  return hits.map((h) => ({
+    docId: h.docId,
+    score: h.score,
+    catalogScore: 0,
+    sectionScore: h.score,
+    evidence: h.sections.map((s) => s.title),
+  }));
+}
+
+/** Weights the chosen documents' lexical scores by their rank (1 for the first). */
+function weighByRank(ctx: SearchContext, docIds: readonly string[], score: (docId: string) => number): void {
+  const top = score(docIds[0] as string);
+  ctx.rankDocuments(
+    new Map(docIds.map((id) => [id, top > 0 ? Math.max(MIN_RANK_PRIOR, score(id) / top) : 1])),
+  );
+}
+
+/**
+ * Without a model (or when its answer is unusable): the best document and the next ones while
+ * they score within `documentMargin` of it (at most `maxDocuments`), each searched from its root
+ * and from its best-matching sections.
+ */
+async function offlineStarts(
+  ctx: SearchContext,
+  hits: readonly LibraryDocumentHit[],
+  ranking: RankedDocument[],
+  scope: DocumentScope,
+  chain = 0,
+): Promise<LibraryPlan> {
+  const top = hits[0]?.score ?? 0;
+  const chosen = hits.filter((h, i) => i === 0 || h.score * scope.margin > top).slice(0, scope.maxDocuments);
+  ctx.docIds = chosen.map((h) => h.docId);
+  const byId = new Map(chosen.map((h) => [h.docId, h.score]));
+  weighByRank(ctx, ctx.docIds, (id) => byId.get(id) ?? 0);
+  const starts: WorkItem[] = [];
+  for (const hit of chosen) {
+    starts.push(rootItem(hit.docId, chain));
+    const best = hit.sections[0]?.score ?? 0;
+    for (const section of hit.sections.slice(0, OFFLINE_SECTION_STARTS)) {
+      const item = await sectionStart(ctx, hit.docId, section.nodeId, {
+        score: best > 0 ? section.score / best : 0.5,
+        reason: "library match",
+        chain,
+      });
+      if (item) starts.push(item);
+    }
+  }
+  return { starts, chain, ranking, library: [...hits] };
+}
+
+/**
+ * A start at one section, or `undefined` when the section is no longer in the document (the
+ * index is ahead of or behind the tree). Offline, a leaf with siblings starts at its parent (the
+ * siblings are judged together, which confirms the match and lets a better neighbour win); a
+ * model's pick starts at the section itself (a leaf is then a result, judged already).
+ */
+async function sectionStart(
+  ctx: SearchContext,
+  docId: string,
+  nodeId: string,
+  verdict: { score: number; reason: string; chain: number; judged?: boolean },
+): Promise<WorkItem | undefined> {
+  let skeleton: Awaited<ReturnType<SearchContext["skeleton"]>>;
+  try {
+    skeleton = await ctx.skeleton(docId);
+  } catch {
+    return undefined; // unreadable or gone: `readableStarts` warns about the document
+  }
+  const node = getNode(skeleton, nodeId);
+  if (!node) {
+    ctx.warnings.push(`library: section "${nodeId}" is not in document "${docId}" (index out of date)`);
+    return undefined;
+  }
+  let start: SkeletonNode = node;
+  if (!verdict.judged && node.childIds.length === 0 && node.parentId !== null) {
+    start = getNode(skeleton, node.parentId) ?? node;
+  }
+  const step: TrailStep = {
+    nodeId: start.nodeId,
+    title: start.title,
+    score: verdict.score,
+    reason: verdict.reason,
+    judge: verdict.judged ? "llm" : "lexical",
+  };
+  return {
+    docId,
+    parent: start,
+    trail: [step],
+    priority: verdict.score,
+    chain: verdict.chain,
+    // A lexical pick is a seed (its children rejected is no dead end); a model's pick is judged.
+    ...(verdict.judged ? {} : { seed: true }),
+  };
+}
+
+/** The offered documents and sections fitted into the prompt budget (tail dropped first). */
+function fitOffer(
+  ctx: SearchContext,
+  hits: readonly LibraryDocumentHit[],
+  maxDocuments: number,
+): { messages: ReturnType<typeof libraryPrompt>; offered: OfferedDocument[] } {
+  const budget = Math.max(1, Math.floor(ctx.settings.maxPromptTokens * PROMPT_SHARE));
+  let n = 0;
+  let offered: OfferedDocument[] = hits.slice(0, OFFERED_DOCUMENTS).map((hit, i) => ({
+    key: `d${i + 1}`,
+    hit,
+    sections: hit.sections.slice(0, OFFERED_SECTIONS).map((section) => {
+      n += 1;
+      return { key: `s${n}`, section };
+    }),
+  }));
+  const build = (detail: LibraryPromptDetail) =>
+    libraryPrompt(ctx.query, offered, maxDocuments, detail, ctx.settings.expertKnowledge);
+  for (const detail of DETAILS) {
+    const messages = build(detail);
+    if (promptTokens(messages) <= budget) return { messages, offered };
+  }
+  const terse = DETAILS.at(-1) as LibraryPromptDetail;
+  for (;;) {
+    const messages = build(terse);
+    if (promptTokens(messages) <= budget || offered.length <= 1) return { messages, offered };
+    // Drop the last document's last section; a document left without sections goes.
+    const last = offered.at(-1) as OfferedDocument;
+    offered =
+      last.sections.length > 1
+        ? [...offered.slice(0, -1), { ...last, sections: last.sections.slice(0, -1) }]
+        : offered.slice(0, -1);
+  }
+}
+
+/** Lower-cases and strips brackets and a "section"/"doc" prefix from a model's id. */
+function cleanId(raw: unknown): string {
+  return String(raw)
+    .trim()
+    .replace(/^\[|\]$/g, "")
+    .replace(/^(section|document|doc)\s*[:#]?\s*/i, "")
+    .trim()
+    .toLowerCase();
+}
+
+/**
+ * One model call choosing documents and sections among the best candidates. Its ids are checked
+ * against what was offered (a document named that was not offered is ignored); no usable id:
+ * only the round trips it took, with a warning, so the caller chooses lexically.
+ */
+async function askModel(
+  ctx: SearchContext,
+  hits: readonly LibraryDocumentHit[],
+  maxDocuments: number,
+): Promise<LibraryPlan | { chain: number }> {
+  const { messages, offered } = fitOffer(ctx, hits, maxDocuments);
+  if (!ctx.takeStep(promptTokens(messages))) return { chain: 0 };
+  const answer = await ctx.select(messages, "choose-library");
+  const chain = answer.attempts;
+  ctx.noteChain(chain);
+  ctx.counters.nodesJudged += offered.reduce((sum, d) => sum + d.sections.length, 0);
+  const docs = new Map<string, OfferedDocument>();
+  const sections = new Map<string, { doc: OfferedDocument; section: OfferedDocument["sections"][number] }>();
+  for (const doc of offered) {
+    docs.set(doc.key, doc);
+    docs.set(doc.hit.docId.toLowerCase(), doc);
+    for (const s of doc.sections) sections.set(s.key, { doc, section: s });
+  }
+  const picks: Array<{ doc: OfferedDocument; nodeId?: string; score: number; reason: string }> = [];
+  const unknown: string[] = [];
+  for (const [rank, item] of (answer.value?.relevant ?? []).entries()) {
+    const id = cleanId(item.id);
+    const score = normaliseScore(item.score, rank);
+    const reason = modelReason(item.reason, "chosen by the model from the library's matches");
+    const section = sections.get(id);
+    const doc = section?.doc ?? docs.get(id);
+    if (!doc) unknown.push(String(item.id));
+    else picks.push({ doc, score, reason, ...(section ? { nodeId: section.section.section.nodeId } : {}) });
+  }
+  if (unknown.length > 0) {
+    ctx.warnings.push(`library choice: dropped ids not offered (${unknown.slice(0, 5).join(", ")})`);
+  }
+  const chosen: string[] = [];
+  for (const p of picks) {
+    if (!chosen.includes(p.doc.hit.docId) && chosen.length < maxDocuments) chosen.push(p.doc.hit.docId);
+  }
+  if (chosen.length === 0) {
+    ctx.counters.fallbacks += 1;
+    ctx.warnings.push(
+      `library choice unusable (${answer.error ?? (unknown.length > 0 ? "only ids not offered" : "nothing picked")}); chose lexically`,
+    );
+    return { chain };
+  }
+  ctx.docIds = chosen;
+  const best = new Map<string, number>();
+  for (const p of picks) best.set(p.doc.hit.docId, Math.max(best.get(p.doc.hit.docId) ?? 0, p.score));
+  weighByRank(ctx, chosen, (id) => best.get(id) ?? 0);
+  const starts: WorkItem[] = [];
+  const rooted = new Set<string>();
+  for (const p of picks) {
+    const docId = p.doc.hit.docId;
+    if (!chosen.includes(docId)) continue;
+    const item =
+      p.nodeId === undefined
+        ? undefined
+        : await sectionStart(ctx, docId, p.nodeId, { score: p.score, reason: p.reason, chain, judged: true });
+    if (item) starts.push(item);
+    else if (!rooted.has(docId)) {
+      rooted.add(docId);
+      starts.push({ ...rootItem(docId, chain), priority: p.score });
+    }
+  }
+  const order = new Map(chosen.map((id, i) => [id, i]));
+  const ranking = rankingOf(hits).sort(
+    (a, b) => (order.get(a.docId) ?? chosen.length) - (order.get(b.docId) ?? chosen.length),
+  );
+  return { starts, chain, ranking, library: [...hits] };
+}
+
+/**
+ * A search that found nothing although sections matched: the best of those sections (by the
+ * library's ranking, the searched documents first) stand in, so such a question never comes
+ * back empty.
+ */
+export async function rescueFromLibrary(
+  ctx: SearchContext,
+  plan: StartPlan,
+  found: Candidate[],
+): Promise<Candidate[]> {
+  const library = (plan as Partial<LibraryPlan>).library;
+  if (found.length > 0 || !library || library.length === 0) return found;
+  const searched = library.filter((h) => ctx.docIds.includes(h.docId));
+  const docIds = (searched.length > 0 ? searched : library).map((h) => h.docId);
+  const lexical = await lexicalTop(ctx, docIds, "lexical-fallback");
+  if (lexical.length > 0) {
+    ctx.warnings.push(
+      "the search found nothing; returning the best lexical matches of the library's candidates",
+    );
+    return lexical;
+  }
+  ctx.warnings.push("the search found nothing; returning the library's best-matching sections");
+  const out: Candidate[] = [];
+  const top = library[0]?.sections[0]?.score || 1;
+  for (const hit of searched.length > 0 ? searched : library) {
+    let skeleton: Awaited<ReturnType<SearchContext["skeleton"]>>;
+    try {
+      skeleton = await ctx.skeleton(hit.docId);
+    } catch {
+      continue;
+    }
+    for (const section of hit.sections) {
+      const node = getNode(skeleton, section.nodeId);
+      if (!node) continue;
+      const score = Math.min(1, section.score / top);
+      const reason = "library match (the search found nothing else)";
+      const step: TrailStep = {
+        nodeId: node.nodeId,
+        title: node.title,
+        score,
+        reason,
+        judge: "lexical-fallback",
+      };
+      out.push(ctx.candidate(hit.docId, node, { score, reason }, "lexical-fallback", [step]));
+    }
+  }
+  return out;
+}
