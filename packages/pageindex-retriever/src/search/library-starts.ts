@@ -25,21 +25,24 @@ export function isLibraryReader(reader: TreeReader): reader is TreeReader & Libr
   return typeof (reader as Partial<LibraryReader>).searchLibrary === "function";
 }
 
-/** Best-matching sections asked per candidate document. */
-const SECTIONS_PER_DOCUMENT = 5;
+/** Best-matching sections asked per candidate document (the prompt shows as many as fit). */
+const SECTIONS_PER_DOCUMENT = 12;
 /** Documents the library prompt offers at most (the best candidates). */
 const OFFERED_DOCUMENTS = 10;
-/** Sections per document the library prompt offers at most. */
-const OFFERED_SECTIONS = 4;
+/** Sections per document the library prompt offers at most (strongest first across documents). */
+const OFFERED_SECTIONS = 12;
 /** Share of `maxPromptTokens` the library prompt may fill: it should cost about a document's first prompt. */
 const PROMPT_SHARE = 0.5;
 /** Offline, a document's best sections are start points besides its root. */
 const OFFLINE_SECTION_STARTS = 3;
 /** Least rank weight of a searched document's sections (as in the catalog path). */
 const MIN_RANK_PRIOR = 0.25;
-/** Detail levels tried, richest first, before sections and documents are dropped from the tail. */
+/**
+ * Detail levels tried, richest first, before documents are dropped from the tail. Measured with
+ * the oracle judge on the corpus: more sections beat longer summaries (a picked section saves
+ * the opening of its document), so summaries are one short line.
+ */
 const DETAILS: readonly LibraryPromptDetail[] = [
-  { descriptionChars: 200, summaryChars: 160 },
   { descriptionChars: 120, summaryChars: 80 },
   { descriptionChars: 80, summaryChars: 0 },
   { descriptionChars: 0, summaryChars: 0 },
@@ -187,39 +190,57 @@ async function sectionStart(
   };
 }
 
-/** The offered documents and sections fitted into the prompt budget (tail dropped first). */
+/**
+ * The offered documents and sections, fitted into the prompt budget: every candidate document
+ * with its best section, then more sections, strongest first across the library, as long as the
+ * prompt fits (so the leading documents show more of their evidence); descriptions and summaries
+ * are shortened first, then documents dropped from the tail.
+ */
 function fitOffer(
   ctx: SearchContext,
   hits: readonly LibraryDocumentHit[],
   maxDocuments: number,
 ): { messages: ReturnType<typeof libraryPrompt>; offered: OfferedDocument[] } {
   const budget = Math.max(1, Math.floor(ctx.settings.maxPromptTokens * PROMPT_SHARE));
-  let n = 0;
-  let offered: OfferedDocument[] = hits.slice(0, OFFERED_DOCUMENTS).map((hit, i) => ({
-    key: `d${i + 1}`,
-    hit,
-    sections: hit.sections.slice(0, OFFERED_SECTIONS).map((section) => {
-      n += 1;
-      return { key: `s${n}`, section };
-    }),
-  }));
-  const build = (detail: LibraryPromptDetail) =>
-    libraryPrompt(ctx.query, offered, maxDocuments, detail, ctx.settings.expertKnowledge);
+  const docs = hits.slice(0, OFFERED_DOCUMENTS);
+  // Sections beyond each document's best, strongest first (a document's own stay in order).
+  const extra = docs
+    .flatMap((hit, d) =>
+      hit.sections.slice(1, OFFERED_SECTIONS).map((section) => ({ d, score: section.score })),
+    )
+    .sort((a, b) => b.score - a.score);
+  const make = (documents: number, extras: number, detail: LibraryPromptDetail) => {
+    const counts = docs.map(() => 1);
+    for (const e of extra.slice(0, extras)) counts[e.d] = (counts[e.d] as number) + 1;
+    let n = 0;
+    const offered = docs.slice(0, documents).map((hit, i) => ({
+      key: `d${i + 1}`,
+      hit,
+      sections: hit.sections.slice(0, counts[i]).map((section) => {
+        n += 1;
+        return { key: `s${n}`, section };
+      }),
+    }));
+    const messages = libraryPrompt(ctx.query, offered, maxDocuments, detail, ctx.settings.expertKnowledge);
+    return { messages, offered };
+  };
+  const fits = (offer: ReturnType<typeof make>) => promptTokens(offer.messages) <= budget;
   for (const detail of DETAILS) {
-    const messages = build(detail);
-    if (promptTokens(messages) <= budget) return { messages, offered };
+    if (!fits(make(docs.length, 0, detail))) continue;
+    // The most extra sections that fit (tokens grow with each one: a binary search).
+    let lo = 0;
+    let hi = extra.length;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (fits(make(docs.length, mid, detail))) lo = mid;
+      else hi = mid - 1;
+    }
+    return make(docs.length, lo, detail);
   }
   const terse = DETAILS.at(-1) as LibraryPromptDetail;
-  for (;;) {
-    const messages = build(terse);
-    if (promptTokens(messages) <= budget || offered.length <= 1) return { messages, offered };
-    // Drop the last document's last section; a document left without sections goes.
-    const last = offered.at(-1) as OfferedDocument;
-    offered =
-      last.sections.length > 1
-        ? [...offered.slice(0, -1), { ...last, sections: last.sections.slice(0, -1) }]
-        : offered.slice(0, -1);
-  }
+  let documents = docs.length;
+  while (documents > 1 && !fits(make(documents, 0, terse))) documents -= 1;
+  return make(documents, 0, terse);
 }
 
 /** Lower-cases and strips brackets and a "section"/"doc" prefix from a model's id. */
@@ -286,9 +307,10 @@ async function askModel(
   weighByRank(ctx, chosen, (id) => best.get(id) ?? 0);
   const starts: WorkItem[] = [];
   const rooted = new Set<string>();
+  const below = await pickedAncestors(ctx, picks);
   for (const p of picks) {
     const docId = p.doc.hit.docId;
-    if (!chosen.includes(docId)) continue;
+    if (!chosen.includes(docId) || (p.nodeId !== undefined && below.has(`${docId}/${p.nodeId}`))) continue;
     const item =
       p.nodeId === undefined
         ? undefined
@@ -304,6 +326,30 @@ async function askModel(
     (a, b) => (order.get(a.docId) ?? chosen.length) - (order.get(b.docId) ?? chosen.length),
   );
   return { starts, chain, ranking, library: [...hits] };
+}
+
+/**
+ * Picked sections with another picked section inside them (`docId/nodeId`): the narrower pick is
+ * where to look, so the wider one is not opened (as when both show in one outline).
+ */
+async function pickedAncestors(
+  ctx: SearchContext,
+  picks: ReadonlyArray<{ doc: OfferedDocument; nodeId?: string }>,
+): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const p of picks) {
+    if (p.nodeId === undefined) continue;
+    const docId = p.doc.hit.docId;
+    const skeleton = await ctx.skeleton(docId).catch(() => undefined);
+    let node = skeleton ? getNode(skeleton, p.nodeId) : undefined;
+    while (skeleton && node && node.parentId !== null) {
+      const parentId: string = node.parentId;
+      if (picks.some((o) => o.doc.hit.docId === docId && o.nodeId === parentId))
+        out.add(`${docId}/${parentId}`);
+      node = getNode(skeleton, parentId);
+    }
+  }
+  return out;
 }
 
 /**
