@@ -12,16 +12,30 @@ import type { BaseStore } from "@langchain/core/stores";
 import { type CatalogFilter, MemoryTreeReader, type TreeDocument, type TreeReader } from "pageindex-store";
 import { raceAbort, throwIfAborted } from "pageindex-store/internals";
 import { RetrieverConfigError } from "./errors.js";
-import { ByteStoreJudgmentCache, isByteStore, type JudgmentCache, LruJudgmentCache } from "./judge/cache.js";
+import type { JudgmentCache } from "./judge/cache.js";
+import { CachedJudge } from "./judge/cached-judge.js";
+import { FallbackJudge } from "./judge/fallback-judge.js";
+import { LexicalJudge } from "./judge/lexical-judge.js";
+import { LlmJudge, modelNamespace } from "./judge/llm-judge.js";
+import type { Judge } from "./judge/types.js";
 import { LexicalIndexes } from "./lexical/index-cache.js";
 import type { LexicalTextMode } from "./lexical/node-index.js";
-import { boundedSearch } from "./search/bounded-search.js";
+import {
+  type BudgetOptions,
+  type CacheOptions,
+  type CallOptions,
+  type DeadEndOptions,
+  type DocumentOptions,
+  type LexicalOptions,
+  normaliseOptions,
+  RETRIEVER_DEFAULTS,
+  type RetrieverSettings,
+} from "./options.js";
 import { collectDocuments } from "./search/collect.js";
-import { SearchContext, type SearchSettings } from "./search/context.js";
 import { type DocumentScoring, planStarts, readableStarts } from "./search/documents.js";
+import { SearchLedger } from "./search/ledger.js";
 import { rescueFromLibrary } from "./search/library-starts.js";
-import { singleShotSearch } from "./search/single-shot.js";
-import { beamSearch, expandSearch } from "./search/tree-search.js";
+import { STRATEGIES } from "./search/strategies.js";
 import type { PageIndexDocumentMetadata, RetrievalRun, SearchStrategy } from "./types.js";
 
 /** Options of {@link PageIndexRetriever}. */
@@ -33,43 +47,80 @@ export interface PageIndexRetrieverInput extends BaseRetrieverInput {
   /** The judging model. Without one, the lexical (BM25) judge navigates offline. */
   model?: BaseChatModel;
   /**
+   * Who judges (which siblings, which outline entries, which documents), the way LangChain
+   * retrievers take a `documentCompressor`: any {@link Judge}, e.g. an `LlmJudge` with another
+   * prompt style, a cheaper model, a cross-encoder. Given, it is used as is (wrap it in
+   * `CachedJudge` / `FallbackJudge` for a cache and a lexical fallback; `cache` and
+   * `lexical.threshold` do not apply to it).
+   * @defaultValue with `model`: the model's `LlmJudge`, cached (unless `cache: false`), falling
+   * back to a `LexicalJudge`; without: a `LexicalJudge`
+   */
+  judge?: Judge;
+  /** What a query may spend and how prompts are bounded (see {@link BudgetOptions}). */
+  budget?: BudgetOptions;
+  /** Which documents are searched (see {@link DocumentOptions}). */
+  documents?: DocumentOptions;
+  /** How model calls are made (see {@link CallOptions}). */
+  calls?: CallOptions;
+  /** Relevant sections none of whose subsections is (see {@link DeadEndOptions}). */
+  deadEnds?: DeadEndOptions;
+  /** The lexical judge (see {@link LexicalOptions}). */
+  lexical?: LexicalOptions;
+  /**
    * `auto` (default): with a model, the whole table of contents in one prompt where it fits
    * `maxPromptTokens`, bounded expansion with lookahead where it does not; without one, `expand`.
    * `expand`, `beam` and `single-shot` as before.
+   * @defaultValue "auto"
    */
   strategy?: SearchStrategy;
-  /** Most entries listed under one parent in a prompt; a wider level is offered as nested groups. Default 24. */
+  /**
+   * Most entries listed under one parent in a prompt; a wider level is offered as nested groups. Default 24.
+   * @deprecated Use `budget.fanOut` (works for one more release; the grouped name wins).
+   */
   fanOut?: number;
-  /** Size (tokens) an `auto` prompt may grow to by looking deeper than the opened level. Default `maxPromptTokens` / 3. */
+  /**
+   * Size (tokens) an `auto` prompt may grow to by looking deeper than the opened level. Default `maxPromptTokens` / 3.
+   * @deprecated Use `budget.lookaheadTokens` (works for one more release; the grouped name wins).
+   */
   lookaheadTokens?: number;
-  /** Prompt tokens one query may spend; then the best found so far is returned (`stats.budgetStop`). Default 50 000 (at least 8 × `maxPromptTokens`). */
+  /**
+   * Prompt tokens one query may spend; then the best found so far is returned (`stats.budgetStop`). Default 50 000 (at least 8 × `maxPromptTokens`).
+   * @deprecated Use `budget.maxQueryTokens` (works for one more release; the grouped name wins).
+   */
   maxQueryTokens?: number;
-  /** Model requests (retries included) one query may make. Default unlimited (`maxSteps` still applies). */
+  /**
+   * Model requests (retries included) one query may make. Default unlimited (`maxSteps` still applies).
+   * @deprecated Use `budget.maxCalls` (works for one more release; the grouped name wins).
+   */
   maxCalls?: number;
-  /** Most Documents returned. Default 5. */
+  /** Most Documents returned. @defaultValue 5 */
   k?: number;
-  /** Most model judgments per query (retries not counted). Default 25. */
+  /**
+   * Most model judgments per query (retries not counted). Default 25.
+   * @deprecated Use `budget.maxSteps` (works for one more release; the grouped name wins).
+   */
   maxSteps?: number;
-  /** Most model calls in flight at once. Default 4. */
+  /** Most model calls in flight at once. Default 4. @deprecated Use `calls.concurrency` (works for one more release; the grouped name wins). */
   concurrency?: number;
-  /** Drop results scored below this (0..1). Default 0. */
+  /** Drop results scored below this (0..1). @defaultValue 0 */
   minScore?: number;
-  /** Beam width: relevant internal nodes kept per level (strategy `beam`). Default 3. */
+  /** Beam width: relevant internal nodes kept per level (strategy `beam`). @defaultValue 3 */
   beamWidth?: number;
   /**
    * Whether an internal node may itself be returned: when the judge says its own text answers,
    * or when its whole subtree is under `collapseBelowTokens` (returned as one section, children
-   * not judged). Default true. (A node the step budget stopped at is returned either way.)
+   * not judged). A node the step budget stopped at is returned either way.
+   * @defaultValue true
    */
   internalNodes?: boolean;
   /**
    * With a model, a branch picked with at most this score is opened only while nothing stronger
    * remains: after every stronger branch, and only when fewer than `k` sections scored above it
    * were found (otherwise it is kept as a result itself, ranked by its score). 0 opens every pick.
-   * Default 0.3.
+   * @defaultValue 0.3
    */
   weakBranchScore?: number;
-  /** Subtrees at most this many tokens are returned whole instead of opened. Default 300. */
+  /** Subtrees at most this many tokens are returned whole instead of opened. @defaultValue 300 */
   collapseBelowTokens?: number;
   /**
    * When a section is judged relevant but none of its subsections is, one of the two judgments
@@ -77,22 +128,33 @@ export interface PageIndexRetrieverInput extends BaseRetrieverInput {
    * found directly). The section is returned whole when its subtree has at most
    * `deadEndMaxTokens`, otherwise its best lexical matches inside are. Needs `internalNodes`.
    * Default true.
+   * @deprecated Use `deadEnds.keep` (works for one more release; the grouped name wins).
    */
   keepDeadEnds?: boolean;
-  /** Largest dead-end subtree returned whole (tokens). Default 4000. */
+  /**
+   * Largest dead-end subtree returned whole (tokens). Default 4000.
+   * @deprecated Use `deadEnds.maxTokens` (works for one more release; the grouped name wins).
+   */
   deadEndMaxTokens?: number;
-  /** Budget (tokens) for the content of all returned Documents together. Default unlimited. */
+  /**
+   * Budget (tokens) for the content of all returned Documents together. Default unlimited.
+   * @deprecated Use `budget.maxContentTokens` (works for one more release; the grouped name wins).
+   */
   maxContentTokens?: number;
   /**
    * Largest prompt sent (tokens, every strategy): summaries are shortened, then candidates split
    * across calls of the same round trip to fit. Default 6 000 (a small local model), or three
    * quarters of the model's input window when its LangChain profile declares a smaller one
    * (`model.profile.maxInputTokens`). A single-shot prompt over it is not sent (see `onPromptTooLarge`).
+   * @deprecated Use `budget.maxPromptTokens` (works for one more release; the grouped name wins).
    */
   maxPromptTokens?: number;
-  /** When the single-shot prompt is too large: `expand` instead (default) or throw. */
+  /**
+   * When the single-shot prompt is too large: `expand` instead (default) or throw.
+   * @deprecated Use `budget.onPromptTooLarge` (works for one more release; the grouped name wins).
+   */
   onPromptTooLarge?: "expand" | "error";
-  /** Search only these documents. */
+  /** Search only these documents. @deprecated Use `documents.docIds` (works for one more release; the grouped name wins). */
   docIds?: string[];
   /**
    * Which documents are searched when `docIds` is not given:
@@ -109,111 +171,109 @@ export interface PageIndexRetrieverInput extends BaseRetrieverInput {
    * as well as the roots.
    * With a reader that has no catalog (a custom `TreeReader` without `searchDocuments`), `all`
    * searches every document and `llm` offers every document to the model, as before.
+   * @deprecated Use `documents.selection` (works for one more release; the grouped name wins).
    */
   documentSelection?: "all" | "llm";
-  /** Most documents searched when they are chosen. Default 3. */
+  /**
+   * Most documents searched when they are chosen. Default 3.
+   * @deprecated Use `documents.maxDocuments` (works for one more release; the grouped name wins).
+   */
   maxDocuments?: number;
-  /** Documents ranked by the catalog (M): the candidates, and what the model may choose from. Default 20. */
+  /**
+   * Documents ranked by the catalog (M): the candidates, and what the model may choose from. Default 20.
+   * @deprecated Use `documents.candidates` (works for one more release; the grouped name wins).
+   */
   documentCandidates?: number;
   /**
    * When the catalog's best candidate does not lead the next by `documentMargin`, this many of
    * the best are re-ranked by their sections' lexical scores (reading each one's skeleton and
    * saved section index). Default 5; 0 ranks by the catalog alone.
+   * @deprecated Use `documents.rerank` (works for one more release; the grouped name wins).
    */
   documentRerank?: number;
   /**
    * Without a model: the best candidate is searched alone when its score is at least this many
    * times the next one's (`all`: the next ones are searched while within it). Default 1.5. A
    * model choosing documents always sees the candidates.
+   * @deprecated Use `documents.margin` (works for one more release; the grouped name wins).
    */
   documentMargin?: number;
   /**
    * How a candidate's section scores make its score: `sum` (default; PageIndex's DocScore,
    * Σ of its best ≤ 5 section scores / √(N+1)) or `best` (its best section).
+   * @deprecated Use `documents.scoring` (works for one more release; the grouped name wins).
    */
   documentScoring?: DocumentScoring;
   /**
    * Only documents whose metadata match (front matter or metadata given at index time, one level
    * deep; or `kind`), e.g. `{ company: "Boeing", year: 2022 }`: applied before ranking.
+   * @deprecated Use `documents.filter` (works for one more release; the grouped name wins).
    */
   filter?: CatalogFilter;
   /**
    * A first-stage LangChain retriever (e.g. a vector store over node summaries) whose hits carry
    * `metadata.docId` / `metadata.nodeId`: the search starts from those nodes (hybrid retrieval).
+   * @deprecated Use `documents.firstStage` (works for one more release; the grouped name wins).
    */
   firstStage?: BaseRetrieverInterface;
-  /** `subtree` (default): start at the hit nodes; `document`: only pick documents from the hits. */
+  /**
+   `subtree` (default): start at the hit nodes; `document`: only pick documents from the hits.
+   * @deprecated Use `documents.firstStageScope` (works for one more release; the grouped name wins).
+   */
   firstStageScope?: "subtree" | "document";
   /** Domain knowledge or preferences for the judge, e.g. "For EBITDA questions prefer Item 7". */
   expertKnowledge?: string | string[];
-  /** Which text the lexical judge indexes (see {@link LexicalTextMode}). Default `auto`. */
+  /**
+   * Which text the lexical judge indexes (see {@link LexicalTextMode}). Default `auto`.
+   * @deprecated Use `lexical.text` (works for one more release; the grouped name wins).
+   */
   lexicalText?: LexicalTextMode;
-  /** Lexical relevance cut-off, relative to the best match of the query (0..1). Default 0.35. */
+  /**
+   * Lexical relevance cut-off, relative to the best match of the query (0..1). Default 0.35.
+   * @deprecated Use `lexical.threshold` (works for one more release; the grouped name wins).
+   */
   lexicalThreshold?: number;
   /**
-   * Cache of judgments (query × node set). Default an in-memory LRU of `cacheSize` entries; a
-   * {@link JudgmentCache} or a LangChain byte store to share it; `false` to disable.
+   * Cache of judgments (query × node set): a {@link JudgmentCache} or a LangChain byte store to
+   * share it, `false` to disable, or {@link CacheOptions} (`{ store, size }`).
+   * @defaultValue an in-memory LRU of 2000 entries
    */
-  cache?: JudgmentCache | BaseStore<string, Uint8Array> | false;
-  /** Entries of the default LRU cache. Default 2000. */
+  cache?: JudgmentCache | BaseStore<string, Uint8Array> | false | CacheOptions;
+  /** Entries of the default LRU cache. Default 2000. @deprecated Use `cache.size` (works for one more release; the grouped name wins). */
   cacheSize?: number;
   /**
    * Extra attempts per model call after a rate limit, a timeout, a server error or an unusable
    * answer. Default 2. A request the model refuses (wrong key, unknown model, bad request) is not
    * retried; when every model call of a query is refused, `invoke` throws `ModelCallError`.
+   * @deprecated Use `calls.retries` (works for one more release; the grouped name wins).
    */
   retries?: number;
-  /** Per-attempt model timeout. Default 60 000 ms. */
+  /** Per-attempt model timeout. Default 60 000 ms. @deprecated Use `calls.timeoutMs` (works for one more release; the grouped name wins). */
   timeoutMs?: number;
-  /** First retry delay after a rate limit or timeout. Default 1000 ms. */
+  /**
+   * First retry delay after a rate limit or timeout. Default 1000 ms.
+   * @deprecated Use `calls.backoffMs` (works for one more release; the grouped name wins).
+   */
   backoffMs?: number;
   /** Called with each query's record (safe with concurrent queries, unlike `lastRun`). */
   onRun?: (run: RetrievalRun) => void;
 }
 
-const LEXICAL_INDEX_CACHE = 64;
+/** @deprecated Use `RETRIEVER_DEFAULTS.budget.maxPromptTokens`. */
+export const DEFAULT_MAX_PROMPT_TOKENS = RETRIEVER_DEFAULTS.budget.maxPromptTokens;
 
-function modelNamespace(model: BaseChatModel | undefined): string {
-  if (!model) return "lexical";
-  try {
-    return `${model._llmType()}:${JSON.stringify(model._identifyingParams())}`;
-  } catch {
-    return model._llmType();
-  }
-}
-
-function positive(name: string, value: number | undefined, fallback: number, min = 1): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < min) {
-    throw new RetrieverConfigError(`PageIndexRetriever: ${name} must be a number >= ${min} (got ${value})`);
-  }
-  return value;
-}
-
-/** `documentMargin`: a number >= 1, or `Infinity` to always ask the model. */
-function margin(value: number | undefined): number {
-  if (value === undefined) return 1.5;
-  if (Number.isNaN(value) || value < 1) {
-    throw new RetrieverConfigError(
-      `PageIndexRetriever: documentMargin must be >= 1 or Infinity (got ${value})`,
-    );
-  }
-  return value;
-}
-
-/** Default prompt budget: 6k tokens, less when the model's declared input window is smaller. */
-export const DEFAULT_MAX_PROMPT_TOKENS = 6_000;
-
-function defaultPromptBudget(model: BaseChatModel | undefined): number {
-  let window: number | undefined;
-  try {
-    window = model?.profile?.maxInputTokens;
-  } catch {
-    window = undefined; // a model class whose profile getter fails: keep the default
-  }
-  return typeof window === "number" && window > 0
-    ? Math.min(DEFAULT_MAX_PROMPT_TOKENS, Math.floor(window * 0.75))
-    : DEFAULT_MAX_PROMPT_TOKENS;
+/** The default judge: the model's, cached, falling back to the lexical judge; the lexical judge offline. */
+function defaultJudge(fields: PageIndexRetrieverInput, settings: RetrieverSettings): Judge {
+  const lexical = new LexicalJudge({ threshold: settings.search.lexicalThreshold });
+  if (!fields.model) return lexical;
+  const llm = new LlmJudge({
+    model: fields.model,
+    ...(fields.expertKnowledge !== undefined ? { expertKnowledge: fields.expertKnowledge } : {}),
+  });
+  const cached = settings.cache
+    ? new CachedJudge(llm, settings.cache, { namespace: settings.search.cacheNamespace })
+    : llm;
+  return new FallbackJudge(cached, lexical);
 }
 
 /**
@@ -245,9 +305,11 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
   /** The record of the latest query (overwritten by each query; see `onRun` for concurrency). */
   lastRun: RetrievalRun | undefined;
 
-  private readonly settings: SearchSettings;
-  private readonly options: PageIndexRetrieverInput;
-  private readonly cache: JudgmentCache | undefined;
+  /** Who judges (the `judge` option, or the default built from `model`). */
+  readonly judge: Judge;
+
+  private readonly settings: RetrieverSettings;
+  private readonly onRun: ((run: RetrievalRun) => void) | undefined;
   private readonly lexicalIndexes: LexicalIndexes;
 
   constructor(fields: PageIndexRetrieverInput) {
@@ -260,50 +322,17 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
     }
     this.reader = fields.reader ?? new MemoryTreeReader(fields.trees);
     this.model = fields.model;
-    this.options = fields;
-    const k = positive("k", fields.k, 5);
-    const strategy = fields.strategy ?? "auto";
-    if (!["auto", "expand", "beam", "single-shot"].includes(strategy)) {
-      throw new RetrieverConfigError(`PageIndexRetriever: unknown strategy "${strategy}"`);
-    }
-    const maxPromptTokens = positive(
-      "maxPromptTokens",
-      fields.maxPromptTokens,
-      defaultPromptBudget(fields.model),
+    this.onRun = fields.onRun;
+    this.settings = normaliseOptions(
+      fields,
+      `${modelNamespace(fields.model)}|${JSON.stringify(fields.expertKnowledge ?? "")}`,
     );
-    this.settings = {
-      strategy,
-      k,
-      maxSteps: positive("maxSteps", fields.maxSteps, 25, 0),
-      concurrency: positive("concurrency", fields.concurrency, 4),
-      minScore: fields.minScore ?? 0,
-      beamWidth: positive("beamWidth", fields.beamWidth, 3),
-      internalNodes: fields.internalNodes ?? true,
-      collapseBelowTokens: fields.collapseBelowTokens ?? 300,
-      weakBranchScore: fields.weakBranchScore ?? 0.3,
-      keepDeadEnds: fields.keepDeadEnds ?? true,
-      deadEndMaxTokens: positive("deadEndMaxTokens", fields.deadEndMaxTokens, 4000, 0),
-      maxPromptTokens,
-      fanOut: positive("fanOut", fields.fanOut, 24, 2),
-      lookaheadTokens: positive("lookaheadTokens", fields.lookaheadTokens, Math.floor(maxPromptTokens / 3)),
-      maxQueryTokens: positive(
-        "maxQueryTokens",
-        fields.maxQueryTokens,
-        Math.max(50_000, 8 * maxPromptTokens),
-      ),
-      maxCalls: positive("maxCalls", fields.maxCalls, Number.POSITIVE_INFINITY),
-      onPromptTooLarge: fields.onPromptTooLarge ?? "expand",
-      expertKnowledge: fields.expertKnowledge,
-      lexicalThreshold: fields.lexicalThreshold ?? 0.35,
-      retries: positive("retries", fields.retries, 2, 0),
-      timeoutMs: positive("timeoutMs", fields.timeoutMs, 60_000),
-      backoffMs: positive("backoffMs", fields.backoffMs, 1000, 0),
-      cacheNamespace: `${modelNamespace(fields.model)}|${JSON.stringify(fields.expertKnowledge ?? "")}`,
-    };
-    if (fields.cache === false) this.cache = undefined;
-    else if (fields.cache === undefined) this.cache = new LruJudgmentCache(fields.cacheSize ?? 2000);
-    else this.cache = isByteStore(fields.cache) ? new ByteStoreJudgmentCache(fields.cache) : fields.cache;
-    this.lexicalIndexes = new LexicalIndexes(this.reader, fields.lexicalText ?? "auto", LEXICAL_INDEX_CACHE);
+    this.judge = fields.judge ?? defaultJudge(fields, this.settings);
+    this.lexicalIndexes = new LexicalIndexes(
+      this.reader,
+      this.settings.lexicalText,
+      RETRIEVER_DEFAULTS.lexical.indexCacheSize,
+    );
   }
 
   /** The signal of the `invoke` call running in this async context (LangChain does not pass it on). */
@@ -336,44 +365,26 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
   ): Promise<Document<PageIndexDocumentMetadata>[]> {
     const started = Date.now();
     const signal = this.abortScope.getStore();
-    const ctx = new SearchContext({
+    const { search, documents } = this.settings;
+    const ctx = new SearchLedger({
       query,
       reader: this.reader,
-      model: this.model,
-      settings: this.settings,
-      cache: this.cache,
+      judge: this.judge,
+      settings: search,
       lexicalIndex: (skeleton, need, onTextsRead) => this.lexicalIndexes.get(skeleton, need, onTextsRead),
       ...(runManager ? { runManager } : {}),
       ...(signal ? { signal } : {}),
     });
-    const { strategy } = this.settings;
-    const planned = await planStarts(ctx, {
-      docIds: this.options.docIds,
-      documentSelection: this.options.documentSelection ?? "all",
-      maxDocuments: positive("maxDocuments", this.options.maxDocuments, 3),
-      candidates: positive("documentCandidates", this.options.documentCandidates, 20),
-      rerank: positive("documentRerank", this.options.documentRerank, 5, 0),
-      margin: margin(this.options.documentMargin),
-      scoring: this.options.documentScoring ?? "sum",
-      filter: this.options.filter,
-      firstStage: this.options.firstStage,
-      firstStageScope: this.options.firstStageScope ?? "subtree",
-    });
-    const plan = await readableStarts(ctx, planned);
-    let candidates: Awaited<ReturnType<typeof expandSearch>> = [];
-    if (plan.starts.length > 0) {
-      if (strategy === "single-shot") candidates = await singleShotSearch(ctx, plan.starts, plan.chain);
-      else if (strategy === "beam") candidates = await beamSearch(ctx, plan.starts);
-      else if (strategy === "auto" && this.model) candidates = await boundedSearch(ctx, plan.starts);
-      else candidates = await expandSearch(ctx, plan.starts);
-    }
+    const { strategy } = search;
+    const plan = await readableStarts(ctx, await planStarts(ctx, documents));
+    const searched = plan.starts.length > 0 ? await STRATEGIES[strategy](ctx, plan) : [];
     // Hook: sections matched in the library, nothing found by the search: they stand in.
-    candidates = await rescueFromLibrary(ctx, plan, candidates);
+    const candidates = await rescueFromLibrary(ctx, plan, searched);
     ctx.assertModelUsable();
-    const documents = await collectDocuments(ctx, candidates, {
-      k: this.settings.k,
-      minScore: this.settings.minScore,
-      maxContentTokens: this.options.maxContentTokens,
+    const found = await collectDocuments(ctx, candidates, {
+      k: search.k,
+      minScore: search.minScore,
+      maxContentTokens: this.settings.maxContentTokens,
       strategy,
     });
     const run: RetrievalRun = {
@@ -386,8 +397,8 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
       visited: ctx.visited,
     };
     this.lastRun = run;
-    this.options.onRun?.(run);
+    this.onRun?.(run);
     await runManager?.handleCustomEvent?.("pageindex_retrieval_run", run, runManager.runId);
-    return documents;
+    return found;
   }
 }

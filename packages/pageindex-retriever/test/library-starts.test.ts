@@ -1,4 +1,4 @@
-import { PageIndexRetriever } from "pageindex-retriever";
+import { type Judge, LexicalJudge, PageIndexRetriever } from "pageindex-retriever";
 import { countTokens, createTree, type NodeDraft, type TreeDocument } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
@@ -140,6 +140,28 @@ describe("document choice from section evidence", () => {
     expect(retriever.lastRun?.stats.roundTrips).toBe(2);
   });
 
+  it("opens only the narrower of two nested picks, and caches the choice", async () => {
+    const { reader, target } = library();
+    const model = new ScriptedChatModel([
+      (prompt) => {
+        const chapter = /^\[(s\d+)\] Records \(/m.exec(prompt)?.[1];
+        const leaf = offeredId(prompt, "Swarm recovery");
+        return JSON.stringify({ relevant: [{ id: chapter }, { id: leaf }] });
+      },
+    ]);
+    const retriever = new PageIndexRetriever({ reader, model, k: 3 });
+    const question = "records of a bee swarm";
+    const docs = await retriever.invoke(question);
+    expect(model.prompts[0]).toMatch(/^\[s\d+\] Records \(/m);
+    // The chapter holding the picked leaf is not opened: one call (the script has one turn).
+    expect(model.calls).toBe(1);
+    expect(docs[0]?.metadata.nodeId).toBe(target.nodeId);
+    const again = await retriever.invoke(question);
+    expect(model.calls).toBe(1);
+    expect(retriever.lastRun?.stats.cacheHits).toBe(1);
+    expect(again[0]?.metadata.nodeId).toBe(target.nodeId);
+  });
+
   it("falls back lexically, with a warning, when the answer is garbage", async () => {
     const { reader, target } = library();
     const model = new ScriptedChatModel(["I would look in the bee manual, probably."], {
@@ -196,9 +218,27 @@ describe("document choice from section evidence", () => {
     const docs = await retriever.invoke(QUESTION);
     expect(retriever.lastRun?.documentRanking?.[0]?.docId).toBe(target.docId);
     expect(docs[0]?.metadata).toMatchObject({ docId: target.docId, nodeId: target.nodeId });
-    // A strict lexical judge rejects everything below the roots: the library's match stands in.
-    const strict = new PageIndexRetriever({ reader, k: 3, cache: false, lexicalThreshold: 1.01 });
+    // A judge that rejects every section it is shown: the library's matches stand in.
+    const lexical = new LexicalJudge();
+    const rejecting: Judge = {
+      usesModel: false,
+      async judgeSiblings(request) {
+        const verdicts = request.candidates.map((c) => ({
+          nodeId: c.nodeId,
+          relevant: false,
+          score: 0,
+          reason: "no",
+        }));
+        return { judgment: { verdicts, judge: "lexical" }, roundTrips: 0 };
+      },
+      async judgeOutline() {
+        return { judgment: { verdicts: [], judge: "lexical" }, roundTrips: 0 };
+      },
+      chooseDocuments: (request, run) => lexical.chooseDocuments(request, run),
+    };
+    const strict = new PageIndexRetriever({ reader, k: 3, cache: false, judge: rejecting });
     const rescued = await strict.invoke("swarm");
+    expect(strict.lastRun?.warnings.some((w) => w.startsWith("the search found nothing"))).toBe(true);
     expect(rescued.length).toBeGreaterThan(0);
     expect(rescued[0]?.metadata.docId).toBe(target.docId);
   });

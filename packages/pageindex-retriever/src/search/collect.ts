@@ -9,7 +9,7 @@ import {
 import { nodeMetadata } from "pageindex-store/internals";
 import { truncateToTokens } from "../token-budget.js";
 import type { Candidate, PageIndexDocumentMetadata, SearchStrategy } from "../types.js";
-import type { SearchContext } from "./context.js";
+import type { SearchLedger } from "./ledger.js";
 
 /** Options of {@link collectDocuments}. */
 export interface CollectOptions {
@@ -54,7 +54,7 @@ export function rankCandidates(
   return kept;
 }
 
-function contentTokens(ctx: SearchContext, c: Candidate): number {
+function contentTokens(ctx: SearchLedger, c: Candidate): number {
   const skeleton = ctx.skeletons.get(c.docId);
   return c.whole && skeleton ? subtreeTokenCount(skeleton, c.node.nodeId) : c.node.tokenCount;
 }
@@ -64,7 +64,7 @@ function contentTokens(ctx: SearchContext, c: Candidate): number {
  * texts of the chosen nodes only (grouped per document) and builds one Document per node.
  */
 export async function collectDocuments(
-  ctx: SearchContext,
+  ctx: SearchLedger,
   candidates: readonly Candidate[],
   options: CollectOptions,
 ): Promise<Document<PageIndexDocumentMetadata>[]> {
@@ -159,7 +159,7 @@ export async function collectDocuments(
  * those in readable chunks are still returned; the others are left out with a warning in lastRun.
  */
 async function readEachSection(
-  ctx: SearchContext,
+  ctx: SearchLedger,
   candidates: readonly Candidate[],
   unreadable: Set<Candidate>,
 ): Promise<Map<string, string>> {

@@ -9,12 +9,13 @@ import {
   type TreeReader,
 } from "pageindex-store";
 import { documentInfo, isCatalogReader, matchesFilter } from "pageindex-store/internals";
-import { chooseDocumentsPrompt } from "../judge/prompts.js";
+import { lexicalDocumentChoice } from "../judge/lexical-judge.js";
+import type { DocumentChoiceRequest } from "../judge/types.js";
+import { resolveId } from "../judge/verdicts.js";
 import type { RankedDocument } from "../types.js";
-import type { SearchContext } from "./context.js";
-import { resolveId } from "./context.js";
+import type { SearchLedger } from "./ledger.js";
 import { isLibraryReader, planFromLibrary } from "./library-starts.js";
-import type { WorkItem } from "./tree-search.js";
+import type { WorkItem } from "./work.js";
 
 /** How a document's section scores add up to one score (see {@link documentScore}). */
 export type DocumentScoring = "sum" | "best";
@@ -82,7 +83,7 @@ export function documentScore(scores: Iterable<number>, scoring: DocumentScoring
  * the best `candidates` are re-ranked by their sections, and only the chosen ones are searched.
  * @throws {DocumentNotFoundError} when `docIds` names a document the reader does not have.
  */
-export async function planStarts(ctx: SearchContext, scope: DocumentScope): Promise<StartPlan> {
+export async function planStarts(ctx: SearchLedger, scope: DocumentScope): Promise<StartPlan> {
   // Hook: a reader with a library index chooses from section evidence (search/library-starts.ts).
   if (isLibraryReader(ctx.reader)) {
     const plan = await planFromLibrary(ctx, ctx.reader, scope);
@@ -105,10 +106,10 @@ export async function planStarts(ctx: SearchContext, scope: DocumentScope): Prom
   }
   let chain = 0;
   if (scope.documentSelection === "llm" && docs.length > 1) {
-    // Without a catalog, as before it: the model sees every document (lexical best node without one).
-    const chosen = ctx.model && ctx.takeStep() ? await askModel(ctx, docs, scope.maxDocuments) : undefined;
-    chain = chosen?.attempts ?? 0;
-    ctx.docIds = chosen?.docIds.length ? chosen.docIds : await chooseLexically(ctx, docs, scope.maxDocuments);
+    // Without a catalog, as before it: the judge sees every document (lexical best node without a model).
+    const chosen = await chooseDocuments(ctx, { documents: docs, max: scope.maxDocuments, ranked: false });
+    chain = chosen.roundTrips;
+    ctx.docIds = chosen.docIds;
   }
   return { starts: ctx.docIds.map((id) => rootItem(id, chain)), chain };
 }
@@ -119,17 +120,17 @@ function isUnreadable(error: unknown): error is StoreCorruptionError {
 }
 
 /** Notes a document skipped because it cannot be read. */
-function skipUnreadable(ctx: SearchContext, docId: string, error: StoreCorruptionError): void {
+function skipUnreadable(ctx: SearchLedger, docId: string, error: StoreCorruptionError): void {
   ctx.warnings.push(`skipped document "${docId}": it cannot be read (${error.message})`);
 }
 
 /** Notes a catalog candidate skipped because another process deleted it since the catalog saw it. */
-function skipDeleted(ctx: SearchContext, docId: string): void {
+function skipDeleted(ctx: SearchLedger, docId: string): void {
   ctx.warnings.push(`skipped document "${docId}": deleted since the catalog listed it`);
 }
 
 /** Reads a document's skeleton: false when it is gone or unreadable (warned), rethrows anything else. */
-async function isReadable(ctx: SearchContext, docId: string): Promise<boolean> {
+async function isReadable(ctx: SearchLedger, docId: string): Promise<boolean> {
   try {
     await ctx.skeleton(docId);
     return true;
@@ -150,7 +151,7 @@ async function isReadable(ctx: SearchContext, docId: string): Promise<boolean> {
  * since the catalog saw it (candidates are not checked against their heads) is no start. Throws
  * when corrupt documents leave none to search.
  */
-export async function readableStarts(ctx: SearchContext, plan: StartPlan): Promise<StartPlan> {
+export async function readableStarts(ctx: SearchLedger, plan: StartPlan): Promise<StartPlan> {
   const bad = new Set<string>();
   let firstError: StoreCorruptionError | undefined;
   for (const docId of new Set(plan.starts.map((s) => s.docId))) {
@@ -175,56 +176,26 @@ export async function readableStarts(ctx: SearchContext, plan: StartPlan): Promi
   return { ...plan, starts };
 }
 
-/** Documents ranked by their best lexical node match; all of them when nothing matches. */
-async function chooseLexically(
-  ctx: SearchContext,
-  docs: readonly DocumentInfo[],
-  max: number,
-): Promise<string[]> {
-  const scored: Array<{ docId: string; best: number }> = [];
-  for (const doc of docs) {
-    try {
-      const scores = await ctx.lexical(await ctx.skeleton(doc.docId));
-      scored.push({ docId: doc.docId, best: scores.best });
-    } catch (error) {
-      if (!isUnreadable(error)) throw error;
-      skipUnreadable(ctx, doc.docId, error);
-    }
-  }
-  const matching = scored.filter((s) => s.best > 0).sort((a, b) => b.best - a.best);
-  return (matching.length > 0 ? matching : scored).slice(0, max).map((s) => s.docId);
-}
-
 /**
- * One model call choosing among `docs` (ids validated; at most `max`). No usable id: counted as
- * a fallback and warned, and `docIds` is empty so the caller chooses lexically.
+ * The judge's choice among documents (ids validated, at most `max`), or the lexical choice when
+ * the budget allows no judgment or the judge named none.
  */
-async function askModel(
-  ctx: SearchContext,
-  docs: ReadonlyArray<DocumentInfo & { evidence?: readonly string[] }>,
-  max: number,
-): Promise<{ docIds: string[]; attempts: number }> {
-  const answer = await ctx.select(
-    chooseDocumentsPrompt(ctx.query, docs, max, ctx.settings.expertKnowledge),
-    "choose-documents",
-  );
-  ctx.noteChain(answer.attempts);
-  const offered = new Set(docs.map((d) => d.docId));
-  const docIds = (answer.value?.relevant ?? [])
-    .map((item) => String(item.id).trim())
-    .filter((id, i, all) => offered.has(id) && all.indexOf(id) === i)
-    .slice(0, max);
-  if (docIds.length === 0) {
-    ctx.counters.fallbacks += 1;
-    ctx.warnings.push(
-      `document choice unusable (${answer.error ?? "no offered document named"}); chose lexically`,
-    );
-  }
-  return { docIds, attempts: answer.attempts };
+async function chooseDocuments(
+  ctx: SearchLedger,
+  request: DocumentChoiceRequest,
+): Promise<{ docIds: string[]; roundTrips: number }> {
+  const chosen = await ctx.judge.chooseDocuments(request, ctx);
+  if (!chosen) return { docIds: await lexicalDocumentChoice(request, ctx), roundTrips: 0 };
+  ctx.noteChain(chosen.roundTrips);
+  // A model naming none leaves the choice to the lexical ranking (a lexical judge already made it).
+  const lexical = chosen.judge !== "llm";
+  const docIds =
+    chosen.docIds.length > 0 || lexical ? chosen.docIds : await lexicalDocumentChoice(request, ctx);
+  return { docIds, roundTrips: chosen.roundTrips };
 }
 
 /** The named documents, read by id (their skeletons), never by listing every document. */
-async function namedDocuments(ctx: SearchContext, docIds: readonly string[]): Promise<DocumentInfo[]> {
+async function namedDocuments(ctx: SearchLedger, docIds: readonly string[]): Promise<DocumentInfo[]> {
   const out: DocumentInfo[] = [];
   for (const id of docIds) {
     try {
@@ -239,7 +210,7 @@ async function namedDocuments(ctx: SearchContext, docIds: readonly string[]): Pr
 }
 
 /** A document the catalog proposes for a query. */
-interface Candidate {
+interface DocumentCandidate {
   card: DocumentInfo;
   catalogScore: number;
   /** Its section titles matching the query best. */
@@ -254,7 +225,7 @@ interface Candidate {
  * most query words (a title naming several of the question's words is what the re-ranking by
  * sections would find; the cards already show it, with no key read).
  */
-function leadsClearly(ranked: readonly Candidate[], margin: number): boolean {
+function leadsClearly(ranked: readonly DocumentCandidate[], margin: number): boolean {
   const [first, second] = ranked;
   if (first === undefined || first.catalogScore <= 0) return false;
   if (!second || first.catalogScore >= margin * second.catalogScore) return true;
@@ -266,7 +237,7 @@ function leadsClearly(ranked: readonly Candidate[], margin: number): boolean {
 }
 
 async function planFromCatalog(
-  ctx: SearchContext,
+  ctx: SearchLedger,
   reader: TreeReader & CatalogReader,
   scope: DocumentScope,
 ): Promise<StartPlan> {
@@ -316,10 +287,10 @@ async function planFromCatalog(
   }
   ctx.counters.documentsConsidered = candidates.length;
   if (candidates.length === 0) ctx.warnings.push("no document of the library matches the query (catalog)");
-  const { ranking, clear } = await rankCandidates(ctx, candidates, scope);
+  const { ranking, clear } = await rankDocumentCandidates(ctx, candidates, scope);
   // The catalog's clear leader is searched alone; with a model choosing, it still sees the
   // candidates (a lexical leader was the wrong document in 13 of 30 held-out questions).
-  const asks = ctx.model !== undefined && scope.documentSelection === "llm";
+  const asks = ctx.judge.usesModel && scope.documentSelection === "llm";
   if (clear && !asks) return startAt(ctx, ranking.slice(0, 1), 0, ranking);
   if (scope.documentSelection === "all") {
     // The best, and the next ones only while the choice is not clear (within `margin` of it).
@@ -334,7 +305,7 @@ async function planFromCatalog(
 
 /** Starts the search at the chosen documents, their rank weighting their sections' scores. */
 function startAt(
-  ctx: SearchContext,
+  ctx: SearchLedger,
   chosen: readonly RankedDocument[],
   chain: number,
   ranking: RankedDocument[],
@@ -353,9 +324,9 @@ function startAt(
  * (its saved index when the reader keeps one, never its texts) aggregated by
  * {@link documentScore}. Reads one skeleton (and saved index) per re-ranked candidate only.
  */
-async function rankCandidates(
-  ctx: SearchContext,
-  all: ReadonlyArray<Candidate>,
+async function rankDocumentCandidates(
+  ctx: SearchLedger,
+  all: ReadonlyArray<DocumentCandidate>,
   scope: Pick<DocumentScope, "margin" | "rerank" | "scoring">,
 ): Promise<{ ranking: RankedDocument[]; clear: boolean }> {
   // A leader that cannot be read (corrupt in the store) gives way to the next, with a warning.
@@ -409,7 +380,7 @@ async function rankCandidates(
  * sections), and the ranking stands in when there is no model or its answer is unusable.
  */
 async function choose(
-  ctx: SearchContext,
+  ctx: SearchLedger,
   scope: DocumentScope,
   ranking: RankedDocument[],
   cards: ReadonlyMap<string, DocumentInfo>,
@@ -421,20 +392,18 @@ async function choose(
   // `Infinity` (always ask) never counts as clear, even against a second scoring 0.
   if (
     !second ||
-    (!ctx.model && Number.isFinite(scope.margin) && first.score >= scope.margin * second.score)
+    (!ctx.judge.usesModel && Number.isFinite(scope.margin) && first.score >= scope.margin * second.score)
   ) {
     docIds = [first.docId];
-  } else if (ctx.model && ctx.takeStep()) {
+  } else {
+    // The judge chooses among the best candidates, shown with the sections that ranked them.
     const offered = ranking.slice(0, scope.candidates).flatMap((r) => {
       const card = cards.get(r.docId);
       return card ? [{ ...card, evidence: r.evidence }] : [];
     });
-    const chosen = await askModel(ctx, offered, scope.maxDocuments);
-    chain = chosen.attempts;
-    docIds =
-      chosen.docIds.length > 0 ? chosen.docIds : ranking.slice(0, scope.maxDocuments).map((r) => r.docId);
-  } else {
-    docIds = ranking.slice(0, scope.maxDocuments).map((r) => r.docId);
+    const chosen = await chooseDocuments(ctx, { documents: offered, max: scope.maxDocuments, ranked: true });
+    chain = chosen.roundTrips;
+    docIds = chosen.docIds;
   }
   const byId = new Map(ranking.map((r) => [r.docId, r]));
   return startAt(
@@ -452,7 +421,7 @@ function hitScore(metadata: Record<string, unknown> | undefined, rank: number): 
 }
 
 async function fromFirstStage(
-  ctx: SearchContext,
+  ctx: SearchLedger,
   scope: DocumentScope,
   allowed: (docId: string) => Promise<boolean>,
 ): Promise<StartPlan | undefined> {

@@ -13,12 +13,12 @@ import {
   type TreeReader,
 } from "pageindex-store";
 import { isCatalogReader } from "pageindex-store/internals";
-import { type LibraryPromptDetail, libraryPrompt, type OfferedDocument } from "../judge/library-prompt.js";
-import { modelReason, normaliseScore } from "../judge/schema.js";
+import type { LibraryPick } from "../judge/types.js";
 import type { Candidate, RankedDocument, TrailStep } from "../types.js";
-import { promptTokens, type SearchContext } from "./context.js";
 import type { DocumentScope, StartPlan } from "./documents.js";
-import { lexicalTop, type WorkItem } from "./tree-search.js";
+import type { SearchLedger } from "./ledger.js";
+import { lexicalTopCandidates } from "./stand-ins.js";
+import type { WorkItem } from "./work.js";
 
 /** Whether a reader can search its library by section (`searchLibrary`). */
 export function isLibraryReader(reader: TreeReader): reader is TreeReader & LibraryReader {
@@ -27,26 +27,12 @@ export function isLibraryReader(reader: TreeReader): reader is TreeReader & Libr
 
 /** Best-matching sections asked per candidate document (the prompt shows as many as fit). */
 const SECTIONS_PER_DOCUMENT = 12;
-/** Documents the library prompt offers at most (the best candidates). */
-const OFFERED_DOCUMENTS = 10;
-/** Sections per document the library prompt offers at most (strongest first across documents). */
-const OFFERED_SECTIONS = 12;
 /** Share of `maxPromptTokens` the library prompt may fill: it should cost about a document's first prompt. */
 const PROMPT_SHARE = 0.5;
 /** Offline, a document's best sections are start points besides its root. */
 const OFFLINE_SECTION_STARTS = 3;
 /** Least rank weight of a searched document's sections (as in the catalog path). */
 const MIN_RANK_PRIOR = 0.25;
-/**
- * Detail levels tried, richest first, before documents are dropped from the tail. Measured with
- * the oracle judge on the corpus: more sections beat longer summaries (a picked section saves
- * the opening of its document), so summaries are one short line.
- */
-const DETAILS: readonly LibraryPromptDetail[] = [
-  { descriptionChars: 120, summaryChars: 80 },
-  { descriptionChars: 80, summaryChars: 0 },
-  { descriptionChars: 0, summaryChars: 0 },
-];
 
 /** What a library-based plan adds: the hits, to rescue a search that found nothing. */
 export interface LibraryPlan extends StartPlan {
@@ -63,7 +49,7 @@ function rootItem(docId: string, chain: number): WorkItem {
  * document, or a query no section matches.
  */
 export async function planFromLibrary(
-  ctx: SearchContext,
+  ctx: SearchLedger,
   reader: TreeReader & LibraryReader,
   scope: DocumentScope,
 ): Promise<LibraryPlan | undefined> {
@@ -85,8 +71,8 @@ export async function planFromLibrary(
   ctx.counters.documentsConsidered = hits.length;
   const ranking = rankingOf(hits);
   let chain = 0;
-  if (ctx.model) {
-    const chosen = await askModel(ctx, hits, scope.maxDocuments);
+  if (ctx.judge.usesModel && ctx.judge.chooseInLibrary) {
+    const chosen = await askJudge(ctx, hits, scope.maxDocuments);
     if ("starts" in chosen) return chosen;
     chain = chosen.chain; // the lexical choice below waited for the failed answer
   }
@@ -105,7 +91,7 @@ function rankingOf(hits: readonly LibraryDocumentHit[]): RankedDocument[] {
 }
 
 /** Weights the chosen documents' lexical scores by their rank (1 for the first). */
-function weighByRank(ctx: SearchContext, docIds: readonly string[], score: (docId: string) => number): void {
+function weighByRank(ctx: SearchLedger, docIds: readonly string[], score: (docId: string) => number): void {
   const top = score(docIds[0] as string);
   ctx.rankDocuments(
     new Map(docIds.map((id) => [id, top > 0 ? Math.max(MIN_RANK_PRIOR, score(id) / top) : 1])),
@@ -118,7 +104,7 @@ function weighByRank(ctx: SearchContext, docIds: readonly string[], score: (docI
  * and from its best-matching sections.
  */
 async function offlineStarts(
-  ctx: SearchContext,
+  ctx: SearchLedger,
   hits: readonly LibraryDocumentHit[],
   ranking: RankedDocument[],
   scope: DocumentScope,
@@ -152,12 +138,12 @@ async function offlineStarts(
  * model's pick starts at the section itself (a leaf is then a result, judged already).
  */
 async function sectionStart(
-  ctx: SearchContext,
+  ctx: SearchLedger,
   docId: string,
   nodeId: string,
   verdict: { score: number; reason: string; chain: number; judged?: boolean },
 ): Promise<WorkItem | undefined> {
-  let skeleton: Awaited<ReturnType<SearchContext["skeleton"]>>;
+  let skeleton: Awaited<ReturnType<SearchLedger["skeleton"]>>;
   try {
     skeleton = await ctx.skeleton(docId);
   } catch {
@@ -191,125 +177,40 @@ async function sectionStart(
 }
 
 /**
- * The offered documents and sections, fitted into the prompt budget: every candidate document
- * with its best section, then more sections, strongest first across the library, as long as the
- * prompt fits (so the leading documents show more of their evidence); descriptions and summaries
- * are shortened first, then documents dropped from the tail.
+ * The judge picks documents and sections among the best candidates (one prompt, see
+ * `Judge.chooseInLibrary`). No usable pick: only the round trips it took, so the caller chooses
+ * from the library's ranking.
  */
-function fitOffer(
-  ctx: SearchContext,
-  hits: readonly LibraryDocumentHit[],
-  maxDocuments: number,
-): { messages: ReturnType<typeof libraryPrompt>; offered: OfferedDocument[] } {
-  const budget = Math.max(1, Math.floor(ctx.settings.maxPromptTokens * PROMPT_SHARE));
-  const docs = hits.slice(0, OFFERED_DOCUMENTS);
-  // Sections beyond each document's best, strongest first (a document's own stay in order).
-  const extra = docs
-    .flatMap((hit, d) =>
-      hit.sections.slice(1, OFFERED_SECTIONS).map((section) => ({ d, score: section.score })),
-    )
-    .sort((a, b) => b.score - a.score);
-  const make = (documents: number, extras: number, detail: LibraryPromptDetail) => {
-    const counts = docs.map(() => 1);
-    for (const e of extra.slice(0, extras)) counts[e.d] = (counts[e.d] as number) + 1;
-    let n = 0;
-    const offered = docs.slice(0, documents).map((hit, i) => ({
-      key: `d${i + 1}`,
-      hit,
-      sections: hit.sections.slice(0, counts[i]).map((section) => {
-        n += 1;
-        return { key: `s${n}`, section };
-      }),
-    }));
-    const messages = libraryPrompt(ctx.query, offered, maxDocuments, detail, ctx.settings.expertKnowledge);
-    return { messages, offered };
-  };
-  const fits = (offer: ReturnType<typeof make>) => promptTokens(offer.messages) <= budget;
-  for (const detail of DETAILS) {
-    if (!fits(make(docs.length, 0, detail))) continue;
-    // The most extra sections that fit (tokens grow with each one: a binary search).
-    let lo = 0;
-    let hi = extra.length;
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      if (fits(make(docs.length, mid, detail))) lo = mid;
-      else hi = mid - 1;
-    }
-    return make(docs.length, lo, detail);
-  }
-  const terse = DETAILS.at(-1) as LibraryPromptDetail;
-  let documents = docs.length;
-  while (documents > 1 && !fits(make(documents, 0, terse))) documents -= 1;
-  return make(documents, 0, terse);
-}
-
-/** Lower-cases and strips brackets and a "section"/"doc" prefix from a model's id. */
-function cleanId(raw: unknown): string {
-  return String(raw)
-    .trim()
-    .replace(/^\[|\]$/g, "")
-    .replace(/^(section|document|doc)\s*[:#]?\s*/i, "")
-    .trim()
-    .toLowerCase();
-}
-
-/**
- * One model call choosing documents and sections among the best candidates. Its ids are checked
- * against what was offered (a document named that was not offered is ignored); no usable id:
- * only the round trips it took, with a warning, so the caller chooses lexically.
- */
-async function askModel(
-  ctx: SearchContext,
+async function askJudge(
+  ctx: SearchLedger,
   hits: readonly LibraryDocumentHit[],
   maxDocuments: number,
 ): Promise<LibraryPlan | { chain: number }> {
-  const { messages, offered } = fitOffer(ctx, hits, maxDocuments);
-  if (!ctx.takeStep(promptTokens(messages))) return { chain: 0 };
-  const answer = await ctx.select(messages, "choose-library");
-  const chain = answer.attempts;
+  const choice = await ctx.judge.chooseInLibrary?.(
+    {
+      documents: hits,
+      max: maxDocuments,
+      promptTokens: Math.max(1, Math.floor(ctx.settings.maxPromptTokens * PROMPT_SHARE)),
+    },
+    ctx,
+  );
+  const chain = choice?.roundTrips ?? 0;
   ctx.noteChain(chain);
-  ctx.counters.nodesJudged += offered.reduce((sum, d) => sum + d.sections.length, 0);
-  const docs = new Map<string, OfferedDocument>();
-  const sections = new Map<string, { doc: OfferedDocument; section: OfferedDocument["sections"][number] }>();
-  for (const doc of offered) {
-    docs.set(doc.key, doc);
-    docs.set(doc.hit.docId.toLowerCase(), doc);
-    for (const s of doc.sections) sections.set(s.key, { doc, section: s });
-  }
-  const picks: Array<{ doc: OfferedDocument; nodeId?: string; score: number; reason: string }> = [];
-  const unknown: string[] = [];
-  for (const [rank, item] of (answer.value?.relevant ?? []).entries()) {
-    const id = cleanId(item.id);
-    const score = normaliseScore(item.score, rank);
-    const reason = modelReason(item.reason, "chosen by the model from the library's matches");
-    const section = sections.get(id);
-    const doc = section?.doc ?? docs.get(id);
-    if (!doc) unknown.push(String(item.id));
-    else picks.push({ doc, score, reason, ...(section ? { nodeId: section.section.section.nodeId } : {}) });
-  }
-  if (unknown.length > 0) {
-    ctx.warnings.push(`library choice: dropped ids not offered (${unknown.slice(0, 5).join(", ")})`);
-  }
+  ctx.counters.nodesJudged += choice?.offered ?? 0;
   const chosen: string[] = [];
-  for (const p of picks) {
-    if (!chosen.includes(p.doc.hit.docId) && chosen.length < maxDocuments) chosen.push(p.doc.hit.docId);
+  for (const p of choice?.picks ?? []) {
+    if (!chosen.includes(p.docId) && chosen.length < maxDocuments) chosen.push(p.docId);
   }
-  if (chosen.length === 0) {
-    ctx.counters.fallbacks += 1;
-    ctx.warnings.push(
-      `library choice unusable (${answer.error ?? (unknown.length > 0 ? "only ids not offered" : "nothing picked")}); chose lexically`,
-    );
-    return { chain };
-  }
+  if (!choice || chosen.length === 0) return { chain };
   ctx.docIds = chosen;
   const best = new Map<string, number>();
-  for (const p of picks) best.set(p.doc.hit.docId, Math.max(best.get(p.doc.hit.docId) ?? 0, p.score));
+  for (const p of choice.picks) best.set(p.docId, Math.max(best.get(p.docId) ?? 0, p.score));
   weighByRank(ctx, chosen, (id) => best.get(id) ?? 0);
   const starts: WorkItem[] = [];
   const rooted = new Set<string>();
-  const below = await pickedAncestors(ctx, picks);
-  for (const p of picks) {
-    const docId = p.doc.hit.docId;
+  const below = await pickedAncestors(ctx, choice.picks);
+  for (const p of choice.picks) {
+    const { docId } = p;
     if (!chosen.includes(docId) || (p.nodeId !== undefined && below.has(`${docId}/${p.nodeId}`))) continue;
     const item =
       p.nodeId === undefined
@@ -332,20 +233,16 @@ async function askModel(
  * Picked sections with another picked section inside them (`docId/nodeId`): the narrower pick is
  * where to look, so the wider one is not opened (as when both show in one outline).
  */
-async function pickedAncestors(
-  ctx: SearchContext,
-  picks: ReadonlyArray<{ doc: OfferedDocument; nodeId?: string }>,
-): Promise<Set<string>> {
+async function pickedAncestors(ctx: SearchLedger, picks: readonly LibraryPick[]): Promise<Set<string>> {
   const out = new Set<string>();
   for (const p of picks) {
     if (p.nodeId === undefined) continue;
-    const docId = p.doc.hit.docId;
+    const { docId } = p;
     const skeleton = await ctx.skeleton(docId).catch(() => undefined);
     let node = skeleton ? getNode(skeleton, p.nodeId) : undefined;
     while (skeleton && node && node.parentId !== null) {
       const parentId: string = node.parentId;
-      if (picks.some((o) => o.doc.hit.docId === docId && o.nodeId === parentId))
-        out.add(`${docId}/${parentId}`);
+      if (picks.some((o) => o.docId === docId && o.nodeId === parentId)) out.add(`${docId}/${parentId}`);
       node = getNode(skeleton, parentId);
     }
   }
@@ -358,7 +255,7 @@ async function pickedAncestors(
  * back empty.
  */
 export async function rescueFromLibrary(
-  ctx: SearchContext,
+  ctx: SearchLedger,
   plan: StartPlan,
   found: Candidate[],
 ): Promise<Candidate[]> {
@@ -366,7 +263,7 @@ export async function rescueFromLibrary(
   if (found.length > 0 || !library || library.length === 0) return found;
   const searched = library.filter((h) => ctx.docIds.includes(h.docId));
   const docIds = (searched.length > 0 ? searched : library).map((h) => h.docId);
-  const lexical = await lexicalTop(ctx, docIds, "lexical-fallback");
+  const lexical = await lexicalTopCandidates(ctx, docIds, "lexical-fallback");
   if (lexical.length > 0) {
     ctx.warnings.push(
       "the search found nothing; returning the best lexical matches of the library's candidates",
@@ -377,7 +274,7 @@ export async function rescueFromLibrary(
   const out: Candidate[] = [];
   const top = library[0]?.sections[0]?.score || 1;
   for (const hit of searched.length > 0 ? searched : library) {
-    let skeleton: Awaited<ReturnType<SearchContext["skeleton"]>>;
+    let skeleton: Awaited<ReturnType<SearchLedger["skeleton"]>>;
     try {
       skeleton = await ctx.skeleton(hit.docId);
     } catch {

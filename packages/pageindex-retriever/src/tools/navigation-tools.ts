@@ -11,7 +11,7 @@ import {
 } from "pageindex-store";
 import { asData, formatRange, nodeMetadata, oneLine } from "pageindex-store/internals";
 import { z } from "zod/v4";
-import { resolveId } from "../search/context.js";
+import { resolveId } from "../judge/verdicts.js";
 import { createDocumentTools } from "./document-tools.js";
 import { renderSection, TOOL_DATA_NOTE, toolError } from "./format.js";
 import { InvalidPageRangeError, parsePageRanges } from "./page-ranges.js";

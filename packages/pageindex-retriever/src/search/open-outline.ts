@@ -6,22 +6,16 @@ import {
   subtreeTokenCount,
   type TreeSkeleton,
 } from "pageindex-store";
-import { judgeOutlinePrompt, type OutlineView } from "../judge/prompts.js";
-import type { Judgment, NodeVerdict } from "../judge/types.js";
-import type { Candidate, TrailStep } from "../types.js";
-import { type JudgeOutcome, promptTokens, type SearchContext } from "./context.js";
+import type { OutlineView } from "../judge/prompts.js";
+import type { Judgment, NodeVerdict, OutlineRequest } from "../judge/types.js";
+import type { TrailStep } from "../types.js";
+import { fitPrompt, type PromptVariant } from "./fit-prompt.js";
 import { adjacentGroups, joinGroups, type LevelEntry, levelEntries, type SiblingGroup } from "./groups.js";
 import { introOwner } from "./intro.js";
+import type { SearchLedger } from "./ledger.js";
 import { buildOutline, type Outline, type OutlineEntry, type OutlineOptions } from "./outline.js";
-import {
-  deadEndCandidates,
-  expandSearch,
-  lexicalStandIns,
-  openedIntro,
-  type SearchState,
-  trailStep,
-  type WorkItem,
-} from "./tree-search.js";
+import { deadEndCandidates, lexicalStandIns } from "./stand-ins.js";
+import { mergeParts, openedIntro, type SearchState, trailStep, type WorkItem } from "./work.js";
 
 /** Summary lengths tried, longest first, when the whole subtree may fit one prompt. */
 const WHOLE_TREE_SUMMARIES: ReadonlyArray<[number, number]> = [
@@ -43,7 +37,7 @@ interface View {
 }
 
 /** Tokens an outline prompt spends besides the outline (instructions, question, document line). */
-function overhead(ctx: SearchContext, skeleton: TreeSkeleton, item: WorkItem): number {
+function overhead(ctx: SearchLedger, skeleton: TreeSkeleton, item: WorkItem): number {
   const probe: OutlineView = {
     skeleton,
     parent: item.parent,
@@ -51,7 +45,15 @@ function overhead(ctx: SearchContext, skeleton: TreeSkeleton, item: WorkItem): n
     ...(item.group ? { groupId: item.group.id } : {}),
     part: { index: 1, of: 1 },
   };
-  return promptTokens(judgeOutlinePrompt(ctx.query, probe, ctx.settings.expertKnowledge, true)) + 8;
+  const request: OutlineRequest = {
+    kind: "outline",
+    view: probe,
+    offered: [],
+    entries: [],
+    shown: new Map(),
+    secondLook: true,
+  };
+  return (ctx.judge.promptTokens?.(request, ctx) ?? 0) + 8;
 }
 
 /**
@@ -61,7 +63,7 @@ function overhead(ctx: SearchContext, skeleton: TreeSkeleton, item: WorkItem): n
  * `maxPromptTokens` is split into parts judged concurrently (one round trip), never cut.
  */
 function outlineViews(
-  ctx: SearchContext,
+  ctx: SearchLedger,
   skeleton: TreeSkeleton,
   item: WorkItem,
   first: readonly LevelEntry[],
@@ -91,63 +93,69 @@ function outlineViews(
     deepSummaryChars,
     lookahead: look,
   });
-  if (lookahead && item.trail.length === 0 && !item.group) {
-    for (const summaries of WHOLE_TREE_SUMMARIES) {
-      const whole = make(first, { ...opts(maxPromptTokens, summaries, true), wholeOnly: true });
-      if (whole.outline.complete && whole.outline.tokens + fixed <= maxPromptTokens) return [whole];
+  const variants = function* (): Generator<PromptVariant<View>> {
+    if (lookahead && item.trail.length === 0 && !item.group) {
+      for (const summaries of WHOLE_TREE_SUMMARIES) {
+        const whole = make(first, { ...opts(maxPromptTokens, summaries, true), wholeOnly: true });
+        // Only the complete subtree counts here: a cut one is a bounded view, tried next.
+        const tokens = whole.outline.complete ? whole.outline.tokens + fixed : Number.POSITIVE_INFINITY;
+        yield { value: whole, tokens, limit: maxPromptTokens };
+      }
     }
-  }
-  // The opened level must fit the hard limit; looking ahead spends only the softer one (joined
-  // groups spend the lookahead of the openings they replace).
-  const soft = Math.min(lookaheadTokens * (item.group?.joined ?? 1), maxPromptTokens);
-  for (const summaries of BOUNDED_SUMMARIES) {
-    const view = make(first, opts(soft, summaries, lookahead));
-    if (view.outline.tokens + fixed <= soft) return [view];
-  }
-  for (const summaries of BOUNDED_SUMMARIES) {
-    const flat = make(first, opts(maxPromptTokens, summaries, false));
-    if (flat.outline.tokens + fixed <= maxPromptTokens) return [flat];
-  }
+    // The opened level must fit the hard limit; looking ahead spends only the softer one (joined
+    // groups spend the lookahead of the openings they replace).
+    const soft = Math.min(lookaheadTokens * (item.group?.joined ?? 1), maxPromptTokens);
+    for (const summaries of BOUNDED_SUMMARIES) {
+      const view = make(first, opts(soft, summaries, lookahead));
+      yield { value: view, tokens: view.outline.tokens + fixed, limit: soft };
+    }
+    for (const summaries of BOUNDED_SUMMARIES) {
+      const flat = make(first, opts(maxPromptTokens, summaries, false));
+      yield { value: flat, tokens: flat.outline.tokens + fixed, limit: maxPromptTokens };
+    }
+  };
   // Too many entries for one prompt even as bare titles: split the level, keep every entry.
-  const parts: LevelEntry[][] = [];
-  let current: LevelEntry[] = [];
-  for (const entry of first) {
-    const trial = make([...current, entry], opts(maxPromptTokens, [0, 0], false));
-    if (current.length > 0 && trial.outline.tokens + fixed > maxPromptTokens) {
-      parts.push(current);
-      current = [];
+  const split = () => {
+    const parts: LevelEntry[][] = [];
+    let current: LevelEntry[] = [];
+    for (const entry of first) {
+      const trial = make([...current, entry], opts(maxPromptTokens, [0, 0], false));
+      if (current.length > 0 && trial.outline.tokens + fixed > maxPromptTokens) {
+        parts.push(current);
+        current = [];
+      }
+      current.push(entry);
     }
-    current.push(entry);
-  }
-  if (current.length > 0) parts.push(current);
-  return parts.map((entries, i) =>
-    make(entries, opts(maxPromptTokens, [0, 0], false), { index: i + 1, of: parts.length }),
-  );
+    if (current.length > 0) parts.push(current);
+    return parts.map((entries, i) =>
+      make(entries, opts(maxPromptTokens, [0, 0], false), { index: i + 1, of: parts.length }),
+    );
+  };
+  const fitted = fitPrompt(variants(), split);
+  return fitted.kind === "split" ? fitted.parts : [fitted.value];
 }
 
 /** Judges the views of one opening concurrently (one round trip) and merges their verdicts. */
-async function judgeViews(ctx: SearchContext, views: readonly View[], secondLook: boolean) {
+async function judgeViews(ctx: SearchLedger, views: readonly View[], secondLook: boolean) {
   const outcomes = await Promise.all(
-    views.map(({ view, outline }) => {
+    views.map(async ({ view, outline }) => {
       const shown = new Map<string, SkeletonNode>();
       for (const [id, e] of outline.byId)
         if (e.entry.kind === "node" && !introOwner(id)) shown.set(id, e.entry.node);
-      return ctx.judgeOutline({
+      const request: OutlineRequest = {
+        kind: "outline",
         view,
         offered: [...outline.byId.keys()],
         entries: [...outline.byId.values()].map((e) => e.entry),
         shown,
         secondLook,
-      });
+      };
+      const outcome = await ctx.judge.judgeOutline(request, ctx);
+      if (outcome) ctx.recordOutline(request, outcome.judgment);
+      return outcome;
     }),
   );
-  const done = outcomes.filter((o): o is JudgeOutcome => o !== undefined);
-  if (done.length === 0) return undefined;
-  const judgment: Judgment = {
-    verdicts: done.flatMap((o) => o.judgment.verdicts),
-    judge: done.some((o) => o.judgment.judge === "llm") ? "llm" : (done[0] as JudgeOutcome).judgment.judge,
-  };
-  return { judgment, roundTrips: Math.max(...done.map((o) => o.roundTrips)) };
+  return mergeParts(outcomes);
 }
 
 /** Judged steps from the opened level down to an entry (groups are not steps: never results). */
@@ -180,7 +188,7 @@ function pickedBelow(entry: OutlineEntry, picked: ReadonlyMap<string, NodeVerdic
  * a picked collapsed section or group is opened in the next round trip.
  */
 function applyPicks(
-  ctx: SearchContext,
+  ctx: SearchLedger,
   item: WorkItem,
   skeleton: TreeSkeleton,
   views: readonly View[],
@@ -279,7 +287,7 @@ function joinAdjacentGroups(skeleton: TreeSkeleton, items: WorkItem[], fanOut: n
 }
 
 /** When the budget stops a group's opening: its best lexical sections stand for it. */
-async function stoppedGroup(ctx: SearchContext, item: WorkItem, state: SearchState): Promise<void> {
+async function stoppedGroup(ctx: SearchLedger, item: WorkItem, state: SearchState): Promise<void> {
   const skeleton = await ctx.skeleton(item.docId);
   const scores = await ctx.lexical(skeleton, "rank");
   const nodes = (item.group?.nodes ?? [])
@@ -314,8 +322,8 @@ async function stoppedGroup(ctx: SearchContext, item: WorkItem, state: SearchSta
  * `fanOut`), and with `lookahead` the levels below them as far as the budget allows. Dead ends,
  * budget stops and failed answers behave as in expansion.
  */
-export async function processOpening(
-  ctx: SearchContext,
+export async function openOutline(
+  ctx: SearchLedger,
   item: WorkItem,
   state: SearchState,
   lookahead: boolean,
@@ -362,7 +370,7 @@ export async function processOpening(
   )
     return firstPass.next;
   // Dead end: the section (or group) was judged relevant, nothing shown below it was.
-  if (ctx.model) {
+  if (ctx.judge.usesModel) {
     const second = await judgeViews(ctx, views, true);
     if (second) {
       chain += second.roundTrips;
@@ -375,14 +383,4 @@ export async function processOpening(
     ...(await deadEndCandidates(ctx, item.docId, item.parent, item.trail, item.group?.nodes)),
   );
   return [];
-}
-
-/**
- * The default strategy with a model: the whole table of contents in one prompt where it fits
- * `maxPromptTokens`, otherwise best-first expansion whose outline prompts show each opened
- * level (grouped to at most `fanOut` entries) and look ahead within `lookaheadTokens`; only
- * collapsed sections and groups the judge picks cost a further round trip.
- */
-export function boundedSearch(ctx: SearchContext, starts: WorkItem[]): Promise<Candidate[]> {
-  return expandSearch(ctx, starts, (c, item, state) => processOpening(c, item, state, true));
 }
