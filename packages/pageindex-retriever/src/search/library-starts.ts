@@ -197,19 +197,25 @@ async function askJudge(
   const chain = choice?.roundTrips ?? 0;
   ctx.noteChain(chain);
   ctx.counters.nodesJudged += choice?.offered ?? 0;
+  if (!choice) return { chain };
+  // A document picked only weakly (a near miss) beside a strong pick is not searched: it stays
+  // in the ranking (weak sections of a searched document are left to the search's weak rule).
+  const weak = ctx.settings.weakBranchScore;
+  const strongDocs = new Set(choice.picks.filter((p) => p.score > weak).map((p) => p.docId));
+  const picks = strongDocs.size > 0 ? choice.picks.filter((p) => strongDocs.has(p.docId)) : choice.picks;
   const chosen: string[] = [];
-  for (const p of choice?.picks ?? []) {
+  for (const p of picks) {
     if (!chosen.includes(p.docId) && chosen.length < maxDocuments) chosen.push(p.docId);
   }
-  if (!choice || chosen.length === 0) return { chain };
+  if (chosen.length === 0) return { chain };
   ctx.docIds = chosen;
   const best = new Map<string, number>();
-  for (const p of choice.picks) best.set(p.docId, Math.max(best.get(p.docId) ?? 0, p.score));
+  for (const p of picks) best.set(p.docId, Math.max(best.get(p.docId) ?? 0, p.score));
   weighByRank(ctx, chosen, (id) => best.get(id) ?? 0);
   const starts: WorkItem[] = [];
   const rooted = new Set<string>();
-  const below = await pickedAncestors(ctx, choice.picks);
-  for (const p of choice.picks) {
+  const below = await pickedAncestors(ctx, picks);
+  for (const p of picks) {
     const { docId } = p;
     if (!chosen.includes(docId) || (p.nodeId !== undefined && below.has(`${docId}/${p.nodeId}`))) continue;
     const item =
