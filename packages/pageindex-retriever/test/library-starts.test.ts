@@ -162,6 +162,25 @@ describe("document choice from section evidence", () => {
     expect(again[0]?.metadata.nodeId).toBe(target.nodeId);
   });
 
+  it("does not search a document picked only weakly beside a strong pick", async () => {
+    const { reader, target } = library();
+    const model = new ScriptedChatModel([
+      (prompt) =>
+        JSON.stringify({
+          relevant: [
+            { id: offeredId(prompt, "Swarm recovery"), score: 0.9 },
+            { id: offeredDocument(prompt, "Orchard"), score: 0.2 },
+          ],
+        }),
+    ]);
+    const retriever = new PageIndexRetriever({ reader, model, k: 3, cache: false });
+    await retriever.invoke("swarm in the logbook");
+    expect(model.prompts[0]).toMatch(/name="Orchard Operations Manual"/);
+    expect(retriever.lastRun?.docIds).toEqual([target.docId]);
+    expect(retriever.lastRun?.documentRanking?.some((r) => r.docId === "orchard-manual")).toBe(true);
+    expect(model.calls).toBe(1);
+  });
+
   it("falls back lexically, with a warning, when the answer is garbage", async () => {
     const { reader, target } = library();
     const model = new ScriptedChatModel(["I would look in the bee manual, probably."], {
