@@ -99,7 +99,7 @@ export class OracleJudge extends BaseChatModel {
       goldName === undefined ||
       name === undefined ||
       nameKey(name).startsWith(nameKey(goldName).slice(0, 40));
-    const library = this.library(prompt, holds, isGold, question);
+    const library = this.library(prompt, holds, isGold, question) ?? this.catalog(prompt, isGold);
     if (library) return library;
     // A one-document prompt about another document than the answer's: nothing holds it.
     const shown = /^Document: (.*)$/m.exec(prompt)?.[1];
@@ -142,6 +142,17 @@ export class OracleJudge extends BaseChatModel {
         ...picks.map((p) => ({ ...p, score: 0.9, reason: "holds the page" })),
         ...noise.map((o) => ({ id: o.id, score: 0.2, reason: "a near miss" })),
       ],
+    });
+    return { generations: [{ text: answer, message: new AIMessage(answer) }] };
+  }
+
+  /** The answer to a catalog's document-choice prompt (`<document id=…>` cards): the gold document. */
+  private catalog(prompt: string, isGold: (name: string) => boolean): ChatResult | undefined {
+    const cards = [...prompt.matchAll(/<document id="([^"]+)">\nName: (.*)$/gm)];
+    if (cards.length === 0) return undefined;
+    const picks = cards.filter((c) => isGold(c[2] as string)).map((c) => c[1] as string);
+    const answer = JSON.stringify({
+      relevant: picks.map((id) => ({ id, score: 0.9, reason: "the answer's document" })),
     });
     return { generations: [{ text: answer, message: new AIMessage(answer) }] };
   }
