@@ -20,9 +20,13 @@ import type { SearchLedger } from "./ledger.js";
 import { lexicalTopCandidates } from "./stand-ins.js";
 import type { WorkItem } from "./work.js";
 
-/** Whether a reader can search its library by section (`searchLibrary`). */
+/**
+ * Whether a reader can search the library by section: it has `searchLibrary` and does not say it
+ * lacks an index behind it (`hasLibrary: false`, a store opened without one).
+ */
 export function isLibraryReader(reader: TreeReader): reader is TreeReader & LibraryReader {
-  return typeof (reader as Partial<LibraryReader>).searchLibrary === "function";
+  const candidate = reader as Partial<LibraryReader> & { hasLibrary?: boolean };
+  return typeof candidate.searchLibrary === "function" && candidate.hasLibrary !== false;
 }
 
 /** Best-matching sections asked per candidate document (the prompt shows as many as fit). */
