@@ -33,7 +33,11 @@ export function isLibraryReader(reader: TreeReader): reader is TreeReader & Libr
 const SECTIONS_PER_DOCUMENT = 12;
 /** Share of `maxPromptTokens` the library prompt may fill: it should cost about a document's first prompt. */
 const PROMPT_SHARE = 0.5;
-/** Offline, a document's best sections are start points besides its root. */
+/**
+ * Offline, a document's best sections are start points besides its root. Measured on the corpus
+ * (46 questions, hit@3): 35 with leaf hits starting at their parents, 35 from the roots alone, 30
+ * with leaf hits returned as they are (a lexical match outranks the judged sections).
+ */
 const OFFLINE_SECTION_STARTS = 3;
 /** Least rank weight of a searched document's sections (as in the catalog path). */
 const MIN_RANK_PRIOR = 0.25;
