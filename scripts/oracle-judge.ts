@@ -8,8 +8,6 @@ const RANGE = String.raw`\((?:p\. (\d+)|(?:pp\.|lines) (\d+)-(\d+))\)`;
 const ENTRY = new RegExp(String.raw`^ *\[([^\]]+)\] .*? ${RANGE}`, "gm");
 /** An expansion prompt's candidate block (pages of a PDF, lines of a Markdown file). */
 const NODE = /<node id="([^"]+)" (?:pages|lines)="(\d+)-(\d+)"/g;
-/** A document offered for choice (`chooseDocumentsPrompt`). */
-const DOCUMENT = /<document id="([^"]+)">/g;
 
 interface Offered {
   id: string;
@@ -23,6 +21,18 @@ function entries(text: string): Offered[] {
     start: Number(m[2] ?? m[3]),
     end: Number(m[2] ?? m[4]),
   }));
+}
+
+/** A document name as prompts show it (escaped, clipped, maybe followed by " — description"), for comparison. */
+function nameKey(name: string): string {
+  return name
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "")
+    .slice(0, 60);
 }
 
 /** A deterministic 32-bit hash (FNV-1a) of a string. */
@@ -54,12 +64,19 @@ function escaped(name: string): string {
  *
  * With `noise`, it also lists that many other offered entries at score 0.2, chosen by a hash of
  * the question and the entry (a simulated judge that names near misses, as real models do).
+ *
+ * With the question's document in `goldDocs` (its name), it picks only inside that document
+ * (another document's pages are not the answer's), and in a library prompt (candidate documents,
+ * each with its best-matching sections) it picks the gold document's sections holding a gold
+ * page, or the gold document itself when none of its sections offered does.
  */
 export class OracleJudge extends BaseChatModel {
   /** Gold pages by question text. */
   readonly gold = new Map<string, number[]>();
   /** The document holding the gold pages, by question text (library evaluations). */
   readonly goldDoc = new Map<string, GoldDocument>();
+  /** Name of the document that answers, by question text (optional: without it, any document). */
+  readonly goldDocs = new Map<string, string>();
   /** Tokens of each prompt since the last `reset()`. */
   prompts: number[] = [];
   /** Text of each prompt since the last `reset()`. */
@@ -99,15 +116,23 @@ export class OracleJudge extends BaseChatModel {
     const openedDoc = /^Document: (.*?)(?: — .*)?$/m.exec(prompt)?.[1];
     const pages = inGoldDoc(openedDoc) ? (this.gold.get(question) ?? []) : [];
     const holds = (o: Offered) => pages.some((p) => p >= o.start && p <= o.end);
+    const goldName = this.goldDocs.get(question) ?? goldDoc?.docName;
+    const isGold = (name: string | undefined) =>
+      goldName === undefined ||
+      name === undefined ||
+      nameKey(name).startsWith(nameKey(goldName).slice(0, 40));
+    const library = this.library(prompt, holds, isGold, question) ?? this.catalog(prompt, isGold);
+    if (library) return library;
+    // A one-document prompt about another document than the answer's: nothing holds it.
+    const shown = /^Document: (.*)$/m.exec(prompt)?.[1];
+    const here = isGold(shown);
     const picks: Array<{ id: string; doc?: string }> = [];
-    for (const m of prompt.matchAll(DOCUMENT)) {
-      if (goldDoc && m[1] === goldDoc.docId) picks.push({ id: m[1] });
-    }
-    const tocs = [
-      ...prompt.matchAll(/<toc( doc="(\d+)")?(?: name="([^"]*)")?[^>]*>\n([\s\S]*?)\n<\/toc>/g),
-    ].filter((toc) => inGoldDoc(toc[3]));
+    const tocs = [...prompt.matchAll(/<toc( doc="(\d+)")?([^>]*)>\n([\s\S]*?)\n<\/toc>/g)].map((m) => {
+      const name = /name="([^"]*)"/.exec(m[3] as string)?.[1];
+      return [m[0], m[1], m[2], here && isGold(name) ? (m[4] as string) : ""] as const;
+    });
     for (const toc of tocs) {
-      const offered = entries(toc[4] as string).filter(holds);
+      const offered = entries(toc[3] as string).filter(holds);
       if (toc[1] === undefined) picks.push(...offered.map((o) => ({ id: o.id })));
       else {
         // Single-shot: the narrowest entry holding each gold page.
@@ -125,10 +150,10 @@ export class OracleJudge extends BaseChatModel {
       for (const m of prompt.matchAll(NODE)) {
         const o = { id: m[1] as string, start: Number(m[2]), end: Number(m[3]) };
         offeredHere.push(o);
-        if (holds(o)) picks.push({ id: o.id });
+        if (here && holds(o)) picks.push({ id: o.id });
       }
     } else if (tocs.every((t) => t[1] === undefined)) {
-      for (const toc of tocs) offeredHere.push(...entries(toc[4] as string));
+      for (const toc of tocs) offeredHere.push(...entries(toc[3] as string));
     }
     const noise = offeredHere
       .filter((o) => !holds(o))
@@ -137,6 +162,51 @@ export class OracleJudge extends BaseChatModel {
     const answer = JSON.stringify({
       relevant: [
         ...picks.map((p) => ({ ...p, score: 0.9, reason: "holds the page" })),
+        ...noise.map((o) => ({ id: o.id, score: 0.2, reason: "a near miss" })),
+      ],
+    });
+    return { generations: [{ text: answer, message: new AIMessage(answer) }] };
+  }
+
+  /** The answer to a catalog's document-choice prompt (`<document id=…>` cards): the gold document. */
+  private catalog(prompt: string, isGold: (name: string) => boolean): ChatResult | undefined {
+    const cards = [...prompt.matchAll(/<document id="([^"]+)">\nName: (.*)$/gm)];
+    if (cards.length === 0) return undefined;
+    const picks = cards.filter((c) => isGold(c[2] as string)).map((c) => c[1] as string);
+    const answer = JSON.stringify({
+      relevant: picks.map((id) => ({ id, score: 0.9, reason: "the answer's document" })),
+    });
+    return { generations: [{ text: answer, message: new AIMessage(answer) }] };
+  }
+
+  /** The answer to a library prompt (`<toc doc="d1" name=…>` blocks of sections), or undefined. */
+  private library(
+    prompt: string,
+    holds: (o: Offered) => boolean,
+    isGold: (name: string) => boolean,
+    question: string,
+  ): ChatResult | undefined {
+    const blocks = [...prompt.matchAll(/<toc doc="(d\d+)" name="([^"]*)"[^>]*>\n([\s\S]*?)\n<\/toc>/g)];
+    if (blocks.length === 0) return undefined;
+    const picks: string[] = [];
+    const others: Offered[] = [];
+    for (const [, key, name, body] of blocks) {
+      const sections = entries(body as string);
+      if (!isGold(name as string)) {
+        others.push(...sections);
+        continue;
+      }
+      const holding = sections.filter(holds);
+      others.push(...sections.filter((o) => !holds(o)));
+      if (holding.length > 0) picks.push(...holding.map((o) => o.id));
+      else picks.push(key as string);
+    }
+    const noise = others
+      .sort((a, b) => hash(`${question}|${a.id}`) - hash(`${question}|${b.id}`))
+      .slice(0, this.noise);
+    const answer = JSON.stringify({
+      relevant: [
+        ...picks.map((id) => ({ id, score: 0.9, reason: "holds the page" })),
         ...noise.map((o) => ({ id: o.id, score: 0.2, reason: "a near miss" })),
       ],
     });

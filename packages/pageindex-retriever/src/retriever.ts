@@ -34,6 +34,7 @@ import {
 import { collectDocuments } from "./search/collect.js";
 import { type DocumentScoring, planStarts, readableStarts } from "./search/documents.js";
 import { SearchLedger } from "./search/ledger.js";
+import { rescueFromLibrary } from "./search/library-starts.js";
 import { STRATEGIES } from "./search/strategies.js";
 import type { PageIndexDocumentMetadata, RetrievalRun, SearchStrategy } from "./types.js";
 
@@ -160,9 +161,14 @@ export interface PageIndexRetrieverInput extends BaseRetrieverInput {
    * - `all` (default): every document while there are at most `maxDocuments`; beyond that (a
    *   library) the best by the catalog (re-ranked by their sections when it is not clear), and
    *   the next ones up to `maxDocuments` only while they score within `documentMargin` of it;
-   * - `llm`: the best candidate alone when it leads clearly (`documentMargin`), otherwise the
-   *   model chooses among the best `documentCandidates` from their names, descriptions and
-   *   matching section titles (lexical ranking without a model).
+   * - `llm`: the model chooses among the best `documentCandidates` from their names, descriptions
+   *   and matching section titles, however clearly one leads lexically (without a model: the best
+   *   alone when it leads by `documentMargin`, else the lexical ranking).
+   * With a reader that has a library index (`searchLibrary`), the candidates are the documents of
+   * the best-matching sections, and with a model its first prompt shows them with those sections
+   * and it picks documents and sections at once (in both modes, for a library larger than
+   * `maxDocuments`); the search starts at the picked sections, or (offline) at the best sections
+   * as well as the roots.
    * With a reader that has no catalog (a custom `TreeReader` without `searchDocuments`), `all`
    * searches every document and `llm` offers every document to the model, as before.
    * @deprecated Use `documents.selection` (works for one more release; the grouped name wins).
@@ -186,9 +192,9 @@ export interface PageIndexRetrieverInput extends BaseRetrieverInput {
    */
   documentRerank?: number;
   /**
-   * `llm`: the best candidate is searched alone, without asking the model, when its score is at
-   * least this many times the next one's (also when no other candidate matches). Default 1.5;
-   * `Infinity` always asks.
+   * Without a model: the best candidate is searched alone when its score is at least this many
+   * times the next one's (`all`: the next ones are searched while within it). Default 1.5. A
+   * model choosing documents always sees the candidates.
    * @deprecated Use `documents.margin` (works for one more release; the grouped name wins).
    */
   documentMargin?: number;
@@ -371,7 +377,9 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
     });
     const { strategy } = search;
     const plan = await readableStarts(ctx, await planStarts(ctx, documents));
-    const candidates = plan.starts.length > 0 ? await STRATEGIES[strategy](ctx, plan) : [];
+    const searched = plan.starts.length > 0 ? await STRATEGIES[strategy](ctx, plan) : [];
+    // Hook: sections matched in the library, nothing found by the search: they stand in.
+    const candidates = await rescueFromLibrary(ctx, plan, searched);
     ctx.assertModelUsable();
     const found = await collectDocuments(ctx, candidates, {
       k: search.k,

@@ -155,14 +155,26 @@ describe("choosing documents in a library through the catalog", () => {
     expect(await none.invoke("fuselage")).toEqual([]);
   });
 
-  it("with a model: searches the clear winner alone, and asks only about the top candidates otherwise", async () => {
+  it("with a model: asks even about a clear lexical winner, and only about the top candidates", async () => {
     const { store } = await library(60);
     const judge = () => '{"relevant": []}';
-    const clear = new ScriptedChatModel([], { fallback: judge });
+    const clear = new ScriptedChatModel(
+      [
+        (prompt) => {
+          expect(prompt).toContain('<document id="target">');
+          return JSON.stringify({ relevant: [{ id: "target" }] });
+        },
+      ],
+      { fallback: judge },
+    );
     const retriever = new PageIndexRetriever({ reader: store, model: clear, documentSelection: "llm" });
     await retriever.invoke("lighthouse inspection");
     expect(retriever.lastRun?.docIds).toEqual(["target"]);
-    expect(clear.prompts.some((p) => p.includes("Choose up to"))).toBe(false);
+    expect(clear.prompts[0]).toContain("Choose up to");
+    // Without a model the clear winner is searched alone, as before.
+    const offline = new PageIndexRetriever({ reader: store, documentSelection: "llm" });
+    await offline.invoke("lighthouse inspection");
+    expect(offline.lastRun?.docIds).toEqual(["target"]);
 
     const ambiguous = new ScriptedChatModel(
       [

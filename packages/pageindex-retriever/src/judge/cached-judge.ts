@@ -6,6 +6,8 @@ import type {
   JudgeOutcome,
   JudgeRequest,
   JudgeRun,
+  LibraryChoice,
+  LibraryChoiceRequest,
   OutlineRequest,
   TableOfContentsRequest,
 } from "./types.js";
@@ -103,6 +105,38 @@ export class CachedJudge implements Judge {
       judge: outcome.judgment.judge,
       roundTrips: outcome.roundTrips,
     };
+  }
+
+  async chooseInLibrary(request: LibraryChoiceRequest, run: JudgeRun): Promise<LibraryChoice | undefined> {
+    const inner = this.inner;
+    if (!inner.chooseInLibrary) return undefined;
+    const key = judgmentKey([
+      this.namespace,
+      normaliseQuery(run.query),
+      "choose-library",
+      request.max,
+      request.promptTokens,
+      request.documents.map(
+        (d) => `${d.docId}@${d.card.versionId}:${d.sections.map((s) => s.nodeId).join(",")}`,
+      ),
+    ]);
+    let offered = 0;
+    // Picks are kept as verdicts naming their document (a whole-document pick has no node id).
+    const outcome = await this.cached(key, run, async () => {
+      const choice = await inner.chooseInLibrary?.(request, run);
+      if (!choice) return undefined;
+      offered = choice.offered;
+      const verdicts = choice.picks.map((p) => ({ ...p, nodeId: p.nodeId ?? "", relevant: true }));
+      return { judgment: { verdicts, judge: choice.judge }, roundTrips: choice.roundTrips };
+    });
+    if (!outcome) return undefined;
+    const picks = outcome.judgment.verdicts.map((v) => ({
+      docId: v.docId ?? "",
+      ...(v.nodeId ? { nodeId: v.nodeId } : {}),
+      score: v.score,
+      reason: v.reason,
+    }));
+    return { picks, judge: outcome.judgment.judge, roundTrips: outcome.roundTrips, offered };
   }
 
   private key(

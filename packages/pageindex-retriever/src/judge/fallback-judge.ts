@@ -6,6 +6,8 @@ import {
   type JudgeOutcome,
   type JudgeRequest,
   type JudgeRun,
+  type LibraryChoice,
+  type LibraryChoiceRequest,
   type OutlineRequest,
   requestWhere,
   type TableOfContentsRequest,
@@ -84,6 +86,30 @@ export class FallbackJudge implements Judge {
       const choice = await this.fallback.chooseDocuments(request, run);
       return choice && { ...choice, judge: "lexical-fallback", roundTrips: failed.attempts };
     }
+  }
+
+  chooseInLibrary(request: LibraryChoiceRequest, run: JudgeRun): Promise<LibraryChoice | undefined> {
+    return fallbackLibraryChoice(this.primary, request, run);
+  }
+}
+
+/**
+ * The primary's library choice; an unusable answer is counted and warned, and answered with no
+ * picks (the round trips it took kept), so the search chooses from the library's ranking.
+ */
+export async function fallbackLibraryChoice(
+  primary: Judge,
+  request: LibraryChoiceRequest,
+  run: JudgeRun,
+): Promise<LibraryChoice | undefined> {
+  if (!primary.chooseInLibrary) return undefined;
+  try {
+    return await primary.chooseInLibrary(request, run);
+  } catch (error) {
+    const failed = unusable(error);
+    run.count("fallbacks");
+    run.warn(`library choice unusable (${failed.reason ?? "no offered id named"}); chose lexically`);
+    return { picks: [], judge: "lexical-fallback", roundTrips: failed.attempts, offered: 0 };
   }
 }
 

@@ -8,6 +8,7 @@ import {
   type TreeSkeleton,
 } from "pageindex-core";
 import { UnusableJudgmentError } from "../errors.js";
+import { fitLibraryPrompt, readLibraryAnswer } from "./library-prompt.js";
 import { promptTokens } from "./prompt-tokens.js";
 import {
   chooseDocumentsPrompt,
@@ -24,6 +25,8 @@ import {
   type JudgeOutcome,
   type JudgeRequest,
   type JudgeRun,
+  type LibraryChoice,
+  type LibraryChoiceRequest,
   type NodeVerdict,
   type OutlineRequest,
   requestWhere,
@@ -138,6 +141,23 @@ export class LlmJudge implements Judge {
       .slice(0, request.max);
     if (docIds.length === 0) throw new UnusableJudgmentError(undefined, answer.attempts);
     return { docIds, judge: "llm", roundTrips: answer.attempts };
+  }
+
+  async chooseInLibrary(request: LibraryChoiceRequest, run: JudgeRun): Promise<LibraryChoice | undefined> {
+    const { messages, offered } = fitLibraryPrompt(run.query, request, this.expertKnowledge);
+    if (!run.takeStep(promptTokens(messages))) return undefined;
+    const answer = await this.select(run, messages, "choose-library");
+    const { picks, unknown } = readLibraryAnswer(answer.value, offered);
+    if (unknown.length > 0)
+      run.warn(`library choice: dropped ids not offered (${unknown.slice(0, 5).join(", ")})`);
+    if (picks.length === 0) {
+      throw new UnusableJudgmentError(
+        unknown.length > 0 ? "only ids not offered" : "nothing picked",
+        answer.attempts,
+      );
+    }
+    const sections = offered.reduce((sum, d) => sum + d.sections.length, 0);
+    return { picks, judge: "llm", roundTrips: answer.attempts, offered: sections };
   }
 
   /** One judgment of an offered id set, within the budget, its ids validated. */

@@ -44,7 +44,8 @@ function expertBlock(expert: ExpertKnowledge): string {
     .join("\n")}`;
 }
 
-function system(task: string, expert: ExpertKnowledge): SystemMessage {
+/** The system message every judging prompt shares: the task, data rules, expert knowledge, answer format. */
+export function system(task: string, expert: ExpertKnowledge): SystemMessage {
   return new SystemMessage(
     `${task}\n\n${DATA_NOT_INSTRUCTIONS}${expertBlock(expert)}\n\n` +
       'Answer with JSON only: {"relevant": [{"id": "<id>", "score": <0..1>, "reason": "<short>"}]}. ' +

@@ -1,5 +1,6 @@
 import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { DocumentInfo, SkeletonNode, TreeSkeleton, UsageTracker } from "pageindex-core";
+import type { LibraryDocumentHit } from "pageindex-store";
 import type { LexicalScores } from "../lexical/node-index.js";
 import type { LevelEntry } from "../search/groups.js";
 import type { OutlineView } from "./prompts.js";
@@ -85,6 +86,38 @@ export interface DocumentChoiceRequest {
   max: number;
   /** The documents come best first (ranked by the library's catalog). */
   ranked: boolean;
+}
+
+/**
+ * Where to look in a library, from section evidence: the best candidate documents (from a
+ * library index, best first), each with its best-matching sections; the judge picks documents and
+ * sections at once, in one prompt of at most `promptTokens`.
+ */
+export interface LibraryChoiceRequest {
+  documents: readonly LibraryDocumentHit[];
+  /** Most documents to pick. */
+  max: number;
+  /** Largest prompt (tokens): sections and documents are dropped from the tail to fit. */
+  promptTokens: number;
+}
+
+/** One pick of a library choice: a section (a start point) or a whole document (searched from its root). */
+export interface LibraryPick {
+  docId: string;
+  /** The section picked; absent when the document was picked without one. */
+  nodeId?: string;
+  score: number;
+  reason: string;
+}
+
+/** What a judge picked in a library (ids validated against what was offered), best first. */
+export interface LibraryChoice {
+  picks: LibraryPick[];
+  judge: JudgeKind;
+  /** Sequential model calls it took, retries included. */
+  roundTrips: number;
+  /** Sections offered (for `stats.nodesJudged`). */
+  offered: number;
 }
 
 /** A judgment plus the sequential model calls it took (for round-trip accounting). */
@@ -182,6 +215,12 @@ export interface Judge {
     run: JudgeRun,
   ): Promise<JudgeOutcome | undefined>;
   chooseDocuments(request: DocumentChoiceRequest, run: JudgeRun): Promise<DocumentChoice | undefined>;
+  /**
+   * Picks documents and sections of a library at once from section evidence (optional: a judge
+   * without it leaves the choice to the library's ranking). Picks name offered ids only; an
+   * unusable answer throws `UnusableJudgmentError` (a `FallbackJudge` turns it into no picks).
+   */
+  chooseInLibrary?(request: LibraryChoiceRequest, run: JudgeRun): Promise<LibraryChoice | undefined>;
 }
 
 /** Where a request points, for warnings: `docId/parent` (or group, or `(roots)`). */

@@ -10,6 +10,7 @@ import {
   type CatalogFilter,
   type CatalogReader,
   isCatalogReader,
+  isLibraryReader,
   matchesFilter,
   StoreCorruptionError,
 } from "pageindex-store";
@@ -18,6 +19,7 @@ import type { DocumentChoiceRequest } from "../judge/types.js";
 import { resolveId } from "../judge/verdicts.js";
 import type { RankedDocument } from "../types.js";
 import type { SearchLedger } from "./ledger.js";
+import { planFromLibrary } from "./library-starts.js";
 import type { WorkItem } from "./work.js";
 
 /** How a document's section scores add up to one score (see {@link documentScore}). */
@@ -87,6 +89,11 @@ export function documentScore(scores: Iterable<number>, scoring: DocumentScoring
  * @throws {DocumentNotFoundError} when `docIds` names a document the reader does not have.
  */
 export async function planStarts(ctx: SearchLedger, scope: DocumentScope): Promise<StartPlan> {
+  // Hook: a reader with a library index chooses from section evidence (search/library-starts.ts).
+  if (isLibraryReader(ctx.reader)) {
+    const plan = await planFromLibrary(ctx, ctx.reader, scope);
+    if (plan) return plan;
+  }
   if (!scope.docIds && isCatalogReader(ctx.reader)) return planFromCatalog(ctx, ctx.reader, scope);
   let docs = scope.docIds ? await namedDocuments(ctx, scope.docIds) : await ctx.reader.listDocuments();
   if (scope.filter) {
@@ -286,8 +293,10 @@ async function planFromCatalog(
   ctx.counters.documentsConsidered = candidates.length;
   if (candidates.length === 0) ctx.warnings.push("no document of the library matches the query (catalog)");
   const { ranking, clear } = await rankDocumentCandidates(ctx, candidates, scope);
-  // The catalog's clear leader is searched alone (no model asked).
-  if (clear) return startAt(ctx, ranking.slice(0, 1), 0, ranking);
+  // The catalog's clear leader is searched alone; with a model choosing, it still sees the
+  // candidates (a lexical leader was the wrong document in 13 of 30 held-out questions).
+  const asks = ctx.judge.usesModel && scope.documentSelection === "llm";
+  if (clear && !asks) return startAt(ctx, ranking.slice(0, 1), 0, ranking);
   if (scope.documentSelection === "all") {
     // The best, and the next ones only while the choice is not clear (within `margin` of it).
     const top = ranking[0]?.score ?? 0;
@@ -371,8 +380,8 @@ async function rankDocumentCandidates(
 }
 
 /**
- * `documentSelection: "llm"`: the best candidate alone when it leads by `margin`; otherwise the
- * model chooses among the best candidates (their cards: names, descriptions and matching
+ * `documentSelection: "llm"`: without a model, the best candidate alone when it leads by
+ * `margin`; otherwise (and always with a model) the model chooses among the best candidates (their cards: names, descriptions and matching
  * sections), and the ranking stands in when there is no model or its answer is unusable.
  */
 async function choose(
@@ -386,7 +395,10 @@ async function choose(
   let docIds: string[];
   let chain = 0;
   // `Infinity` (always ask) never counts as clear, even against a second scoring 0.
-  if (!second || (Number.isFinite(scope.margin) && first.score >= scope.margin * second.score)) {
+  if (
+    !second ||
+    (!ctx.judge.usesModel && Number.isFinite(scope.margin) && first.score >= scope.margin * second.score)
+  ) {
     docIds = [first.docId];
   } else {
     // The judge chooses among the best candidates, shown with the sections that ranked them.

@@ -1,0 +1,298 @@
+/**
+ * Document choice from section evidence (a reader with a library index, see `LibraryReader`):
+ * the candidates are the documents of the best-matching sections across the library, and the
+ * search starts at those sections as well as at the documents' roots. With a model, its first
+ * prompt offers the best candidates with their matching sections in context and it picks
+ * documents and sections at once; no lexical shortcut skips it.
+ */
+import { getNode, type SkeletonNode, type TreeReader } from "pageindex-core";
+import { isCatalogReader, type LibraryDocumentHit, type LibraryReader } from "pageindex-store";
+import type { LibraryPick } from "../judge/types.js";
+import type { Candidate, RankedDocument, TrailStep } from "../types.js";
+import type { DocumentScope, StartPlan } from "./documents.js";
+import type { SearchLedger } from "./ledger.js";
+import { lexicalTopCandidates } from "./stand-ins.js";
+import type { WorkItem } from "./work.js";
+
+/** Best-matching sections asked per candidate document (the prompt shows as many as fit). */
+const SECTIONS_PER_DOCUMENT = 12;
+/** Share of `maxPromptTokens` the library prompt may fill: it should cost about a document's first prompt. */
+const PROMPT_SHARE = 0.5;
+/**
+ * Offline, a document's best sections are start points besides its root. Measured on the corpus
+ * (46 questions, hit@3): 35 with leaf hits starting at their parents, 35 from the roots alone, 30
+ * with leaf hits returned as they are (a lexical match outranks the judged sections).
+ */
+const OFFLINE_SECTION_STARTS = 3;
+/** Least rank weight of a searched document's sections (as in the catalog path). */
+const MIN_RANK_PRIOR = 0.25;
+
+/** What a library-based plan adds: the hits, to rescue a search that found nothing. */
+export interface LibraryPlan extends StartPlan {
+  library: LibraryDocumentHit[];
+}
+
+function rootItem(docId: string, chain: number): WorkItem {
+  return { docId, parent: null, trail: [], priority: 1, chain };
+}
+
+/**
+ * Plans the starts from the library index, or `undefined` when the existing paths should decide:
+ * a named set of documents, a first stage, a library small enough that `all` searches every
+ * document, or a query no section matches.
+ */
+export async function planFromLibrary(
+  ctx: SearchLedger,
+  reader: TreeReader & LibraryReader,
+  scope: DocumentScope,
+): Promise<LibraryPlan | undefined> {
+  if (scope.docIds || scope.firstStage) return undefined;
+  if (scope.documentSelection === "all" && isCatalogReader(reader)) {
+    const filter = scope.filter ? { filter: scope.filter } : {};
+    const { total } = await reader.listDocuments({ limit: 0, ...filter });
+    if (total <= scope.maxDocuments) return undefined;
+  }
+  const hits = await reader.searchLibrary(ctx.query, {
+    limit: scope.candidates,
+    sectionsPerDocument: SECTIONS_PER_DOCUMENT,
+    ...(scope.filter ? { filter: scope.filter } : {}),
+  });
+  if (hits.length === 0) {
+    ctx.warnings.push("no section of the library matches the query");
+    return undefined;
+  }
+  ctx.counters.documentsConsidered = hits.length;
+  const ranking = rankingOf(hits);
+  let chain = 0;
+  if (ctx.judge.usesModel && ctx.judge.chooseInLibrary) {
+    const chosen = await askJudge(ctx, hits, scope.maxDocuments);
+    if ("starts" in chosen) return chosen;
+    chain = chosen.chain; // the lexical choice below waited for the failed answer
+  }
+  return offlineStarts(ctx, hits, ranking, scope, chain);
+}
+
+/** The library's order as the run's `documentRanking` (section scores, DocScore-aggregated). */
+function rankingOf(hits: readonly LibraryDocumentHit[]): RankedDocument[] {
+  return hits.map((h) => ({
+    docId: h.docId,
+    score: h.score,
+    catalogScore: 0,
+    sectionScore: h.score,
+    evidence: h.sections.map((s) => s.title),
+  }));
+}
+
+/** Weights the chosen documents' lexical scores by their rank (1 for the first). */
+function weighByRank(ctx: SearchLedger, docIds: readonly string[], score: (docId: string) => number): void {
+  const top = score(docIds[0] as string);
+  ctx.rankDocuments(
+    new Map(docIds.map((id) => [id, top > 0 ? Math.max(MIN_RANK_PRIOR, score(id) / top) : 1])),
+  );
+}
+
+/**
+ * Without a model (or when its answer is unusable): the best document and the next ones while
+ * they score within `documentMargin` of it (at most `maxDocuments`), each searched from its root
+ * and from its best-matching sections.
+ */
+async function offlineStarts(
+  ctx: SearchLedger,
+  hits: readonly LibraryDocumentHit[],
+  ranking: RankedDocument[],
+  scope: DocumentScope,
+  chain = 0,
+): Promise<LibraryPlan> {
+  const top = hits[0]?.score ?? 0;
+  const chosen = hits.filter((h, i) => i === 0 || h.score * scope.margin > top).slice(0, scope.maxDocuments);
+  ctx.docIds = chosen.map((h) => h.docId);
+  const byId = new Map(chosen.map((h) => [h.docId, h.score]));
+  weighByRank(ctx, ctx.docIds, (id) => byId.get(id) ?? 0);
+  const starts: WorkItem[] = [];
+  for (const hit of chosen) {
+    starts.push(rootItem(hit.docId, chain));
+    const best = hit.sections[0]?.score ?? 0;
+    for (const section of hit.sections.slice(0, OFFLINE_SECTION_STARTS)) {
+      const item = await sectionStart(ctx, hit.docId, section.nodeId, {
+        score: best > 0 ? section.score / best : 0.5,
+        reason: "library match",
+        chain,
+      });
+      if (item) starts.push(item);
+    }
+  }
+  return { starts, chain, ranking, library: [...hits] };
+}
+
+/**
+ * A start at one section, or `undefined` when the section is no longer in the document (the
+ * index is ahead of or behind the tree). Offline, a leaf with siblings starts at its parent (the
+ * siblings are judged together, which confirms the match and lets a better neighbour win); a
+ * model's pick starts at the section itself (a leaf is then a result, judged already).
+ */
+async function sectionStart(
+  ctx: SearchLedger,
+  docId: string,
+  nodeId: string,
+  verdict: { score: number; reason: string; chain: number; judged?: boolean },
+): Promise<WorkItem | undefined> {
+  let skeleton: Awaited<ReturnType<SearchLedger["skeleton"]>>;
+  try {
+    skeleton = await ctx.skeleton(docId);
+  } catch {
+    return undefined; // unreadable or gone: `readableStarts` warns about the document
+  }
+  const node = getNode(skeleton, nodeId);
+  if (!node) {
+    ctx.warnings.push(`library: section "${nodeId}" is not in document "${docId}" (index out of date)`);
+    return undefined;
+  }
+  let start: SkeletonNode = node;
+  if (!verdict.judged && node.childIds.length === 0 && node.parentId !== null) {
+    start = getNode(skeleton, node.parentId) ?? node;
+  }
+  const step: TrailStep = {
+    nodeId: start.nodeId,
+    title: start.title,
+    score: verdict.score,
+    reason: verdict.reason,
+    judge: verdict.judged ? "llm" : "lexical",
+  };
+  return {
+    docId,
+    parent: start,
+    trail: [step],
+    priority: verdict.score,
+    chain: verdict.chain,
+    // A lexical pick is a seed (its children rejected is no dead end); a model's pick is judged.
+    ...(verdict.judged ? {} : { seed: true }),
+  };
+}
+
+/**
+ * The judge picks documents and sections among the best candidates (one prompt, see
+ * `Judge.chooseInLibrary`). No usable pick: only the round trips it took, so the caller chooses
+ * from the library's ranking.
+ */
+async function askJudge(
+  ctx: SearchLedger,
+  hits: readonly LibraryDocumentHit[],
+  maxDocuments: number,
+): Promise<LibraryPlan | { chain: number }> {
+  const choice = await ctx.judge.chooseInLibrary?.(
+    {
+      documents: hits,
+      max: maxDocuments,
+      promptTokens: Math.max(1, Math.floor(ctx.settings.maxPromptTokens * PROMPT_SHARE)),
+    },
+    ctx,
+  );
+  const chain = choice?.roundTrips ?? 0;
+  ctx.noteChain(chain);
+  ctx.counters.nodesJudged += choice?.offered ?? 0;
+  if (!choice) return { chain };
+  // A document picked only weakly (a near miss) beside a strong pick is not searched: it stays
+  // in the ranking (weak sections of a searched document are left to the search's weak rule).
+  const weak = ctx.settings.weakBranchScore;
+  const strongDocs = new Set(choice.picks.filter((p) => p.score > weak).map((p) => p.docId));
+  const picks = strongDocs.size > 0 ? choice.picks.filter((p) => strongDocs.has(p.docId)) : choice.picks;
+  const chosen: string[] = [];
+  for (const p of picks) {
+    if (!chosen.includes(p.docId) && chosen.length < maxDocuments) chosen.push(p.docId);
+  }
+  if (chosen.length === 0) return { chain };
+  ctx.docIds = chosen;
+  const best = new Map<string, number>();
+  for (const p of picks) best.set(p.docId, Math.max(best.get(p.docId) ?? 0, p.score));
+  weighByRank(ctx, chosen, (id) => best.get(id) ?? 0);
+  const starts: WorkItem[] = [];
+  const rooted = new Set<string>();
+  const below = await pickedAncestors(ctx, picks);
+  for (const p of picks) {
+    const { docId } = p;
+    if (!chosen.includes(docId) || (p.nodeId !== undefined && below.has(`${docId}/${p.nodeId}`))) continue;
+    const item =
+      p.nodeId === undefined
+        ? undefined
+        : await sectionStart(ctx, docId, p.nodeId, { score: p.score, reason: p.reason, chain, judged: true });
+    if (item) starts.push(item);
+    else if (!rooted.has(docId)) {
+      rooted.add(docId);
+      starts.push({ ...rootItem(docId, chain), priority: p.score });
+    }
+  }
+  const order = new Map(chosen.map((id, i) => [id, i]));
+  const ranking = rankingOf(hits).sort(
+    (a, b) => (order.get(a.docId) ?? chosen.length) - (order.get(b.docId) ?? chosen.length),
+  );
+  return { starts, chain, ranking, library: [...hits] };
+}
+
+/**
+ * Picked sections with another picked section inside them (`docId/nodeId`): the narrower pick is
+ * where to look, so the wider one is not opened (as when both show in one outline).
+ */
+async function pickedAncestors(ctx: SearchLedger, picks: readonly LibraryPick[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const p of picks) {
+    if (p.nodeId === undefined) continue;
+    const { docId } = p;
+    const skeleton = await ctx.skeleton(docId).catch(() => undefined);
+    let node = skeleton ? getNode(skeleton, p.nodeId) : undefined;
+    while (skeleton && node && node.parentId !== null) {
+      const parentId: string = node.parentId;
+      if (picks.some((o) => o.docId === docId && o.nodeId === parentId)) out.add(`${docId}/${parentId}`);
+      node = getNode(skeleton, parentId);
+    }
+  }
+  return out;
+}
+
+/**
+ * A search that found nothing although sections matched: the best of those sections (by the
+ * library's ranking, the searched documents first) stand in, so such a question never comes
+ * back empty.
+ */
+export async function rescueFromLibrary(
+  ctx: SearchLedger,
+  plan: StartPlan,
+  found: Candidate[],
+): Promise<Candidate[]> {
+  const library = (plan as Partial<LibraryPlan>).library;
+  if (found.length > 0 || !library || library.length === 0) return found;
+  const searched = library.filter((h) => ctx.docIds.includes(h.docId));
+  const docIds = (searched.length > 0 ? searched : library).map((h) => h.docId);
+  const lexical = await lexicalTopCandidates(ctx, docIds, "lexical-fallback");
+  if (lexical.length > 0) {
+    ctx.warnings.push(
+      "the search found nothing; returning the best lexical matches of the library's candidates",
+    );
+    return lexical;
+  }
+  ctx.warnings.push("the search found nothing; returning the library's best-matching sections");
+  const out: Candidate[] = [];
+  const top = library[0]?.sections[0]?.score || 1;
+  for (const hit of searched.length > 0 ? searched : library) {
+    let skeleton: Awaited<ReturnType<SearchLedger["skeleton"]>>;
+    try {
+      skeleton = await ctx.skeleton(hit.docId);
+    } catch {
+      continue;
+    }
+    for (const section of hit.sections) {
+      const node = getNode(skeleton, section.nodeId);
+      if (!node) continue;
+      const score = Math.min(1, section.score / top);
+      const reason = "library match (the search found nothing else)";
+      const step: TrailStep = {
+        nodeId: node.nodeId,
+        title: node.title,
+        score,
+        reason,
+        judge: "lexical-fallback",
+      };
+      out.push(ctx.candidate(hit.docId, node, { score, reason }, "lexical-fallback", [step]));
+    }
+  }
+  return out;
+}

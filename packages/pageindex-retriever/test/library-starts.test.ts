@@ -1,0 +1,305 @@
+import { countTokens, createTree, type NodeDraft, type TreeDocument } from "pageindex-core";
+import { type Judge, LexicalJudge, PageIndexRetriever } from "pageindex-retriever";
+import { describe, expect, it } from "vitest";
+import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
+import { SectionLibraryReader } from "./support/library-reader.js";
+
+const TOPICS = ["orchard", "vineyard", "pasture", "greenhouse", "apiary", "fishery", "forestry", "dairy"];
+
+/** A manual about one topic: three chapters of three subsections each, pages numbered. */
+function topicManual(topic: string, extra: NodeDraft[] = []): TreeDocument {
+  let page = 1;
+  const leaf = (title: string, text: string): NodeDraft => {
+    page += 1;
+    return { title, text, summary: text, startPage: page, endPage: page };
+  };
+  const chapter = (title: string, leaves: NodeDraft[]): NodeDraft => ({
+    title,
+    text: `${title} of the ${topic}.`,
+    startPage: leaves[0]?.startPage as number,
+    ownEndPage: leaves[0]?.startPage as number,
+    children: leaves,
+  });
+  return createTree(
+    {
+      docId: `${topic}-manual`,
+      docName: `${topic[0]?.toUpperCase()}${topic.slice(1)} Operations Manual`,
+      kind: "pdf",
+      pageCount: 20,
+      description: `Running a ${topic}: planning, daily work, records.`,
+      build: { loader: "test", structure: "outline" },
+    },
+    [
+      chapter("Planning", [
+        leaf("Site selection", `Choosing a site for the ${topic}: soil, water, access roads.`),
+        leaf("Budget", `Yearly budget of the ${topic}: staff, tools, fuel.`),
+        leaf("Permits", `Permits a ${topic} needs from the county.`),
+      ]),
+      chapter("Daily work", [
+        leaf("Morning checks", `Walk the ${topic} at dawn and note anything unusual.`),
+        leaf("Tools", `Tools used in the ${topic} and where they are stored.`),
+        leaf("Staff rota", `Who works which shift at the ${topic}.`),
+      ]),
+      chapter("Records", [
+        leaf("Logbook", `The ${topic} logbook records every inspection.`),
+        leaf("Yearly report", `The yearly report summarises the ${topic} accounts.`),
+        ...extra,
+      ]),
+    ],
+  );
+}
+
+/** Eight manuals; the apiary's holds the one section about swarming bees. */
+function library(): { reader: SectionLibraryReader; target: { docId: string; nodeId: string } } {
+  const trees = TOPICS.map((t) =>
+    t === "apiary"
+      ? topicManual(t, [
+          {
+            title: "Swarm recovery",
+            text: "When the bees swarm and leave the hive, catch the swarm cluster in a box at dusk.",
+            summary: "Catching a swarm cluster that left the hive.",
+            startPage: 19,
+            endPage: 19,
+          },
+        ])
+      : topicManual(t),
+  );
+  const apiary = trees.find((t) => t.docId === "apiary-manual") as TreeDocument;
+  const swarm = apiary.nodes.find((n) => n.title === "Swarm recovery");
+  return {
+    reader: new SectionLibraryReader(trees),
+    target: { docId: apiary.docId, nodeId: swarm?.nodeId as string },
+  };
+}
+
+/** The prompt id of the offered section whose line holds `title`. */
+function offeredId(prompt: string, title: string): string | undefined {
+  return new RegExp(String.raw`^\[(s\d+)\] .*${title}`, "m").exec(prompt)?.[1];
+}
+
+/** The prompt id of the offered document block whose name holds `name`. */
+function offeredDocument(prompt: string, name: string): string | undefined {
+  return new RegExp(String.raw`<toc doc="(d\d+)" name="[^"]*${name}`).exec(prompt)?.[1];
+}
+
+const QUESTION = "how do I catch a swarm of bees that left the hive";
+
+describe("document choice from section evidence", () => {
+  it("offers documents with their best sections and starts where the model picks", async () => {
+    const { reader, target } = library();
+    const model = new ScriptedChatModel([
+      (prompt) => {
+        const id = offeredId(prompt, "Swarm recovery");
+        return JSON.stringify({ relevant: id ? [{ id, score: 0.9, reason: "swarm" }] : [] });
+      },
+    ]);
+    const retriever = new PageIndexRetriever({ reader, model, k: 3, cache: false });
+    const docs = await retriever.invoke(QUESTION);
+    const prompt = model.prompts[0] as string;
+    // Documents with a one-line description, sections with their ancestors, pages and summary.
+    expect(prompt).toMatch(/Document: Apiary Operations Manual — Running a apiary/);
+    expect(prompt).toMatch(/^\[s\d+\] Records › Swarm recovery \(p\. 19\)\n {4}Catching a swarm cluster/m);
+    // One call: the picked leaf is the result, judged already.
+    expect(model.calls).toBe(1);
+    expect(retriever.lastRun?.stats.roundTrips).toBe(1);
+    expect(docs[0]?.metadata).toMatchObject({ docId: target.docId, nodeId: target.nodeId, judge: "llm" });
+    expect(retriever.lastRun?.docIds).toEqual([target.docId]);
+    expect(retriever.lastRun?.documentRanking?.[0]?.docId).toBe(target.docId);
+  });
+
+  it("asks the model even when one document leads clearly (no lexical shortcut)", async () => {
+    const { reader } = library();
+    const model = new ScriptedChatModel([], { fallback: JSON.stringify({ relevant: [] }) });
+    const retriever = new PageIndexRetriever({
+      reader,
+      model,
+      documentSelection: "llm",
+      documentMargin: 1.01,
+      cache: false,
+    });
+    await retriever.invoke(QUESTION);
+    expect(model.prompts[0]).toMatch(/^Question: how do I catch a swarm/m);
+    expect(model.prompts[0]).toMatch(/Candidate documents:/);
+    expect(retriever.lastRun?.stats.usage.byStep?.["choose-library"]?.calls).toBe(1);
+  });
+
+  it("opens a document picked without sections from its root", async () => {
+    const { reader, target } = library();
+    const model = new ScriptedChatModel([
+      (prompt) => JSON.stringify({ relevant: [{ id: offeredDocument(prompt, "Apiary"), score: 0.8 }] }),
+      (prompt) => {
+        const id = /^ *\[(\d+)\] Swarm recovery/m.exec(prompt)?.[1];
+        return JSON.stringify({ relevant: id ? [{ id, score: 0.9 }] : [] });
+      },
+    ]);
+    const retriever = new PageIndexRetriever({ reader, model, k: 3, cache: false });
+    const docs = await retriever.invoke(QUESTION);
+    expect(model.prompts[1]).toMatch(/Opened: the top level of the document/);
+    expect(model.prompts[1]).toMatch(/Document: Apiary Operations Manual/);
+    expect(docs[0]?.metadata).toMatchObject({ docId: target.docId, nodeId: target.nodeId });
+    expect(retriever.lastRun?.stats.roundTrips).toBe(2);
+  });
+
+  it("opens only the narrower of two nested picks, and caches the choice", async () => {
+    const { reader, target } = library();
+    const model = new ScriptedChatModel([
+      (prompt) => {
+        const chapter = /^\[(s\d+)\] Records \(/m.exec(prompt)?.[1];
+        const leaf = offeredId(prompt, "Swarm recovery");
+        return JSON.stringify({ relevant: [{ id: chapter }, { id: leaf }] });
+      },
+    ]);
+    const retriever = new PageIndexRetriever({ reader, model, k: 3 });
+    const question = "records of a bee swarm";
+    const docs = await retriever.invoke(question);
+    expect(model.prompts[0]).toMatch(/^\[s\d+\] Records \(/m);
+    // The chapter holding the picked leaf is not opened: one call (the script has one turn).
+    expect(model.calls).toBe(1);
+    expect(docs[0]?.metadata.nodeId).toBe(target.nodeId);
+    const again = await retriever.invoke(question);
+    expect(model.calls).toBe(1);
+    expect(retriever.lastRun?.stats.cacheHits).toBe(1);
+    expect(again[0]?.metadata.nodeId).toBe(target.nodeId);
+  });
+
+  it("does not search a document picked only weakly beside a strong pick", async () => {
+    const { reader, target } = library();
+    const model = new ScriptedChatModel([
+      (prompt) =>
+        JSON.stringify({
+          relevant: [
+            { id: offeredId(prompt, "Swarm recovery"), score: 0.9 },
+            { id: offeredDocument(prompt, "Orchard"), score: 0.2 },
+          ],
+        }),
+    ]);
+    const retriever = new PageIndexRetriever({ reader, model, k: 3, cache: false });
+    await retriever.invoke("swarm in the logbook");
+    expect(model.prompts[0]).toMatch(/name="Orchard Operations Manual"/);
+    expect(retriever.lastRun?.docIds).toEqual([target.docId]);
+    expect(retriever.lastRun?.documentRanking?.some((r) => r.docId === "orchard-manual")).toBe(true);
+    expect(model.calls).toBe(1);
+  });
+
+  it("falls back lexically, with a warning, when the answer is garbage", async () => {
+    const { reader, target } = library();
+    const model = new ScriptedChatModel(["I would look in the bee manual, probably."], {
+      fallback: JSON.stringify({ relevant: [] }),
+    });
+    const retriever = new PageIndexRetriever({ reader, model, retries: 0, k: 3, cache: false });
+    const docs = await retriever.invoke(QUESTION);
+    const run = retriever.lastRun;
+    expect(run?.warnings.some((w) => w.startsWith("library choice unusable"))).toBe(true);
+    expect(run?.stats.fallbacks).toBeGreaterThanOrEqual(1);
+    expect(run?.docIds[0]).toBe(target.docId);
+    // Every later judgment said "nothing": the library's matches still answer.
+    expect(docs.length).toBeGreaterThan(0);
+    expect(docs.some((d) => d.metadata.nodeId === target.nodeId)).toBe(true);
+  });
+
+  it("drops ids that were not offered, a real document that was not offered included", async () => {
+    const { reader, target } = library();
+    // "dairy-manual" exists in the library but matches no word of the question: never offered.
+    const model = new ScriptedChatModel(
+      [JSON.stringify({ relevant: [{ id: "s999" }, { id: "dairy-manual" }, { id: "d42" }] })],
+      { fallback: JSON.stringify({ relevant: [] }) },
+    );
+    const retriever = new PageIndexRetriever({ reader, model, k: 3, cache: false });
+    const docs = await retriever.invoke(QUESTION);
+    const run = retriever.lastRun;
+    expect(model.prompts[0]).not.toMatch(/Dairy/);
+    expect(run?.warnings.some((w) => w.includes("dropped ids not offered (s999, dairy-manual, d42)"))).toBe(
+      true,
+    );
+    expect(run?.docIds).not.toContain("dairy-manual");
+    expect(docs.every((d) => d.metadata.docId !== "dairy-manual")).toBe(true);
+    expect(docs.some((d) => d.metadata.nodeId === target.nodeId)).toBe(true);
+  });
+
+  it("keeps the offered picks beside an id that was not offered", async () => {
+    const { reader, target } = library();
+    const model = new ScriptedChatModel([
+      (prompt) =>
+        JSON.stringify({
+          relevant: [{ id: "dairy-manual" }, { id: offeredId(prompt, "Swarm recovery"), score: 0.9 }],
+        }),
+    ]);
+    const retriever = new PageIndexRetriever({ reader, model, k: 3, cache: false });
+    const docs = await retriever.invoke(QUESTION);
+    expect(retriever.lastRun?.docIds).toEqual([target.docId]);
+    expect(docs[0]?.metadata.nodeId).toBe(target.nodeId);
+  });
+
+  it("offline: starts at the best sections as well as the roots, and is never empty", async () => {
+    const { reader, target } = library();
+    // Small subtrees are not returned whole here, so the section itself must be found.
+    const retriever = new PageIndexRetriever({ reader, k: 3, cache: false, collapseBelowTokens: 0 });
+    const docs = await retriever.invoke(QUESTION);
+    expect(retriever.lastRun?.documentRanking?.[0]?.docId).toBe(target.docId);
+    expect(docs[0]?.metadata).toMatchObject({ docId: target.docId, nodeId: target.nodeId });
+    // A judge that rejects every section it is shown: the library's matches stand in.
+    const lexical = new LexicalJudge();
+    const rejecting: Judge = {
+      usesModel: false,
+      async judgeSiblings(request) {
+        const verdicts = request.candidates.map((c) => ({
+          nodeId: c.nodeId,
+          relevant: false,
+          score: 0,
+          reason: "no",
+        }));
+        return { judgment: { verdicts, judge: "lexical" }, roundTrips: 0 };
+      },
+      async judgeOutline() {
+        return { judgment: { verdicts: [], judge: "lexical" }, roundTrips: 0 };
+      },
+      chooseDocuments: (request, run) => lexical.chooseDocuments(request, run),
+    };
+    const strict = new PageIndexRetriever({ reader, k: 3, cache: false, judge: rejecting });
+    const rescued = await strict.invoke("swarm");
+    expect(strict.lastRun?.warnings.some((w) => w.startsWith("the search found nothing"))).toBe(true);
+    expect(rescued.length).toBeGreaterThan(0);
+    expect(rescued[0]?.metadata.docId).toBe(target.docId);
+  });
+
+  it("fits 50 candidate documents within the prompt budget, best first", async () => {
+    const long = "sediment ".repeat(120);
+    const trees = Array.from({ length: 50 }, (_, i) =>
+      createTree(
+        {
+          docId: `report-${i}`,
+          docName: `River report ${i}`,
+          kind: "pdf",
+          pageCount: 5,
+          description: `Survey ${i} of the river. ${long}`,
+          build: { loader: "test", structure: "outline" },
+        },
+        [1, 2, 3, 4, 5].map((s) => ({
+          title: `Sediment survey ${s}${i === 7 ? " of the dam outflow" : ""}`,
+          text: `Sediment measured at station ${s}. ${i === 7 ? "dam outflow dam outflow" : ""}`,
+          summary: `Sediment at station ${s}: ${long}`,
+          startPage: s,
+          endPage: s,
+        })),
+      ),
+    );
+    const reader = new SectionLibraryReader(trees);
+    const model = new ScriptedChatModel([], { fallback: JSON.stringify({ relevant: [] }) });
+    const maxPromptTokens = 2000;
+    const retriever = new PageIndexRetriever({
+      reader,
+      model,
+      maxPromptTokens,
+      documentCandidates: 50,
+      cache: false,
+    });
+    await retriever.invoke("sediment below the dam outflow");
+    const prompt = model.prompts[0] as string;
+    expect(countTokens(prompt)).toBeLessThanOrEqual(maxPromptTokens);
+    const offered = [...prompt.matchAll(/<toc doc="d\d+" name="River report (\d+)"/g)].map((m) => m[1]);
+    expect(offered[0]).toBe("7");
+    expect(offered.length).toBeGreaterThan(1);
+    expect(offered.length).toBeLessThan(50);
+    expect(retriever.lastRun?.stats.documentsConsidered).toBe(50);
+  });
+});
