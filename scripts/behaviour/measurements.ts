@@ -145,8 +145,11 @@ export function summary(m: Measurement, content: string): string {
     return ["financebench", "reference"]
       .filter((set) => out[set])
       .map((set) => {
-        const settings = out[set] as Record<string, { summary: { hitK: number } }>;
-        const hits = Object.values(settings).map((s) => `${Math.round(s.summary.hitK * 100)}`);
+        // Settings are objects with a summary; other keys (counts, options) are skipped.
+        const settings = Object.values(out[set] as Record<string, { summary?: { hitK?: number } }>);
+        const hits = settings
+          .filter((s) => typeof s?.summary?.hitK === "number")
+          .map((s) => `${Math.round((s.summary?.hitK ?? 0) * 100)}`);
         return `${set.slice(0, 3)} hit@k ${hits.join("/")}%`;
       })
       .join(", ");

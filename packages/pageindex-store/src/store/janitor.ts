@@ -375,6 +375,18 @@ export class StoreJanitor {
     return this.ready;
   }
 
+  /**
+   * Builds the library index from the heads when it is empty and the store is not (a folder
+   * written before the library index). @returns the number of documents indexed.
+   */
+  async buildLibraryIfEmpty(): Promise<number> {
+    const library = this.s.library;
+    if (!library || (await library.index.count()) > 0) return 0;
+    const { heads, unreadable } = await this.s.readAllHeads();
+    if (heads.length === 0) return 0;
+    return this.reconcileLibrary(heads, unreadable);
+  }
+
   /** Processes the library's pending intents now. @returns the number of documents repaired. */
   async repairLibrary(): Promise<number> {
     const library = this.s.library;

@@ -13,7 +13,13 @@ import type {
   DocumentPageOptions,
   SearchDocumentsOptions,
 } from "../catalog/index.js";
-import type { LibraryDocumentHit, LibraryReader, SearchLibraryOptions } from "../library/types.js";
+import { openFolderLibrary } from "../library/sqlite/folder-library.js";
+import type {
+  LibraryDocumentHit,
+  LibraryIndex,
+  LibraryReader,
+  SearchLibraryOptions,
+} from "../library/types.js";
 import type { AddTreesOptions } from "./batch-write.js";
 import { FileByteStore, type FileByteStoreOptions } from "./file-byte-store.js";
 import { StoreJanitor } from "./janitor.js";
@@ -76,12 +82,36 @@ export class PageIndexStore implements TreeReader, LibraryReader {
     this.reader = new StoreReader(this.state);
   }
 
-  /** A store in a folder on disk (created if needed): the embedded default. */
+  /**
+   * A store in a folder on disk (created if needed): the embedded default. Its library index is
+   * SQLite FTS5 in the folder (`.library/library.sqlite`, see {@link SqliteLibraryIndex}), created
+   * with the folder and built from the documents already stored when a folder written before the
+   * library index is opened for writing; a `readOnly` folder uses the index it has, or its catalog
+   * when it has none. `library: false` opens the folder without one; a {@link LibraryIndex} uses
+   * that one. {@link PageIndexStore.close} closes the index the store opened.
+   * @throws {LibraryIndexError} when the folder's index file is not a library index or is damaged.
+   */
   static async fromPath(
     dir: string,
-    options: PageIndexStoreOptions & FileByteStoreOptions = {},
+    options: Omit<PageIndexStoreOptions, "library"> &
+      FileByteStoreOptions & { library?: LibraryIndex | false } = {},
   ): Promise<PageIndexStore> {
-    return new PageIndexStore(await FileByteStore.fromPath(dir, options), options);
+    const byteStore = await FileByteStore.fromPath(dir, options);
+    const { library: given, ...rest } = options;
+    if (given !== undefined) {
+      return new PageIndexStore(byteStore, given === false ? rest : { ...rest, library: given });
+    }
+    const library = await openFolderLibrary(byteStore.rootPath, byteStore.readOnly);
+    if (!library) return new PageIndexStore(byteStore, rest);
+    const store = new PageIndexStore(byteStore, { ...rest, library });
+    store.closer = () => library.close();
+    try {
+      if (!byteStore.readOnly) await store.janitor.buildLibraryIfEmpty();
+    } catch (error) {
+      await library.close().catch(() => undefined);
+      throw error;
+    }
+    return store;
   }
 
   /**
