@@ -42,7 +42,7 @@ const fast = { calls: { backoffMs: 1, timeoutMs: 2000 } };
  * holds a word of the question. It spends one step of the budget per judgment, as a model would.
  */
 class TitleWordJudge implements Judge {
-  readonly usesModel = false;
+  readonly usesModel: boolean = false;
   readonly asked: string[] = [];
 
   private words(query: string): string[] {
