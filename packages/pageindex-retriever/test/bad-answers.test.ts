@@ -5,6 +5,7 @@ import {
   ScriptedChatModel,
   type ScriptedTurn,
 } from "../../../test/support/scripted-model.js";
+import { DOCUMENT_CHOICE_PATHS } from "./support/catalog-reader.js";
 import { annualReport, ID, judgeByTitle, manual, offeredNodes, TAX_PATH } from "./support/fixtures.js";
 
 // These tests pin how `expand` (the default before `auto`) searches.
@@ -28,14 +29,17 @@ function badAlways(when: (prompt: string) => boolean, bad: () => string | Error)
   return (prompt: string) => (when(prompt) ? bad() : fallbackJudge(prompt));
 }
 
+/** The document choice: the catalog's cards prompt, or the library prompt of candidates with their sections. */
+const atChoice = (prompt: string) =>
+  prompt.includes("Choose up to") || prompt.includes("Candidate documents:");
+
 /** Good answers: document choice names the manual, judging follows the title patterns. */
 function fallbackJudge(prompt: string): string {
-  if (prompt.includes("Choose up to")) return JSON.stringify({ relevant: [{ id: "rocket-manual" }] });
+  if (atChoice(prompt)) return JSON.stringify({ relevant: [{ id: "rocket-manual" }] });
   return prompt.includes("Rocket Skates") ? judgeByTitle(/Maintenance/)(prompt) : good(prompt);
 }
 
 const atNotes = (prompt: string) => offeredNodes(prompt).some((n) => n.id === ID.note12);
-const atChoice = (prompt: string) => prompt.includes("Choose up to");
 
 /** A bad answer, given the id a good answer would name. */
 type Bad = (rightId: string) => string | Error;
@@ -78,36 +82,44 @@ describe("bad model answers with the beam strategy", () => {
   });
 });
 
-describe("bad model answers when the model chooses the documents", () => {
-  const trees = () => [annualReport(), manual(), annualReport("beta-10k", "BETA 2023 Form 10-K")];
+describe.each(DOCUMENT_CHOICE_PATHS)(
+  "bad model answers when the model chooses the documents ($path)",
+  ({ path, reader }) => {
+    const trees = () => [annualReport(), manual(), annualReport("beta-10k", "BETA 2023 Form 10-K")];
+    const unusable =
+      path === "library"
+        ? /library choice unusable .*; chose lexically/
+        : /document choice unusable .*; chose lexically/;
 
-  it.each(BAD)(
-    "%s in the document choice still finds the manual's section",
-    async (_label, bad, judge, callsThere) => {
-      const answer = () => bad("rocket-manual");
-      const model = new ScriptedChatModel([], {
-        fallback: callsThere === 3 ? badAlways(atChoice, answer) : badOnce(atChoice, answer),
-      });
-      const retriever = new PageIndexRetriever({
-        trees: trees(),
-        model,
-        documentSelection: "llm",
-        documentMargin: Number.POSITIVE_INFINITY, // always ask the model, however clear the lexical choice
-        maxDocuments: 1,
-        k: 1,
-        ...fast,
-      });
-      const docs = await retriever.invoke("How often should the fuel filter be replaced?");
-      expect(docs.map((d) => d.id)).toEqual(["rocket-manual:0002"]);
-      expect(docs[0]?.metadata.judge).toBe("llm");
-      expect(retriever.lastRun?.docIds).toEqual(["rocket-manual"]);
-      const warnings = retriever.lastRun?.warnings.join("\n") ?? "";
-      if (judge === "lexical-fallback")
-        expect(warnings).toMatch(/document choice unusable .*; chose lexically/);
-      else expect(warnings).not.toMatch(/document choice unusable/);
-      // The choice (with its retries) comes before the judging of the chosen manual's roots.
-      expect(retriever.lastRun?.stats.roundTrips).toBe(callsThere + 1);
-      expect(retriever.lastRun?.stats.calls).toBe(callsThere + 1);
-    },
-  );
-});
+    it.each(BAD)(
+      "%s in the document choice still finds the manual's section",
+      async (_label, bad, judge, callsThere) => {
+        const answer = () => bad("rocket-manual");
+        const model = new ScriptedChatModel([], {
+          fallback: callsThere === 3 ? badAlways(atChoice, answer) : badOnce(atChoice, answer),
+        });
+        const retriever = new PageIndexRetriever({
+          reader: reader(trees()),
+          model,
+          documentSelection: "llm",
+          documentMargin: Number.POSITIVE_INFINITY, // always ask the model, however clear the lexical choice
+          maxDocuments: 1,
+          k: 1,
+          ...fast,
+        });
+        const docs = await retriever.invoke("How often should the fuel filter be replaced?");
+        // The choice was asked in this path's prompt.
+        expect(model.prompts[0]).toContain(path === "library" ? "Candidate documents:" : "Choose up to");
+        expect(docs.map((d) => d.id)).toEqual(["rocket-manual:0002"]);
+        expect(docs[0]?.metadata.judge).toBe("llm");
+        expect(retriever.lastRun?.docIds).toEqual(["rocket-manual"]);
+        const warnings = retriever.lastRun?.warnings.join("\n") ?? "";
+        if (judge === "lexical-fallback") expect(warnings).toMatch(unusable);
+        else expect(warnings).not.toMatch(/choice unusable/);
+        // The choice (with its retries) comes before the judging of the chosen manual's roots.
+        expect(retriever.lastRun?.stats.roundTrips).toBe(callsThere + 1);
+        expect(retriever.lastRun?.stats.calls).toBe(callsThere + 1);
+      },
+    );
+  },
+);

@@ -4,6 +4,7 @@ import { DocumentNotFoundError } from "pageindex-core";
 import { PageIndexRetriever } from "pageindex-retriever";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
+import { DOCUMENT_CHOICE_PATHS } from "./support/catalog-reader.js";
 import { annualReport, ID, judgeByTitle, manual, offeredNodes, SpyReader } from "./support/fixtures.js";
 
 // These tests pin how `expand` (the default before `auto`) searches.
@@ -70,22 +71,31 @@ describe("which documents are searched", () => {
     expect(retriever.lastRun?.stats).toMatchObject({ calls: 2, roundTrips: 2 });
   });
 
-  it("chooses documents lexically when the model's choice is unusable", async () => {
-    const model = new ScriptedChatModel(['{"relevant": [{"id": "ghost"}]}'], {
-      fallback: judgeByTitle(/Maintenance/),
-    });
-    const retriever = new PageIndexRetriever({
-      trees: trees(),
-      model,
-      documentSelection: "llm",
-      documentMargin: Number.POSITIVE_INFINITY,
-      maxDocuments: 1,
-      ...fast,
-    });
-    await retriever.invoke("fuel filter warranty");
-    expect(retriever.lastRun?.docIds).toEqual(["rocket-manual"]);
-    expect(retriever.lastRun?.warnings.join(" ")).toMatch(/document choice unusable/);
-  });
+  it.each(DOCUMENT_CHOICE_PATHS)(
+    "chooses documents lexically when the model's choice is unusable ($path)",
+    async ({ path, reader }) => {
+      const model = new ScriptedChatModel(['{"relevant": [{"id": "ghost"}]}'], {
+        fallback: judgeByTitle(/Maintenance/),
+      });
+      const retriever = new PageIndexRetriever({
+        reader: reader(trees()),
+        model,
+        documentSelection: "llm",
+        documentMargin: Number.POSITIVE_INFINITY,
+        maxDocuments: 1,
+        ...fast,
+      });
+      await retriever.invoke("fuel filter warranty");
+      expect(model.prompts[0]).toContain(path === "library" ? "Candidate documents:" : "Choose up to");
+      expect(retriever.lastRun?.docIds).toEqual(["rocket-manual"]);
+      const warnings = retriever.lastRun?.warnings.join(" ");
+      if (path === "library") {
+        expect(warnings).toMatch(/library choice: dropped ids not offered \(ghost\)/);
+        expect(warnings).toMatch(/library choice unusable \(only ids not offered\); chose lexically/);
+      } else expect(warnings).toMatch(/document choice unusable/);
+      expect(retriever.lastRun?.stats.fallbacks).toBe(1);
+    },
+  );
 
   it("starts from a first-stage retriever's nodes (hybrid)", async () => {
     const first = new FixedRetriever([

@@ -15,6 +15,8 @@ import {
   type JudgeRequest,
   type JudgeRun,
   LexicalJudge,
+  type LibraryChoice,
+  type LibraryChoiceRequest,
   LlmJudge,
   LruJudgmentCache,
   type NodeVerdict,
@@ -30,6 +32,7 @@ import type { SearchLedger } from "../src/search/ledger.js";
 import { openNode } from "../src/search/open-node.js";
 import { type Scheduler, STRATEGIES } from "../src/search/strategies.js";
 import { newSearchState, type WorkItem } from "../src/search/work.js";
+import { CatalogOnlyReader } from "./support/catalog-reader.js";
 import { annualReport, ID, judgeByTitle, manual, TAX_PATH } from "./support/fixtures.js";
 
 const fast = { calls: { backoffMs: 1, timeoutMs: 2000 } };
@@ -39,7 +42,7 @@ const fast = { calls: { backoffMs: 1, timeoutMs: 2000 } };
  * holds a word of the question. It spends one step of the budget per judgment, as a model would.
  */
 class TitleWordJudge implements Judge {
-  readonly usesModel = false;
+  readonly usesModel: boolean = false;
   readonly asked: string[] = [];
 
   private words(query: string): string[] {
@@ -100,6 +103,28 @@ class TitleWordJudge implements Judge {
   }
 }
 
+/**
+ * The title-word judge standing in for a model (`usesModel`), so a library reader asks it to
+ * pick among the library's candidates: the documents whose name holds a word of the question.
+ */
+class LibraryTitleWordJudge extends TitleWordJudge {
+  override readonly usesModel = true;
+
+  async chooseInLibrary(request: LibraryChoiceRequest, run: JudgeRun): Promise<LibraryChoice> {
+    this.asked.push("library");
+    const named = (name: string) =>
+      run.query
+        .toLowerCase()
+        .split(/\W+/)
+        .some((w) => w.length > 3 && name.toLowerCase().includes(w));
+    const picks = request.documents
+      .filter((d) => named(d.card.docName))
+      .slice(0, request.max)
+      .map((d) => ({ docId: d.docId, score: 1, reason: "name word" }));
+    return { picks, judge: "llm", roundTrips: 1, offered: 0 };
+  }
+}
+
 describe("a judge plugged in through `judge:`", () => {
   it("navigates the tree with the judge's verdicts", async () => {
     const judge = new TitleWordJudge();
@@ -113,10 +138,10 @@ describe("a judge plugged in through `judge:`", () => {
     expect(retriever.lastRun?.stats.lexicalJudgments).toBe(0);
   });
 
-  it("answers the single-shot strategy and the document choice", async () => {
+  it("answers the single-shot strategy and the document choice (catalog)", async () => {
     const judge = new TitleWordJudge();
     const retriever = new PageIndexRetriever({
-      trees: [annualReport(), manual()],
+      reader: new CatalogOnlyReader([annualReport(), manual()]),
       judge,
       strategy: "single-shot",
       documents: { selection: "llm", margin: Number.POSITIVE_INFINITY },
@@ -125,6 +150,22 @@ describe("a judge plugged in through `judge:`", () => {
     expect(judge.asked).toEqual(["documents", "table-of-contents"]);
     expect(retriever.lastRun?.docIds).toEqual(["acme-10k"]);
     // Equal scores: the deeper section first.
+    expect(docs.map((d) => d.metadata.nodeId)).toEqual([ID.note12, ID.income]);
+  });
+
+  it("answers the single-shot strategy and the library choice (library)", async () => {
+    const judge = new LibraryTitleWordJudge();
+    const retriever = new PageIndexRetriever({
+      trees: [annualReport(), manual()],
+      judge,
+      strategy: "single-shot",
+      documents: { selection: "llm", margin: Number.POSITIVE_INFINITY },
+    });
+    // "acme" is in both documents' text (the manual's skates are ACME's): the library offers both.
+    const docs = await retriever.invoke("ACME income taxes");
+    expect(judge.asked).toEqual(["library", "table-of-contents"]);
+    expect(retriever.lastRun?.stats.documentsConsidered).toBe(2);
+    expect(retriever.lastRun?.docIds).toEqual(["acme-10k"]);
     expect(docs.map((d) => d.metadata.nodeId)).toEqual([ID.note12, ID.income]);
   });
 

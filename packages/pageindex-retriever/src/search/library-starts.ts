@@ -126,9 +126,10 @@ async function offlineStarts(
 
 /**
  * A start at one section, or `undefined` when the section is no longer in the document (the
- * index is ahead of or behind the tree). Offline, a leaf with siblings starts at its parent (the
- * siblings are judged together, which confirms the match and lets a better neighbour win); a
- * model's pick starts at the section itself (a leaf is then a result, judged already).
+ * index is ahead of or behind the tree) or is a top-level leaf offline. Offline, a leaf starts at
+ * its parent (the siblings are judged together, which confirms the match and lets a better
+ * neighbour win; a top-level leaf's are judged by the root start); a model's pick starts at the
+ * section itself (a leaf is then a result, judged already).
  */
 async function sectionStart(
   ctx: SearchLedger,
@@ -148,7 +149,11 @@ async function sectionStart(
     return undefined;
   }
   let start: SkeletonNode = node;
-  if (!verdict.judged && node.childIds.length === 0 && node.parentId !== null) {
+  if (!verdict.judged && node.childIds.length === 0) {
+    // A top-level leaf is judged with its siblings by the document's root start (always planned
+    // beside it): as a start of its own it would come back unjudged, its lexical match
+    // outranking the judge's verdict on it.
+    if (node.parentId === null) return undefined;
     start = getNode(skeleton, node.parentId) ?? node;
   }
   const step: TrailStep = {
