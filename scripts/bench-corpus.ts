@@ -15,7 +15,11 @@
 // the documents searched (top 3).
 //
 // Usage: pnpm -r --filter "./packages/**" run build &&
-//   npx tsx scripts/bench-corpus.ts [--sizes 100,1000,10000,100000] [--backends file,redis] [--queries 30]
+//   npx tsx scripts/bench-corpus.ts [--sizes 100,1000,10000,100000] [--backends file,redis,postgres] [--queries 30]
+// Backends: `file` (PageIndexStore.fromPath: the folder's SQLite library index answers document
+// discovery), `postgres` (openPostgresStore at PAGEINDEX_POSTGRES_URL or
+// PAGEINDEX_TEST_POSTGRES_URL, one schema per library, dropped afterwards unless --keep), `redis`
+// (no library index: the catalog; keys read per query are counted for it only).
 // `--shape small` gives every size the 100,000 library's mostly small documents (kept apart as
 // .bench-out/stores/<size>-small). `--batch N` writes N documents per addTrees call (default
 // 1,000; 0: one addTree per document).
@@ -29,14 +33,23 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { BaseStore } from "@langchain/core/stores";
 import type { TreeDocument } from "pageindex-core";
 import { LexicalIndexes, PageIndexRetriever } from "pageindex-retriever";
-import { FileByteStore, PageIndexStore, RedisByteStore } from "pageindex-store";
+import {
+  openPostgresStore,
+  PageIndexStore,
+  type PageIndexStoreOptions,
+  RedisByteStore,
+} from "pageindex-store";
+import { dropSchema } from "../packages/pageindex-store/test/helpers/postgres.js";
 import { CountingByteStore } from "../test/support/counting-store.js";
 import { generate as generateDocument, libraryQuestions } from "./generated-library.js";
 
 const REDIS_URL = process.env.PAGEINDEX_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const POSTGRES_URL =
+  process.env.PAGEINDEX_POSTGRES_URL ??
+  process.env.PAGEINDEX_TEST_POSTGRES_URL ??
+  "postgres://postgres@127.0.0.1:5432/postgres";
 const SCRIPT = fileURLToPath(import.meta.url);
 /** How the querying process opens the store (`--verify full|checksum`). */
 const READ_OPTIONS = { verifyOnRead: (process.env.BENCH_VERIFY ?? "full") as "full" | "checksum" };
@@ -74,18 +87,33 @@ const questions = (size: number, count: number, skip = 0) =>
 // ---------------------------------------------------------------- stores
 
 interface Location {
-  backend: "file" | "redis";
-  /** Folder, or Redis key prefix. */
+  backend: "file" | "redis" | "postgres";
+  /** Folder, Redis key prefix, or PostgreSQL schema. */
   where: string;
 }
 
+/**
+ * Opens the library as an application would: a folder through `PageIndexStore.fromPath` (its
+ * SQLite library index), PostgreSQL through `openPostgresStore` (trees and library index in the
+ * database), Redis as a byte store under a PageIndexStore (no library index: it keeps the
+ * catalog), counted so that keys read per query are reported (Redis only: the indexed backends
+ * answer document discovery from their index, not from keys).
+ */
 async function open(
   location: Location,
-): Promise<{ byteStore: BaseStore<string, Uint8Array>; close: () => Promise<void> }> {
-  if (location.backend === "file")
-    return { byteStore: await FileByteStore.fromPath(location.where), close: async () => {} };
+  options: PageIndexStoreOptions = {},
+): Promise<{ store: PageIndexStore; counting?: CountingByteStore; close: () => Promise<void> }> {
+  if (location.backend === "file") {
+    const store = await PageIndexStore.fromPath(location.where, options);
+    return { store, close: () => store.close() };
+  }
+  if (location.backend === "postgres") {
+    const store = await openPostgresStore(POSTGRES_URL, { ...options, schema: location.where });
+    return { store, close: () => store.close() };
+  }
   const redis = await RedisByteStore.fromUrl(REDIS_URL, { prefix: location.where });
-  return { byteStore: redis, close: () => redis.close() };
+  const counting = new CountingByteStore(redis);
+  return { store: new PageIndexStore(counting, options), counting, close: () => redis.close() };
 }
 
 /** Keys of the corpus catalog among those read. */
@@ -136,88 +164,101 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
  * Asks every library its questions, interleaved (question i of each library in turn, warm then
  * cold), so that the load of the shared machine weighs on every size alike and the ratios
  * compare like with like.
- * Warm: one handle per library, past its catalog load, garbage collection and JIT (on other
- * questions, so that the measured ones find no skeleton cached). Cold documents: the catalog
- * stays loaded but no skeleton or section index is cached (a new retriever per query, no
- * skeleton cache), so a small library gains nothing from caching.
+ * Warm: one handle per library, past its catalog or index load, garbage collection and JIT (on
+ * other questions, so that the measured ones find no skeleton cached). Cold documents: the
+ * catalog or index stays open but no skeleton or section index is cached (a new retriever per
+ * query, no skeleton cache), so a small library gains nothing from caching.
  */
-async function askInterleaved(
-  libraries: ReadonlyArray<{ byteStore: BaseStore<string, Uint8Array>; size: number; qs: Question[] }>,
-) {
-  const warm = await Promise.all(
-    libraries.map(async (library) => {
-      const counting = new CountingByteStore(library.byteStore);
-      const store = new PageIndexStore(counting, READ_OPTIONS);
-      const retriever = new PageIndexRetriever({ reader: store, k: 3, cache: false, ...RETRIEVER_OPTIONS });
-      for (const q of questions(library.size, WARM_UP)) await retriever.invoke(q.query);
-      const ask = async (query: string) => {
-        await retriever.invoke(query);
-        return retriever;
-      };
-      return { counting, ask, tally: newTally() };
-    }),
-  );
-  const cold = await Promise.all(
-    libraries.map(async (library) => {
-      const store = new PageIndexStore(library.byteStore, { ...READ_OPTIONS, cacheSize: 0 });
-      for (const q of questions(library.size, WARM_UP))
-        await new PageIndexRetriever({ reader: store }).invoke(q.query);
-      const ask = async (query: string) => {
-        const retriever = new PageIndexRetriever({ reader: store, k: 3, cache: false, ...RETRIEVER_OPTIONS });
-        await retriever.invoke(query);
-        return retriever;
-      };
-      return { ask, tally: newTally() };
-    }),
-  );
-  // Warm and cold questions alternate too: whatever the machine does meanwhile (another
-  // process, this one digesting the catalogs it loaded) falls on every measurement alike.
-  const rounds = Math.max(...libraries.map((l) => l.qs.length));
-  for (let i = 0; i < rounds; i += 1) {
-    for (const [l, library] of libraries.entries()) {
-      const q = library.qs[i];
-      const w = warm[l];
-      const c = cold[l];
-      if (q && w) await timed(w.ask, q, w.tally, w.counting);
-      if (q && c) await timed(c.ask, q, c.tally);
+async function askInterleaved(libraries: ReadonlyArray<Library>) {
+  const handles: Array<{ close: () => Promise<void> }> = [];
+  try {
+    const warm = await Promise.all(
+      libraries.map(async (library) => {
+        const opened = await open(library.location, READ_OPTIONS);
+        handles.push(opened);
+        const retriever = new PageIndexRetriever({
+          reader: opened.store,
+          k: 3,
+          cache: false,
+          ...RETRIEVER_OPTIONS,
+        });
+        for (const q of questions(library.size, WARM_UP)) await retriever.invoke(q.query);
+        const ask = async (query: string) => {
+          await retriever.invoke(query);
+          return retriever;
+        };
+        return { counting: opened.counting, ask, tally: newTally() };
+      }),
+    );
+    const cold = await Promise.all(
+      libraries.map(async (library) => {
+        const opened = await open(library.location, { ...READ_OPTIONS, cacheSize: 0 });
+        handles.push(opened);
+        const store = opened.store;
+        for (const q of questions(library.size, WARM_UP))
+          await new PageIndexRetriever({ reader: store }).invoke(q.query);
+        const ask = async (query: string) => {
+          const retriever = new PageIndexRetriever({
+            reader: store,
+            k: 3,
+            cache: false,
+            ...RETRIEVER_OPTIONS,
+          });
+          await retriever.invoke(query);
+          return retriever;
+        };
+        return { ask, tally: newTally() };
+      }),
+    );
+    // Warm and cold questions alternate too: whatever the machine does meanwhile (another
+    // process, this one digesting the catalogs it loaded) falls on every measurement alike.
+    const rounds = Math.max(...libraries.map((l) => l.qs.length));
+    for (let i = 0; i < rounds; i += 1) {
+      for (const [l, library] of libraries.entries()) {
+        const q = library.qs[i];
+        const w = warm[l];
+        const c = cold[l];
+        if (q && w) await timed(w.ask, q, w.tally, w.counting);
+        if (q && c) await timed(c.ask, q, c.tally);
+      }
     }
+    return libraries.map((library, l) => {
+      const { tally } = warm[l] as (typeof warm)[number];
+      return {
+        warmMs: median(tally.ms),
+        coldDocsMs: median((cold[l] as (typeof cold)[number]).tally.ms),
+        keysPerQuery: tally.keys.length ? mean(tally.keys) : Number.NaN,
+        keysBeyondCatalog: tally.keys.length ? mean(tally.beyondCatalog) : Number.NaN,
+        found: tally.found / library.qs.length,
+        severalRead: tally.severalRead / library.qs.length,
+      };
+    });
+  } finally {
+    for (const handle of handles) await handle.close();
   }
-  return libraries.map((library, l) => {
-    const { tally } = warm[l] as (typeof warm)[number];
-    return {
-      warmMs: median(tally.ms),
-      coldDocsMs: median((cold[l] as (typeof cold)[number]).tally.ms),
-      keysPerQuery: mean(tally.keys),
-      keysBeyondCatalog: mean(tally.beyondCatalog),
-      found: tally.found / library.qs.length,
-      severalRead: tally.severalRead / library.qs.length,
-    };
-  });
 }
 
-/** The fresh-process measurement, run in a child process. */
+/**
+ * The fresh-process measurement, run in a child process: process start (node, tsx and the
+ * packages loaded), then opening the store and the first retriever query, then a second one.
+ */
 async function child(location: Location, query: string): Promise<void> {
-  const { byteStore, close } = await open(location);
-  const counting = new CountingByteStore(byteStore);
+  const startMs = process.uptime() * 1000;
   const started = performance.now();
-  const retriever = new PageIndexRetriever({
-    reader: new PageIndexStore(counting, READ_OPTIONS),
-    k: 3,
-    cache: false,
-    ...RETRIEVER_OPTIONS,
-  });
+  const { store, counting, close } = await open(location, READ_OPTIONS);
+  const retriever = new PageIndexRetriever({ reader: store, k: 3, cache: false, ...RETRIEVER_OPTIONS });
   await retriever.invoke(query);
   const firstMs = performance.now() - started;
-  const firstKeys = counting.keysRead;
-  const catalogKeys = catalogReads(counting);
-  counting.reset();
+  const firstKeys = counting?.keysRead ?? Number.NaN;
+  const catalogKeys = counting ? catalogReads(counting) : Number.NaN;
+  counting?.reset();
   const again = performance.now();
   await retriever.invoke(`${query} again`);
   const secondMs = performance.now() - again;
   const memory = process.memoryUsage();
   await close();
   process.stdout.write(
-    `${JSON.stringify({ firstMs, secondMs, firstKeys, catalogKeys, secondKeys: counting.keysRead, rssMb: memory.rss / 2 ** 20, heapMb: memory.heapUsed / 2 ** 20 })}\n`,
+    `${JSON.stringify({ startMs, firstMs, secondMs, firstKeys, catalogKeys, secondKeys: counting?.keysRead ?? Number.NaN, rssMb: memory.rss / 2 ** 20, heapMb: memory.heapUsed / 2 ** 20 })}\n`,
   );
 }
 
@@ -226,27 +267,27 @@ function keptLocation(backend: Location["backend"], size: number): Location {
   // A library whose shape differs from the default one for its size is kept apart.
   const name = SMALL_SHAPE && size < 100_000 ? `${size}-small` : String(size);
   if (backend === "redis") return { backend, where: `bench-corpus-${name}:` };
+  if (backend === "postgres") return { backend, where: `bench_corpus_${name.replace("-", "_")}` };
   const where = resolve(".bench-out", "stores", name);
   mkdirSync(where, { recursive: true });
   return { backend, where };
 }
 
 /** Whether a kept library is complete (its marker was written after indexing). */
-async function isComplete(byteStore: BaseStore<string, Uint8Array>): Promise<boolean> {
-  const [marker] = await byteStore.mget([KEPT_MARKER]);
+async function isComplete(store: PageIndexStore): Promise<boolean> {
+  const [marker] = await store.byteStore.mget([KEPT_MARKER]);
   return marker !== undefined;
 }
 
 const KEPT_MARKER = "bench-corpus-complete";
 
-/** A generated library, indexed (or reused with `--keep`) and open. */
+/** A generated library, indexed (or reused with `--keep`). */
 interface Library {
   backend: Location["backend"];
   size: number;
   location: Location;
-  byteStore: BaseStore<string, Uint8Array>;
-  close: () => Promise<void>;
   indexMs: number;
+  sections: number;
   qs: Question[];
 }
 
@@ -260,13 +301,26 @@ async function prepare(
     ? keptLocation(backend, size)
     : backend === "file"
       ? { backend, where: mkdtempSync(join(tmpdir(), `bench-corpus-${size}-`)) }
-      : { backend, where: `bench-corpus-${size}-${process.pid}:` };
-  const { byteStore, close } = await open(location);
-  const reused = keep && (await isComplete(byteStore));
-  console.log(`${backend}: ${size} documents${reused ? " (kept from a previous run)" : ""}…`);
-  const indexMs = reused ? Number.NaN : await build(byteStore, size);
-  if (keep && !reused) await byteStore.mset([[KEPT_MARKER, new Uint8Array([1])]]);
-  return { backend, size, location, byteStore, close, indexMs, qs: questions(size, queryCount, WARM_UP) };
+      : backend === "postgres"
+        ? { backend, where: `bench_corpus_${size}_${process.pid}` }
+        : { backend, where: `bench-corpus-${size}-${process.pid}:` };
+  const { store, close } = await open(location);
+  try {
+    const reused = keep && (await isComplete(store));
+    console.log(`${backend}: ${size} documents${reused ? " (kept from a previous run)" : ""}…`);
+    const built = reused ? { ms: Number.NaN, sections: Number.NaN } : await build(store, size);
+    if (keep && !reused) await store.byteStore.mset([[KEPT_MARKER, new Uint8Array([1])]]);
+    return {
+      backend,
+      size,
+      location,
+      indexMs: built.ms,
+      sections: built.sections,
+      qs: questions(size, queryCount, WARM_UP),
+    };
+  } finally {
+    await close();
+  }
 }
 
 /** A new process's first and second question on a library. */
@@ -286,15 +340,16 @@ function freshProcess(library: Library): Record<string, number> {
 
 /** Removes a library unless it is kept. */
 async function dispose(library: Library, keep: boolean): Promise<void> {
-  if (keep) {
-    // kept for the next run
-  } else if (library.backend === "file") rmSync(library.location.where, { recursive: true, force: true });
+  if (keep) return; // kept for the next run
+  if (library.backend === "file") rmSync(library.location.where, { recursive: true, force: true });
+  else if (library.backend === "postgres") await dropSchema(library.location.where);
   else {
+    const { store, close } = await open(library.location);
     const keys: string[] = [];
-    for await (const key of library.byteStore.yieldKeys()) keys.push(key);
-    for (let i = 0; i < keys.length; i += 1000) await library.byteStore.mdelete(keys.slice(i, i + 1000));
+    for await (const key of store.byteStore.yieldKeys()) keys.push(key);
+    for (let i = 0; i < keys.length; i += 1000) await store.byteStore.mdelete(keys.slice(i, i + 1000));
+    await close();
   }
-  await library.close();
 }
 
 /**
@@ -313,8 +368,7 @@ async function pooled(count: number, work: (i: number) => Promise<void>): Promis
 }
 
 /** Indexes the generated library of `size` documents; the time it took (ms). */
-async function build(byteStore: BaseStore<string, Uint8Array>, size: number): Promise<number> {
-  const store = new PageIndexStore(byteStore);
+async function build(store: PageIndexStore, size: number): Promise<{ ms: number; sections: number }> {
   const lexical = new LexicalIndexes(store);
   let sections = 0;
   const started = performance.now();
@@ -349,7 +403,7 @@ async function build(byteStore: BaseStore<string, Uint8Array>, size: number): Pr
   console.log(
     `  ${sections} sections indexed (${BATCH > 0 ? `batches of ${BATCH}` : "one addTree per document"})`,
   );
-  return performance.now() - started;
+  return { ms: performance.now() - started, sections };
 }
 
 async function redisAnswers(): Promise<boolean> {
@@ -388,6 +442,8 @@ async function main(): Promise<void> {
         const row = {
           backend,
           size: library.size,
+          sections: library.sections,
+          indexS: library.indexMs / 1000,
           indexMsPerDoc: library.indexMs / library.size,
           ...(measured[l] as (typeof measured)[number]),
           fresh: freshProcess(library),
@@ -395,14 +451,25 @@ async function main(): Promise<void> {
         rows.push(row);
         const base = rows.find((r) => r.backend === backend && r.size === sizes[0]) ?? row;
         console.log(
-          `  ${backend} ${row.size}: index ${row.indexMsPerDoc.toFixed(2)} ms/doc; warm query ${row.warmMs.toFixed(1)} ms (×${(row.warmMs / base.warmMs).toFixed(2)} vs ${base.size}), cold documents ${row.coldDocsMs.toFixed(1)} ms (×${(row.coldDocsMs / base.coldDocsMs).toFixed(2)}); ` +
+          `  ${backend} ${row.size}: index ${row.indexS.toFixed(1)} s (${row.indexMsPerDoc.toFixed(2)} ms/doc, ${row.sections} sections); warm query ${row.warmMs.toFixed(1)} ms (×${(row.warmMs / base.warmMs).toFixed(2)} vs ${base.size}), cold documents ${row.coldDocsMs.toFixed(1)} ms (×${(row.coldDocsMs / base.coldDocsMs).toFixed(2)}); ` +
             `keys/query ${row.keysPerQuery.toFixed(1)} (beyond the catalog ${row.keysBeyondCatalog.toFixed(1)}); found ${(row.found * 100).toFixed(0)} %; more than one document read ${(row.severalRead * 100).toFixed(0)} %; ` +
-            `fresh process: first ${row.fresh.firstMs?.toFixed(0)} ms (${row.fresh.catalogKeys} catalog keys, ${row.fresh.firstKeys} keys), second ${row.fresh.secondMs?.toFixed(1)} ms (${row.fresh.secondKeys} keys), RSS ${row.fresh.rssMb?.toFixed(0)} MB, heap ${row.fresh.heapMb?.toFixed(0)} MB`,
+            `fresh process: start ${row.fresh.startMs?.toFixed(0)} ms, then open + first query ${row.fresh.firstMs?.toFixed(0)} ms (${row.fresh.catalogKeys} catalog keys, ${row.fresh.firstKeys} keys), second ${row.fresh.secondMs?.toFixed(1)} ms (${row.fresh.secondKeys} keys), RSS ${row.fresh.rssMb?.toFixed(0)} MB, heap ${row.fresh.heapMb?.toFixed(0)} MB`,
         );
       }
     } finally {
       for (const library of libraries) await dispose(library, keep);
     }
+  }
+  console.log(
+    "\n| backend | documents (sections) | index s (ms/doc) | warm median ms (× first size) | cold documents ms (×) | found@3 | fresh: start ms / open + first query ms / RSS MB |",
+  );
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const r of rows) {
+    const base = rows.find((b) => b.backend === r.backend && b.size === sizes[0]) ?? r;
+    const f = r.fresh as Record<string, number>;
+    console.log(
+      `| ${r.backend} | ${r.size.toLocaleString("en")} (${(r.sections as number).toLocaleString("en")}) | ${(r.indexS as number).toFixed(1)} (${(r.indexMsPerDoc as number).toFixed(2)}) | ${r.warmMs.toFixed(1)} (×${(r.warmMs / base.warmMs).toFixed(2)}) | ${r.coldDocsMs.toFixed(1)} (×${(r.coldDocsMs / base.coldDocsMs).toFixed(2)}) | ${((r.found as number) * 100).toFixed(0)} % | ${f.startMs?.toFixed(0)} / ${f.firstMs?.toFixed(0)} / ${f.rssMb?.toFixed(0)} |`,
+    );
   }
   console.log(
     `load after the run: ${loadavg()

@@ -35,6 +35,10 @@ const WARM_UP = 20;
 const BATCH = 1000;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 const schemaOf = (size: number) => `bench_library_${size}`;
+/** `BENCH_CANDIDATE_ROWS`: the index's candidateRows (candidates the rarest terms choose before ranking). */
+const INDEX_OPTIONS = process.env.BENCH_CANDIDATE_ROWS
+  ? { candidateRows: Number(process.env.BENCH_CANDIDATE_ROWS) }
+  : {};
 
 /** Indexes documents 0 … size-1, generating the next batch while the server writes this one. */
 async function build(index: PostgresLibraryIndex, size: number): Promise<number> {
@@ -61,7 +65,7 @@ async function build(index: PostgresLibraryIndex, size: number): Promise<number>
 /** A fresh process's first query (run as a child of this script). */
 async function child(size: number, query: string): Promise<void> {
   const started = performance.now();
-  const index = await PostgresLibraryIndex.fromUrl(DB_URL, { schema: schemaOf(size) });
+  const index = await PostgresLibraryIndex.fromUrl(DB_URL, { ...INDEX_OPTIONS, schema: schemaOf(size) });
   const hits = await index.searchLibrary(query, { limit: 3 });
   const firstMs = performance.now() - started;
   const again = performance.now();
@@ -90,12 +94,12 @@ async function main(): Promise<void> {
   const rows: Array<Record<string, number>> = [];
   for (const size of sizes) {
     const schema = schemaOf(size);
-    let index = await PostgresLibraryIndex.fromUrl(DB_URL, { schema });
+    let index = await PostgresLibraryIndex.fromUrl(DB_URL, { ...INDEX_OPTIONS, schema });
     let indexMs = Number.NaN;
     if (!keep || (await index.count()) !== size) {
       await index.close();
       await dropSchema(schema);
-      index = await PostgresLibraryIndex.fromUrl(DB_URL, { schema });
+      index = await PostgresLibraryIndex.fromUrl(DB_URL, { ...INDEX_OPTIONS, schema });
       console.log(`indexing ${size} documents…`);
       indexMs = await build(index, size);
       await analyze(schema);
