@@ -7,7 +7,6 @@ import {
   type TreeReader,
 } from "pageindex-core";
 import {
-  type CatalogFilter,
   type CatalogReader,
   isCatalogReader,
   isLibraryReader,
@@ -20,42 +19,10 @@ import { resolveId } from "../judge/verdicts.js";
 import type { RankedDocument } from "../types.js";
 import type { SearchLedger } from "./ledger.js";
 import { planFromLibrary } from "./library-starts.js";
+import type { DocumentScope, DocumentScoring, StartPlan } from "./start-plan.js";
 import type { WorkItem } from "./work.js";
 
-/** How a document's section scores add up to one score (see {@link documentScore}). */
-export type DocumentScoring = "sum" | "best";
-
-/** How documents are chosen for a query. */
-export interface DocumentScope {
-  /** Only these documents. Unknown ids are an error. */
-  docIds?: readonly string[] | undefined;
-  /** `all` (default) or `llm`: the model picks among the best candidates (lexical without a model). */
-  documentSelection: "all" | "llm";
-  /** Most documents searched when they are chosen (by the model, or lexically beyond `candidates`). */
-  maxDocuments: number;
-  /** Documents the catalog ranks (M); in a library of at most this many, all are candidates. */
-  candidates: number;
-  /** How many of the best candidates are re-ranked by their sections when the catalog's choice is not clear. */
-  rerank: number;
-  /** The best candidate is searched alone, without asking the model, when it scores this many times the next. */
-  margin: number;
-  /** How section scores make a document's score. */
-  scoring: DocumentScoring;
-  /** Metadata every searched document must match. */
-  filter?: CatalogFilter | undefined;
-  /** A first-stage retriever whose hits (`metadata.docId` / `nodeId`) seed the search. */
-  firstStage?: BaseRetrieverInterface | undefined;
-  /** `subtree` (default): start at the hit nodes; `document`: only choose documents by the hits. */
-  firstStageScope: "subtree" | "document";
-}
-
-/** Where the search starts, and how many sequential model calls choosing it took (retries included). */
-export interface StartPlan {
-  starts: WorkItem[];
-  chain: number;
-  /** The ranked candidates, when documents were chosen among them. */
-  ranking?: RankedDocument[];
-}
+export type { DocumentScope, DocumentScoring, StartPlan };
 
 /** Section scores counted by {@link documentScore} `"sum"`. */
 const SUM_TOP = 5;

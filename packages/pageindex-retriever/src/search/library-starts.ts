@@ -9,9 +9,9 @@ import { getNode, type SkeletonNode, type TreeReader } from "pageindex-core";
 import { isCatalogReader, type LibraryDocumentHit, type LibraryReader } from "pageindex-store";
 import type { LibraryPick } from "../judge/types.js";
 import type { Candidate, RankedDocument, TrailStep } from "../types.js";
-import type { DocumentScope, StartPlan } from "./documents.js";
 import type { SearchLedger } from "./ledger.js";
 import { lexicalTopCandidates } from "./stand-ins.js";
+import type { DocumentScope, StartPlan } from "./start-plan.js";
 import type { WorkItem } from "./work.js";
 
 /** Best-matching sections asked per candidate document (the prompt shows as many as fit). */

@@ -1,10 +1,10 @@
 import type { Candidate, SearchStrategy } from "../types.js";
-import type { StartPlan } from "./documents.js";
 import type { SearchLedger } from "./ledger.js";
 import { openNode } from "./open-node.js";
 import { beamSearch } from "./schedulers/beam.js";
 import { bestFirstSearch } from "./schedulers/best-first.js";
 import { singleShotSearch } from "./schedulers/single-shot.js";
+import type { StartPlan } from "./start-plan.js";
 
 /** A search strategy: schedules which nodes to open (through {@link openNode}) from the start points. */
 export type Scheduler = (ctx: SearchLedger, plan: StartPlan) => Promise<Candidate[]>;
