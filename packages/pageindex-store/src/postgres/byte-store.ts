@@ -4,11 +4,11 @@ import {
   DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS,
   guarded,
   inTransaction,
-  openPostgresPool,
   type PostgresConnectionOptions,
   type PostgresPool,
   type PostgresQueryable,
   quotedSchema,
+  withOpenedPool,
 } from "./connection.js";
 
 /** Options of {@link PostgresByteStore}. */
@@ -92,15 +92,11 @@ export class PostgresByteStore extends BaseStore<string, Uint8Array> implements 
    */
   static async fromUrl(url: string, options: PostgresByteStoreOptions = {}): Promise<PostgresByteStore> {
     quotedSchema(options.schema); // an unusable name fails before connecting
-    const pool = await openPostgresPool(url, options);
-    try {
+    return withOpenedPool(url, options, async (pool) => {
       const store = await PostgresByteStore.open(pool, options);
       store.owned = true;
       return store;
-    } catch (error) {
-      await pool.end().catch(() => undefined);
-      throw error;
-    }
+    });
   }
 
   /** Ends the pool if this store opened it (see {@link PostgresByteStore.fromUrl}). */

@@ -203,6 +203,24 @@ async function loadPg(): Promise<typeof import("pg")> {
 }
 
 /**
+ * Opens a pool on `url` and builds something over it; the pool is ended when building fails, so
+ * an opener that throws leaves no connection behind.
+ */
+export async function withOpenedPool<T>(
+  url: string,
+  options: PostgresConnectionOptions,
+  build: (pool: PostgresPool) => Promise<T>,
+): Promise<T> {
+  const pool = await openPostgresPool(url, options);
+  try {
+    return await build(pool);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
  * Opens a pool on `url` and checks that the server answers.
  * @throws {PostgresStoreError} when `pg` is missing or the server cannot be reached (the URL is
  * named without its password).

@@ -30,12 +30,12 @@ import {
   DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS,
   guarded,
   inTransaction,
-  openPostgresPool,
   type PostgresConnectionOptions,
   type PostgresPool,
   type PostgresQueryable,
   type PostgresRow,
   quotedSchema,
+  withOpenedPool,
 } from "./connection.js";
 import { type LibraryRows, libraryRows } from "./library-rows.js";
 import { ensureLibraryTables, type LibraryTables } from "./library-schema.js";
@@ -223,15 +223,11 @@ export class PostgresLibraryIndex implements LibraryIndex {
     options: PostgresLibraryIndexOptions = {},
   ): Promise<PostgresLibraryIndex> {
     quotedSchema(options.schema);
-    const pool = await openPostgresPool(url, options);
-    try {
+    return withOpenedPool(url, options, async (pool) => {
       const index = await PostgresLibraryIndex.open(pool, options);
       index.owned = true;
       return index;
-    } catch (error) {
-      await pool.end().catch(() => undefined);
-      throw error;
-    }
+    });
   }
 
   async close(): Promise<void> {

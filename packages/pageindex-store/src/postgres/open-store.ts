@@ -1,7 +1,7 @@
 import type { LibraryIndex } from "../library/types.js";
 import { PageIndexStore, type PageIndexStoreOptions } from "../store/page-index-store.js";
 import { PostgresByteStore, type PostgresByteStoreOptions } from "./byte-store.js";
-import { openPostgresPool, quotedSchema, schemaFromUrl } from "./connection.js";
+import { quotedSchema, schemaFromUrl, withOpenedPool } from "./connection.js";
 import { PostgresLibraryIndex, type PostgresLibraryIndexOptions } from "./library-index.js";
 
 /** Options of {@link openPostgresStore}: the store's, the connection's and the library index's. */
@@ -32,12 +32,10 @@ export async function openPostgresStore(
   const schema = storeOptions.schema ?? fromUrl.schema;
   const options = schema === undefined ? storeOptions : { ...storeOptions, schema };
   quotedSchema(options.schema);
-  const pool = await openPostgresPool(fromUrl.url, options);
-  try {
+  return withOpenedPool(fromUrl.url, options, async (pool) => {
     const byteStore = await PostgresByteStore.open(pool, options);
     const library: LibraryIndex = await PostgresLibraryIndex.open(pool, options);
-    // `library` is the option PageIndexStore takes for its library index (see the library contract).
-    const store = new PageIndexStore(byteStore, { ...options, library } as PageIndexStoreOptions);
+    const store = new PageIndexStore(byteStore, { ...options, library });
     const close = store.close.bind(store);
     store.close = async () => {
       try {
@@ -47,8 +45,5 @@ export async function openPostgresStore(
       }
     };
     return store;
-  } catch (error) {
-    await pool.end().catch(() => undefined);
-    throw error;
-  }
+  });
 }
