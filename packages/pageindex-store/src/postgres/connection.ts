@@ -1,5 +1,6 @@
 import { PageIndexError } from "pageindex-core";
 import { StoreReadOnlyError } from "../store/errors.js";
+import { importOptionalPeer } from "../store/optional-peer.js";
 import { PostgresStoreConnectionError, PostgresStoreError, PostgresStoreTimeoutError } from "./errors.js";
 
 /** A row as node-postgres returns it. */
@@ -186,20 +187,16 @@ export async function inTransaction<T>(
  * the other backends neither install nor load it.
  */
 async function loadPg(): Promise<typeof import("pg")> {
-  try {
-    const loaded = (await import("pg")) as typeof import("pg") & { default?: typeof import("pg") };
-    // pg is CommonJS: from ESM its API sits on `default`.
-    return loaded.default ?? loaded;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {
-      throw new PostgresStoreError(
+  const loaded = await importOptionalPeer(
+    () => import("pg") as Promise<typeof import("pg") & { default?: typeof import("pg") }>,
+    (cause) =>
+      new PostgresStoreError(
         'The PostgreSQL store needs the "pg" package (node-postgres 8), an optional peer dependency: run `npm install pg@8`',
-        { cause: error },
-      );
-    }
-    throw error;
-  }
+        { cause },
+      ),
+  );
+  // pg is CommonJS: from ESM its API sits on `default`.
+  return loaded.default ?? loaded;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   StoreCorruptionError,
   StoreReadOnlyError,
 } from "./errors.js";
+import { importOptionalPeer } from "./optional-peer.js";
 
 /**
  * The part of a node-redis v5 client this store uses. Any `createClient()` result fits;
@@ -95,18 +96,14 @@ function toBuffer(value: Uint8Array): Buffer {
  * memory backends neither install nor load it.
  */
 async function loadRedis(): Promise<typeof import("redis")> {
-  try {
-    return await import("redis");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {
-      throw new PageIndexError(
+  return importOptionalPeer(
+    () => import("redis"),
+    (cause) =>
+      new PageIndexError(
         'The Redis store needs the "redis" package (node-redis v5), an optional peer dependency: run `npm install redis@5`',
-        { cause: error },
-      );
-    }
-    throw error;
-  }
+        { cause },
+      ),
+  );
 }
 
 /**
