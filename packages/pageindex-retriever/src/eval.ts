@@ -6,6 +6,15 @@
  * @packageDocumentation
  */
 
+export { ModelAnswerCache } from "./eval/answer-cache.js";
+export { aboutTheDocumentShare, isBoilerplate } from "./eval/boilerplate.js";
+export {
+  type Difficulty,
+  type DifficultyMeasure,
+  type DifficultyOptions,
+  LexicalDifficulty,
+  type LibrarySection,
+} from "./eval/difficulty.js";
 export {
   Bm25ChunkRetriever,
   type Bm25ChunkRetrieverInput,
@@ -28,6 +37,7 @@ export {
   questionsToJsonl,
 } from "./eval/generate.js";
 export { type AnswerGrade, AnswerGrader, type AnswerGraderOptions, type GradedAnswer } from "./eval/grade.js";
+export { EvalModel, type EvalModelOptions, type EvalRequest, ModelDeadlineError } from "./eval/model-runner.js";
 export {
   type LangSmithExample,
   type LangSmithExperiment,
@@ -50,7 +60,13 @@ export {
   QuestionsFileError,
   readQuestions,
 } from "./eval/questions.js";
-export { evaluationChart, evaluationReport, evaluationTable, fallbackCell } from "./eval/report.js";
+export {
+  difficultyTable,
+  evaluationChart,
+  evaluationReport,
+  evaluationTable,
+  fallbackCell,
+} from "./eval/report.js";
 export {
   type EvaluateOptions,
   type EvaluationResult,

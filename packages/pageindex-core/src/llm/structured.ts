@@ -49,6 +49,12 @@ export interface StructuredCallOptions<T> {
    * a tool-calling answer that could not be used.
    */
   mode?: StructuredMode;
+  /**
+   * Called after each failed attempt (a timeout, a thrown client error), before any retry: lets
+   * a caller that runs many calls stop them all at once (e.g. on a model that never answers)
+   * without waiting for every retry.
+   */
+  onAttemptError?: (error: Error, attempt: number) => void;
 }
 
 /**
@@ -201,6 +207,7 @@ export async function invokeStructured<T>(
     } catch (error) {
       usage?.record(step, { promptTokens, failures: 0 });
       lastError = error instanceof Error ? error : new Error(String(error));
+      options.onAttemptError?.(lastError, attempt);
       if (signal?.aborted) break;
       const kind = classifyModelError(error);
       if (kind === "transient") {

@@ -2,8 +2,8 @@ import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import {
   asData,
+  countTokens,
   DATA_NOT_INSTRUCTIONS,
-  invokeStructured,
   type LlmUsage,
   oneLine,
   pathLine,
@@ -13,6 +13,10 @@ import {
 } from "pageindex-core";
 import { z } from "zod/v4";
 import { truncateToTokens } from "../token-budget.js";
+import type { ModelAnswerCache } from "./answer-cache.js";
+import { isBoilerplate } from "./boilerplate.js";
+import { LexicalDifficulty } from "./difficulty.js";
+import { EvalModel } from "./model-runner.js";
 import type { EvalQuestion, Evidence } from "./questions.js";
 import { type SampledSection, sampleSections } from "./sample-sections.js";
 
@@ -22,8 +26,13 @@ export interface GenerateOptions {
   reader: TreeReader;
   /** Documents to write questions about. */
   docIds: readonly string[];
-  /** The model that writes and checks the questions. */
-  model: BaseChatModel;
+  /** The model that writes and checks the questions (or give `runner`). */
+  model?: BaseChatModel;
+  /**
+   * The model calls, bounded and cached ({@link EvalModel}); built from `model`, `concurrency`,
+   * `timeoutMs`, `retries` and `cache` when not given.
+   */
+  runner?: EvalModel;
   /** How many questions to keep. */
   count: number;
   /** Fixes which sections are used, and in which order. Default 1. */
@@ -36,8 +45,26 @@ export interface GenerateOptions {
   maxSectionTokens?: number;
   /** Most sections tried per kept question before giving up. Default 3. */
   triesPerQuestion?: number;
+  /**
+   * Question difficulty for word matching ({@link LexicalDifficulty}): `rewrite` (default) asks
+   * the model once to reword a question BM25 finds in the top ranks, and drops it if the rewording
+   * is still found; `measure` only records it; `off` does neither.
+   */
+  difficulty?: "rewrite" | "measure" | "off";
+  /** Documents whose sections the difficulty is ranked among. Default: `docIds`. */
+  libraryDocIds?: readonly string[];
+  /** Ranks that count as easy (found by word matching). Default 3. */
+  easyRank?: number;
+  /** Longest question kept (tokens): a longer one is not a user's question. Default 80. */
+  maxQuestionTokens?: number;
+  /** Reference answers are cut to this (tokens), as summaries are. Default 200. */
+  maxAnswerTokens?: number;
+  /** Model calls in flight at once (when `runner` is not given). Default 4. */
+  concurrency?: number;
   retries?: number;
   timeoutMs?: number;
+  /** Answers kept on disk and reused (when `runner` is not given). */
+  cache?: ModelAnswerCache;
   callbacks?: Callbacks;
   signal?: AbortSignal;
   /** Called after each section is tried. */
@@ -48,6 +75,8 @@ export interface GenerateOptions {
 export type DropReason =
   | "generation failed"
   | "copies the title"
+  | "found by word matching"
+  | "question too long"
   | "check failed"
   | "not answerable from the section"
   | "answerable from the title alone"
@@ -59,6 +88,8 @@ export interface GeneratedQuestion extends EvalQuestion {
   kind: "single" | "pair";
   /** The check's one-line reason for keeping it. */
   check: string;
+  /** The model's first wording, when word matching found it and it was rewritten. */
+  rewrittenFrom?: string;
 }
 
 /** What {@link generateQuestions} produced and what it cost. */
@@ -69,6 +100,16 @@ export interface GeneratedSet {
   tried: number;
   /** Dropped questions by reason: none is dropped silently. */
   dropped: Partial<Record<DropReason, number>>;
+  /** Sections passed over without a model call: boilerplate about the document itself. */
+  skipped: { boilerplate: number };
+  /** Questions rewritten because word matching found them. */
+  rewritten: number;
+  /** The first distinct causes of failed calls (status, provider message), for the report. */
+  failures: string[];
+  /** The generator, as named in the report. */
+  generator: string;
+  /** Calls made, and answers taken from the cache instead. */
+  calls: { made: number; cached: number };
   usage: LlmUsage;
 }
 
@@ -160,154 +201,288 @@ function pairUp(sections: readonly SampledSection[]): Array<[SampledSection, Sam
   return pairs;
 }
 
+const RewriteSchema = z.object({
+  question: z.string().min(8).describe("the same question in a user's own words"),
+});
+
+const REWRITE_SYSTEM = [
+  "You reword evaluation questions for a document search system so that they read like a real user's question.",
+  "A user has not read the document: they describe their problem or goal in everyday words, not in the document's own terms.",
+  "Keep the meaning and the answer; do not use the words you are told to avoid (nor their forms), the section's title, or names only the document uses when plain words would do.",
+  DATA_NOT_INSTRUCTIONS,
+].join(" ");
+
+/** One candidate's outcome: a question (not yet numbered) or why there is none. */
+type Outcome =
+  | { kept: Omit<GeneratedQuestion, "id">; rewritten: boolean }
+  | { drop: DropReason; rewritten: boolean; cause?: string }
+  | { skip: "boilerplate" };
+
 /**
  * Writes a question set from the documents themselves, for an A/B test without labels: samples
- * sections (spread over documents, depths and sizes; never back matter, contents lists or
- * near-empty sections; order fixed by `seed`), has the model write the question a user would ask
- * that each answers, and checks each with a second call (answerable from the section, not from its
- * title alone). Failures are dropped and counted, and the next section is tried. The gold of a
- * question is its section: document, node and pages.
+ * sections (spread over documents, depths and sizes; never back matter, contents lists,
+ * boilerplate about the document or near-empty sections; order fixed by `seed`), has the model
+ * write the question a user would ask that each answers, measures how easily word matching finds
+ * it (BM25 over every section of the library) and has the model reword one that is found at once,
+ * then checks each with a second call (answerable from the section, not from its title alone).
+ * Failures are dropped and counted, and the next section is tried. Calls run `concurrency` at a
+ * time; the set is the same whatever order they finish in. The gold of a question is its
+ * section: document, node and pages.
  *
  * @example
  * ```ts
  * const set = await generateQuestions({ reader: store, docIds: ["manual.pdf"], model, count: 20 });
  * await writeFile("questions.jsonl", questionsToJsonl(set.questions));
  * ```
+ * @throws the runner's stop reason (a `ModelCallError`) when the model refused, never answered,
+ * or the deadline passed: a run that cannot generate ends at once with the cause.
  */
 export async function generateQuestions(options: GenerateOptions): Promise<GeneratedSet> {
   const seed = options.seed ?? 1;
   const usage = new UsageTracker();
+  const runner =
+    options.runner ??
+    new EvalModel({
+      model: options.model ?? missingModel(),
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.retries !== undefined ? { retries: options.retries } : {}),
+      ...(options.cache ? { cache: options.cache } : {}),
+      ...(options.callbacks ? { callbacks: options.callbacks } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  const ownRunner = options.runner === undefined;
+  const startCalls = runner.calls;
   const dropped: Partial<Record<DropReason, number>> = {};
-  const drop = (reason: DropReason) => {
-    dropped[reason] = (dropped[reason] ?? 0) + 1;
-  };
+  const failures: string[] = [];
   const skeletons = await Promise.all(options.docIds.map((id) => options.reader.getSkeleton(id)));
   const sections = sampleSections(skeletons, {
     seed,
     ...(options.minTokens !== undefined ? { minTokens: options.minTokens } : {}),
   });
+  const mode = options.difficulty ?? "rewrite";
+  const difficulty =
+    mode === "off"
+      ? undefined
+      : await LexicalDifficulty.fromReader(options.reader, options.libraryDocIds ?? options.docIds, {
+          ...(options.easyRank !== undefined ? { easyRank: options.easyRank } : {}),
+        });
   const maxTokens = options.maxSectionTokens ?? 1500;
+  const maxQuestionTokens = options.maxQuestionTokens ?? 80;
+  const maxAnswerTokens = options.maxAnswerTokens ?? 200;
   const tries = Math.max(1, options.triesPerQuestion ?? 3);
   const pairsWanted = Math.min(options.pairs ?? 0, options.count);
   const call = <T>(schema: z.ZodType<T>, step: string, system: string, human: string) =>
-    invokeStructured(options.model, {
-      schema,
-      step,
-      usage,
-      messages: [
-        ["system", system],
-        ["human", human],
-      ],
-      ...(options.retries !== undefined ? { retries: options.retries } : {}),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      ...(options.callbacks ? { callbacks: options.callbacks } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    runner.call({ schema, step, system, human, usage });
   const textOf = async (section: SampledSection) =>
     (await options.reader.getNodeTexts(section.docId, [section.node.nodeId])).get(section.node.nodeId) ?? "";
+  const noteFailure = (error: Error) => {
+    const cause = oneLine(error.message).slice(0, 300);
+    if (failures.length < 3 && !failures.includes(cause)) failures.push(cause);
+  };
 
   const questions: GeneratedQuestion[] = [];
   let tried = 0;
+  let rewritten = 0;
+  let boilerplate = 0;
 
   /**
-   * One try: the model writes a question about `sections`, `verdict` rules on it (a reason to
-   * drop it, or none) before and after the check call; a kept question joins the set.
+   * One candidate: the model writes a question about `group`; `verdict` rules on it (a reason to
+   * drop it, or none) before and after the check call; an easy one is reworded first.
    */
   const attempt = async (
-    sections: readonly SampledSection[],
+    group: readonly SampledSection[],
     writeTask: string,
     checkTask: (question: string) => string,
     verdict: (question: string, check?: z.infer<typeof CheckSchema>) => DropReason | undefined,
-  ): Promise<boolean> => {
-    tried += 1;
-    const budget = Math.floor(maxTokens / sections.length);
-    const texts = await Promise.all(sections.map(textOf));
-    const data = sections.map((s, i) => sectionData(s, texts[i] ?? "", budget)).join("\n");
-    let kept = false;
+  ): Promise<Outcome> => {
+    const texts = await Promise.all(group.map(textOf));
+    if (group.some((s, i) => isBoilerplate(s.path, texts[i] ?? ""))) return { skip: "boilerplate" };
+    const budget = Math.floor(maxTokens / group.length);
+    const data = group.map((s, i) => sectionData(s, texts[i] ?? "", budget)).join("\n");
     const written = await call(WrittenSchema, "generate-question", WRITE_SYSTEM, `${writeTask}\n${data}`);
-    const question = written.ok ? oneLine(written.value.question) : "";
-    const early = written.ok ? verdict(question) : "generation failed";
-    if (early) drop(early);
-    else if (written.ok) {
-      const checked = await call(
-        CheckSchema,
-        "check-question",
-        CHECK_SYSTEM,
-        `${checkTask(question)}\n${data}`,
+    if (!written.ok)
+      return { drop: "generation failed", rewritten: false, cause: oneLine(written.error.message) };
+    let question = oneLine(written.value.question);
+    if (countTokens(question) > maxQuestionTokens) return { drop: "question too long", rewritten: false };
+    const gold = group.map((s) => ({ docId: s.docId, nodeId: s.node.nodeId }));
+    let measure = difficulty?.measure(question, gold);
+    let early = verdict(question);
+    let rewrittenFrom: string | undefined;
+    const easy = () => early === "copies the title" || measure?.difficulty === "easy";
+    if (mode === "rewrite" && easy()) {
+      const avoid = [
+        ...new Set([...(measure?.distinctiveWords ?? []), ...titleWords(group.map((s) => s.node.title))]),
+      ];
+      const reworded = await call(
+        RewriteSchema,
+        "rewrite-question",
+        REWRITE_SYSTEM,
+        `Question: ${question}\nIts answer: ${oneLine(written.value.answer)}\nWords to avoid: ${avoid.join(", ") || "(none)"}\nWrite the question again, as a user who has not read the document would ask it.`,
       );
-      const late = checked.ok ? verdict(question, checked.value) : "check failed";
-      if (late) drop(late);
-      else if (checked.ok) {
-        kept = true;
-        questions.push({
-          id: `g${questions.length + 1}`,
-          question,
-          answer: oneLine(written.value.answer),
-          doc: sections[0]?.docId as string,
-          evidence: sections.map(evidenceOf),
-          kind: sections.length > 1 ? "pair" : "single",
-          check: oneLine(checked.value.reason),
-        });
-      }
+      if (!reworded.ok)
+        return { drop: "generation failed", rewritten: true, cause: oneLine(reworded.error.message) };
+      rewrittenFrom = question;
+      question = oneLine(reworded.value.question);
+      if (countTokens(question) > maxQuestionTokens) return { drop: "question too long", rewritten: true };
+      measure = difficulty?.measure(question, gold);
+      early = verdict(question);
+      if (easy()) return { drop: early ?? "found by word matching", rewritten: true };
     }
-    options.onProgress?.({ kept: questions.length, tried, wanted: options.count });
-    return kept;
+    const used = rewrittenFrom !== undefined;
+    if (early) return { drop: early, rewritten: used };
+    const checked = await call(CheckSchema, "check-question", CHECK_SYSTEM, `${checkTask(question)}\n${data}`);
+    if (!checked.ok) return { drop: "check failed", rewritten: used, cause: oneLine(checked.error.message) };
+    const late = verdict(question, checked.value);
+    if (late) return { drop: late, rewritten: used };
+    return {
+      rewritten: used,
+      kept: {
+        question,
+        answer: capTokens(oneLine(written.value.answer), maxAnswerTokens),
+        doc: group[0]?.docId as string,
+        evidence: group.map(evidenceOf),
+        kind: group.length > 1 ? "pair" : "single",
+        check: capTokens(oneLine(checked.value.reason), 60),
+        ...(measure ? { difficulty: measure.difficulty, lexicalRank: measure.lexicalRank } : {}),
+        ...(rewrittenFrom !== undefined ? { rewrittenFrom } : {}),
+      },
+    };
   };
 
-  // Two-section questions come first from the front of the order, single ones from the rest.
-  const inPairs = new Set<SampledSection>();
-  let pairTries = 0;
-  for (const pair of pairsWanted > 0 ? pairUp(sections) : []) {
-    if (questions.length >= pairsWanted || pairTries >= pairsWanted * tries) break;
-    pairTries += 1;
-    const kept = await attempt(
-      pair,
-      "Two sections of one document follow. Write one question that needs BOTH of them to answer (a comparison or a combination), and its answer.",
-      (question) =>
-        `Question: ${question}\nDoes the answer need both sections below (needsBoth), is it answerable from them, is a title alone enough?`,
-      (_question, check) =>
-        !check
-          ? undefined
-          : !check.answerable
-            ? "not answerable from the section"
-            : check.needsBoth === false
-              ? "needs only one of the two sections"
-              : undefined,
-    );
-    if (kept) for (const s of pair) inPairs.add(s); // a kept pair's sections are not asked about again
-  }
+  /**
+   * Tries candidates in waves of as many as are still wanted, all at once (the runner bounds the
+   * calls in flight), and takes the outcomes in candidate order: the set does not depend on which
+   * call finished first. Stops at `wanted` kept questions or `budget` candidates tried.
+   */
+  const run = async <C>(
+    candidates: readonly C[],
+    wanted: number,
+    budget: number,
+    tryOne: (candidate: C) => Promise<Outcome>,
+    onKept?: (candidate: C) => void,
+  ): Promise<void> => {
+    let next = 0;
+    let kept = 0;
+    let spent = 0;
+    while (kept < wanted && spent < budget && next < candidates.length) {
+      const wave = candidates.slice(next, next + Math.min(wanted - kept, budget - spent));
+      next += wave.length;
+      const outcomes = await Promise.all(wave.map(tryOne));
+      if (runner.stopped) throw runner.stopped;
+      outcomes.forEach((outcome, i) => {
+        if ("skip" in outcome) {
+          boilerplate += 1;
+          return;
+        }
+        spent += 1;
+        tried += 1;
+        if (outcome.rewritten) rewritten += 1;
+        if ("drop" in outcome) {
+          dropped[outcome.drop] = (dropped[outcome.drop] ?? 0) + 1;
+          if (outcome.cause) noteFailure(new Error(outcome.cause));
+        } else if (kept < wanted) {
+          kept += 1;
+          questions.push({ id: `g${questions.length + 1}`, ...outcome.kept });
+          onKept?.(wave[i] as C);
+        }
+        options.onProgress?.({ kept: questions.length, tried, wanted: options.count });
+      });
+    }
+  };
 
-  const pairCount = questions.length;
-  const singlesWanted = options.count - pairCount;
-  let singleTries = 0;
-  for (const section of sections) {
-    if (questions.length - pairCount >= singlesWanted || singleTries >= singlesWanted * tries) break;
-    if (inPairs.has(section)) continue;
-    singleTries += 1;
-    await attempt(
-      [section],
-      "Write one question this section answers, and its answer.",
-      (question) => `Question: ${question}\nSection title: ${oneLine(section.node.title)}`,
-      (question, check) =>
-        // A title copy is dropped before the check: no call is spent on it.
-        !check
-          ? copiesTitle(question, section.node.title)
-            ? "copies the title"
-            : undefined
-          : !check.answerable
-            ? "not answerable from the section"
-            : check.titleOnly
-              ? "answerable from the title alone"
-              : undefined,
+  try {
+    // Two-section questions come first from the front of the order, single ones from the rest.
+    const inPairs = new Set<SampledSection>();
+    if (pairsWanted > 0) {
+      await run(
+        pairUp(sections),
+        pairsWanted,
+        pairsWanted * tries,
+        (pair) =>
+          attempt(
+            pair,
+            "Two sections of one document follow. Write one question that needs BOTH of them to answer (a comparison or a combination), and its answer.",
+            (question) =>
+              `Question: ${question}\nDoes the answer need both sections below (needsBoth), is it answerable from them, is a title alone enough?`,
+            (_question, check) =>
+              !check
+                ? undefined
+                : !check.answerable
+                  ? "not answerable from the section"
+                  : check.needsBoth === false
+                    ? "needs only one of the two sections"
+                    : undefined,
+          ),
+        (pair) => {
+          for (const s of pair) inPairs.add(s); // a kept pair's sections are not asked about again
+        },
+      );
+    }
+    const singlesWanted = options.count - questions.length;
+    await run(
+      sections.filter((s) => !inPairs.has(s)),
+      singlesWanted,
+      singlesWanted * tries,
+      (section) =>
+        attempt(
+          [section],
+          "Write one question this section answers, and its answer.",
+          (question) => `Question: ${question}\nSection title: ${oneLine(section.node.title)}`,
+          (question, check) =>
+            // A title copy is caught before the check: no check call is spent on it.
+            !check
+              ? copiesTitle(question, section.node.title)
+                ? "copies the title"
+                : undefined
+              : !check.answerable
+                ? "not answerable from the section"
+                : check.titleOnly
+                  ? "answerable from the title alone"
+                  : undefined,
+        ),
     );
+  } finally {
+    if (ownRunner) runner.close();
   }
-  return { questions, seed, tried, dropped, usage: usage.toJSON() };
+  const endCalls = runner.calls;
+  return {
+    questions,
+    seed,
+    tried,
+    dropped,
+    skipped: { boilerplate },
+    rewritten,
+    failures,
+    generator: runner.label,
+    calls: { made: endCalls.done - startCalls.done, cached: endCalls.cached - startCalls.cached },
+    usage: usage.toJSON(),
+  };
+}
+
+function missingModel(): never {
+  throw new TypeError("generateQuestions needs a model or a runner");
+}
+
+/** Text cut to about `tokens` tokens, marked when cut. */
+function capTokens(text: string, tokens: number): string {
+  const cut = truncateToTokens(text, tokens);
+  return cut === text ? text : `${cut.trimEnd()} …`;
+}
+
+/** The content words of titles, without numbering. */
+function titleWords(titles: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const title of titles)
+    for (const word of title.replace(/^[\d.]+\s*/, "").split(/[^\p{L}\p{N}_+-]+/u))
+      if (word && tokenize(word).length > 0 && !out.includes(word)) out.push(word);
+  return out;
 }
 
 /**
  * The questions as a JSONL questions file `pageindex eval` reads back (and a person can edit):
  * one `{id, question, doc_name, answer, evidence: [{doc_name, node_id, ancestors, section,
- * page?}], generated}` per line.
+ * page?}], difficulty?, lexical_rank?, generated}` per line.
  */
 export function questionsToJsonl(questions: readonly GeneratedQuestion[], seed?: number): string {
   return questions
@@ -324,7 +499,14 @@ export function questionsToJsonl(questions: readonly GeneratedQuestion[], seed?:
           ...(e.section !== undefined ? { section: e.section } : {}),
           ...(e.page !== undefined ? { page: e.page } : {}),
         })),
-        generated: { kind: q.kind, check: q.check, ...(seed !== undefined ? { seed } : {}) },
+        ...(q.difficulty !== undefined ? { difficulty: q.difficulty } : {}),
+        ...(q.lexicalRank !== undefined ? { lexical_rank: q.lexicalRank } : {}),
+        generated: {
+          kind: q.kind,
+          check: q.check,
+          ...(q.rewrittenFrom !== undefined ? { rewritten_from: q.rewrittenFrom } : {}),
+          ...(seed !== undefined ? { seed } : {}),
+        },
       }),
     )
     .join("\n")

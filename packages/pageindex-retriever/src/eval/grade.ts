@@ -5,8 +5,6 @@ import {
   asData,
   countTokens,
   DATA_NOT_INSTRUCTIONS,
-  invokeStructured,
-  ModelCallError,
   oneLine,
   pathLine,
   type TreeReader,
@@ -14,6 +12,7 @@ import {
 } from "pageindex-core";
 import { z } from "zod/v4";
 import { truncateToTokens } from "../token-budget.js";
+import { EvalModel } from "./model-runner.js";
 import type { EvalQuestion } from "./questions.js";
 
 /** How an answer compares with the gold: right, partly right, or wrong (or not graded). */
@@ -32,14 +31,22 @@ export interface GradedAnswer {
 
 /** Options of {@link AnswerGrader}. */
 export interface AnswerGraderOptions {
-  /** The user's model: it answers from the retrieved context and grades the answer. */
-  model: BaseChatModel;
+  /** The user's model: it answers from the retrieved context (and grades, without `graderModel`). */
+  model?: BaseChatModel;
+  /** The answering calls, bounded and cached ({@link EvalModel}); built from `model` when not given. */
+  runner?: EvalModel;
+  /** A separate grader (often a stronger model); the answering model grades when not given. */
+  grader?: EvalModel;
   /** Reads the gold sections' text (questions whose evidence names nodes). */
   reader?: TreeReader;
   /** Most context tokens given to the answering call. Default 6000. */
   maxContextTokens?: number;
   /** Most gold-text tokens given to the grading call. Default 3000. */
   maxGoldTokens?: number;
+  /** Answers are cut to this (tokens) before grading and in the report. Default 300. */
+  maxAnswerTokens?: number;
+  /** Model calls in flight at once (when `runner` is not given). Default 4. */
+  concurrency?: number;
   retries?: number;
   timeoutMs?: number;
   callbacks?: Callbacks;
@@ -117,11 +124,21 @@ function contextOf(docs: readonly DocumentInterface[], budget: number): string {
  */
 export class AnswerGrader {
   private readonly options: AnswerGraderOptions;
-  /** Set once the model refused a request (wrong key, unreachable, unknown model): no more calls. */
-  private refused: string | undefined;
+  private readonly answerer: EvalModel;
+  private readonly grader: EvalModel;
 
   constructor(options: AnswerGraderOptions) {
     this.options = options;
+    this.answerer =
+      options.runner ??
+      new EvalModel({
+        model: options.model ?? missingModel(),
+        ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+        ...(options.retries !== undefined ? { retries: options.retries } : {}),
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.callbacks ? { callbacks: options.callbacks } : {}),
+      });
+    this.grader = options.grader ?? this.answerer;
   }
 
   /** The gold text of a question: its evidence sections' own text, when the reader has them. */
@@ -142,44 +159,36 @@ export class AnswerGrader {
     return parts.join("\n\n");
   }
 
-  /** A refused request will be refused again: the rest of the run is not graded (and costs nothing). */
-  private noteRefusal(error: Error): void {
-    if (error instanceof ModelCallError)
-      this.refused = `the model refused an earlier request (${oneLine(error.message)})`;
+  /** Why no more calls are made: a model refused a request, never answered, or the deadline passed. */
+  get stopped(): Error | undefined {
+    return this.answerer.stopped ?? this.grader.stopped;
   }
 
   /** Answers `question` from `docs` and grades the answer. */
   async grade(question: EvalQuestion, docs: readonly DocumentInterface[]): Promise<GradedAnswer> {
-    const { model } = this.options;
-    if (this.refused !== undefined) {
+    const usage = new UsageTracker();
+    const cost = () => ({ calls: usage.total.calls, promptTokens: usage.total.promptTokens });
+    const stoppedAnswer = (): GradedAnswer | undefined => {
+      const stopped = this.stopped;
+      if (!stopped) return undefined;
       return {
         answer: "",
         grade: "ungraded",
-        reason: `not graded: ${this.refused}`,
-        calls: 0,
-        promptTokens: 0,
+        reason: `not graded: calls were stopped (${oneLine(stopped.message)})`,
+        ...cost(),
       };
-    }
-    const usage = new UsageTracker();
-    const common = {
-      usage,
-      ...(this.options.retries !== undefined ? { retries: this.options.retries } : {}),
-      ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
-      ...(this.options.callbacks ? { callbacks: this.options.callbacks } : {}),
     };
-    const cost = () => ({ calls: usage.total.calls, promptTokens: usage.total.promptTokens });
+    const early = stoppedAnswer();
+    if (early) return early;
     const context = contextOf(docs, this.options.maxContextTokens ?? 6000);
-    const answered = await invokeStructured(model, {
-      ...common,
+    const answered = await this.answerer.call({
+      usage,
       schema: AnswerSchema,
       step: "answer",
-      messages: [
-        ["system", ANSWER_SYSTEM],
-        ["human", `Question: ${oneLine(question.question)}\n${context || "(no context was retrieved)"}`],
-      ],
+      system: ANSWER_SYSTEM,
+      human: `Question: ${oneLine(question.question)}\n${context || "(no context was retrieved)"}`,
     });
     if (!answered.ok) {
-      this.noteRefusal(answered.error);
       return {
         answer: "",
         grade: "ungraded",
@@ -187,7 +196,7 @@ export class AnswerGrader {
         ...cost(),
       };
     }
-    const answer = oneLine(answered.value.answer);
+    const answer = withinTokens(oneLine(answered.value.answer), this.options.maxAnswerTokens ?? 300).text;
     const gold = await this.goldText(question);
     if (!gold && !question.answer) {
       return { answer, grade: "ungraded", reason: "no reference: no gold section text or answer", ...cost() };
@@ -202,17 +211,14 @@ export class AnswerGrader {
     ]
       .filter(Boolean)
       .join("\n");
-    const graded = await invokeStructured(model, {
-      ...common,
+    const graded = await this.grader.call({
+      usage,
       schema: GradeSchema,
       step: "grade",
-      messages: [
-        ["system", GRADE_SYSTEM],
-        ["human", `Question: ${oneLine(question.question)}\nAnswer to grade: ${answer}\n${reference}`],
-      ],
+      system: GRADE_SYSTEM,
+      human: `Question: ${oneLine(question.question)}\nAnswer to grade: ${answer}\n${reference}`,
     });
     if (!graded.ok) {
-      this.noteRefusal(graded.error);
       return {
         answer,
         grade: "ungraded",
@@ -220,6 +226,11 @@ export class AnswerGrader {
         ...cost(),
       };
     }
-    return { answer, grade: graded.value.grade, reason: oneLine(graded.value.reason), ...cost() };
+    const reason = withinTokens(oneLine(graded.value.reason), 80).text;
+    return { answer, grade: graded.value.grade, reason, ...cost() };
   }
+}
+
+function missingModel(): never {
+  throw new TypeError("AnswerGrader needs a model or a runner");
 }

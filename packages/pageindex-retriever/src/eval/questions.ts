@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { PageIndexError } from "pageindex-core";
 import { z } from "zod/v4";
+import type { Difficulty } from "./difficulty.js";
 
 /** Where the answer to a question is: a page of a document, or a section title. */
 export interface Evidence {
@@ -27,6 +28,10 @@ export interface EvalQuestion {
   doc?: string;
   evidence: Evidence[];
   answer?: string;
+  /** How easily word matching finds the answer (generated sets record it; see `LexicalDifficulty`). */
+  difficulty?: Difficulty;
+  /** BM25 rank of the gold section among all sections when the set was made (null: no word matched). */
+  lexicalRank?: number | null;
 }
 
 /** A questions file is malformed; names the file and line. */
@@ -54,6 +59,8 @@ const QuestionSchema = z.looseObject({
   doc: z.string().optional(),
   answer: z.string().optional(),
   evidence: z.array(EvidenceSchema).min(1),
+  difficulty: z.enum(["easy", "medium", "hard"]).optional(),
+  lexical_rank: z.number().int().positive().nullable().optional(),
 });
 
 /**
@@ -109,6 +116,8 @@ export function parseQuestions(text: string, source = "questions"): EvalQuestion
       evidence,
       ...(doc ? { doc } : {}),
       ...(q.answer !== undefined ? { answer: q.answer } : {}),
+      ...(q.difficulty !== undefined ? { difficulty: q.difficulty } : {}),
+      ...(q.lexical_rank !== undefined ? { lexicalRank: q.lexical_rank } : {}),
     });
   });
   return out;

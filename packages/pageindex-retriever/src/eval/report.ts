@@ -61,6 +61,35 @@ function settingText(value: unknown): string {
   return String(value);
 }
 
+const DIFFICULTIES = ["easy", "medium", "hard"] as const;
+
+/**
+ * Hits by question difficulty (how easily word matching finds the answer, see
+ * `LexicalDifficulty`): the set's distribution, then each retriever's hits in each class, so a
+ * reader sees which kind of question each retriever wins. Empty when no question has one.
+ */
+export function difficultyTable(result: EvaluationResult, questions: readonly EvalQuestion[]): string {
+  const measured = questions.filter((q) => q.difficulty !== undefined);
+  if (measured.length === 0) return "";
+  const of = (d: string) => measured.filter((q) => q.difficulty === d);
+  const head = DIFFICULTIES.map((d) => `${d} (${of(d).length})`);
+  const rows = result.summaries.map((s) => {
+    const byId = new Map((result.scores[s.name] ?? []).map((score) => [score.id, score]));
+    const cells = DIFFICULTIES.map((d) => {
+      const set = of(d);
+      if (set.length === 0) return "–";
+      const hits = set.filter((q) => (byId.get(q.id)?.firstHitRank ?? null) !== null).length;
+      return `${hits}/${set.length} (${Math.round((100 * hits) / set.length)} %)`;
+    });
+    return `| ${cell(s.name, 40)} | ${cells.join(" | ")} |`;
+  });
+  return [
+    `| hits@${result.k} by difficulty | ${head.join(" | ")} |`,
+    `|---|${DIFFICULTIES.map(() => "---:|").join("")}`,
+    ...rows,
+  ].join("\n");
+}
+
 /**
  * The whole report as Markdown: the settings it ran with, the summary table, and one row per
  * question with each retriever's first hit and answer grade, so a reader can check any number.
@@ -88,6 +117,7 @@ export function evaluationReport(
     });
     return `| ${cell(q.id, 20)} | ${cell(q.question)} | ${cells.join(" | ")} |`;
   });
+  const byDifficulty = difficultyTable(result, questions);
   const lines = [
     "# A/B evaluation",
     "",
@@ -103,6 +133,16 @@ export function evaluationReport(
     "",
     `A question is a hit when a returned section is the answering section or holds its evidence page; hit@${result.k} and MRR count the first such section.`,
     "",
+    ...(byDifficulty
+      ? [
+          "## By difficulty",
+          "",
+          "Difficulty: the BM25 rank of the answering section among every section of the documents when the set was made — easy: top 3 (word matching alone finds it), medium: top 20, hard: below, or no word in common.",
+          "",
+          byDifficulty,
+          "",
+        ]
+      : []),
     "## Per question",
     "",
     `| id | question | ${names.map((n) => cell(n, 40)).join(" | ")} |`,

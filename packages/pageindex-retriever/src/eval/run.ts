@@ -3,7 +3,7 @@ import type { DocumentInterface } from "@langchain/core/documents";
 import type { LLMResult } from "@langchain/core/outputs";
 import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
 import type { RetrievalRun } from "../types.js";
-import type { AnswerGrader } from "./grade.js";
+import type { AnswerGrader, GradedAnswer } from "./grade.js";
 import { type QuestionScore, type RetrieverSummary, scoreRetrieval, summarise } from "./metrics.js";
 import type { EvalQuestion } from "./questions.js";
 
@@ -81,7 +81,8 @@ function lastRunOf(retriever: BaseRetrieverInterface | undefined): RetrievalRun 
 }
 
 /**
- * Runs every question through every retriever, one at a time (so latency is comparable), and
+ * Runs every question through every retriever, one at a time (so latency is comparable; the
+ * answering and grading calls of earlier questions run meanwhile, bounded by the grader), and
  * scores hit rate at k, MRR, returned tokens, model calls and tokens, latency. Building a
  * retriever (the factory call) is timed apart from the query. A retriever that throws on a
  * question scores a miss with the error recorded; the run goes on.
@@ -89,9 +90,12 @@ function lastRunOf(retriever: BaseRetrieverInterface | undefined): RetrievalRun 
 export async function evaluateRetrievers(options: EvaluateOptions): Promise<EvaluationResult> {
   const k = options.k ?? 5;
   const scores: Record<string, QuestionScore[]> = {};
+  // Answers and grades go on while the next questions are retrieved; the grader bounds its calls.
+  const grading: Promise<void>[] = [];
   for (const [name, under] of Object.entries(options.retrievers)) {
     const list: QuestionScore[] = [];
-    for (const question of options.questions) {
+    scores[name] = list;
+    for (const [index, question] of options.questions.entries()) {
       const counter = new LlmCallCounter();
       let docs: DocumentInterface[] = [];
       let error: string | undefined;
@@ -114,25 +118,28 @@ export async function evaluateRetrievers(options: EvaluateOptions): Promise<Eval
       }
       const latencyMs = performance.now() - started;
       const run = error === undefined ? lastRunOf(retriever) : undefined;
-      const answer = options.grader ? await options.grader.grade(question, docs) : undefined;
-      const score: QuestionScore = {
-        id: question.id,
-        ...scoreRetrieval(question, docs),
-        llmCalls: counter.calls,
-        promptTokens: counter.promptTokens,
-        completionTokens: counter.completionTokens,
-        latencyMs,
-        startedAt,
-        setupMs,
-        ...(run ? { judgments: run.stats.steps, fallbacks: run.stats.fallbacks } : {}),
-        ...(answer ? { answer } : {}),
-        ...(error !== undefined ? { error } : {}),
+      const finish = (answer?: GradedAnswer) => {
+        const score: QuestionScore = {
+          id: question.id,
+          ...scoreRetrieval(question, docs),
+          llmCalls: counter.calls,
+          promptTokens: counter.promptTokens,
+          completionTokens: counter.completionTokens,
+          latencyMs,
+          startedAt,
+          setupMs,
+          ...(run ? { judgments: run.stats.steps, fallbacks: run.stats.fallbacks } : {}),
+          ...(answer ? { answer } : {}),
+          ...(error !== undefined ? { error } : {}),
+        };
+        list[index] = score;
+        options.onResult?.(name, question, score);
       };
-      list.push(score);
-      options.onResult?.(name, question, score);
+      if (options.grader) grading.push(options.grader.grade(question, docs).then(finish));
+      else finish();
     }
-    scores[name] = list;
   }
+  await Promise.all(grading);
   return { k, summaries: Object.entries(scores).map(([name, list]) => summarise(name, list, k)), scores };
 }
 
