@@ -41,18 +41,23 @@ function evaluationAnswer(request: ChatRequest): string | undefined {
     tool ??
     (/You write evaluation questions/.test(text)
       ? "generate_question"
-      : /You check evaluation questions/.test(text)
-        ? "check_question"
-        : /You grade answers/.test(text)
-          ? "grade"
-          : /Answer the user's question from the context/.test(text)
-            ? "answer"
-            : undefined);
+      : /You reword evaluation questions/.test(text)
+        ? "rewrite_question"
+        : /You check evaluation questions/.test(text)
+          ? "check_question"
+          : /You grade answers/.test(text)
+            ? "grade"
+            : /Answer the user's question from the context/.test(text)
+              ? "answer"
+              : undefined);
   if (step === "generate_question") {
     // A user's wording built from the section's first words, never its title.
     const first = /<section[^>]*>\s*([^<]*)/.exec(text)?.[1]?.split(/\s+/).slice(0, 6).join(" ") ?? "it";
     return JSON.stringify({ question: `What should I know about this: ${first}?`, answer: first });
   }
+  // A user's own words, none of the section's.
+  if (step === "rewrite_question")
+    return JSON.stringify({ question: "How do I look after my appliance so that it keeps working?" });
   if (step === "check_question")
     return JSON.stringify({ answerable: true, titleOnly: false, reason: "fake check" });
   if (step === "answer") return JSON.stringify({ answer: "Descale every two weeks." });
@@ -60,12 +65,24 @@ function evaluationAnswer(request: ChatRequest): string | undefined {
   return undefined;
 }
 
+/** A string field of a JSON answer made `size` characters long, as a model that rambles writes it. */
+function padded(content: string, size: number): string {
+  const value = JSON.parse(content) as Record<string, unknown>;
+  const key = ["answer", "reason"].find((k) => typeof value[k] === "string");
+  if (!key) return content;
+  value[key] = `${String(value[key])} ${"and so on ".repeat(Math.ceil(size / 10))}`.slice(0, size);
+  return JSON.stringify(value);
+}
+
 /** The reply to one chat request: an answer citing [1], or a judgment (tool call or JSON text). */
-function reply(request: ChatRequest): Record<string, unknown> {
+function reply(request: ChatRequest, hugeAnswers?: number): Record<string, unknown> {
   const isAnswer = /You answer questions about documents/.test(textOf(request));
+  const evaluation = evaluationAnswer(request);
   const content = isAnswer
     ? "Descale every two weeks in hard-water areas [1]."
-    : (evaluationAnswer(request) ?? judgment(request));
+    : evaluation !== undefined && hugeAnswers !== undefined
+      ? padded(evaluation, hugeAnswers)
+      : (evaluation ?? judgment(request));
   const tool = !isAnswer ? request.tools?.[0]?.function.name : undefined;
   const message = tool
     ? {
@@ -93,11 +110,13 @@ async function body(req: IncomingMessage): Promise<string> {
 /**
  * Starts the server on a free port of 127.0.0.1. With `refuse`, every chat request gets that
  * HTTP status and an OpenAI-style error body (401: a wrong key, 404: an unknown model); with
- * `hangAnswers`, answering requests (not judgments) are accepted and never answered.
+ * `hangAnswers`, answering requests (not judgments) are accepted and never answered; with
+ * `hangAll`, no request is ever answered; with `hugeAnswers`, every evaluation answer (question
+ * writing, answering, grading) rambles to that many characters.
  */
 export async function startFakeOpenAi(
   refuse?: number,
-  options: { hangAnswers?: boolean } = {},
+  options: { hangAnswers?: boolean; hangAll?: boolean; hugeAnswers?: number } = {},
 ): Promise<FakeOpenAi> {
   const requests: ChatRequest[] = [];
   const server: Server = createServer((req, res) => {
@@ -118,8 +137,9 @@ export async function startFakeOpenAi(
       }
       // A server that takes the answering request and never replies (judgments still work).
       if (options.hangAnswers && /You answer questions about documents/.test(textOf(request))) return;
+      if (options.hangAll) return;
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(reply(request)));
+      res.end(JSON.stringify(reply(request, options.hugeAnswers)));
     });
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));

@@ -37,7 +37,13 @@ export {
   questionsToJsonl,
 } from "./eval/generate.js";
 export { type AnswerGrade, AnswerGrader, type AnswerGraderOptions, type GradedAnswer } from "./eval/grade.js";
-export { EvalModel, type EvalModelOptions, type EvalRequest, ModelDeadlineError } from "./eval/model-runner.js";
+export {
+  callLimit,
+  EvalModel,
+  type EvalModelOptions,
+  type EvalRequest,
+  ModelDeadlineError,
+} from "./eval/model-runner.js";
 export {
   type LangSmithExample,
   type LangSmithExperiment,

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { openPostgresStore, PageIndexStore } from "pageindex-store";
 import { describeModelError, isModelCallError, type ModelIdentity } from "./model-errors.js";
-import { chatModelFromSpec, ModelSpecError, type ResolvedModel } from "./model-spec.js";
+import { chatModelFromSpec, ModelSpecError, modelLabelOf, type ResolvedModel } from "./model-spec.js";
 import { CliError, EXIT, type Io } from "./output.js";
 import { redactSecrets, redactUrl } from "./redact.js";
 
@@ -161,7 +161,7 @@ export function createContext(
               name: model.name,
               ...(model.baseURL ? { baseURL: model.baseURL } : {}),
             };
-            label = `${model.provider}:${model.name}${model.baseURL ? ` via ${redactUrl(model.baseURL)}` : ""}`;
+            label = modelLabelOf(model);
           } else {
             label = "offline";
             io.err(

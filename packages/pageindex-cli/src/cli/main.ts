@@ -206,6 +206,25 @@ export function buildProgram(
       "cap the tree retriever's returned text, for an equal-budget comparison",
       positiveInt,
     )
+    .option("--generator-model <provider:name>", "model that writes the questions (default: --model)")
+    .option("--grader-model <provider:name>", "model that grades the answers (default: --model)")
+    .addOption(
+      new Option(
+        "--difficulty <mode>",
+        "generated questions word matching finds: rewrite them (default), only measure, or off",
+      ).choices(["rewrite", "measure", "off"]),
+    )
+    .option("--concurrency <n>", "model calls in flight at once (default 4)", positiveInt)
+    .option("--timeout <seconds>", "longest wait for each model call (default 60)", positiveInt)
+    .option(
+      "--deadline <seconds>",
+      "longest time for all of the run's model calls (default 3600)",
+      positiveInt,
+    )
+    .option(
+      "--no-cache",
+      "ask the model again instead of reusing answers kept in model-cache.jsonl next to the questions",
+    )
     .option("--out <dir>", "where report.md, chart.svg and report.json go", ".pageindex-eval")
     .action(run((ctx, questions: string | undefined, opts) => evaluate(ctx, questions, opts), writes));
 

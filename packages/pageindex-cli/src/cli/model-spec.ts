@@ -102,3 +102,8 @@ export async function chatModelFromSpec(
   });
   return baseURL ? { model, provider: kind, name, baseURL } : { model, provider: kind, name };
 }
+
+/** A resolved model as messages and reports name it: `compatible:judge via http://127.0.0.1:8000/v1`. */
+export function modelLabelOf(model: ResolvedModel): string {
+  return `${model.provider}:${model.name}${model.baseURL ? ` via ${redactUrl(model.baseURL)}` : ""}`;
+}

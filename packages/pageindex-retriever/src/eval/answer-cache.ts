@@ -73,9 +73,9 @@ export class ModelAnswerCache {
     this.writes = this.writes
       .catch(() => undefined) // one failed write must not block the ones after it
       .then(async () => {
-      await mkdir(dirname(this.path), { recursive: true });
-      await appendFile(this.path, line);
-    });
+        await mkdir(dirname(this.path), { recursive: true });
+        await appendFile(this.path, line);
+      });
     await this.writes;
   }
 }

@@ -74,7 +74,8 @@ export class LexicalDifficulty {
       ),
     );
     sections.forEach((s, i) => this.byKey.set(`${s.docId}\u0000${s.nodeId}`, i));
-    for (const doc of this.index.docs) for (const term of doc.tf.keys()) this.df.set(term, (this.df.get(term) ?? 0) + 1);
+    for (const doc of this.index.docs)
+      for (const term of doc.tf.keys()) this.df.set(term, (this.df.get(term) ?? 0) + 1);
   }
 
   /** Every section of the documents, read from the store. */
@@ -117,7 +118,11 @@ export class LexicalDifficulty {
       best = best === null ? rank : Math.min(best, rank);
     }
     const difficulty: Difficulty =
-      best !== null && best <= this.easyRank ? "easy" : best !== null && best <= this.mediumRank ? "medium" : "hard";
+      best !== null && best <= this.easyRank
+        ? "easy"
+        : best !== null && best <= this.mediumRank
+          ? "medium"
+          : "hard";
     return { difficulty, lexicalRank: best, distinctiveWords: wordsWithTerms(question, distinctive) };
   }
 

@@ -331,7 +331,12 @@ export async function generateQuestions(options: GenerateOptions): Promise<Gener
     }
     const used = rewrittenFrom !== undefined;
     if (early) return { drop: early, rewritten: used };
-    const checked = await call(CheckSchema, "check-question", CHECK_SYSTEM, `${checkTask(question)}\n${data}`);
+    const checked = await call(
+      CheckSchema,
+      "check-question",
+      CHECK_SYSTEM,
+      `${checkTask(question)}\n${data}`,
+    );
     if (!checked.ok) return { drop: "check failed", rewritten: used, cause: oneLine(checked.error.message) };
     const late = verdict(question, checked.value);
     if (late) return { drop: late, rewritten: used };

@@ -78,11 +78,7 @@ export class EvalModel {
   constructor(options: EvalModelOptions) {
     this.options = options;
     this.label = options.label ?? modelId(options.model);
-    if (options.limit) this.limit = options.limit;
-    else {
-      const limiter = pLimit(Math.max(1, options.concurrency ?? 4));
-      this.limit = (work) => limiter(work);
-    }
+    this.limit = options.limit ?? callLimit(options.concurrency ?? 4);
     const outer = options.signal;
     if (outer) {
       if (outer.aborted) this.stop(abortError(outer));
@@ -91,7 +87,12 @@ export class EvalModel {
     if (options.deadlineMs !== undefined) {
       const ms = options.deadlineMs;
       this.deadline = setTimeout(
-        () => this.stop(new ModelDeadlineError(`${this.label}: the run's model calls passed the deadline of ${seconds(ms)}`)),
+        () =>
+          this.stop(
+            new ModelDeadlineError(
+              `${this.label}: the run's model calls passed the deadline of ${seconds(ms)}`,
+            ),
+          ),
         ms,
       );
       this.deadline.unref?.();
@@ -182,6 +183,15 @@ export class EvalModel {
   }
 }
 
+/**
+ * A bound on calls in flight shared by several {@link EvalModel}s (a generator, an answering
+ * model and a grader of one run), so the whole run keeps one concurrency limit.
+ */
+export function callLimit(concurrency: number): <T>(work: () => Promise<T>) => Promise<T> {
+  const limiter = pLimit(Math.max(1, concurrency));
+  return (work) => limiter(work);
+}
+
 /** The run's model calls passed their overall deadline. */
 export class ModelDeadlineError extends ModelCallError {
   constructor(message: string) {
@@ -191,7 +201,8 @@ export class ModelDeadlineError extends ModelCallError {
 
 /** A model's id for the cache when no label is given: its type and model name. */
 function modelId(model: BaseChatModel): string {
-  const name = (model as { model?: unknown; modelName?: unknown }).model ?? (model as { modelName?: unknown }).modelName;
+  const name =
+    (model as { model?: unknown; modelName?: unknown }).model ?? (model as { modelName?: unknown }).modelName;
   return `${model._llmType()}:${typeof name === "string" ? name : ""}`;
 }
 
@@ -208,4 +219,3 @@ function cacheKey(label: string, request: EvalRequest<unknown>): string {
 function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
-

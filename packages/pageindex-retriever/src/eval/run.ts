@@ -65,6 +65,8 @@ export interface EvaluateOptions {
    * {@link AnswerGrader}); its calls are not counted as the retriever's.
    */
   grader?: Pick<AnswerGrader, "grade">;
+  /** Stops the run's queries (a deadline): a query still running rejects and scores an error. */
+  signal?: AbortSignal;
 }
 
 /** Per-retriever summaries and every per-question score. */
@@ -111,7 +113,12 @@ export async function evaluateRetrievers(options: EvaluateOptions): Promise<Eval
       const startedAt = new Date().toISOString();
       if (retriever) {
         try {
-          docs = (await retriever.invoke(question.question, { callbacks: [counter] })).slice(0, k);
+          docs = (
+            await retriever.invoke(question.question, {
+              callbacks: [counter],
+              ...(options.signal ? { signal: options.signal } : {}),
+            })
+          ).slice(0, k);
         } catch (e) {
           error = e instanceof Error ? e.message : String(e);
         }

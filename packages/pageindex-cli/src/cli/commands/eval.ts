@@ -3,10 +3,11 @@ import { basename, dirname, join, resolve } from "node:path";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
 import { type DocumentInfo, oneLine } from "pageindex-core";
-import { PageIndexRetriever, type SearchStrategy } from "pageindex-retriever";
+import { PageIndexRetriever, RETRIEVER_DEFAULTS, type SearchStrategy } from "pageindex-retriever";
 import {
   AnswerGrader,
   Bm25ChunkRetriever,
+  callLimit,
   chunkTree,
   DEFAULT_CHUNKING,
   type EvalQuestion,
@@ -18,6 +19,8 @@ import {
   type GeneratedSet,
   generateQuestions,
   HashingEmbeddings,
+  ModelAnswerCache,
+  ModelDeadlineError,
   normaliseDocName,
   questionsToJsonl,
   type RetrieverUnderTest,
@@ -29,6 +32,7 @@ import {
 import type { CliContext } from "../context.js";
 import { CliError, EXIT, plural, printJson } from "../output.js";
 import { createProgress } from "../progress.js";
+import { describeEvalFailure, resolveEvalModels, runnerFor } from "./eval-models.js";
 import { relabelFallbacks, withTreeIndexing } from "./eval-result.js";
 import { failureLine, type IndexOutcome, indexFiles } from "./index-files.js";
 
@@ -50,7 +54,23 @@ export interface EvalOptions {
   pairs?: number;
   /** Grade answers (default: when a model is configured); `true` without a model is an error. */
   grade?: boolean;
+  /** Seconds each model call may take (each attempt). Default 60. */
+  timeout?: number;
+  /** Seconds all of the run's model calls may take together. Default 3600. */
+  deadline?: number;
+  /** Model calls in flight at once. Default: the retriever's `calls.concurrency` (4). */
+  concurrency?: number;
+  /** Writes the questions (default: --model). */
+  generatorModel?: string;
+  /** Grades the answers (default: --model). */
+  graderModel?: string;
+  /** Reuse model answers kept next to the question set (default true; --no-cache). */
+  cache?: boolean;
+  /** What to do with generated questions word matching finds: rewrite (default), measure, off. */
+  difficulty?: "rewrite" | "measure" | "off";
 }
+
+const DIFFICULTY_MODES = ["rewrite", "measure", "off"] as const;
 
 const NEEDS_MODEL =
   "needs a model: pass --model (e.g. --model openai:gpt-4o-mini with OPENAI_API_KEY set, or --model ollama:llama3.1) or set PAGEINDEX_MODEL";
@@ -72,7 +92,14 @@ function droppedText(set: GeneratedSet): string {
 
 /** What generation produced and cost, in one line. */
 function generationLine(set: GeneratedSet, wanted: number): string {
-  return `Generated ${set.questions.length} of ${wanted} questions from ${plural(set.tried, "section")} tried (${droppedText(set)}); ${plural(set.usage.calls, "model call")}, ${set.usage.promptTokens} prompt and ${set.usage.completionTokens} completion tokens`;
+  const extra = [
+    set.rewritten > 0 ? `${set.rewritten} reworded as word matching found them` : "",
+    set.skipped.boilerplate > 0
+      ? `${plural(set.skipped.boilerplate, "boilerplate section")} passed over`
+      : "",
+    set.calls.cached > 0 ? `${plural(set.calls.cached, "answer")} from the cache` : "",
+  ].filter(Boolean);
+  return `Generated ${set.questions.length} of ${wanted} questions from ${plural(set.tried, "section")} tried (${droppedText(set)}${extra.length > 0 ? `; ${extra.join(", ")}` : ""}); ${plural(set.calls.made, "model call")}, ${set.usage.promptTokens} prompt and ${set.usage.completionTokens} completion tokens`;
 }
 
 /**
@@ -83,12 +110,15 @@ function generationLine(set: GeneratedSet, wanted: number): string {
 async function evaluateWithProgress(
   ctx: CliContext,
   input: Omit<Parameters<typeof evaluateRetrievers>[0], "onResult">,
+  calls: CallCount,
 ): Promise<Awaited<ReturnType<typeof evaluateRetrievers>>> {
   const progress = createProgress(ctx.io, progressMode(ctx));
   const total = input.questions.length * Object.keys(input.retrievers).length;
   const failures: string[] = [];
   let done = 0;
   let llmCalls = 0;
+  const phase = { name: "evaluating" };
+  calls.onChange = () => progress.update({ phase: phase.name, done, total, llmCalls: llmCalls + calls.done });
   progress.start("evaluating");
   try {
     return await evaluateRetrievers({
@@ -97,13 +127,15 @@ async function evaluateWithProgress(
         done += 1;
         llmCalls += score.llmCalls;
         if (score.error) failures.push(`${name} · ${question.id}: ${ctx.redact(oneLine(score.error))}`);
-        progress.update({ phase: name, done, total, llmCalls });
+        phase.name = name;
+        calls.onChange?.();
       },
     });
   } finally {
     const pairs = `${plural(input.questions.length, "question")} × ${plural(Object.keys(input.retrievers).length, "retriever")}`;
+    calls.onChange = undefined;
     progress.stop(
-      `Evaluated ${plural(done, "query", "queries")} (${pairs}); ${plural(llmCalls, "LLM call")}`,
+      `Evaluated ${plural(done, "query", "queries")} (${pairs}); ${plural(llmCalls, "LLM call")} by the retrievers, ${plural(calls.done, "answering or grading call")}`,
     );
     for (const line of failures) ctx.io.err(`error: ${line}`);
   }
@@ -114,23 +146,47 @@ function progressMode(ctx: CliContext): "off" | "summary" | "live" {
   return ctx.options.json ? "off" : ctx.options.progress === false ? "summary" : "live";
 }
 
-/** Generates the question set with a progress bar (stderr), as indexing shows one. */
+/** Model calls of the run's runners, for the progress bar. */
+interface CallCount {
+  done: number;
+  onChange: (() => void) | undefined;
+}
+
+/**
+ * Generates the question set with a progress bar (stderr) counting model calls (two or three
+ * per question), and the questions kept so far.
+ */
 async function generateFromStore(
   ctx: CliContext,
   input: Omit<Parameters<typeof generateQuestions>[0], "onProgress">,
+  calls: CallCount,
 ): Promise<GeneratedSet> {
   const progress = createProgress(ctx.io, progressMode(ctx));
+  let kept = 0;
+  let tried = 0;
+  const draw = () =>
+    progress.update({
+      phase: `calls · ${kept} of ${input.count} questions kept (${tried} tried)`,
+      done: calls.done,
+      total: Math.max(calls.done, 2 * input.count),
+      llmCalls: calls.done,
+    });
+  calls.onChange = draw;
   progress.start("generating questions");
   let summary = "question generation stopped";
   try {
     const set = await generateQuestions({
       ...input,
-      onProgress: ({ kept, tried }) =>
-        progress.update({ phase: `kept (${tried} tried)`, done: kept, total: input.count }),
+      onProgress: (progressed) => {
+        kept = progressed.kept;
+        tried = progressed.tried;
+        draw();
+      },
     });
     summary = generationLine(set, input.count);
     return set;
   } finally {
+    calls.onChange = undefined;
     progress.stop(summary);
   }
 }
@@ -195,10 +251,16 @@ export async function evaluate(
     throw new CliError(
       `${questionsArg} exists: --generate writes the questions there; remove it, name a new file, or leave the argument out (it then goes to the --out folder)`,
     );
+  if (options.difficulty !== undefined && !DIFFICULTY_MODES.includes(options.difficulty))
+    throw new CliError(
+      `--difficulty must be one of ${DIFFICULTY_MODES.join(", ")} (got "${options.difficulty}")`,
+    );
   // Before any indexing: a run that cannot do what was asked stops at once.
-  const model = await ctx.model();
-  if (!model && options.generate !== undefined) throw new CliError(`--generate ${NEEDS_MODEL}`);
-  if (!model && options.grade === true) throw new CliError(`Answer grading (--grade) ${NEEDS_MODEL}`);
+  const models = await resolveEvalModels(ctx, options);
+  const model = models.main?.model;
+  const answering = models.main ?? models.grader;
+  if (!models.generator && options.generate !== undefined) throw new CliError(`--generate ${NEEDS_MODEL}`);
+  if (!answering && options.grade === true) throw new CliError(`Answer grading (--grade) ${NEEDS_MODEL}`);
   const outDir = resolve(options.out ?? ".pageindex-eval");
   let questions: EvalQuestion[] = [];
   const questionsFile = questionsArg === undefined ? join(outDir, "questions.jsonl") : resolve(questionsArg);
@@ -221,181 +283,294 @@ export async function evaluate(
   const store = await ctx.store();
   const docs = await store.listDocuments();
   if (docs.length === 0) throw new CliError("The store is empty: pass --docs or index the documents first");
-  let generation: GeneratedSet | undefined;
-  if (options.generate !== undefined && model) {
-    const fromDocs = indexed.filter((o) => o.status !== "failed").map((o) => o.docId);
-    generation = await generateFromStore(ctx, {
-      model,
-      reader: store,
-      docIds: fromDocs.length > 0 ? fromDocs : docs.map((d) => d.docId),
-      count: options.generate,
-      seed: options.seed ?? 1,
-      pairs: options.pairs ?? 0,
-    });
-    questions = generation.questions;
-    await mkdir(dirname(questionsFile), { recursive: true });
-    await writeFile(questionsFile, questionsToJsonl(generation.questions, generation.seed));
-    if (!ctx.options.json) ctx.io.err(`Wrote ${questionsFile}`);
-    if (questions.length === 0)
-      throw new CliError(
-        `No generated question passed the check (${droppedText(generation)}): nothing to evaluate`,
-      );
-  }
-  const missing = [...new Set(questions.filter((q) => q.doc && !documentFor(q, docs)).map((q) => q.doc))];
-  if (missing.length > 0 && !ctx.options.json) {
-    ctx.io.err(
-      `warning: not in the store, questions about them search every document: ${missing.join(", ")}`,
-    );
-  }
-  const k = options.k ?? 5;
-  const startedAt = new Date().toISOString();
-  const scope = (q: EvalQuestion): string[] => {
-    const doc = options.allDocs ? undefined : documentFor(q, docs);
-    return doc ? [doc.docId] : docs.map((d) => d.docId);
-  };
-
-  // Chunk baselines are built once per document set and reused across questions.
-  const chunkCache = new Map<string, Promise<BaseRetrieverInterface>>();
-  const chunked = (kind: "bm25" | "vector", embeddings?: EmbeddingsInterface) => (q: EvalQuestion) => {
-    const ids = scope(q);
-    const key = `${kind}:${ids.join(",")}`;
-    let retriever = chunkCache.get(key);
-    if (!retriever) {
-      // Built whole here (chunks, BM25 index, embeddings), so the run times it as index building
-      // and the first query's latency is the query alone.
-      retriever = (async () => {
-        const chunks = (await Promise.all(ids.map(async (id) => chunkTree(await store.getTree(id))))).flat();
-        if (kind === "bm25") return new Bm25ChunkRetriever({ documents: chunks, k });
-        const vector = new VectorChunkRetriever({
-          documents: chunks,
-          embeddings: embeddings as EmbeddingsInterface,
-          k,
-        });
-        await vector.embedChunks();
-        return vector;
-      })();
-      chunkCache.set(key, retriever);
-    }
-    return retriever;
-  };
-
-  const retrievers: Record<string, RetrieverUnderTest> = {};
-  let embeddingsLabel: string | undefined;
-  const treeLabel = model ? `pageindex (${ctx.modelLabel()})` : "pageindex (offline BM25 judge)";
-  for (const name of names) {
-    if (name === "pageindex") {
-      retrievers[treeLabel] = (q) =>
-        new PageIndexRetriever({
-          reader: store,
-          k,
-          docIds: scope(q),
-          ...(model ? { model } : {}),
-          ...(options.strategy ? { strategy: options.strategy } : {}),
-          ...(options.contentTokens !== undefined ? { maxContentTokens: options.contentTokens } : {}),
-        });
-    } else if (name === "bm25") {
-      retrievers["bm25 chunks"] = chunked("bm25");
-    } else {
-      const { embeddings, label } = await embeddingsFor(ctx);
-      embeddingsLabel = label;
-      retrievers["vector chunks"] = chunked("vector", embeddings);
-    }
-  }
-  if (embeddingsLabel && !ctx.options.json) ctx.io.err(`Vector baseline embeddings: ${embeddingsLabel}`);
-
-  const grader = model && (options.grade ?? true) ? new AnswerGrader({ model, reader: store }) : undefined;
-  const raw = await evaluateWithProgress(ctx, {
-    questions,
-    retrievers,
-    k,
-    ...(grader ? { grader } : {}),
-  });
-  const result = relabelFallbacks(
-    withTreeIndexing(raw, treeLabel, indexed, docs),
-    treeLabel,
-    ctx.modelLabel(),
+  // Every model call of the run: one bound on calls in flight, a timeout each, one deadline.
+  const timeoutMs = (options.timeout ?? 60) * 1000;
+  const deadlineMs = (options.deadline ?? 3600) * 1000;
+  const deadline = new AbortController();
+  const deadlineTimer = setTimeout(
+    () =>
+      deadline.abort(
+        new ModelDeadlineError(
+          `the run's model calls passed the deadline of ${deadlineMs / 1000} s (--deadline)`,
+        ),
+      ),
+    deadlineMs,
   );
-  const table = evaluationTable(result);
-  await mkdir(outDir, { recursive: true });
-  const config = {
-    questionsFile: resolve(questionsFile),
-    questions: questions.length,
-    documents: docs.map((d) => d.docId),
-    k,
-    retrievers: names,
-    model: ctx.modelLabel(),
-    embeddings: embeddingsLabel,
-    strategy: options.strategy ?? "auto",
-    scope: options.allDocs ? "all documents" : "the question's document when it names one",
-    contentTokens: options.contentTokens,
-    answerGrading: grader
-      ? `answers by ${ctx.modelLabel()} from each retriever's context, graded against the gold section`
-      : "off",
-    ...(generation
-      ? {
-          generated: {
-            seed: generation.seed,
-            wanted: options.generate,
-            kept: generation.questions.length,
-            tried: generation.tried,
-            dropped: generation.dropped,
-            usage: generation.usage,
+  deadlineTimer.unref?.();
+  const calls: CallCount = { done: 0, onChange: undefined };
+  const cache =
+    options.cache === false
+      ? undefined
+      : await ModelAnswerCache.open(join(dirname(questionsFile), "model-cache.jsonl"));
+  const settings = {
+    limit: callLimit(options.concurrency ?? RETRIEVER_DEFAULTS.calls.concurrency),
+    timeoutMs,
+    cache,
+    signal: deadline.signal,
+    onCall: () => {
+      calls.done += 1;
+      calls.onChange?.();
+    },
+  };
+  try {
+    return await evaluateWith();
+  } finally {
+    clearTimeout(deadlineTimer);
+  }
+
+  async function evaluateWith(): Promise<number> {
+    let generation: GeneratedSet | undefined;
+    if (options.generate !== undefined && models.generator) {
+      const fromDocs = indexed.filter((o) => o.status !== "failed").map((o) => o.docId);
+      const generator = runnerFor(models.generator, settings);
+      try {
+        generation = await generateFromStore(
+          ctx,
+          {
+            runner: generator,
+            reader: store,
+            docIds: fromDocs.length > 0 ? fromDocs : docs.map((d) => d.docId),
+            libraryDocIds: docs.map((d) => d.docId),
+            count: options.generate,
+            seed: options.seed ?? 1,
+            pairs: options.pairs ?? 0,
+            difficulty: options.difficulty ?? "rewrite",
           },
-        }
-      : {}),
-    chunking: DEFAULT_CHUNKING,
-    indexedNow: indexed.filter((o) => o.status === "indexed").map((o) => o.docId),
-    startedAt,
-    node: process.version,
-  };
-  const report = { config, questionsFile, model: ctx.modelLabel(), embeddings: embeddingsLabel, ...result };
-  await writeFile(join(outDir, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(join(outDir, "report.md"), evaluationReport(result, questions, config));
-  const datasetName = `pageindex-eval ${basename(questionsFile)}`;
-  const langsmith = join(outDir, "langsmith");
-  await mkdir(langsmith, { recursive: true });
-  await writeFile(
-    join(langsmith, "dataset.jsonl"),
-    toLangSmithExamples(questions)
-      .map((e) => JSON.stringify(e))
-      .join("\n")
-      .concat("\n"),
-  );
-  for (const summary of result.summaries) {
-    const experiment = toLangSmithExperiment({
-      name: summary.name,
-      datasetName,
-      questions,
-      scores: result.scores[summary.name] ?? [],
-      summary,
-      k,
-      settings: config,
-    });
-    await writeFile(
-      join(langsmith, `experiment-${slug(summary.name)}.json`),
-      `${JSON.stringify(experiment, null, 2)}\n`,
-    );
-  }
-  await writeFile(
-    join(outDir, "chart.svg"),
-    evaluationChart(result, `Hit@${k} vs context size (${questions.length} questions)`),
-  );
-  if (ctx.options.json) printJson(ctx.io, report);
-  else ctx.io.out(table);
-  // On stderr with --json too (as ask does): a model that failed must be visible to the person.
-  for (const s of result.summaries) {
-    if (s.fallbacks > 0)
-      ctx.io.err(`warning: ${s.name}: ${fallbackCell(s)} model judgments fell back to the lexical judge`);
-    const failed = result.scores[s.name]?.find((score) => score.error !== undefined);
-    if (failed) {
+          calls,
+        );
+      } catch (error) {
+        if (generator.stopped)
+          throw new CliError(
+            `Question generation stopped: ${describeEvalFailure(ctx, models.generator, generator.stopped)}`,
+            EXIT.model,
+            { cause: generator.stopped },
+          );
+        throw error;
+      }
+      if (generation.failures.length > 0 && !ctx.options.json)
+        for (const cause of generation.failures)
+          ctx.io.err(
+            `warning: a generation call failed: ${describeEvalFailure(ctx, models.generator, new Error(cause))}`,
+          );
+      questions = generation.questions;
+      await mkdir(dirname(questionsFile), { recursive: true });
+      await writeFile(questionsFile, questionsToJsonl(generation.questions, generation.seed));
+      if (!ctx.options.json) ctx.io.err(`Wrote ${questionsFile}`);
+      if (questions.length === 0)
+        throw new CliError(
+          `No generated question passed the check (${droppedText(generation)}): nothing to evaluate${generation.failures[0] ? `; the model failed: ${describeEvalFailure(ctx, models.generator, new Error(generation.failures[0]))}` : ""}`,
+          generation.failures.length > 0 ? EXIT.model : EXIT.usage,
+        );
+    }
+    const missing = [...new Set(questions.filter((q) => q.doc && !documentFor(q, docs)).map((q) => q.doc))];
+    if (missing.length > 0 && !ctx.options.json) {
       ctx.io.err(
-        `warning: ${s.name}: ${s.errors} of ${plural(s.questions, "question")} failed and count as misses (${failed.id}: ${ctx.redact(oneLine(failed.error ?? ""))})`,
+        `warning: not in the store, questions about them search every document: ${missing.join(", ")}`,
       );
     }
-  }
-  if (!ctx.options.json)
-    ctx.io.out(
-      `\nWrote ${join(outDir, "report.md")}, chart.svg, report.json and langsmith/ (dataset and experiments)`,
+    const k = options.k ?? 5;
+    const startedAt = new Date().toISOString();
+    const scope = (q: EvalQuestion): string[] => {
+      const doc = options.allDocs ? undefined : documentFor(q, docs);
+      return doc ? [doc.docId] : docs.map((d) => d.docId);
+    };
+
+    // Chunk baselines are built once per document set and reused across questions.
+    const chunkCache = new Map<string, Promise<BaseRetrieverInterface>>();
+    const chunked = (kind: "bm25" | "vector", embeddings?: EmbeddingsInterface) => (q: EvalQuestion) => {
+      const ids = scope(q);
+      const key = `${kind}:${ids.join(",")}`;
+      let retriever = chunkCache.get(key);
+      if (!retriever) {
+        // Built whole here (chunks, BM25 index, embeddings), so the run times it as index building
+        // and the first query's latency is the query alone.
+        retriever = (async () => {
+          const chunks = (
+            await Promise.all(ids.map(async (id) => chunkTree(await store.getTree(id))))
+          ).flat();
+          if (kind === "bm25") return new Bm25ChunkRetriever({ documents: chunks, k });
+          const vector = new VectorChunkRetriever({
+            documents: chunks,
+            embeddings: embeddings as EmbeddingsInterface,
+            k,
+          });
+          await vector.embedChunks();
+          return vector;
+        })();
+        chunkCache.set(key, retriever);
+      }
+      return retriever;
+    };
+
+    const retrievers: Record<string, RetrieverUnderTest> = {};
+    let embeddingsLabel: string | undefined;
+    const treeLabel = model ? `pageindex (${ctx.modelLabel()})` : "pageindex (offline BM25 judge)";
+    for (const name of names) {
+      if (name === "pageindex") {
+        retrievers[treeLabel] = (q) =>
+          new PageIndexRetriever({
+            reader: store,
+            k,
+            docIds: scope(q),
+            ...(model ? { model } : {}),
+            ...(options.strategy ? { strategy: options.strategy } : {}),
+            ...(options.contentTokens !== undefined ? { maxContentTokens: options.contentTokens } : {}),
+            calls: {
+              timeoutMs,
+              ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+            },
+          });
+      } else if (name === "bm25") {
+        retrievers["bm25 chunks"] = chunked("bm25");
+      } else {
+        const { embeddings, label } = await embeddingsFor(ctx);
+        embeddingsLabel = label;
+        retrievers["vector chunks"] = chunked("vector", embeddings);
+      }
+    }
+    if (embeddingsLabel && !ctx.options.json) ctx.io.err(`Vector baseline embeddings: ${embeddingsLabel}`);
+
+    const answerRunner = answering && (options.grade ?? true) ? runnerFor(answering, settings) : undefined;
+    const gradeRunner =
+      answerRunner && models.grader && models.grader !== answering
+        ? runnerFor(models.grader, settings)
+        : answerRunner;
+    const grader = answerRunner
+      ? new AnswerGrader({
+          runner: answerRunner,
+          ...(gradeRunner ? { grader: gradeRunner } : {}),
+          reader: store,
+        })
+      : undefined;
+    const raw = await evaluateWithProgress(
+      ctx,
+      {
+        questions,
+        retrievers,
+        k,
+        signal: deadline.signal,
+        ...(grader ? { grader } : {}),
+      },
+      calls,
     );
-  return EXIT.ok;
+    // A model that stopped answering or grading (a refused key, no answer, the deadline) is named with its cause.
+    const stopped = answerRunner?.stopped
+      ? { error: answerRunner.stopped, choice: answering }
+      : gradeRunner?.stopped
+        ? { error: gradeRunner.stopped, choice: models.grader }
+        : undefined;
+    if (stopped)
+      ctx.io.err(
+        `warning: answering and grading stopped, the rest is ungraded: ${describeEvalFailure(ctx, stopped.choice, stopped.error)}`,
+      );
+    const result = relabelFallbacks(
+      withTreeIndexing(raw, treeLabel, indexed, docs),
+      treeLabel,
+      ctx.modelLabel(),
+    );
+    const table = evaluationTable(result);
+    await mkdir(outDir, { recursive: true });
+    const config = {
+      questionsFile: resolve(questionsFile),
+      questions: questions.length,
+      documents: docs.map((d) => d.docId),
+      k,
+      retrievers: names,
+      model: ctx.modelLabel(),
+      models: {
+        retriever: ctx.modelLabel(),
+        generator: generation ? models.generator?.label : undefined,
+        answers: grader ? answering?.label : undefined,
+        grader: grader ? (models.grader ?? answering)?.label : undefined,
+      },
+      concurrency: options.concurrency ?? RETRIEVER_DEFAULTS.calls.concurrency,
+      timeoutSeconds: timeoutMs / 1000,
+      deadlineSeconds: deadlineMs / 1000,
+      modelCache: cache ? `${cache.path} (${cache.hits} answers reused)` : "off",
+      embeddings: embeddingsLabel,
+      strategy: options.strategy ?? "auto",
+      scope: options.allDocs ? "all documents" : "the question's document when it names one",
+      contentTokens: options.contentTokens,
+      answerGrading: grader
+        ? `answers by ${answering?.label} from each retriever's context, graded by ${(models.grader ?? answering)?.label} against the gold section`
+        : "off",
+      ...(generation
+        ? {
+            generated: {
+              seed: generation.seed,
+              wanted: options.generate,
+              kept: generation.questions.length,
+              tried: generation.tried,
+              dropped: generation.dropped,
+              rewritten: generation.rewritten,
+              skippedBoilerplate: generation.skipped.boilerplate,
+              difficulty: difficultyCounts(questions),
+              calls: generation.calls,
+              usage: generation.usage,
+            },
+          }
+        : {}),
+      chunking: DEFAULT_CHUNKING,
+      indexedNow: indexed.filter((o) => o.status === "indexed").map((o) => o.docId),
+      startedAt,
+      node: process.version,
+    };
+    const report = { config, questionsFile, model: ctx.modelLabel(), embeddings: embeddingsLabel, ...result };
+    await writeFile(join(outDir, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
+    await writeFile(join(outDir, "report.md"), evaluationReport(result, questions, config));
+    const datasetName = `pageindex-eval ${basename(questionsFile)}`;
+    const langsmith = join(outDir, "langsmith");
+    await mkdir(langsmith, { recursive: true });
+    await writeFile(
+      join(langsmith, "dataset.jsonl"),
+      toLangSmithExamples(questions)
+        .map((e) => JSON.stringify(e))
+        .join("\n")
+        .concat("\n"),
+    );
+    for (const summary of result.summaries) {
+      const experiment = toLangSmithExperiment({
+        name: summary.name,
+        datasetName,
+        questions,
+        scores: result.scores[summary.name] ?? [],
+        summary,
+        k,
+        settings: config,
+      });
+      await writeFile(
+        join(langsmith, `experiment-${slug(summary.name)}.json`),
+        `${JSON.stringify(experiment, null, 2)}\n`,
+      );
+    }
+    await writeFile(
+      join(outDir, "chart.svg"),
+      evaluationChart(result, `Hit@${k} vs context size (${questions.length} questions)`),
+    );
+    if (ctx.options.json) printJson(ctx.io, report);
+    else ctx.io.out(table);
+    // On stderr with --json too (as ask does): a model that failed must be visible to the person.
+    for (const s of result.summaries) {
+      if (s.fallbacks > 0)
+        ctx.io.err(`warning: ${s.name}: ${fallbackCell(s)} model judgments fell back to the lexical judge`);
+      const failed = result.scores[s.name]?.find((score) => score.error !== undefined);
+      if (failed) {
+        ctx.io.err(
+          `warning: ${s.name}: ${s.errors} of ${plural(s.questions, "question")} failed and count as misses (${failed.id}: ${ctx.redact(oneLine(failed.error ?? ""))})`,
+        );
+      }
+    }
+    if (!ctx.options.json)
+      ctx.io.out(
+        `\nWrote ${join(outDir, "report.md")}, chart.svg, report.json and langsmith/ (dataset and experiments)`,
+      );
+    return EXIT.ok;
+  }
+}
+
+/** How many questions of each difficulty the set has (those measured). */
+function difficultyCounts(questions: readonly EvalQuestion[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const q of questions) if (q.difficulty) counts[q.difficulty] = (counts[q.difficulty] ?? 0) + 1;
+  return counts;
 }
