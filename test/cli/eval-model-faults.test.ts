@@ -10,7 +10,10 @@ import { startFakeOpenAi } from "./fake-openai.js";
 import { BIN, cli } from "./run-cli.js";
 
 const GUIDE = `# Kettle guide\n\n${["descaling", "filling", "boiling", "cleaning", "storing"]
-  .map((t, i) => `## Part ${i + 1}\n\n${`The ${t} step needs care with water and heat number ${i}. `.repeat(12)}\n`)
+  .map(
+    (t, i) =>
+      `## Part ${i + 1}\n\n${`The ${t} step needs care with water and heat number ${i}. `.repeat(12)}\n`,
+  )
   .join("\n")}`;
 
 describe.skipIf(!existsSync(BIN))("pageindex eval with a failing model", () => {

@@ -6,7 +6,15 @@ import { detectBackMatter, looksLikePageList } from "pageindex-core";
  * of a history book or "Authors" of a tool that manages authors is content.
  */
 const FRONT_MATTER_TITLE =
-  /\b(?:preface|foreword|prologue|about (?:this|the) (?:manual|guide|book|document|documentation|edition|text)|introduction|notices?|legal|licen[cs](?:e|es|ing)|copying|copyrights?|credits|acknowledge?ments?|thanks|contributors|authors?|maintainers?|(?:document|revision|edition|version|release) history|revisions?|editions?|colophon|front ?matter|title page|dedication|(?:typographic(?:al)?|notational|documentation) conventions|conventions used|how to (?:use|read) this|feedback|reporting (?:bugs|errors)|translations?|disclaimers?|warrant(?:y|ies)|trademarks?|status of this (?:document|memo))\b/i;
+  /^(?:preface|foreword|prologue|about (?:this|the) (?:manual|guide|book|document|documentation|edition|text)|introduction|notices?|legal|licen[cs](?:e|es|ing)|copying|copyrights?|credits|acknowledge?ments?|thanks|contributors|authors?|maintainers?|(?:document|revision|edition|version|release) history|revisions?|editions?|colophon|front ?matter|title page|dedication|(?:typographic(?:al)?|notational|documentation) conventions|conventions used|how to (?:use|read) this|feedback|reporting (?:bugs|errors)|translations?|disclaimers?|warrant(?:y|ies)|trademarks?|status of this (?:document|memo))\b/i;
+
+/** A title that may be front matter: it starts with one of those words and is short. */
+function frontMatterTitle(title: string): boolean {
+  const bare = title
+    .trim()
+    .replace(/^(?:(?:chapter|part|section|appendix)\s+)?(?:[\divxlc]{1,6}|[a-z])(?:\.\d+)*[.:)]?\s+(?=\p{L})/iu, "");
+  return FRONT_MATTER_TITLE.test(bare) && bare.split(/\s+/).length <= 6;
+}
 
 /**
  * Sentences about the document rather than its subject: licence and copyright terms, editions
@@ -43,6 +51,6 @@ export function isBoilerplate(path: readonly string[], text: string, share = 0.4
   const title = path.at(-1) ?? "";
   if (detectBackMatter({ title, text }) !== undefined) return true;
   if (looksLikePageList(text)) return true;
-  const frontTitle = path.some((t) => FRONT_MATTER_TITLE.test(t));
+  const frontTitle = path.some(frontMatterTitle);
   return frontTitle && aboutTheDocumentShare(text) >= share;
 }

@@ -73,7 +73,7 @@ export class LexicalDifficulty {
         ]),
       ),
     );
-    sections.forEach((s, i) => this.byKey.set(`${s.docId}\u0000${s.nodeId}`, i));
+    for (const [i, s] of sections.entries()) this.byKey.set(`${s.docId}\u0000${s.nodeId}`, i);
     for (const doc of this.index.docs)
       for (const term of doc.tf.keys()) this.df.set(term, (this.df.get(term) ?? 0) + 1);
   }
