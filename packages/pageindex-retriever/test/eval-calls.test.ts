@@ -276,6 +276,16 @@ describe("boilerplate sections", () => {
       ),
     ).toBe(false);
     expect(isBoilerplate(["3 Configuring the licence server"], licence)).toBe(false);
+    // A cover page: the document's own title over its copyright and licence.
+    const cover =
+      "OS_Mon 2.8. Copyright 1997-2026 Ericsson AB. All Rights Reserved. Licensed under the Apache License, Version 2.0.";
+    expect(isBoilerplate(["OS_Mon"], cover, { opening: true })).toBe(true);
+    expect(isBoilerplate(["OS_Mon"], cover)).toBe(false);
+    expect(
+      isBoilerplate(["Kettle guide"], "Fill the kettle to the line. Switch it on. Wait for the click.", {
+        opening: true,
+      }),
+    ).toBe(false);
     // A contents page is a list of page numbers whatever its title.
     expect(
       isBoilerplate(["Front"], "Intro ........ 1\nSetup ........ 4\nUsage ........ 9\nIndex ........ 40"),

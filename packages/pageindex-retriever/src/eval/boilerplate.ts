@@ -12,7 +12,10 @@ const FRONT_MATTER_TITLE =
 function frontMatterTitle(title: string): boolean {
   const bare = title
     .trim()
-    .replace(/^(?:(?:chapter|part|section|appendix)\s+)?(?:[\divxlc]{1,6}|[a-z])(?:\.\d+)*[.:)]?\s+(?=\p{L})/iu, "");
+    .replace(
+      /^(?:(?:chapter|part|section|appendix)\s+)?(?:[\divxlc]{1,6}|[a-z])(?:\.\d+)*[.:)]?\s+(?=\p{L})/iu,
+      "",
+    );
   return FRONT_MATTER_TITLE.test(bare) && bare.split(/\s+/).length <= 6;
 }
 
@@ -22,7 +25,7 @@ function frontMatterTitle(title: string): boolean {
  * mistakes in it.
  */
 const ABOUT_THE_DOCUMENT =
-  /\b(?:this (?:manual|guide|book|document|documentation|edition|text|handbook|reference|tutorial)|copyright|©|\(c\)|licen[cs]ed?|permission is granted|free documentation license|general public license|creative commons|without (?:any )?warranty|trademarks?|edition|revision|printing|published|publisher|thanks?|thank you|grateful|acknowledge|maintain(?:ed|er|ers)|translat(?:ed|ion|ions|or|ors)|typeset|written by|authors?|contributors?|contributed|report (?:bugs|errors|mistakes|typos)|send (?:comments|corrections|suggestions)|mailing list|copies of)\b/i;
+  /\b(?:this (?:manual|guide|book|document|documentation|edition|text|handbook|reference|tutorial)|copyright|©|\(c\)|licen[cs]ed?|permission is granted|free documentation license|general public license|creative commons|without (?:any )?warranty|trademarks?|edition|revision|printing|published|publisher|thanks?|thank you|grateful|acknowledge|maintain(?:ed|er|ers)|translat(?:ed|ion|ions|or|ors)|typeset|written by|authors?|contributors?|contributed|report (?:bugs|errors|mistakes|typos)|send (?:comments|corrections|suggestions)|mailing list|copies of|(?:all )?rights reserved)\b/i;
 
 /** Share of a text's sentences that are about the document itself. */
 export function aboutTheDocumentShare(text: string): number {
@@ -34,12 +37,24 @@ export function aboutTheDocumentShare(text: string): number {
   return sentences.filter((s) => ABOUT_THE_DOCUMENT.test(s)).length / sentences.length;
 }
 
+/** What {@link isBoilerplate} knows of a section besides its title path and text. */
+export interface BoilerplateOptions {
+  /**
+   * The section opens its document (its first page or line): a cover or title page, evidence
+   * like a front-matter title. Default false.
+   */
+  opening?: boolean;
+  /** Share of sentences about the document itself that makes front matter boilerplate. Default 0.4. */
+  share?: number;
+}
+
 /**
  * Whether a section is boilerplate no user asks about, by evidence in its title AND its text:
- * a title that may be front matter (preface, licence, edition, authors, acknowledgements…) whose
- * text is mostly about the document itself (at least `share` of its sentences), a contents page
- * or other back matter (pageindex-core's `detectBackMatter`), or a text that is a list of page
- * numbers whatever its title.
+ * a title that may be front matter (preface, licence, edition, authors, acknowledgements…) or
+ * the opening section of the document (a cover, a title page), whose text is mostly about the
+ * document itself (at least `share` of its sentences); a contents page or other back matter
+ * (pageindex-core's `detectBackMatter`); or a text that is a list of page numbers whatever its
+ * title.
  *
  * @example
  * ```ts
@@ -47,10 +62,14 @@ export function aboutTheDocumentShare(text: string): number {
  * isBoilerplate(["Preface", "Why git"], "Git tracks content, not files: …"); // false
  * ```
  */
-export function isBoilerplate(path: readonly string[], text: string, share = 0.4): boolean {
+export function isBoilerplate(
+  path: readonly string[],
+  text: string,
+  options: BoilerplateOptions = {},
+): boolean {
   const title = path.at(-1) ?? "";
   if (detectBackMatter({ title, text }) !== undefined) return true;
   if (looksLikePageList(text)) return true;
-  const frontTitle = path.some(frontMatterTitle);
-  return frontTitle && aboutTheDocumentShare(text) >= share;
+  const frontTitle = options.opening === true || path.some(frontMatterTitle);
+  return frontTitle && aboutTheDocumentShare(text) >= (options.share ?? 0.4);
 }

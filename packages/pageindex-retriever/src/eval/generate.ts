@@ -297,7 +297,9 @@ export async function generateQuestions(options: GenerateOptions): Promise<Gener
     verdict: (question: string, check?: z.infer<typeof CheckSchema>) => DropReason | undefined,
   ): Promise<Outcome> => {
     const texts = await Promise.all(group.map(textOf));
-    if (group.some((s, i) => isBoilerplate(s.path, texts[i] ?? ""))) return { skip: "boilerplate" };
+    const opening = (s: SampledSection) => s.node.startPage === 1 || s.node.startLine === 1;
+    if (group.some((s, i) => isBoilerplate(s.path, texts[i] ?? "", { opening: opening(s) })))
+      return { skip: "boilerplate" };
     const budget = Math.floor(maxTokens / group.length);
     const data = group.map((s, i) => sectionData(s, texts[i] ?? "", budget)).join("\n");
     const written = await call(WrittenSchema, "generate-question", WRITE_SYSTEM, `${writeTask}\n${data}`);

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import pLimit from "p-limit";
@@ -78,6 +79,8 @@ export class EvalModel {
   constructor(options: EvalModelOptions) {
     this.options = options;
     this.label = options.label ?? modelId(options.model);
+    // Every call in flight listens to this signal (and retries add their own): not a leak.
+    setMaxListeners(0, this.controller.signal);
     this.limit = options.limit ?? callLimit(options.concurrency ?? 4);
     const outer = options.signal;
     if (outer) {
