@@ -60,7 +60,12 @@ const lastKept = set.questions.at(-1)?.evidence[0];
 const skipped: string[] = [];
 for (const s of order) {
   const text = byId.get(s.docId)?.nodes.find((n) => n.nodeId === s.node.nodeId)?.text ?? "";
-  if (isBoilerplate(s.path, text, { opening: s.node.startPage === 1 || s.node.startLine === 1 }))
+  if (
+    isBoilerplate(s.path, text, {
+      opening: s.node.startPage === 1 || s.node.startLine === 1,
+      docName: s.docName,
+    })
+  )
     skipped.push(`- ${s.docId} · ${s.path.join(" › ")} — ${start(s.docId, s.node.nodeId)}`);
   if (s.docId === lastKept?.doc && s.node.nodeId === lastKept.nodeId) break;
 }

@@ -275,7 +275,18 @@ describe("boilerplate sections", () => {
         "Git tracks content, not files. A commit records a snapshot of the tree. Branches are cheap pointers to commits.",
       ),
     ).toBe(false);
-    expect(isBoilerplate(["3 Configuring the licence server"], licence)).toBe(false);
+    expect(isBoilerplate(["3 Configuring the server"], licence)).toBe(false);
+    // A licence appendix is found by its words, wherever they stand in the title.
+    expect(isBoilerplate(["6 GNU Free Documentation License", "Modifications"], licence)).toBe(true);
+    // Contributing to the manual itself: the items name the document.
+    const contribute =
+      "▶ apt-get source packaging-tutorial\n▶ debcheckout packaging-tutorial\n▶ reportbug packaging-tutorial\n▶ What should we add?";
+    expect(
+      isBoilerplate(["Conclusion", "Contributing to this tutorial"], contribute, {
+        docName: "debian/packaging-tutorial.pdf",
+      }),
+    ).toBe(true);
+    expect(isBoilerplate(["Conclusion", "Contributing to this tutorial"], contribute)).toBe(false);
     // A cover page: the document's own title over its copyright and licence.
     const cover =
       "OS_Mon 2.8. Copyright 1997-2026 Ericsson AB. All Rights Reserved. Licensed under the Apache License, Version 2.0.";

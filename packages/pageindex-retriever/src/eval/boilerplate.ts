@@ -6,17 +6,12 @@ import { detectBackMatter, looksLikePageList } from "pageindex-core";
  * of a history book or "Authors" of a tool that manages authors is content.
  */
 const FRONT_MATTER_TITLE =
-  /^(?:preface|foreword|prologue|about (?:this|the) (?:manual|guide|book|document|documentation|edition|text)|introduction|notices?|legal|licen[cs](?:e|es|ing)|copying|copyrights?|credits|acknowledge?ments?|thanks|contributors|authors?|maintainers?|(?:document|revision|edition|version|release) history|revisions?|editions?|colophon|front ?matter|title page|dedication|(?:typographic(?:al)?|notational|documentation) conventions|conventions used|how to (?:use|read) this|feedback|reporting (?:bugs|errors)|translations?|disclaimers?|warrant(?:y|ies)|trademarks?|status of this (?:document|memo))\b/i;
+  /\b(?:preface|foreword|prologue|about (?:this|the) (?:manual|guide|book|document|documentation|edition|text)|introduction|notices?|legal|licen[cs](?:e|es|ing)|copying|copyrights?|credits|acknowledge?ments?|thanks|contributors|authors?|maintainers?|(?:document|revision|edition|version|release) history|revisions?|editions?|colophon|front ?matter|title page|dedication|(?:typographic(?:al)?|notational|documentation) conventions|conventions used|how to (?:use|read) this|feedback|reporting (?:bugs|errors)|translations?|disclaimers?|warrant(?:y|ies)|trademarks?|status of this (?:document|memo))\b|\bcontribu\p{L}*\b.{0,30}\b(?:tutorial|manual|guide|handbook|documentation|docs|book)\b/iu;
 
-/** A title that may be front matter: it starts with one of those words and is short. */
+/** A title that may be front matter: short, with one of those words in it. */
 function frontMatterTitle(title: string): boolean {
-  const bare = title
-    .trim()
-    .replace(
-      /^(?:(?:chapter|part|section|appendix)\s+)?(?:[\divxlc]{1,6}|[a-z])(?:\.\d+)*[.:)]?\s+(?=\p{L})/iu,
-      "",
-    );
-  return FRONT_MATTER_TITLE.test(bare) && bare.split(/\s+/).length <= 6;
+  const words = title.trim().split(/\s+/);
+  return words.length <= 8 && FRONT_MATTER_TITLE.test(title);
 }
 
 /**
@@ -27,14 +22,19 @@ function frontMatterTitle(title: string): boolean {
 const ABOUT_THE_DOCUMENT =
   /\b(?:this (?:manual|guide|book|document|documentation|edition|text|handbook|reference|tutorial)|copyright|©|\(c\)|licen[cs]ed?|permission is granted|free documentation license|general public license|creative commons|without (?:any )?warranty|trademarks?|edition|revision|printing|published|publisher|thanks?|thank you|grateful|acknowledge|maintain(?:ed|er|ers)|translat(?:ed|ion|ions|or|ors)|typeset|written by|authors?|contributors?|contributed|report (?:bugs|errors|mistakes|typos)|send (?:comments|corrections|suggestions)|mailing list|copies of|(?:all )?rights reserved)\b/i;
 
-/** Share of a text's sentences that are about the document itself. */
-export function aboutTheDocumentShare(text: string): number {
+/**
+ * Share of a text's sentences (and list items) that are about the document itself; a sentence
+ * naming the document (`docName`'s file stem, e.g. "packaging-tutorial") counts too.
+ */
+export function aboutTheDocumentShare(text: string, docName?: string): number {
   const sentences = text
-    .split(/(?<=[.!?])\s+|\n{2,}|\n(?=\s*[-*•]\s)/)
+    .split(/(?<=[.!?])\s+|\n{2,}|\n?\s*[▶►•]\s*|\n(?=\s*[-*]\s)/u)
     .map((s) => s.trim())
     .filter((s) => (s.match(/\p{L}{2,}/gu) ?? []).length >= 3);
   if (sentences.length === 0) return 0;
-  return sentences.filter((s) => ABOUT_THE_DOCUMENT.test(s)).length / sentences.length;
+  const stem = docName?.split("/").at(-1)?.split(".")[0] ?? "";
+  const named = stem.length >= 5 ? new RegExp(stem.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i") : undefined;
+  return sentences.filter((s) => ABOUT_THE_DOCUMENT.test(s) || named?.test(s)).length / sentences.length;
 }
 
 /** What {@link isBoilerplate} knows of a section besides its title path and text. */
@@ -46,6 +46,8 @@ export interface BoilerplateOptions {
   opening?: boolean;
   /** Share of sentences about the document itself that makes front matter boilerplate. Default 0.4. */
   share?: number;
+  /** The document's name: sentences naming it are about the document. */
+  docName?: string;
 }
 
 /**
@@ -71,5 +73,5 @@ export function isBoilerplate(
   if (detectBackMatter({ title, text }) !== undefined) return true;
   if (looksLikePageList(text)) return true;
   const frontTitle = options.opening === true || path.some(frontMatterTitle);
-  return frontTitle && aboutTheDocumentShare(text) >= (options.share ?? 0.4);
+  return frontTitle && aboutTheDocumentShare(text, options.docName) >= (options.share ?? 0.4);
 }

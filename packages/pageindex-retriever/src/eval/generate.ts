@@ -298,7 +298,9 @@ export async function generateQuestions(options: GenerateOptions): Promise<Gener
   ): Promise<Outcome> => {
     const texts = await Promise.all(group.map(textOf));
     const opening = (s: SampledSection) => s.node.startPage === 1 || s.node.startLine === 1;
-    if (group.some((s, i) => isBoilerplate(s.path, texts[i] ?? "", { opening: opening(s) })))
+    if (
+      group.some((s, i) => isBoilerplate(s.path, texts[i] ?? "", { opening: opening(s), docName: s.docName }))
+    )
       return { skip: "boilerplate" };
     const budget = Math.floor(maxTokens / group.length);
     const data = group.map((s, i) => sectionData(s, texts[i] ?? "", budget)).join("\n");
