@@ -129,5 +129,5 @@ describe.skipIf(!existsSync(BIN))("pageindex eval with a failing model", () => {
     } finally {
       await rambling.close();
     }
-  });
+  }, 180_000); // generation, retrieval, answers and grades through the built CLI: slow on a loaded machine
 });
