@@ -76,12 +76,10 @@ function hits(chunk: DocumentInterface, gold: Gold): boolean {
 function sectionGold(tree: TreeDocument, nodeId: string): Gold | undefined {
   const node = tree.nodes.find((n) => n.nodeId === nodeId);
   if (!node) return undefined;
-  if (node.startPage !== undefined) {
-    const end = node.ownEndPage ?? node.endPage ?? node.startPage;
-    return {
-      docId: tree.docId,
-      pages: Array.from({ length: end - node.startPage + 1 }, (_, i) => node.startPage + i),
-    };
+  const start = node.startPage;
+  if (start !== undefined) {
+    const end = node.ownEndPage ?? node.endPage ?? start;
+    return { docId: tree.docId, pages: Array.from({ length: end - start + 1 }, (_, i) => start + i) };
   }
   if (node.startLine !== undefined)
     return { docId: tree.docId, lines: [node.startLine, node.ownEndLine ?? node.endLine ?? node.startLine] };

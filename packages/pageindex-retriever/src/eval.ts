@@ -7,14 +7,6 @@
  */
 
 export { ModelAnswerCache } from "./eval/answer-cache.js";
-export { aboutTheDocumentShare, isBoilerplate } from "./eval/boilerplate.js";
-export {
-  type Difficulty,
-  type DifficultyMeasure,
-  type DifficultyOptions,
-  LexicalDifficulty,
-  type LibrarySection,
-} from "./eval/difficulty.js";
 export {
   Bm25ChunkRetriever,
   type Bm25ChunkRetrieverInput,
@@ -28,6 +20,14 @@ export {
   VectorChunkRetriever,
   type VectorChunkRetrieverInput,
 } from "./eval/baselines.js";
+export { aboutTheDocumentShare, isBoilerplate } from "./eval/boilerplate.js";
+export {
+  type Difficulty,
+  type DifficultyMeasure,
+  type DifficultyOptions,
+  LexicalDifficulty,
+  type LibrarySection,
+} from "./eval/difficulty.js";
 export {
   type DropReason,
   type GeneratedQuestion,
@@ -37,13 +37,6 @@ export {
   questionsToJsonl,
 } from "./eval/generate.js";
 export { type AnswerGrade, AnswerGrader, type AnswerGraderOptions, type GradedAnswer } from "./eval/grade.js";
-export {
-  callLimit,
-  EvalModel,
-  type EvalModelOptions,
-  type EvalRequest,
-  ModelDeadlineError,
-} from "./eval/model-runner.js";
 export {
   type LangSmithExample,
   type LangSmithExperiment,
@@ -59,6 +52,13 @@ export {
   type RetrieverSummary,
   type ReturnedSection,
 } from "./eval/metrics.js";
+export {
+  callLimit,
+  EvalModel,
+  type EvalModelOptions,
+  type EvalRequest,
+  ModelDeadlineError,
+} from "./eval/model-runner.js";
 export {
   type EvalQuestion,
   type Evidence,
