@@ -1,4 +1,4 @@
-// `pageindex eval` against models that fail the way real endpoints do: one that takes requests
+// `pageindex eval` (and `ask`) against models that fail the way real endpoints do: one that takes requests
 // and never answers, one that refuses the key, one that rate-limits every call, one that
 // rambles. Every run ends on its own, with the cause (status, provider message, URL) shown.
 import { existsSync } from "node:fs";
@@ -53,6 +53,26 @@ describe.skipIf(!existsSync(BIN))("pageindex eval with a failing model", () => {
       expect(result.stderr).toContain(hanging.baseURL);
       // Stopped at the first timeout: only the calls already in flight were sent, none retried.
       expect(hanging.requests.length).toBeLessThanOrEqual(2);
+    } finally {
+      await hanging.close();
+    }
+  });
+
+  it("ask against a server that never answers ends at its --deadline, whatever the per-call timeout", async () => {
+    const hanging = await startFakeOpenAi(undefined, { hangAll: true });
+    try {
+      const result = await run([
+        "--model",
+        `compatible:tiny@${hanging.baseURL}`,
+        "ask",
+        "How do I descale?",
+        "--timeout",
+        "600",
+        "--deadline",
+        "2",
+      ]);
+      expect(result.code, result.stderr).toBe(4);
+      expect(result.stderr).toMatch(/passed its deadline of 2 s \(--deadline\)/);
     } finally {
       await hanging.close();
     }

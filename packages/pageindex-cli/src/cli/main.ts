@@ -162,6 +162,11 @@ export function buildProgram(
       "longest wait for each model call, the answer included (default 60 s, answer 120 s)",
       positiveInt,
     )
+    .option(
+      "--deadline <seconds>",
+      "longest time for the whole question, search and answer (default 600)",
+      positiveInt,
+    )
     .action(run((ctx, question: string, opts) => ask(ctx, question, opts), reads));
 
   program

@@ -22,6 +22,8 @@ export interface AskOptions {
   chars?: number;
   /** Seconds each model call (judgments and the answer) may take. */
   timeout?: number;
+  /** Seconds the whole question (search and answer) may take. Default 600. */
+  deadline?: number;
 }
 
 const STRATEGIES: SearchStrategy[] = ["auto", "expand", "beam", "single-shot"];
@@ -67,17 +69,34 @@ export async function retrieveAnswer(
     ...(options.expert ? { expertKnowledge: options.expert } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   });
-  const docs = await retriever.invoke(question);
+  // One bound on the whole question: however many judgments and retries, it ends.
+  const deadlineMs = (options.deadline ?? 600) * 1000;
+  const deadline = AbortSignal.timeout(deadlineMs);
+  const passed = () =>
+    new CliError(
+      `The question passed its deadline of ${deadlineMs / 1000} s (--deadline) before the model finished`,
+      EXIT.model,
+    );
+  let docs: Awaited<ReturnType<typeof retriever.invoke>>;
+  try {
+    docs = await retriever.invoke(question, { signal: deadline });
+  } catch (error) {
+    if (deadline.aborted) throw passed();
+    throw error;
+  }
   const run = retriever.lastRun;
   const wantAnswer = options.answer !== false && model !== undefined && docs.length > 0;
   let answer: string | undefined;
   let answerError: string | undefined;
   if (wantAnswer && model) {
     try {
-      answer = await answerWithCitations(model, question, docs, timeoutMs !== undefined ? { timeoutMs } : {});
+      answer = await answerWithCitations(model, question, docs, {
+        signal: deadline,
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      });
     } catch (error) {
       // The sections were found: the person gets them, with the reason there is no answer.
-      answerError = ctx.describeError(error);
+      answerError = deadline.aborted ? passed().message : ctx.describeError(error);
     }
   }
   const result: AskResult = {
