@@ -50,6 +50,7 @@ describe.skipIf(!existsSync(BIN))("pageindex eval with a failing model", () => {
       expect(result.code, result.stderr).toBe(4);
       expect(result.stderr).toMatch(/Question generation stopped/);
       expect(result.stderr).toMatch(/did not answer within 1 s/);
+      expect(result.stderr).toMatch(/never answered: check the server, or raise --timeout/);
       expect(result.stderr).toContain(hanging.baseURL);
       // Stopped at the first timeout: only the calls already in flight were sent, none retried.
       expect(hanging.requests.length).toBeLessThanOrEqual(2);

@@ -56,6 +56,8 @@ function hintFor(error: unknown, model: ModelIdentity, where: string): string {
         : "start the server or fix the URL";
     return `nothing answered at ${where}${code ? ` (${code})` : ""}: ${start}`;
   }
+  if (status === undefined && /did not answer within/.test((error as Error).message ?? ""))
+    return `${where} took the requests and never answered: check the server, or raise --timeout`;
   if (status === 401 || status === 403) return "the server refused the key: check OPENAI_API_KEY";
   if (status === 404) {
     return model.provider === "ollama"
