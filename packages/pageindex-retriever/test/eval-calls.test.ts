@@ -341,3 +341,35 @@ describe("boilerplate sections", () => {
     expect(prompts.some((p) => p.includes("Notices"))).toBe(false);
   });
 });
+
+describe("report by difficulty", () => {
+  it("shows the set's difficulty distribution and each retriever's hits per class", async () => {
+    const { evaluationReport } = await import("../src/eval/report.js");
+    const questions = [
+      { id: "a", question: "q a", difficulty: "easy" as const, lexicalRank: 1, evidence: [{ page: 2 }] },
+      { id: "b", question: "q b", difficulty: "hard" as const, lexicalRank: null, evidence: [{ page: 3 }] },
+      { id: "c", question: "q c", difficulty: "hard" as const, lexicalRank: 40, evidence: [{ page: 4 }] },
+    ];
+    const result = await evaluateRetrievers({
+      questions,
+      retrievers: { bm25: new Bm25ChunkRetriever({ documents: chunkTrees([pump]), k: 1 }) },
+      k: 1,
+    });
+    const hits = (ids: string[]) =>
+      ids.filter((id) => result.scores.bm25?.find((s) => s.id === id)?.firstHitRank !== null).length;
+    const report = evaluationReport(result, questions, {});
+    expect(report).toContain("## By difficulty");
+    expect(report).toContain("| hits@1 by difficulty | easy (1) | medium (0) | hard (2) |");
+    expect(report).toContain(`| bm25 | ${hits(["a"])}/1`);
+    expect(report).toMatch(new RegExp(`\\| ${hits(["b", "c"])}/2 \\(\\d+ %\\) \\|$`, "m"));
+    expect(report).toContain("| a | q a | easy (#1) |");
+    // A set with no measured difficulty gets neither the section nor the column.
+    const plain = evaluationReport(
+      result,
+      questions.map(({ difficulty, lexicalRank, ...q }) => q),
+      {},
+    );
+    expect(plain).not.toContain("By difficulty");
+    expect(plain).not.toContain("difficulty (BM25 rank)");
+  });
+});

@@ -103,6 +103,7 @@ export function evaluationReport(
   const byName = new Map(
     names.map((name) => [name, new Map((result.scores[name] ?? []).map((q) => [q.id, q]))]),
   );
+  const measured = questions.some((q) => q.difficulty !== undefined);
   const rows = questions.map((q) => {
     const cells = names.map((name) => {
       const score = byName.get(name)?.get(q.id);
@@ -115,7 +116,10 @@ export function evaluationReport(
             : `hit@${score.firstHitRank}`;
       return score.answer ? `${hit} · ${score.answer.grade}` : hit;
     });
-    return `| ${cell(q.id, 20)} | ${cell(q.question)} | ${cells.join(" | ")} |`;
+    const difficulty = measured
+      ? ` ${q.difficulty ?? "–"}${q.lexicalRank ? ` (#${q.lexicalRank})` : ""} |`
+      : "";
+    return `| ${cell(q.id, 20)} | ${cell(q.question)} |${difficulty} ${cells.join(" | ")} |`;
   });
   const byDifficulty = difficultyTable(result, questions);
   const lines = [
@@ -145,8 +149,8 @@ export function evaluationReport(
       : []),
     "## Per question",
     "",
-    `| id | question | ${names.map((n) => cell(n, 40)).join(" | ")} |`,
-    `|---|---|${names.map(() => "---|").join("")}`,
+    `| id | question |${measured ? " difficulty (BM25 rank) |" : ""} ${names.map((n) => cell(n, 40)).join(" | ")} |`,
+    `|---|---|${measured ? "---|" : ""}${names.map(() => "---|").join("")}`,
     ...rows,
     "",
   ];
