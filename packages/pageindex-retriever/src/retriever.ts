@@ -34,7 +34,7 @@ import {
 import { collectDocuments } from "./search/collect.js";
 import { type DocumentScoring, planStarts, readableStarts } from "./search/documents.js";
 import { SearchLedger } from "./search/ledger.js";
-import { rescueFromLibrary } from "./search/library-starts.js";
+import { fuseLibraryEvidence, rescueFromLibrary } from "./search/library-starts.js";
 import { STRATEGIES } from "./search/strategies.js";
 import type { PageIndexDocumentMetadata, RetrievalRun, SearchStrategy } from "./types.js";
 
@@ -379,7 +379,7 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
     const plan = await readableStarts(ctx, await planStarts(ctx, documents));
     const searched = plan.starts.length > 0 ? await STRATEGIES[strategy](ctx, plan) : [];
     // Hook: sections matched in the library, nothing found by the search: they stand in.
-    const candidates = await rescueFromLibrary(ctx, plan, searched);
+    const candidates = await fuseLibraryEvidence(ctx, plan, await rescueFromLibrary(ctx, plan, searched));
     ctx.assertModelUsable();
     const found = await collectDocuments(ctx, candidates, {
       k: search.k,

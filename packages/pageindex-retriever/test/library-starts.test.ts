@@ -230,7 +230,59 @@ describe("document choice from section evidence", () => {
     expect(docs[0]?.metadata.nodeId).toBe(target.nodeId);
   });
 
-  it("offline: starts at the best sections as well as the roots, and is never empty", async () => {
+  it("offline: searches the best documents separately and ranks their sections by the library's evidence", async () => {
+    // A handbook whose every chapter says "frost" leads the document ranking; the answer is one
+    // section of another manual that matches the whole question.
+    const handbook = createTree(
+      {
+        docId: "frost-handbook",
+        docName: "Frost Handbook",
+        kind: "pdf",
+        pageCount: 6,
+        description: "Frost in farming.",
+        build: { loader: "test", structure: "outline" },
+      },
+      [
+        "Frost forecast",
+        "Start of the frost season",
+        "Frost protection",
+        "When frost starts",
+        "Frost and wind",
+      ].map((title, i) => ({
+        title,
+        text: `${title}: frost frost in the fields, season ${i}.`,
+        startPage: i + 1,
+        endPage: i + 1,
+      })),
+    );
+    const vineyard = topicManual("vineyard", [
+      {
+        title: "Starting the wind machines against frost",
+        text: "Start the wind machines when a radiation frost is forecast: they mix warm air into the vines.",
+        summary: "Wind machines protect vines from radiation frost.",
+        startPage: 19,
+        endPage: 19,
+      },
+    ]);
+    const reader = new SectionLibraryReader([
+      handbook,
+      vineyard,
+      ...["orchard", "pasture", "dairy"].map((t) => topicManual(t)),
+    ]);
+    // Small subtrees are not returned whole here, so the section itself must be found.
+    const retriever = new PageIndexRetriever({ reader, k: 3, cache: false, collapseBelowTokens: 0 });
+    const docs = await retriever.invoke("when should I start the wind machines against frost");
+    const run = retriever.lastRun;
+    expect(run?.documentRanking?.[0]?.docId).toBe("frost-handbook");
+    expect(run?.docIds).toEqual(expect.arrayContaining(["frost-handbook", "vineyard-manual"]));
+    expect(docs[0]?.metadata).toMatchObject({
+      docId: "vineyard-manual",
+      title: "Starting the wind machines against frost",
+    });
+    expect(docs[0]?.metadata.reason).toMatch(/library evidence/);
+  });
+
+  it("offline: finds the section and is never empty", async () => {
     const { reader, target } = library();
     // Small subtrees are not returned whole here, so the section itself must be found.
     const retriever = new PageIndexRetriever({ reader, k: 3, cache: false, collapseBelowTokens: 0 });

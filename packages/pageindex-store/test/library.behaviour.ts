@@ -281,6 +281,24 @@ export function libraryBehaviour(open: LibraryFactory): void {
     }
   });
 
+  it("weighs a long document's sections by its length: many sections are many chances to match", async () => {
+    const index = await fresh();
+    const answer = "Bleeding the radiator: open the valve until water comes out, then close it.";
+    const filler = Array.from({ length: 200 }, (_, i) =>
+      leaf(`Appendix table ${i}`, `Reference values of row ${i} for the installer.`),
+    );
+    const manual = libraryTree("a-building-manual", [
+      leaf("Bleeding the radiator", answer),
+      leaf("Heating", "The radiator heats the room; the boiler feeds it."),
+      ...filler,
+    ]);
+    const note = libraryTree("z-radiator-note", [leaf("Bleeding the radiator", answer)]);
+    await index.putDocuments([libraryEntry(manual, "v1"), libraryEntry(note, "v1")]);
+    const hits = await index.searchLibrary("bleeding the radiator valve");
+    expect(docIds(hits)).toEqual(["z-radiator-note", "a-building-manual"]);
+    expect(hits[0]?.score).toBeGreaterThan(hits[1]?.score ?? Number.POSITIVE_INFINITY);
+  });
+
   it("discounts back matter unless the query asks for it", async () => {
     const index = await fresh();
     const tree = libraryTree("gardening", [

@@ -46,7 +46,7 @@ export class LexicalJudge implements Judge {
 
   async judgeSiblings(request: JudgeRequest, run: JudgeRun): Promise<JudgeOutcome> {
     const scores = await run.lexical(request.skeleton);
-    const normaliser = await run.lexicalNormaliser();
+    const normaliser = await run.lexicalNormaliser(request.skeleton.docId);
     run.count("lexicalJudgments");
     const judgment = lexicalJudgment(scores, normaliser, request.candidates, this.threshold, "lexical");
     const byId = new Map(request.candidates.map((c) => [c.nodeId, c]));
@@ -66,7 +66,7 @@ export class LexicalJudge implements Judge {
     run.count("lexicalJudgments");
     const judgment = lexicalEntryJudgment(
       scores,
-      await run.lexicalNormaliser(),
+      await run.lexicalNormaliser(request.view.skeleton.docId),
       request.entries,
       this.threshold,
       "lexical",

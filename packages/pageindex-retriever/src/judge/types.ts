@@ -168,7 +168,8 @@ export interface JudgeRun {
   warn(message: string): void;
   /** BM25 scores of a document's nodes for the query, and their normaliser (best over the searched documents). */
   lexical(skeleton: TreeSkeleton): Promise<LexicalScores>;
-  lexicalNormaliser(): Promise<number>;
+  /** `docId`: the document whose scores are scaled (they may be scaled per document). */
+  lexicalNormaliser(docId?: string): Promise<number>;
   /** A document's skeleton (read once per query). */
   skeleton(docId: string): Promise<TreeSkeleton>;
 }

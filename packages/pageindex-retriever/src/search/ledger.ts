@@ -105,6 +105,11 @@ export class SearchLedger implements JudgeRun {
   ) => Promise<NodeTermIndex>;
   private readonly lexicalMemo = new Map<string, Promise<LexicalScores>>();
   private normaliser: Promise<number> | undefined;
+  /**
+   * Whether each document's lexical scores are scaled to its own best (see
+   * {@link SearchLedger.separateDocuments}) rather than to the best over the searched documents.
+   */
+  private perDocument = false;
   private priors: Promise<Map<string, number>> | undefined;
   private rankPriors: ReadonlyMap<string, number> = new Map();
   private order = 0;
@@ -262,8 +267,23 @@ export class SearchLedger implements JudgeRun {
     return scores;
   }
 
-  /** Best lexical score over the searched documents: scores are divided by it to land in [0, 1]. */
-  lexicalNormaliser(): Promise<number> {
+  /**
+   * Searches each document as if it were named alone (its lexical scores scaled to its own best),
+   * for a plan that ranks the documents' results against each other afterwards: with one scale
+   * for all, a second document's answer falls below the relevance line of the first's words.
+   */
+  separateDocuments(): void {
+    this.perDocument = true;
+  }
+
+  /**
+   * Best lexical score over the searched documents (or over `docId` alone, when the documents are
+   * searched separately): scores are divided by it to land in [0, 1].
+   */
+  lexicalNormaliser(docId?: string): Promise<number> {
+    if (this.perDocument && docId !== undefined) {
+      return this.skeleton(docId).then(async (skeleton) => Math.max(0, (await this.lexical(skeleton)).best));
+    }
     this.normaliser ??= Promise.all(
       this.docIds.map(async (id) => (await this.lexical(await this.skeleton(id))).best),
     ).then((bests) => Math.max(0, ...bests));

@@ -9,6 +9,7 @@ import { getNode, type SkeletonNode, type TreeReader } from "pageindex-core";
 import { isCatalogReader, type LibraryDocumentHit, type LibraryReader } from "pageindex-store";
 import type { LibraryPick } from "../judge/types.js";
 import type { Candidate, RankedDocument, TrailStep } from "../types.js";
+import { rankCandidates } from "./collect.js";
 import type { SearchLedger } from "./ledger.js";
 import { lexicalTopCandidates } from "./stand-ins.js";
 import type { DocumentScope, StartPlan } from "./start-plan.js";
@@ -16,20 +17,23 @@ import type { WorkItem } from "./work.js";
 
 /** Best-matching sections asked per candidate document (the prompt shows as many as fit). */
 const SECTIONS_PER_DOCUMENT = 12;
-/** Share of `maxPromptTokens` the library prompt may fill: it should cost about a document's first prompt. */
-const PROMPT_SHARE = 0.5;
 /**
- * Offline, a document's best sections are start points besides its root. Measured on the corpus
- * (46 questions, hit@3): 35 with leaf hits starting at their parents, 35 from the roots alone, 30
- * with leaf hits returned as they are (a lexical match outranks the judged sections).
+ * Share of `maxPromptTokens` the library prompt may fill: it should cost about a document's
+ * first prompt. Measured with the oracle judge on the Debian library dev set (36 questions, with
+ * the library prompt's 7 documents): 0.35 → 2,833 prompt tokens and 1.36 round trips a question
+ * (document named: 2,591 and 1.00); 0.5 with 10 documents → 3,735 and 1.36.
  */
-const OFFLINE_SECTION_STARTS = 3;
+const PROMPT_SHARE = 0.35;
+/** A library match counts for the sections above it, less at each level up. */
+const ANCESTOR_DECAY = 0.8;
 /** Least rank weight of a searched document's sections (as in the catalog path). */
 const MIN_RANK_PRIOR = 0.25;
 
 /** What a library-based plan adds: the hits, to rescue a search that found nothing. */
 export interface LibraryPlan extends StartPlan {
   library: LibraryDocumentHit[];
+  /** Whether the documents were searched separately, their results to be ranked by {@link fuseLibraryEvidence}. */
+  fuse?: boolean;
 }
 
 function rootItem(docId: string, chain: number): WorkItem {
@@ -92,9 +96,12 @@ function weighByRank(ctx: SearchLedger, docIds: readonly string[], score: (docId
 }
 
 /**
- * Without a model (or when its answer is unusable): the best document and the next ones while
- * they score within `documentMargin` of it (at most `maxDocuments`), each searched from its root
- * and from its best-matching sections.
+ * Without a model (or when its answer is unusable): the best `maxDocuments` documents, each
+ * searched from its root as if it were named alone; {@link fuseLibraryEvidence} then ranks their
+ * sections against each other by the library's evidence. Measured on the Debian library dev set
+ * (36 questions, hit@3, scripts/eval-library.ts): 15 with the best document and those within
+ * `documentMargin` searched together from their roots and best sections, 23 this way (the best
+ * document's search alone: 20; the searches' own scores across documents: 19).
  */
 async function offlineStarts(
   ctx: SearchLedger,
@@ -103,25 +110,11 @@ async function offlineStarts(
   scope: DocumentScope,
   chain = 0,
 ): Promise<LibraryPlan> {
-  const top = hits[0]?.score ?? 0;
-  const chosen = hits.filter((h, i) => i === 0 || h.score * scope.margin > top).slice(0, scope.maxDocuments);
+  const chosen = hits.slice(0, Math.max(1, scope.maxDocuments));
   ctx.docIds = chosen.map((h) => h.docId);
-  const byId = new Map(chosen.map((h) => [h.docId, h.score]));
-  weighByRank(ctx, ctx.docIds, (id) => byId.get(id) ?? 0);
-  const starts: WorkItem[] = [];
-  for (const hit of chosen) {
-    starts.push(rootItem(hit.docId, chain));
-    const best = hit.sections[0]?.score ?? 0;
-    for (const section of hit.sections.slice(0, OFFLINE_SECTION_STARTS)) {
-      const item = await sectionStart(ctx, hit.docId, section.nodeId, {
-        score: best > 0 ? section.score / best : 0.5,
-        reason: "library match",
-        chain,
-      });
-      if (item) starts.push(item);
-    }
-  }
-  return { starts, chain, ranking, library: [...hits] };
+  ctx.separateDocuments();
+  const starts = chosen.map((hit) => rootItem(hit.docId, chain));
+  return { starts, chain, ranking, library: [...hits], fuse: true };
 }
 
 /**
@@ -297,6 +290,67 @@ export async function rescueFromLibrary(
         judge: "lexical-fallback",
       };
       out.push(ctx.candidate(hit.docId, node, { score, reason }, "lexical-fallback", [step]));
+    }
+  }
+  return out;
+}
+
+/**
+ * Ranks the sections found in separately searched documents against each other: each document's
+ * best `k` (by its own search) first, ordered by the document's library score plus the section's
+ * library score (the best match at or below it, {@link ANCESTOR_DECAY} a level up), both scaled
+ * to the best of the query. A document's own search knows which of its sections answer, not
+ * whether the document does; the library's scores compare documents and sections across the
+ * whole library.
+ */
+export async function fuseLibraryEvidence(
+  ctx: SearchLedger,
+  plan: StartPlan,
+  found: Candidate[],
+): Promise<Candidate[]> {
+  const { library, fuse } = plan as Partial<LibraryPlan>;
+  if (!fuse || !library || library.length === 0 || found.length === 0) return found;
+  const bestDocument = Math.max(...library.map((h) => h.score)) || 1;
+  const bestSection = Math.max(0, ...library.flatMap((h) => h.sections.map((s) => s.score))) || 1;
+  const documentScore = new Map(library.map((h) => [h.docId, h.score / bestDocument]));
+  const sectionScore = await sectionEvidence(ctx, library);
+  const out: Candidate[] = [];
+  for (const docId of new Set(found.map((c) => c.docId))) {
+    const own = rankCandidates(found.filter((c) => c.docId === docId));
+    own.forEach((c, i) => {
+      const section = (sectionScore.get(`${docId}/${c.node.nodeId}`) ?? 0) / bestSection;
+      const evidence = ((documentScore.get(docId) ?? 0) + section) / 2;
+      // The document's best k first (as its own search ranked them), then the rest.
+      const score = i < ctx.settings.k ? 0.5 + evidence / 2 : evidence / 2;
+      out.push({
+        ...c,
+        score,
+        reason: `${c.reason} (library evidence: document ${(documentScore.get(docId) ?? 0).toFixed(2)}, section ${section.toFixed(2)})`,
+      });
+    });
+  }
+  return out;
+}
+
+/** Library section scores by `docId/nodeId`, each section's ancestors credited with its decayed score. */
+async function sectionEvidence(
+  ctx: SearchLedger,
+  library: readonly LibraryDocumentHit[],
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const hit of library) {
+    if (!ctx.docIds.includes(hit.docId)) continue;
+    const skeleton = await ctx.skeleton(hit.docId).catch(() => undefined);
+    if (!skeleton) continue;
+    for (const section of hit.sections) {
+      let node = getNode(skeleton, section.nodeId);
+      let score = section.score;
+      while (node) {
+        const key = `${hit.docId}/${node.nodeId}`;
+        if (score > (out.get(key) ?? 0)) out.set(key, score);
+        score *= ANCESTOR_DECAY;
+        node = node.parentId === null ? undefined : getNode(skeleton, node.parentId);
+      }
     }
   }
   return out;

@@ -134,7 +134,8 @@ export class MemoryLibraryIndex implements LibraryIndex {
       const docId = ranking.cardIds[i] as string;
       if (score > 0 && allowed(docId)) cardScores.set(docId, score);
     });
-    return rankDocuments(aggregateSections(sections), cardScores, limits).flatMap((ranked) => {
+    const sizes = new Map([...this.entries].map(([docId, entry]) => [docId, entry.card.nodeCount]));
+    return rankDocuments(aggregateSections(sections), cardScores, { ...limits, sizes }).flatMap((ranked) => {
       const card = this.entries.get(ranked.docId)?.card;
       return card ? [{ ...ranked, card }] : [];
     });

@@ -548,7 +548,11 @@ export class PostgresLibraryIndex implements LibraryIndex {
       const documents = aggregateSections(sections);
       const cardScores = await this.rankCards(db, weighted.cards, options);
       // Ranked first; then only the cards of the documents returned are read.
-      const ranked = rankDocuments(documents, cardScores, limits);
+      const sizes = await this.nodeCounts(
+        db,
+        documents.map((d) => d.docId),
+      );
+      const ranked = rankDocuments(documents, cardScores, { ...limits, sizes });
       if (ranked.length === 0) return [];
       const { rows } = await db.query(
         `SELECT doc_id, card FROM ${this.tables.cards} WHERE doc_id = ANY($1::text[])`,
@@ -561,6 +565,16 @@ export class PostgresLibraryIndex implements LibraryIndex {
         return card ? [{ ...hit, card }] : [];
       });
     });
+  }
+
+  /** Node counts (the length prior of `rankDocuments`) of the given documents. */
+  private async nodeCounts(db: PostgresQueryable, docIds: readonly string[]): Promise<Map<string, number>> {
+    if (docIds.length === 0) return new Map();
+    const { rows } = await db.query(
+      `SELECT doc_id, (card->>'nodeCount')::int AS nodes FROM ${this.tables.cards} WHERE doc_id = ANY($1::text[])`,
+      [docIds],
+    );
+    return new Map(rows.map((row) => [row.doc_id as string, Number(row.nodes ?? 0)]));
   }
 
   private async rankCards(

@@ -230,7 +230,10 @@ export class SqliteLibraryIndex implements LibraryIndex {
       this.dropCommonTerms(q);
       // Rank on row ids and scores; load titles, ancestors and cards for the winners only.
       const documents = aggregateSections(this.scored(q, scope, options.filter, AGGREGATION.sectionRows));
-      const ranked = rankDocuments(documents, this.cardScores(q, scope, options.filter), limits);
+      const ranked = rankDocuments(documents, this.cardScores(q, scope, options.filter), {
+        ...limits,
+        sizes: this.nodeCounts(documents.map((d) => Number(d.docId))),
+      });
       const cards = this.cardsOf(ranked.map((r) => Number(r.docId)));
       const docIds = new Map([...cards].map(([doc, card]) => [doc, card.docId]));
       const full = this.loadSections(
@@ -445,6 +448,16 @@ export class SqliteLibraryIndex implements LibraryIndex {
       CARD_ROWS,
     );
     return new Map(rows.map((r) => [docKey(r.doc), -r.rank]));
+  }
+
+  /** Node counts (the length prior of {@link rankDocuments}) by document row key. */
+  private nodeCounts(docs: readonly number[]): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const doc of docs) {
+      const count = this.value("SELECT json_extract(card, '$.nodeCount') FROM documents WHERE doc = ?", doc);
+      if (typeof count === "number" || typeof count === "bigint") out.set(docKey(doc), Number(count));
+    }
+    return out;
   }
 
   /** Cards by document row. */
