@@ -19,7 +19,8 @@
 // Libraries are kept under ~/.cache/pageindex-bench/scale (folder) and in the PostgreSQL database
 // at PAGEINDEX_POSTGRES_URL (default postgres://postgres@127.0.0.1:55432/scale_bench), schema
 // scale_<docs>, and reused by the next run (its indexing time is the one measured when built);
-// `--rebuild` indexes again. `--pg-million` adds 1,000,000 documents on PostgreSQL.
+// `--rebuild` indexes again; an interrupted build resumes where it stopped. `--wave N` is
+// addTrees' `concurrency` (documents per write wave, default 8 as in addTrees). `--pg-million` adds 1,000,000 documents on PostgreSQL.
 // `--build-only` indexes what is missing and stops. Writes .bench-out/bench-library-scale.json.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -35,10 +36,11 @@ type Backend = "folder" | "postgres";
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pageindex-bench", "scale");
-const POSTGRES_URL =
-  process.env.PAGEINDEX_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:55432/scale_bench";
+const POSTGRES_URL = process.env.PAGEINDEX_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:55432/scale_bench";
 /** Documents per addTrees call while indexing. */
 const BATCH = 1000;
+/** Documents per write wave (`addTrees`' `concurrency`; its default is 8). */
+const WAVE = Number(option("wave", "8"));
 /** Questions asked, untimed, before the measured ones (their documents differ from the measured ones'). */
 const WARM_UP = 10;
 /** The byte-store key marking a library as completely indexed (its value: how it was built). */
@@ -101,30 +103,63 @@ async function builtBefore(library: Library): Promise<Built | undefined> {
   }
 }
 
-/** Indexes the generated library through `addTrees` (public write path), from scratch. */
-async function build(library: Library): Promise<Built> {
-  if (library.backend === "folder") rmSync(folderOf(library.docs), { recursive: true, force: true });
-  else await dropSchema(schemaOf(library.docs));
+/** Progress of an unfinished build: documents written and seconds spent (kept after each batch). */
+const PROGRESS = "bench-library-scale-progress";
+
+interface Progress {
+  done: number;
+  indexS: number;
+  sections: number;
+  /** Documents written before timing started (a build from before progress was kept: its time is unknown). */
+  untimed: number;
+}
+
+/**
+ * Indexes the generated library through `addTrees` (the public write path), resuming an
+ * unfinished build where its progress marker says (the documents are the same on every run).
+ */
+async function build(library: Library, rebuild: boolean): Promise<Built> {
+  if (rebuild) {
+    if (library.backend === "folder") rmSync(folderOf(library.docs), { recursive: true, force: true });
+    else await dropSchema(schemaOf(library.docs));
+  }
   const store = await open(library, true);
   try {
-    let sections = 0;
-    const started = performance.now();
-    for (let from = 0; from < library.docs; from += BATCH) {
+    const [saved] = await store.byteStore.mget([PROGRESS]);
+    const progress: Progress = saved
+      ? (JSON.parse(new TextDecoder().decode(saved)) as Progress)
+      : { done: 0, indexS: 0, sections: 0, untimed: 0 };
+    if (!saved) {
+      // Documents go in by whole batches, in order: an unfinished batch is written again.
+      const { total } = await store.listDocuments({ limit: 0 });
+      progress.done = progress.untimed = Math.floor(total / BATCH) * BATCH;
+      for (let i = 0; i < progress.done; i += 1) progress.sections += generate(i, true).tree.nodes.length;
+    }
+    if (progress.done > 0) console.log(`  resuming after ${progress.done} documents`);
+    const started = performance.now() - progress.indexS * 1000;
+    for (let from = progress.done; from < library.docs; from += BATCH) {
       const trees = Array.from({ length: Math.min(BATCH, library.docs - from) }, (_, k) => {
         const { tree } = generate(from + k, true);
-        sections += tree.nodes.length;
+        progress.sections += tree.nodes.length;
         return tree;
       });
-      await store.addTrees(trees);
-      const done = from + trees.length;
-      if (done % 10_000 === 0 || done === library.docs) {
-        const s = (performance.now() - started) / 1000;
+      await store.addTrees(trees, { concurrency: WAVE });
+      progress.done = from + trees.length;
+      progress.indexS = (performance.now() - started) / 1000;
+      await store.byteStore.mset([[PROGRESS, new TextEncoder().encode(JSON.stringify(progress))]]);
+      if (progress.done % 10_000 === 0 || progress.done === library.docs) {
         process.stderr.write(
-          `  ${library.backend} ${library.docs}: ${done} documents in ${s.toFixed(0)} s (${(done / s).toFixed(0)} docs/s)\n`,
+          `  ${library.backend} ${library.docs}: ${progress.done} documents, ${progress.indexS.toFixed(0)} s (${((progress.done - progress.untimed) / progress.indexS).toFixed(0)} docs/s)\n`,
         );
       }
     }
-    const built = { indexS: (performance.now() - started) / 1000, sections, builtAt: new Date().toISOString() };
+    // Timed over the documents this build timed (all of them unless it took over an older one).
+    const docsPerS = (progress.done - progress.untimed) / progress.indexS;
+    const built = {
+      indexS: library.docs / docsPerS,
+      sections: progress.sections,
+      builtAt: new Date().toISOString(),
+    };
     await store.byteStore.mset([[MARKER, new TextEncoder().encode(JSON.stringify(built))]]);
     return built;
   } finally {
@@ -134,9 +169,17 @@ async function build(library: Library): Promise<Built> {
 
 async function dropSchema(schema: string): Promise<void> {
   // `pg` is the store's optional peer: load it from there.
-  const pg = createRequire(fileURLToPath(new URL("../packages/pageindex-store/package.json", import.meta.url)))(
-    "pg",
-  ) as typeof import("pg");
+  const pg = createRequire(
+    fileURLToPath(new URL("../packages/pageindex-store/package.json", import.meta.url)),
+  )("pg") as {
+    Client: new (options: {
+      connectionString: string;
+    }) => {
+      connect(): Promise<void>;
+      query(sql: string): Promise<unknown>;
+      end(): Promise<void>;
+    };
+  };
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
   try {
@@ -240,16 +283,20 @@ async function main(): Promise<void> {
       continue;
     }
     console.log(`${library.backend}: indexing ${library.docs} documents…`);
-    built.set(library, { ...(await build(library)), reused: false });
+    built.set(library, { ...(await build(library, rebuild)), reused: false });
   }
   if (process.argv.includes("--build-only")) return;
 
   const rows: Array<Record<string, unknown>> = [];
   for (const backend of backends) {
     const mine = libraries.filter((l) => l.backend === backend);
-    console.log(`${backend}: fresh processes and ${queryCount} warm queries per library (load ${loadavg()[0]?.toFixed(1)})…`);
+    console.log(
+      `${backend}: fresh processes and ${queryCount} warm queries per library (load ${loadavg()[0]?.toFixed(1)})…`,
+    );
     const fresh = mine.map((library) => {
-      const queries = questionSet(Math.min(...mine.map((l) => l.docs)), freshRuns + queryCount).slice(-freshRuns);
+      const queries = questionSet(Math.min(...mine.map((l) => l.docs)), freshRuns + queryCount).slice(
+        -freshRuns,
+      );
       return queries.map((query) => freshProcess(library, query));
     });
     const warm = await warmQueries(mine, queryCount);
@@ -309,7 +356,11 @@ async function main(): Promise<void> {
       `| ${r.backend} | ${(r.docs as number).toLocaleString("en")} (${(r.sections as number).toLocaleString("en")}) | ${fmt(r.indexS as number)} (${fmt(r.docsPerS as number)}) | ${fmt(r.firstQueryMs as number)} / ${fmt(r.rssMb as number)} | ${fmt(r.warmMedianMs as number, 1)} / ${fmt(r.warmP95Ms as number, 1)} (×${fmt(r.warmRatio as number, 2)}) | ${fmt(r.engineMedianMs as number, 1)} / ${fmt(r.engineP95Ms as number, 1)} (×${fmt(r.engineRatio as number, 2)}) | ${t ? `first ${t.firstQuery}, RSS ${t.rss}, warm ${t.warm}` : "–"} |`,
     );
   }
-  console.log(`load after the run: ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log(
+    `load after the run: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
   const out = resolve(".bench-out");
   mkdirSync(out, { recursive: true });
   writeFileSync(

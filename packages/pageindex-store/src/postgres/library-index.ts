@@ -23,6 +23,7 @@ import type {
   LibraryDocumentHit,
   LibraryEntry,
   LibraryIndex,
+  LibraryIntent,
   SearchLibraryOptions,
   SectionHit,
 } from "../library/types.js";
@@ -256,6 +257,21 @@ export class PostgresLibraryIndex implements LibraryIndex {
         `INSERT INTO ${this.tables.intents} (doc_id, version_id) VALUES ($1, $2)
          ON CONFLICT (doc_id) DO UPDATE SET version_id = EXCLUDED.version_id`,
         [docId, versionId ?? null],
+      ),
+    );
+  }
+
+  async beginAll(intents: ReadonlyArray<LibraryIntent>): Promise<void> {
+    // In docId order, so two writers' batches never lock the same rows in opposite orders.
+    const sorted = [...new Map(intents.map((i) => [i.docId, i])).values()].sort((a, b) =>
+      a.docId < b.docId ? -1 : a.docId > b.docId ? 1 : 0,
+    );
+    await this.read("begin", (db) =>
+      db.query(
+        `INSERT INTO ${this.tables.intents} (doc_id, version_id)
+         SELECT * FROM unnest($1::text[], $2::text[])
+         ON CONFLICT (doc_id) DO UPDATE SET version_id = EXCLUDED.version_id`,
+        [sorted.map((i) => i.docId), sorted.map((i) => i.versionId ?? null)],
       ),
     );
   }
