@@ -228,6 +228,8 @@ function questionSet(docs: number, count: number): string[] {
 interface Warm {
   ms: number[];
   engineMs: number[];
+  /** CPU time of this process per engine query: the load of a shared machine does not stretch it (PostgreSQL: the client's share only). */
+  engineCpuMs: number[];
 }
 
 /** Warm queries, each library asked question i in turn. */
@@ -242,7 +244,7 @@ async function warmQueries(libraries: readonly Library[], count: number): Promis
         await retriever.invoke(q.query);
         await store.searchLibrary(q.query, { limit: 10 });
       }
-      return { store, retriever, warm: { ms: [], engineMs: [] } as Warm };
+      return { store, retriever, warm: { ms: [], engineMs: [], engineCpuMs: [] } as Warm };
     }),
   );
   try {
@@ -252,8 +254,11 @@ async function warmQueries(libraries: readonly Library[], count: number): Promis
         await handle.retriever.invoke(query);
         handle.warm.ms.push(performance.now() - started);
         started = performance.now();
+        const cpu = process.cpuUsage();
         await handle.store.searchLibrary(query, { limit: 10, sectionsPerDocument: 12 });
         handle.warm.engineMs.push(performance.now() - started);
+        const used = process.cpuUsage(cpu);
+        handle.warm.engineCpuMs.push((used.user + used.system) / 1000);
       }
     }
   } finally {
@@ -302,6 +307,7 @@ async function main(): Promise<void> {
     const warm = await warmQueries(mine, queryCount);
     const base = quantile(warm[0]?.ms ?? [], 0.5);
     const engineBase = quantile(warm[0]?.engineMs ?? [], 0.5);
+    const cpuBase = quantile(warm[0]?.engineCpuMs ?? [], 0.5);
     mine.forEach((library, i) => {
       const b = built.get(library) as Built & { reused: boolean };
       const w = warm[i] as Warm;
@@ -334,6 +340,8 @@ async function main(): Promise<void> {
         engineMedianMs: quantile(w.engineMs, 0.5),
         engineP95Ms: quantile(w.engineMs, 0.95),
         engineRatio: quantile(w.engineMs, 0.5) / engineBase,
+        engineCpuMedianMs: quantile(w.engineCpuMs, 0.5),
+        engineCpuRatio: quantile(w.engineCpuMs, 0.5) / cpuBase,
         targets: TARGETS.appliesTo(library.docs)
           ? {
               firstQuery: verdict(firstMs <= TARGETS.firstQueryMs),
@@ -347,13 +355,13 @@ async function main(): Promise<void> {
   }
 
   console.log(
-    "\n| backend | documents (sections) | indexing s (docs/s) | fresh first query ms / RSS MB | warm median / p95 ms (× 100 docs) | engine median / p95 ms (×) | targets |",
+    "\n| backend | documents (sections) | indexing s (docs/s) | fresh first query ms / RSS MB | warm median / p95 ms (× 100 docs) | engine median / p95 ms (×) | engine CPU ms (×) | targets |",
   );
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: | --- |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
   for (const r of rows) {
     const t = r.targets as Record<string, string> | undefined;
     console.log(
-      `| ${r.backend} | ${(r.docs as number).toLocaleString("en")} (${(r.sections as number).toLocaleString("en")}) | ${fmt(r.indexS as number)} (${fmt(r.docsPerS as number)}) | ${fmt(r.firstQueryMs as number)} / ${fmt(r.rssMb as number)} | ${fmt(r.warmMedianMs as number, 1)} / ${fmt(r.warmP95Ms as number, 1)} (×${fmt(r.warmRatio as number, 2)}) | ${fmt(r.engineMedianMs as number, 1)} / ${fmt(r.engineP95Ms as number, 1)} (×${fmt(r.engineRatio as number, 2)}) | ${t ? `first ${t.firstQuery}, RSS ${t.rss}, warm ${t.warm}` : "–"} |`,
+      `| ${r.backend} | ${(r.docs as number).toLocaleString("en")} (${(r.sections as number).toLocaleString("en")}) | ${fmt(r.indexS as number)} (${fmt(r.docsPerS as number)}) | ${fmt(r.firstQueryMs as number)} / ${fmt(r.rssMb as number)} | ${fmt(r.warmMedianMs as number, 1)} / ${fmt(r.warmP95Ms as number, 1)} (×${fmt(r.warmRatio as number, 2)}) | ${fmt(r.engineMedianMs as number, 1)} / ${fmt(r.engineP95Ms as number, 1)} (×${fmt(r.engineRatio as number, 2)}) | ${fmt(r.engineCpuMedianMs as number, 1)} (×${fmt(r.engineCpuRatio as number, 2)}) | ${t ? `first ${t.firstQuery}, RSS ${t.rss}, warm ${t.warm}` : "–"} |`,
     );
   }
   console.log(

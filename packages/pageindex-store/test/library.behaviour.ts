@@ -121,6 +121,13 @@ export function libraryBehaviour(open: LibraryFactory): void {
     expect(await index.searchLibrary("anchovy")).toEqual([]);
     expect(docIds(await index.searchLibrary("albatross barnacle")).sort()).toEqual(["a", "b"]);
     expect((await index.indexedVersions()).get("a")).toBe("v-a-2");
+    // Replacing and removing in batches keeps the document count (and the listing's total) exact.
+    await index.putDocuments([topicEntry("b", "bream"), topicEntry("c", "cormorant")]);
+    await index.removeDocument("a");
+    await index.removeDocument("a");
+    expect(await index.count()).toBe(2);
+    expect((await index.listDocuments({ limit: 0 })).total).toBe(2);
+    expect((await index.listDocuments({ limit: 0, filter: { kind: "markdown" } })).total).toBe(2);
   });
 
   it("records intents until the write they announce lands, or is cleared", async () => {

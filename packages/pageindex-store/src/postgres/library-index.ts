@@ -405,10 +405,16 @@ export class PostgresLibraryIndex implements LibraryIndex {
   }
 
   async count(): Promise<number> {
-    const { rows } = await this.read("count", (db) =>
-      db.query(`SELECT count(*)::int AS n FROM ${this.tables.cards}`),
-    );
-    return Number(rows[0]?.n ?? 0);
+    return this.read("count", (db) => this.total(db));
+  }
+
+  /**
+   * Documents indexed: the cards total the term frequencies keep (the empty term's row, updated
+   * in every write's transaction), one row read where count(*) would scan every card.
+   */
+  private async total(db: PostgresQueryable): Promise<number> {
+    const { rows } = await db.query(`SELECT cards FROM ${this.tables.terms} WHERE term = ''`);
+    return Number(rows[0]?.cards ?? 0);
   }
 
   async listDocuments(page: DocumentPageOptions): Promise<DocumentPage> {
@@ -417,10 +423,16 @@ export class PostgresLibraryIndex implements LibraryIndex {
     const params = new Params();
     const where = restriction("c", this.tables, params, page.filter, undefined);
     return this.read("list", async (db) => {
-      const total = await db.query(
-        `SELECT count(*)::int AS n FROM ${this.tables.cards} c WHERE true${where}`,
-        params.values,
-      );
+      const total = where
+        ? Number(
+            (
+              await db.query(
+                `SELECT count(*)::int AS n FROM ${this.tables.cards} c WHERE true${where}`,
+                params.values,
+              )
+            ).rows[0]?.n ?? 0,
+          )
+        : await this.total(db);
       const cards =
         limit === 0
           ? { rows: [] }
@@ -431,7 +443,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
             );
       return {
         documents: cards.rows.map((row) => row.card as DocumentCard),
-        total: Number(total.rows[0]?.n ?? 0),
+        total,
         offset,
       };
     });
