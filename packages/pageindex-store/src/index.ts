@@ -93,6 +93,7 @@ export type {
   LibraryDocumentHit,
   LibraryEntry,
   LibraryIndex,
+  LibraryIntent,
   LibraryReader,
   LibrarySection,
   SearchLibraryOptions,

@@ -9,6 +9,7 @@ import {
   DuplicateBatchDocumentError,
   FileByteStore,
   PageIndexStore,
+  SqliteLibraryIndex,
 } from "../src/index.js";
 import { allKeys, WrappedStore } from "./helpers/stores.js";
 import { topicTree } from "./helpers/trees.js";
@@ -23,6 +24,23 @@ const batch = (count: number, from = 0): TreeDocument[] =>
   Array.from({ length: count }, (_, i) => topicTree(`doc-${from + i}`, [word(from + i), "granite"]));
 
 const folders: string[] = [];
+const tempFolder = async () => {
+  const folder = mkdtempSync(join(tmpdir(), "pageindex-batch-"));
+  folders.push(folder);
+  return folder;
+};
+
+/** A SQLite library index that counts its `beginAll` calls (documents per call). */
+class SqliteLibraryIndexCounting {
+  readonly beginAlls: number[] = [];
+  constructor(readonly index: SqliteLibraryIndex) {
+    const beginAll = index.beginAll.bind(index);
+    index.beginAll = async (intents) => {
+      this.beginAlls.push(intents.length);
+      await beginAll(intents);
+    };
+  }
+}
 afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
@@ -45,6 +63,29 @@ describe("addTrees", () => {
     expect(await ids(reader, "granite")).toHaveLength(20);
     expect(await ids(reader, word(7))).toEqual(["doc-7"]);
     expect((await reader.getTree("doc-3")).nodes).toEqual(trees[3]?.nodes);
+  });
+
+  it("writes a wave of documents with one call per step: intents, pending markers, values, heads", async () => {
+    const byteStore = new WrappedStore(new InMemoryStore<Uint8Array>());
+    const library = new SqliteLibraryIndexCounting(await SqliteLibraryIndex.open(await tempFolder()));
+    const store = new PageIndexStore(byteStore, { library: library.index });
+    const trees = batch(12);
+    await store.addTrees(trees, { concurrency: 5 });
+    // Three waves (5, 5, 2), three document msets each; one intent call per wave.
+    expect(byteStore.msets).toBe(9);
+    expect(library.beginAlls).toEqual([5, 5, 2]);
+    expect(await allKeys(byteStore, "pageindex.pending.")).toEqual([]);
+    expect(await library.index.pending()).toEqual(new Map());
+    const reader = new PageIndexStore(byteStore.inner, { library: library.index });
+    expect(await ids(reader, "granite")).toHaveLength(12);
+    for (const tree of trees) expect((await reader.getTree(tree.docId)).nodes).toEqual(tree.nodes);
+    // Replacing in waves: each document keeps one version, the new one, found by its new word.
+    await store.addTrees([topicTree("doc-1", ["basalt"]), topicTree("doc-7", ["basalt"])], {
+      concurrency: 5,
+    });
+    expect((await reader.searchLibrary("basalt")).map((hit) => hit.docId).sort()).toEqual(["doc-1", "doc-7"]);
+    expect((await reader.searchLibrary(word(7))).map((hit) => hit.docId)).toEqual([]);
+    await library.index.close();
   });
 
   it("replaces stored documents and removes their superseded versions", async () => {

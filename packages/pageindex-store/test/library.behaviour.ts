@@ -6,6 +6,7 @@
 import { createTree, type NodeDraft, type TreeDocument } from "pageindex-core";
 import { afterEach, expect, it } from "vitest";
 import { libraryEntry } from "../src/library/entry.js";
+import { LibrarySync } from "../src/library/sync.js";
 import type { LibraryEntry, LibraryIndex } from "../src/library/types.js";
 
 /** Opens a fresh, empty library index. */
@@ -120,6 +121,13 @@ export function libraryBehaviour(open: LibraryFactory): void {
     expect(await index.searchLibrary("anchovy")).toEqual([]);
     expect(docIds(await index.searchLibrary("albatross barnacle")).sort()).toEqual(["a", "b"]);
     expect((await index.indexedVersions()).get("a")).toBe("v-a-2");
+    // Replacing and removing in batches keeps the document count (and the listing's total) exact.
+    await index.putDocuments([topicEntry("b", "bream"), topicEntry("c", "cormorant")]);
+    await index.removeDocument("a");
+    await index.removeDocument("a");
+    expect(await index.count()).toBe(2);
+    expect((await index.listDocuments({ limit: 0 })).total).toBe(2);
+    expect((await index.listDocuments({ limit: 0, filter: { kind: "markdown" } })).total).toBe(2);
   });
 
   it("records intents until the write they announce lands, or is cleared", async () => {
@@ -144,6 +152,37 @@ export function libraryBehaviour(open: LibraryFactory): void {
     // Clearing changed nothing indexed.
     expect(await index.count()).toBe(1);
     expect(await index.getCard("abandoned")).toBeUndefined();
+  });
+
+  it("records a wave's intents at once (beginAll where the engine has it) as one begin each would", async () => {
+    const index = await fresh();
+    const sync = new LibrarySync(index, (problem) => {
+      throw problem;
+    });
+    await index.begin("kept", "v0");
+    await sync.beginAll([
+      { docId: "kept", versionId: "v1" }, // replaces the earlier intent
+      { docId: "gone" },
+      { docId: "new", versionId: "v7" },
+    ]);
+    await sync.beginAll([]);
+    expect(await index.pending()).toEqual(
+      new Map<string, string | undefined>([
+        ["gone", undefined],
+        ["kept", "v1"],
+        ["new", "v7"],
+      ]),
+    );
+    await index.putDocuments([
+      libraryEntry(libraryTree("kept", [leaf("Kestrel", "Kestrel notes.")]), "v1"),
+      libraryEntry(libraryTree("new", [leaf("Osprey", "Osprey notes.")]), "v7"),
+    ]);
+    await index.removeDocument("gone");
+    expect(await index.pending()).toEqual(new Map());
+    expect([...(await index.indexedVersions())].sort()).toEqual([
+      ["kept", "v1"],
+      ["new", "v7"],
+    ]);
   });
 
   it("filters by metadata and kind as the catalog does, in every search and listing", async () => {

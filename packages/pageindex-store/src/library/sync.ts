@@ -1,6 +1,6 @@
 import { PageIndexError, type TreeDocument } from "pageindex-core";
 import { libraryEntry } from "./entry.js";
-import type { LibraryIndex } from "./types.js";
+import type { LibraryIndex, LibraryIntent } from "./types.js";
 
 /**
  * A store's side of the library index's write protocol (see {@link LibraryIndex}): an intent
@@ -18,6 +18,13 @@ export class LibrarySync {
   /** Records the intent to publish `versionId` of `docId` (`undefined`: to delete it). */
   async begin(docId: string, versionId?: string): Promise<void> {
     await this.index.begin(docId, versionId);
+  }
+
+  /** Records the intents of a wave of writes: one call when the index takes them at once. */
+  async beginAll(intents: ReadonlyArray<LibraryIntent>): Promise<void> {
+    if (intents.length === 0) return;
+    if (this.index.beginAll) await this.index.beginAll(intents);
+    else for (const { docId, versionId } of intents) await this.index.begin(docId, versionId);
   }
 
   /** Indexes published versions (one transaction for a batch). */

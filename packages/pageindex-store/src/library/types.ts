@@ -84,6 +84,12 @@ export interface SearchLibraryOptions {
   docIds?: readonly string[];
 }
 
+/** An intent to write `versionId` of `docId` (see {@link LibraryIndex.begin}). */
+export interface LibraryIntent {
+  docId: string;
+  versionId?: string;
+}
+
 /**
  * The engine behind a store's library: what PageIndexStore writes to on every write path and
  * reads from for searchDocuments / listDocuments / searchLibrary.
@@ -99,6 +105,11 @@ export interface LibraryIndex {
   readonly engine: string;
   /** Records an intent to write (versionId) or delete (versionId undefined) a document. */
   begin(docId: string, versionId?: string): Promise<void>;
+  /**
+   * Same as {@link LibraryIndex.begin} for many documents at once (one statement or
+   * transaction): what `addTrees` calls per wave. Optional; without it each is begun alone.
+   */
+  beginAll?(intents: ReadonlyArray<LibraryIntent>): Promise<void>;
   /** Replaces what is indexed for `entry.card.docId` (card + sections), clearing its intent. */
   putDocument(entry: LibraryEntry): Promise<void>;
   /** Same as putDocument for many documents, in one transaction (bulk addTrees). */

@@ -23,6 +23,7 @@ import type {
   LibraryDocumentHit,
   LibraryEntry,
   LibraryIndex,
+  LibraryIntent,
   SearchLibraryOptions,
   SectionHit,
 } from "../library/types.js";
@@ -260,6 +261,21 @@ export class PostgresLibraryIndex implements LibraryIndex {
     );
   }
 
+  async beginAll(intents: ReadonlyArray<LibraryIntent>): Promise<void> {
+    // In docId order, so two writers' batches never lock the same rows in opposite orders.
+    const sorted = [...new Map(intents.map((i) => [i.docId, i])).values()].sort((a, b) =>
+      a.docId < b.docId ? -1 : a.docId > b.docId ? 1 : 0,
+    );
+    await this.read("begin", (db) =>
+      db.query(
+        `INSERT INTO ${this.tables.intents} (doc_id, version_id)
+         SELECT * FROM unnest($1::text[], $2::text[])
+         ON CONFLICT (doc_id) DO UPDATE SET version_id = EXCLUDED.version_id`,
+        [sorted.map((i) => i.docId), sorted.map((i) => i.versionId ?? null)],
+      ),
+    );
+  }
+
   async clear(docId: string): Promise<void> {
     await this.read("clear", (db) =>
       db.query(`DELETE FROM ${this.tables.intents} WHERE doc_id = $1`, [docId]),
@@ -389,10 +405,16 @@ export class PostgresLibraryIndex implements LibraryIndex {
   }
 
   async count(): Promise<number> {
-    const { rows } = await this.read("count", (db) =>
-      db.query(`SELECT count(*)::int AS n FROM ${this.tables.cards}`),
-    );
-    return Number(rows[0]?.n ?? 0);
+    return this.read("count", (db) => this.total(db));
+  }
+
+  /**
+   * Documents indexed: the cards total the term frequencies keep (the empty term's row, updated
+   * in every write's transaction), one row read where count(*) would scan every card.
+   */
+  private async total(db: PostgresQueryable): Promise<number> {
+    const { rows } = await db.query(`SELECT cards FROM ${this.tables.terms} WHERE term = ''`);
+    return Number(rows[0]?.cards ?? 0);
   }
 
   async listDocuments(page: DocumentPageOptions): Promise<DocumentPage> {
@@ -401,10 +423,16 @@ export class PostgresLibraryIndex implements LibraryIndex {
     const params = new Params();
     const where = restriction("c", this.tables, params, page.filter, undefined);
     return this.read("list", async (db) => {
-      const total = await db.query(
-        `SELECT count(*)::int AS n FROM ${this.tables.cards} c WHERE true${where}`,
-        params.values,
-      );
+      const total = where
+        ? Number(
+            (
+              await db.query(
+                `SELECT count(*)::int AS n FROM ${this.tables.cards} c WHERE true${where}`,
+                params.values,
+              )
+            ).rows[0]?.n ?? 0,
+          )
+        : await this.total(db);
       const cards =
         limit === 0
           ? { rows: [] }
@@ -415,7 +443,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
             );
       return {
         documents: cards.rows.map((row) => row.card as DocumentCard),
-        total: Number(total.rows[0]?.n ?? 0),
+        total,
         offset,
       };
     });

@@ -3,7 +3,7 @@ import { DocumentIdConflictError } from "./errors.js";
 
 /** Options of `PageIndexStore.addTrees`. */
 export interface AddTreesOptions {
-  /** Documents written at the same time (default 8). */
+  /** Documents written at the same time, in one wave of byte-store calls (default 8). */
   concurrency?: number;
 }
 

@@ -20,6 +20,23 @@ export class StoreJanitor {
 
   constructor(private readonly s: StoreState) {}
 
+  /** Removes the pending markers of cataloged writes (one call); a failure is reported, the sweep retries. */
+  async dropPendingMarkers(pending: readonly string[]): Promise<void> {
+    if (pending.length === 0) return;
+    try {
+      await this.s.byteStore.mdelete([...pending]);
+    } catch (error) {
+      this.s.onProblem(
+        new PageIndexError(
+          `Cleanup after writing ${pending.length} documents failed (the writes succeeded)`,
+          {
+            cause: error,
+          },
+        ),
+      );
+    }
+  }
+
   /**
    * Removes the superseded version (now, or once its grace period ends when `retired` names its
    * marker), superseded versions whose grace has ended, and, now and then, unfinished writes;

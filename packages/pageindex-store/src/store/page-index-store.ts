@@ -154,10 +154,11 @@ export class PageIndexStore implements TreeReader, LibraryReader {
   }
 
   /**
-   * Adds or replaces many trees: documents are written `concurrency` at a time, each published
-   * all-or-nothing as by {@link PageIndexStore.addTree}, and the catalog gets one segment per
-   * batch (not one per document, then merged), which makes building a large library several
-   * times faster. Every tree is validated before anything is written. Should the batch be
+   * Adds or replaces many trees: documents are written in waves of `concurrency` (default 8),
+   * each step of a wave (library intents, pending markers, values, heads) one call for all its
+   * documents; each document is published all-or-nothing as by {@link PageIndexStore.addTree},
+   * and after a failed wave no other starts. The catalog gets one segment per batch (not one per
+   * document, then merged), which makes building a large library several times faster. Every tree is validated before anything is written. Should the batch be
    * interrupted, every document published so far is readable, and its pending marker stays
    * until its card is written: the next cleanup sweep (any write after `orphanGraceMs`, or
    * `vacuum`) writes the cards the batch did not.

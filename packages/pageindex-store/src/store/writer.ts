@@ -35,6 +35,33 @@ import { loaded, READ_BATCH, type StoreState } from "./state.js";
 
 const encoder = new TextEncoder();
 
+/** A version written and published by {@link StoreWriter.publishWave}, not yet cataloged or indexed. */
+interface Published {
+  info: DocumentInfo;
+  previous: HeadRecord | undefined;
+  /** Its pending marker (removed once its card is written). */
+  pending: string;
+  /** The superseded version's retirement marker, when it is kept for the grace period. */
+  retired: string | undefined;
+  entry: NewEntry;
+  versionId: string;
+}
+
+/** A head as a writer reads it: `undefined` when absent or unreadable (it is replaced anyway). */
+function quietHead(
+  raw: Uint8Array | undefined | PageIndexError,
+  key: string,
+  docId: string,
+): HeadRecord | undefined {
+  if (raw === undefined || raw instanceof PageIndexError) return undefined;
+  try {
+    return decodeHead(raw, key, docId);
+  } catch (error) {
+    if (error instanceof PageIndexError) return undefined;
+    throw error;
+  }
+}
+
 /**
  * The write paths of a {@link PageIndexStore}: adding, replacing and deleting documents, id
  * reservations and derived artifacts. Each write announces itself (pending marker, library
@@ -52,8 +79,8 @@ export class StoreWriter {
     const tree = parseTree(input);
     const docId = this.s.keys.assertDocId(tree.docId);
     await this.janitor.libraryReady();
-    await this.assertPortableNewId(docId);
-    const written = await this.publish(tree, docId);
+    await this.assertPortableNewIds([docId]);
+    const [written] = (await this.publishWave([{ tree, docId }])) as [Published];
     await this.s.library?.published([{ tree, versionId: written.versionId }]);
     // The catalog learns of the version after it is published. Should that fail (or this writer
     // die here), the pending marker stays: the next sweep finds the published version and
@@ -68,25 +95,41 @@ export class StoreWriter {
     return written.info;
   }
 
-  /** Adds or replaces many trees, one catalog segment and one library transaction per batch. */
+  /**
+   * Adds or replaces many trees, `concurrency` documents per wave: a wave's intents, pending
+   * markers, values and heads are each one byte-store (and library) call, so a batch costs a few
+   * round trips per wave rather than per document. One catalog segment and one library
+   * transaction per batch. After a failed wave no other starts.
+   */
   async addTrees(inputs: readonly TreeDocument[], options: AddTreesOptions = {}): Promise<DocumentInfo[]> {
     const trees = inputs.map((input) => parseTree(input));
     assertDistinctIds(trees);
     const concurrency = Math.max(1, options.concurrency ?? DEFAULT_BATCH_CONCURRENCY);
     await this.janitor.libraryReady();
-    const { results, error } = await runBounded(trees, concurrency, async (tree) => {
-      const docId = this.s.keys.assertDocId(tree.docId);
-      await this.assertPortableNewId(docId);
-      return { docId, tree, ...(await this.publish(tree, docId)) };
-    });
-    const written = results.filter((r): r is NonNullable<typeof r> => r !== undefined);
+    const written: Array<Published & { docId: string; tree: TreeDocument }> = [];
+    let error: unknown;
+    for (let from = 0; from < trees.length && error === undefined; from += concurrency) {
+      try {
+        const wave = trees
+          .slice(from, from + concurrency)
+          .map((tree) => ({ tree, docId: this.s.keys.assertDocId(tree.docId) }));
+        await this.assertPortableNewIds(wave.map((w) => w.docId));
+        const published = await this.publishWave(wave);
+        published.forEach((p, i) => {
+          written.push({ ...p, ...(wave[i] as { tree: TreeDocument; docId: string }) });
+        });
+      } catch (caught) {
+        error = caught;
+      }
+    }
     await this.s.library?.published(written);
     const cataloged = await this.writeCatalog(
       written.map((w) => w.entry),
       `Adding ${written.length} documents to the catalog`,
     );
+    if (cataloged) await this.janitor.dropPendingMarkers(written.map((w) => w.pending));
     await runBounded(written, concurrency, (w) =>
-      this.janitor.afterWrite(w.docId, w.previous, cataloged ? w.pending : undefined, w.retired),
+      this.janitor.afterWrite(w.docId, w.previous, undefined, w.retired),
     );
     if (error !== undefined) throw error;
     return written.map((w) => w.info);
@@ -104,78 +147,108 @@ export class StoreWriter {
   }
 
   /**
-   * Writes a validated tree's new version and publishes it (its head); not yet cataloged or
-   * indexed. The library's intent is recorded before the first key is written.
+   * Writes validated trees' new versions and publishes them (their heads); not yet cataloged or
+   * indexed. Per document the order is that of a single write (library intent, pending marker,
+   * values, head), each step one call for the whole wave. On a failure every document of the
+   * wave is abandoned (see {@link StoreWriter.abandonWrite}) and the error thrown.
    */
-  async publish(
-    tree: TreeDocument,
-    docId: string,
-  ): Promise<{
-    info: DocumentInfo;
-    previous: HeadRecord | undefined;
-    pending: string;
-    /** The superseded version's retirement marker, when it is kept for the grace period. */
-    retired: string | undefined;
-    entry: NewEntry;
-    versionId: string;
-  }> {
-    const versionId = newVersionId();
-    await this.s.library?.begin(docId, versionId);
-    const { chunkStarts, chunks } = splitTexts(tree.nodes, this.s.chunkChars);
-    const skeleton = toSkeleton(tree);
-
-    const entries: Array<[string, Uint8Array]> = chunks.map((texts, chunk) => [
-      this.s.keys.text(docId, versionId, chunk),
-      encodeTexts({ docId, versionId, chunk, first: chunkStarts[chunk] as number, texts }),
-    ]);
-    const chunkSha256 = entries.map(([, bytes]) => sha256(bytes));
-    const skeletonBytes = encodeSkeleton({ docId, versionId, chunkStarts, chunkSha256, skeleton });
-    entries.push([this.s.keys.skeleton(docId, versionId), skeletonBytes]);
-    // Announced before any of its keys exist: should this writer die, a later write finds
-    // exactly what it left, whichever document that write is for.
-    const pending = this.s.keys.pending(docId, versionId, chunks.length);
-    const info = documentInfo(tree);
-    let previous: HeadRecord | undefined;
-    let retired: string | undefined;
-    try {
-      await this.s.byteStore.mset([[pending, encodePending({ docId, versionId, chunks: chunks.length })]]);
-      for (let i = 0; i < entries.length; i += this.s.writeBatchSize) {
-        await this.s.byteStore.mset(entries.slice(i, i + this.s.writeBatchSize));
-      }
-      previous = await this.s.readHeadQuietly(docId);
-      if (previous && this.s.supersededGraceMs > 0) {
-        // Marked before the switch: should this writer die right after it, a sweep still finds
-        // the superseded version (a marker of a version still published only loses the marker).
-        retired = this.s.keys.retired(docId, previous.versionId, previous.chunks, Date.now());
-        await this.s.byteStore.mset([
-          [retired, encodePending({ docId, versionId: previous.versionId, chunks: previous.chunks })],
-        ]);
-      }
-      // Publish: one single-key write. Until here readers still see the previous version.
-      const head: HeadRecord = {
+  async publishWave(wave: ReadonlyArray<{ tree: TreeDocument; docId: string }>): Promise<Published[]> {
+    const drafts = wave.map(({ tree, docId }) => {
+      const versionId = newVersionId();
+      const { chunkStarts, chunks } = splitTexts(tree.nodes, this.s.chunkChars);
+      const skeleton = toSkeleton(tree);
+      const entries: Array<[string, Uint8Array]> = chunks.map((texts, chunk) => [
+        this.s.keys.text(docId, versionId, chunk),
+        encodeTexts({ docId, versionId, chunk, first: chunkStarts[chunk] as number, texts }),
+      ]);
+      const chunkSha256 = entries.map(([, bytes]) => sha256(bytes));
+      const skeletonBytes = encodeSkeleton({ docId, versionId, chunkStarts, chunkSha256, skeleton });
+      entries.push([this.s.keys.skeleton(docId, versionId), skeletonBytes]);
+      return {
+        tree,
         docId,
         versionId,
         chunks: chunks.length,
-        info,
-        writtenAt: new Date().toISOString(),
-        skeletonSha256: sha256(skeletonBytes),
+        chunkStarts,
+        chunkSha256,
+        skeleton,
+        skeletonBytes,
+        entries,
+        // Announced before any of its keys exist: should this writer die, a later write finds
+        // exactly what it left, whichever document that write is for.
+        pending: this.s.keys.pending(docId, versionId, chunks.length),
+        info: documentInfo(tree),
+        previous: undefined as HeadRecord | undefined,
+        retired: undefined as string | undefined,
       };
-      await this.s.byteStore.mset([[this.s.keys.head(docId), encodeHead(head)]]);
+    });
+    await this.s.library?.beginAll(drafts.map((d) => ({ docId: d.docId, versionId: d.versionId })));
+    try {
+      await this.s.byteStore.mset(
+        drafts.map((d) => [
+          d.pending,
+          encodePending({ docId: d.docId, versionId: d.versionId, chunks: d.chunks }),
+        ]),
+      );
+      const entries = drafts.flatMap((d) => d.entries);
+      for (let i = 0; i < entries.length; i += this.s.writeBatchSize) {
+        await this.s.byteStore.mset(entries.slice(i, i + this.s.writeBatchSize));
+      }
+      const heads = await this.s.readHeadValues(drafts.map((d) => d.docId));
+      const retired: Array<[string, Uint8Array]> = [];
+      drafts.forEach((d, i) => {
+        d.previous = quietHead(heads[i], this.s.keys.head(d.docId), d.docId);
+        if (d.previous && this.s.supersededGraceMs > 0) {
+          // Marked before the switch: should this writer die right after it, a sweep still finds
+          // the superseded version (a marker of a version still published only loses the marker).
+          const { versionId, chunks } = d.previous;
+          d.retired = this.s.keys.retired(d.docId, versionId, chunks, Date.now());
+          retired.push([d.retired, encodePending({ docId: d.docId, versionId, chunks })]);
+        }
+      });
+      if (retired.length > 0) await this.s.byteStore.mset(retired);
+      // Publish: one write of the heads. Until here readers still see the previous versions.
+      const writtenAt = new Date().toISOString();
+      await this.s.byteStore.mset(
+        drafts.map((d) => {
+          const head: HeadRecord = {
+            docId: d.docId,
+            versionId: d.versionId,
+            chunks: d.chunks,
+            info: d.info,
+            writtenAt,
+            skeletonSha256: sha256(d.skeletonBytes),
+          };
+          return [this.s.keys.head(d.docId), encodeHead(head)];
+        }),
+      );
     } catch (error) {
-      const published = await this.abandonWrite(docId, versionId, [
-        ...entries.map(([key]) => key),
-        retired,
-        pending,
-      ]);
-      // Published after all (or unknown): the intent stays, and the next repair indexes the head.
-      if (published === false) await this.s.library?.abandoned(docId);
+      for (const d of drafts) {
+        const published = await this.abandonWrite(d.docId, d.versionId, [
+          ...d.entries.map(([key]) => key),
+          d.retired,
+          d.pending,
+        ]);
+        // Published after all (or unknown): the intent stays, and the next repair indexes the head.
+        if (published === false) await this.s.library?.abandoned(d.docId);
+      }
       throw error;
     }
-    // A copy, as JSON: the caller's tree stays theirs, and the cache holds what a reader of the
-    // bytes gets (a Date in metadata is its ISO string). Unlike structuredClone, it cannot throw
-    // (on a function in metadata) now that the version is published: encoding already did this.
-    this.s.remember(loaded(docId, versionId, JSON.parse(JSON.stringify(skeleton)), chunkStarts, chunkSha256));
-    return { info, previous, pending, retired, entry: catalogEntry(tree, versionId), versionId };
+    return drafts.map((d) => {
+      // A copy, as JSON: the caller's tree stays theirs, and the cache holds what a reader of the
+      // bytes gets (a Date in metadata is its ISO string). Unlike structuredClone, it cannot throw
+      // (on a function in metadata) now that the version is published: encoding already did this.
+      const skeleton = JSON.parse(JSON.stringify(d.skeleton));
+      this.s.remember(loaded(d.docId, d.versionId, skeleton, d.chunkStarts, d.chunkSha256));
+      return {
+        info: d.info,
+        previous: d.previous,
+        pending: d.pending,
+        retired: d.retired,
+        entry: catalogEntry(d.tree, d.versionId),
+        versionId: d.versionId,
+      };
+    });
   }
 
   /**
@@ -207,23 +280,30 @@ export class StoreWriter {
    * trailing dot from file names, and macOS and Windows ignore letter case. (Two writers adding
    * case twins at the same moment can both pass; the check guards the common mistake.)
    */
-  async assertPortableNewId(docId: string): Promise<void> {
-    if (docId.endsWith(".")) {
+  async assertPortableNewIds(docIds: readonly string[]): Promise<void> {
+    const dotted = docIds.find((docId) => docId.endsWith("."));
+    if (dotted !== undefined) {
       throw new InvalidIdError(
-        `Invalid document id "${docId}": it ends with a dot, which Windows drops from file names (toDocId() derives a portable id)`,
+        `Invalid document id "${dotted}": it ends with a dot, which Windows drops from file names (toDocId() derives a portable id)`,
       );
     }
-    const lower = docId.toLowerCase();
     // Through the catalog (no listing of every head): a twin another process added within the
     // catalog's refresh delay can slip through, as can one added at the same moment.
-    const twin = (await this.s.catalog.view()).caseTwin(docId);
-    if (twin !== undefined) throw new DocumentIdConflictError(docId, twin);
-    // A store that folds case itself lists the twin under our own key: its head names it.
-    const raw = await this.s.readQuietly(docId, this.s.keys.head(docId));
-    const stored = raw === undefined ? undefined : peekHeadDocId(raw);
-    if (stored !== undefined && stored !== docId && stored.toLowerCase() === lower) {
-      throw new DocumentIdConflictError(docId, stored);
+    const catalog = await this.s.catalog.view();
+    for (const docId of docIds) {
+      const twin = catalog.caseTwin(docId);
+      if (twin !== undefined) throw new DocumentIdConflictError(docId, twin);
     }
+    // A store that folds case itself lists the twin under our own key: its head names it.
+    const raw = await this.s.readHeadValues([...docIds]);
+    docIds.forEach((docId, i) => {
+      const value = raw[i];
+      const stored =
+        value === undefined || value instanceof PageIndexError ? undefined : peekHeadDocId(value);
+      if (stored !== undefined && stored !== docId && stored.toLowerCase() === docId.toLowerCase()) {
+        throw new DocumentIdConflictError(docId, stored);
+      }
+    });
   }
 
   /** One create-if-absent write of the id's claim (see {@link PageIndexStore.reserveDocId}). */

@@ -29,6 +29,7 @@ import type {
   LibraryDocumentHit,
   LibraryEntry,
   LibraryIndex,
+  LibraryIntent,
   SearchLibraryOptions,
   SectionHit,
 } from "../types.js";
@@ -128,6 +129,18 @@ export class SqliteLibraryIndex implements LibraryIndex {
     this.sql(
       "INSERT INTO intents (doc_id, version_id) VALUES (?, ?) ON CONFLICT (doc_id) DO UPDATE SET version_id = excluded.version_id",
     ).run(docId, versionId ?? null);
+  }
+
+  async beginAll(intents: ReadonlyArray<LibraryIntent>): Promise<void> {
+    this.writing("begin");
+    const insert = this.sql(
+      "INSERT INTO intents (doc_id, version_id) VALUES (?, ?) ON CONFLICT (doc_id) DO UPDATE SET version_id = excluded.version_id",
+    );
+    this.db
+      .transaction(() => {
+        for (const { docId, versionId } of intents) insert.run(docId, versionId ?? null);
+      })
+      .immediate();
   }
 
   async putDocument(entry: LibraryEntry): Promise<void> {

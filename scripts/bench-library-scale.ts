@@ -1,0 +1,385 @@
+// The scale figures of issue 24 item 4, from one command: per backend (folder store, PostgreSQL)
+// and library size, the generated library (the bench's small shape: 95 % of documents with 2-5
+// sections, the rest up to 200; scripts/generated-library.ts) is indexed through the public write
+// path (`PageIndexStore.addTrees`, batches of 1,000), then asked library-wide questions with no
+// document named through `PageIndexRetriever` (offline judge), as an application would:
+// - indexing time (documents/s), from the run that built the library (kept between runs);
+// - a fresh process's first query: a child process per measurement (node and the packages
+//   loaded, then the clock starts: open the store, one retriever query), its time and RSS;
+// - warm queries: one handle per library, past a warm-up, a fixed question set asked of every
+//   library in turn (so the load of a shared machine weighs on every size alike): median and
+//   p95 of the retriever query, and of the engine's `searchLibrary` alone; the ratio to the
+//   100-document library of the same backend;
+// - pass/fail against the targets: first query ≤ 1 s and ≤ 300 MB RSS, warm ≤ 1.5× the
+//   100-document time (≤ 3× at 1,000,000 documents).
+//
+// Usage: pnpm -r --filter "./packages/**" run build &&
+//   npx tsx scripts/bench-library-scale.ts [--backends folder,postgres] [--docs 100,10000,100000]
+//     [--pg-million] [--queries 40] [--fresh 3] [--rebuild]
+// Libraries are kept under ~/.cache/pageindex-bench/scale (folder) and in the PostgreSQL database
+// at PAGEINDEX_POSTGRES_URL (default postgres://postgres@127.0.0.1:55432/scale_bench), schema
+// scale_<docs>, and reused by the next run (its indexing time is the one measured when built);
+// `--rebuild` indexes again; an interrupted build resumes where it stopped. `--wave N` is
+// addTrees' `concurrency` (documents per write wave, default 8 as in addTrees). `--pg-million` adds 1,000,000 documents on PostgreSQL.
+// `--build-only` indexes what is missing and stops. Writes .bench-out/bench-library-scale.json.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { homedir, loadavg } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PageIndexRetriever } from "pageindex-retriever";
+import { openPostgresStore, PageIndexStore } from "pageindex-store";
+import { generate, libraryQuestions } from "./generated-library.js";
+
+type Backend = "folder" | "postgres";
+
+const SCRIPT = fileURLToPath(import.meta.url);
+const CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pageindex-bench", "scale");
+const POSTGRES_URL = process.env.PAGEINDEX_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:55432/scale_bench";
+/** Documents per addTrees call while indexing. */
+const BATCH = 1000;
+/** Documents per write wave (`addTrees`' `concurrency`; its default is 8). */
+const WAVE = Number(option("wave", "8"));
+/** Questions asked, untimed, before the measured ones (their documents differ from the measured ones'). */
+const WARM_UP = 10;
+/** The byte-store key marking a library as completely indexed (its value: how it was built). */
+const MARKER = "bench-library-scale-complete";
+
+const TARGETS = {
+  firstQueryMs: 1000,
+  firstQueryRssMb: 300,
+  warmRatio: (docs: number) => (docs >= 1_000_000 ? 3 : 1.5),
+  /** Sizes the targets are stated for (the others are reported). */
+  appliesTo: (docs: number) => docs >= 100_000,
+};
+
+function option(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
+}
+
+const quantile = (values: readonly number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+};
+
+interface Library {
+  backend: Backend;
+  docs: number;
+}
+
+const folderOf = (docs: number) => join(CACHE, `folder-${docs}`);
+const schemaOf = (docs: number) => `scale_${docs}`;
+
+/** Opens a library as an application reading it would (a folder read-only, as the CLI's queries do). */
+async function open(library: Library, write = false): Promise<PageIndexStore> {
+  if (library.backend === "folder") {
+    if (write) mkdirSync(folderOf(library.docs), { recursive: true });
+    return PageIndexStore.fromPath(folderOf(library.docs), { readOnly: !write });
+  }
+  return openPostgresStore(POSTGRES_URL, { schema: schemaOf(library.docs) });
+}
+
+interface Built {
+  indexS: number;
+  sections: number;
+  builtAt: string;
+}
+
+/** How a kept library was built, or undefined when it is not (completely) there. */
+async function builtBefore(library: Library): Promise<Built | undefined> {
+  let store: PageIndexStore;
+  try {
+    store = await open(library);
+  } catch {
+    return undefined; // no folder yet
+  }
+  try {
+    const [marker] = await store.byteStore.mget([MARKER]);
+    return marker ? (JSON.parse(new TextDecoder().decode(marker)) as Built) : undefined;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Progress of an unfinished build: documents written and seconds spent (kept after each batch). */
+const PROGRESS = "bench-library-scale-progress";
+
+interface Progress {
+  done: number;
+  indexS: number;
+  sections: number;
+  /** Documents written before timing started (a build from before progress was kept: its time is unknown). */
+  untimed: number;
+}
+
+/**
+ * Indexes the generated library through `addTrees` (the public write path), resuming an
+ * unfinished build where its progress marker says (the documents are the same on every run).
+ */
+async function build(library: Library, rebuild: boolean): Promise<Built> {
+  if (rebuild) {
+    if (library.backend === "folder") rmSync(folderOf(library.docs), { recursive: true, force: true });
+    else await dropSchema(schemaOf(library.docs));
+  }
+  const store = await open(library, true);
+  try {
+    const [saved] = await store.byteStore.mget([PROGRESS]);
+    const progress: Progress = saved
+      ? (JSON.parse(new TextDecoder().decode(saved)) as Progress)
+      : { done: 0, indexS: 0, sections: 0, untimed: 0 };
+    if (!saved) {
+      // Documents go in by whole batches, in order: an unfinished batch is written again.
+      const { total } = await store.listDocuments({ limit: 0 });
+      progress.done = progress.untimed = Math.floor(total / BATCH) * BATCH;
+      for (let i = 0; i < progress.done; i += 1) progress.sections += generate(i, true).tree.nodes.length;
+    }
+    if (progress.done > 0) console.log(`  resuming after ${progress.done} documents`);
+    const started = performance.now() - progress.indexS * 1000;
+    for (let from = progress.done; from < library.docs; from += BATCH) {
+      const trees = Array.from({ length: Math.min(BATCH, library.docs - from) }, (_, k) => {
+        const { tree } = generate(from + k, true);
+        progress.sections += tree.nodes.length;
+        return tree;
+      });
+      await store.addTrees(trees, { concurrency: WAVE });
+      progress.done = from + trees.length;
+      progress.indexS = (performance.now() - started) / 1000;
+      await store.byteStore.mset([[PROGRESS, new TextEncoder().encode(JSON.stringify(progress))]]);
+      if (progress.done % 10_000 === 0 || progress.done === library.docs) {
+        process.stderr.write(
+          `  ${library.backend} ${library.docs}: ${progress.done} documents, ${progress.indexS.toFixed(0)} s (${((progress.done - progress.untimed) / progress.indexS).toFixed(0)} docs/s)\n`,
+        );
+      }
+    }
+    // Timed over the documents this build timed (all of them unless it took over an older one).
+    const docsPerS = (progress.done - progress.untimed) / progress.indexS;
+    const built = {
+      indexS: library.docs / docsPerS,
+      sections: progress.sections,
+      builtAt: new Date().toISOString(),
+    };
+    await store.byteStore.mset([[MARKER, new TextEncoder().encode(JSON.stringify(built))]]);
+    return built;
+  } finally {
+    await store.close();
+  }
+}
+
+async function dropSchema(schema: string): Promise<void> {
+  // `pg` is the store's optional peer: load it from there.
+  const pg = createRequire(
+    fileURLToPath(new URL("../packages/pageindex-store/package.json", import.meta.url)),
+  )("pg") as {
+    Client: new (options: {
+      connectionString: string;
+    }) => {
+      connect(): Promise<void>;
+      query(sql: string): Promise<unknown>;
+      end(): Promise<void>;
+    };
+  };
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The child of a fresh-process measurement: open, one retriever query; prints time and memory. */
+async function child(library: Library, query: string): Promise<void> {
+  const started = performance.now();
+  const store = await open(library);
+  const opened = performance.now();
+  const retriever = new PageIndexRetriever({ reader: store, k: 3, cache: false });
+  const found = await retriever.invoke(query);
+  const firstMs = performance.now() - started;
+  const rssMb = process.memoryUsage().rss / 2 ** 20;
+  await store.close();
+  process.stdout.write(
+    `${JSON.stringify({ firstMs, openMs: opened - started, rssMb, maxRssMb: process.resourceUsage().maxRSS / 1024, results: found.length })}\n`,
+  );
+}
+
+interface Fresh {
+  firstMs: number;
+  openMs: number;
+  rssMb: number;
+  maxRssMb: number;
+}
+
+function freshProcess(library: Library, query: string): Fresh {
+  const out = execFileSync(
+    process.execPath,
+    [...process.execArgv, SCRIPT, "--child", JSON.stringify({ library, query })],
+    { encoding: "utf8", maxBuffer: 1 << 20 },
+  );
+  return JSON.parse(out.trim().split("\n").pop() as string) as Fresh;
+}
+
+/** Questions about distinct documents, the same ones for every size (drawn from the smallest). */
+function questionSet(docs: number, count: number): string[] {
+  return libraryQuestions(docs, true, count, WARM_UP).map((q) => q.query);
+}
+
+interface Warm {
+  ms: number[];
+  engineMs: number[];
+  /** CPU time of this process per engine query: the load of a shared machine does not stretch it (PostgreSQL: the client's share only). */
+  engineCpuMs: number[];
+}
+
+/** Warm queries, each library asked question i in turn. */
+async function warmQueries(libraries: readonly Library[], count: number): Promise<Warm[]> {
+  const smallest = Math.min(...libraries.map((l) => l.docs));
+  const queries = questionSet(smallest, count);
+  const handles = await Promise.all(
+    libraries.map(async (library) => {
+      const store = await open(library);
+      const retriever = new PageIndexRetriever({ reader: store, k: 3, cache: false });
+      for (const q of libraryQuestions(smallest, true, WARM_UP)) {
+        await retriever.invoke(q.query);
+        await store.searchLibrary(q.query, { limit: 10 });
+      }
+      return { store, retriever, warm: { ms: [], engineMs: [], engineCpuMs: [] } as Warm };
+    }),
+  );
+  try {
+    for (const query of queries) {
+      for (const handle of handles) {
+        let started = performance.now();
+        await handle.retriever.invoke(query);
+        handle.warm.ms.push(performance.now() - started);
+        started = performance.now();
+        const cpu = process.cpuUsage();
+        await handle.store.searchLibrary(query, { limit: 10, sectionsPerDocument: 12 });
+        handle.warm.engineMs.push(performance.now() - started);
+        const used = process.cpuUsage(cpu);
+        handle.warm.engineCpuMs.push((used.user + used.system) / 1000);
+      }
+    }
+  } finally {
+    for (const handle of handles) await handle.store.close();
+  }
+  return handles.map((h) => h.warm);
+}
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
+const verdict = (ok: boolean) => (ok ? "pass" : "FAIL");
+
+async function main(): Promise<void> {
+  const backends = option("backends", "folder,postgres").split(",") as Backend[];
+  const sizes = option("docs", "100,10000,100000").split(",").map(Number);
+  const queryCount = Number(option("queries", "40"));
+  const freshRuns = Number(option("fresh", "3"));
+  const rebuild = process.argv.includes("--rebuild");
+  const libraries: Library[] = backends.flatMap((backend) => sizes.map((docs) => ({ backend, docs })));
+  if (process.argv.includes("--pg-million") && backends.includes("postgres"))
+    libraries.push({ backend: "postgres", docs: 1_000_000 });
+
+  const built = new Map<Library, Built & { reused: boolean }>();
+  for (const library of libraries) {
+    const before = rebuild ? undefined : await builtBefore(library);
+    if (before) {
+      built.set(library, { ...before, reused: true });
+      continue;
+    }
+    console.log(`${library.backend}: indexing ${library.docs} documents…`);
+    built.set(library, { ...(await build(library, rebuild)), reused: false });
+  }
+  if (process.argv.includes("--build-only")) return;
+
+  const rows: Array<Record<string, unknown>> = [];
+  for (const backend of backends) {
+    const mine = libraries.filter((l) => l.backend === backend);
+    console.log(
+      `${backend}: fresh processes and ${queryCount} warm queries per library (load ${loadavg()[0]?.toFixed(1)})…`,
+    );
+    const fresh = mine.map((library) => {
+      const queries = questionSet(Math.min(...mine.map((l) => l.docs)), freshRuns + queryCount).slice(
+        -freshRuns,
+      );
+      return queries.map((query) => freshProcess(library, query));
+    });
+    const warm = await warmQueries(mine, queryCount);
+    const base = quantile(warm[0]?.ms ?? [], 0.5);
+    const engineBase = quantile(warm[0]?.engineMs ?? [], 0.5);
+    const cpuBase = quantile(warm[0]?.engineCpuMs ?? [], 0.5);
+    mine.forEach((library, i) => {
+      const b = built.get(library) as Built & { reused: boolean };
+      const w = warm[i] as Warm;
+      const f = fresh[i] as Fresh[];
+      const firstMs = quantile(
+        f.map((x) => x.firstMs),
+        0.5,
+      );
+      const rssMb = Math.max(...f.map((x) => x.maxRssMb));
+      const median = quantile(w.ms, 0.5);
+      const ratio = median / base;
+      const row = {
+        backend,
+        docs: library.docs,
+        sections: b.sections,
+        indexS: b.indexS,
+        docsPerS: library.docs / b.indexS,
+        builtAt: b.builtAt,
+        reused: b.reused,
+        firstQueryMs: firstMs,
+        firstQueryRuns: f.map((x) => Math.round(x.firstMs)),
+        openMs: quantile(
+          f.map((x) => x.openMs),
+          0.5,
+        ),
+        rssMb,
+        warmMedianMs: median,
+        warmP95Ms: quantile(w.ms, 0.95),
+        warmRatio: ratio,
+        engineMedianMs: quantile(w.engineMs, 0.5),
+        engineP95Ms: quantile(w.engineMs, 0.95),
+        engineRatio: quantile(w.engineMs, 0.5) / engineBase,
+        engineCpuMedianMs: quantile(w.engineCpuMs, 0.5),
+        engineCpuRatio: quantile(w.engineCpuMs, 0.5) / cpuBase,
+        targets: TARGETS.appliesTo(library.docs)
+          ? {
+              firstQuery: verdict(firstMs <= TARGETS.firstQueryMs),
+              rss: verdict(rssMb <= TARGETS.firstQueryRssMb),
+              warm: verdict(ratio <= TARGETS.warmRatio(library.docs)),
+            }
+          : undefined,
+      };
+      rows.push(row);
+    });
+  }
+
+  console.log(
+    "\n| backend | documents (sections) | indexing s (docs/s) | fresh first query ms / RSS MB | warm median / p95 ms (× 100 docs) | engine median / p95 ms (×) | engine CPU ms (×) | targets |",
+  );
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+  for (const r of rows) {
+    const t = r.targets as Record<string, string> | undefined;
+    console.log(
+      `| ${r.backend} | ${(r.docs as number).toLocaleString("en")} (${(r.sections as number).toLocaleString("en")}) | ${fmt(r.indexS as number)} (${fmt(r.docsPerS as number)}) | ${fmt(r.firstQueryMs as number)} / ${fmt(r.rssMb as number)} | ${fmt(r.warmMedianMs as number, 1)} / ${fmt(r.warmP95Ms as number, 1)} (×${fmt(r.warmRatio as number, 2)}) | ${fmt(r.engineMedianMs as number, 1)} / ${fmt(r.engineP95Ms as number, 1)} (×${fmt(r.engineRatio as number, 2)}) | ${fmt(r.engineCpuMedianMs as number, 1)} (×${fmt(r.engineCpuRatio as number, 2)}) | ${t ? `first ${t.firstQuery}, RSS ${t.rss}, warm ${t.warm}` : "–"} |`,
+    );
+  }
+  console.log(
+    `load after the run: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
+  const out = resolve(".bench-out");
+  mkdirSync(out, { recursive: true });
+  writeFileSync(
+    join(out, "bench-library-scale.json"),
+    `${JSON.stringify({ when: new Date().toISOString(), queries: queryCount, rows }, null, 2)}\n`,
+  );
+}
+
+if (process.argv[2] === "--child") {
+  const { library, query } = JSON.parse(process.argv[3] as string) as { library: Library; query: string };
+  await child(library, query);
+} else {
+  await main();
+}
