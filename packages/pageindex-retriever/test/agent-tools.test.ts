@@ -6,7 +6,7 @@ import { MemoryTreeReader } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
 import { budgets } from "../src/tools/search-tool.js";
-import { annualReport, ID, judgeByTitle, manual } from "./support/fixtures.js";
+import { annualReport, ID, judgeByTitle, manual, TAX_PATH } from "./support/fixtures.js";
 
 /** Invokes a tool as an agent would (with a tool call) to get content, artifact and status. */
 async function call(t: StructuredToolInterface, args: Record<string, unknown>) {
@@ -271,12 +271,31 @@ describe("search_sections keeps only sections scored at least the threshold", ()
     expect(read.content).toContain("Replace the fuel filter every 10 flights.");
   });
 
+  it("lists other documents the library index ranks high, with ids to open, after the sections", async () => {
+    const retriever = new PageIndexRetriever({
+      trees: [annualReport(), manual()],
+      docIds: ["acme-10k"],
+      model: new ScriptedChatModel([], { fallback: judgeByTitle(TAX_PATH) }),
+      backoffMs: 1,
+    });
+    const { content } = await call(createSearchTool(retriever), {
+      query: "effective tax rate, or the fuel filter of the skates",
+    });
+    const [sections, others] = content.split("\n\nOther documents the library index ranks high");
+    expect(sections).toContain('nodeId="0013"');
+    expect(others).toContain(
+      '- docId="rocket-manual" (Rocket Skates User Manual): [0002] Maintenance and Warranty',
+    );
+    // The document whose sections are shown is not listed again.
+    expect(others).not.toContain('docId="acme-10k"');
+  });
+
   it("has descriptions that say when to use which tool", () => {
     const retriever = new PageIndexRetriever({ trees: [annualReport()] });
     const nav = createNavigationTools(retriever.reader);
-    expect(createSearchTool(retriever).description).toMatch(/Use it first/);
+    expect(createSearchTool(retriever).description).toMatch(/^Use first for any question/);
     expect(nav.searchDocuments.description).toMatch(/when search_sections found nothing good/);
     expect(nav.getStructure.description).toMatch(/Give nodeId to open just that branch/);
-    expect(nav.getNodeContent.description).toMatch(/call again with that offset/);
+    expect(nav.getNodeContent.description).toMatch(/call again with the offset it gives/);
   });
 });

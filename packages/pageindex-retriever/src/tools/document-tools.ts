@@ -159,11 +159,9 @@ export function createDocumentTools(reader: TreeReader, options: DocumentToolOpt
     {
       name: name("search_documents"),
       description:
-        "Find which documents of the library are about a topic or question: documents ranked by how well their " +
-        "sections (titles, summaries, text) and their name and description match, each with its best sections " +
-        "([nodeId] title, location — summary). Use it when search_sections found nothing good or you want to " +
-        "choose a document first; then read a listed section with get_node_content, or browse around it with " +
-        `get_document_structure (docId, nodeId). ${TOOL_DATA_NOTE}`,
+        "Which documents are about a topic: ranked by their sections and cards, each with its best sections " +
+        "([nodeId] title, location — summary). Use when search_sections found nothing good; then get_node_content " +
+        `or get_document_structure. ${TOOL_DATA_NOTE}`,
       schema: z.object({
         query: z.string().describe("what the documents should be about"),
         limit: z

@@ -177,12 +177,10 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
     {
       name: name("get_document_structure"),
       description:
-        "Browse a document's table of contents, one section a line: [nodeId] title (pages or lines) — summary; " +
-        '"[+N subsections]" marks a branch hidden by maxDepth. Give nodeId to open just that branch (the section ' +
-        "and what lies under it). Use it when you know the document (from search_documents or a search result) " +
-        "but not the section, or to see what surrounds a section you found. A big document: start with " +
-        "maxDepth=1 or 2, then open one branch by nodeId; long listings come in pages (offset). The nodeIds work " +
-        `in get_node_content. ${TOOL_DATA_NOTE}`,
+        "Browse a document's table of contents: [nodeId] title (location) — summary; [+N subsections] marks a " +
+        "branch hidden by maxDepth. Give nodeId to open just that branch. Use when you know the document but not " +
+        "the section; in a big one start with maxDepth=1 or 2. Paged (offset). " +
+        TOOL_DATA_NOTE,
       schema: z.object({
         docId: z
           .string()
@@ -237,10 +235,9 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
     {
       name: name("get_node_content"),
       description:
-        "Read the text of sections by their nodeIds (from any other tool's result). A long section comes in " +
-        `pages of about ${maxChars} characters: the result says how many characters are left and the offset that ` +
-        "reads on; call again with that offset to read to its end. A section without text of its own is a " +
-        `heading: open its branch with get_document_structure. ${TOOL_DATA_NOTE}`,
+        "Read sections by nodeId (from any tool's result). Text comes in pages of about " +
+        `${maxChars} characters: a result says what is left; call again with the offset it gives to read to the ` +
+        `end. ${TOOL_DATA_NOTE}`,
       schema: z.object({
         docId: z.string().describe("document id"),
         nodeIds: z.array(z.string()).min(1).max(20).describe('node ids such as "0003"'),
@@ -294,9 +291,8 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
     {
       name: name("get_page_content"),
       description:
-        'Read the sections that cover some pages of a PDF document, e.g. pages "5-7,12" (1-based, at most ' +
-        `${maxPages} pages): for a page a result or a table of contents cites. Long sections come in pages of ` +
-        `characters; read on with get_node_content and the offset given. ${TOOL_DATA_NOTE}`,
+        'Read the sections covering pages of a PDF, e.g. "5-7,12" (at most ' +
+        `${maxPages} pages), when you know the page. ${TOOL_DATA_NOTE}`,
       schema: z.object({
         docId: z.string().describe("document id"),
         pages: z.string().describe('pages and ranges, e.g. "5-7,12"'),

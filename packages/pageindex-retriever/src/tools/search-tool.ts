@@ -1,6 +1,6 @@
 import type { Document } from "@langchain/core/documents";
 import { tool } from "@langchain/core/tools";
-import { oneLine, type TreeReader } from "pageindex-core";
+import { asData, oneLine, type TreeReader } from "pageindex-core";
 import { isLibraryReader, type LibraryDocumentHit } from "pageindex-store";
 import { z } from "zod/v4";
 import type { PageIndexRetriever } from "../retriever.js";
@@ -78,27 +78,37 @@ export function budgets(lengths: readonly number[], total: number, floor: number
 }
 
 /**
- * Where to go when no section passed: the documents the library index ranks first for the
- * query, each with its best sections (ids for `get_node_content` or `get_document_structure`).
- * Empty when the reader has no library index.
+ * Other places to look: the documents the library index ranks first for the query (leaving out
+ * `exclude`), one line each with its best sections' ids for `get_node_content` or
+ * `get_document_structure`. The retriever searches a few documents; the index sees the whole
+ * library, so this costs the agent no call. Empty when the reader has no library index.
  */
-async function librarySuggestions(reader: TreeReader, query: string): Promise<string[]> {
-  if (!isLibraryReader(reader)) return [];
+async function librarySuggestions(
+  reader: TreeReader,
+  query: string,
+  exclude: ReadonlySet<string> = new Set(),
+): Promise<string> {
+  if (!isLibraryReader(reader)) return "";
   let hits: LibraryDocumentHit[];
   try {
-    hits = await reader.searchLibrary(query, { limit: 3, sectionsPerDocument: 2 });
+    hits = await reader.searchLibrary(query, { limit: 3 + exclude.size, sectionsPerDocument: 2 });
   } catch {
-    return [];
+    return "";
   }
-  return hits.map((hit) => {
-    const sections = hit.sections
-      .map((s) => {
-        const where = locationOf(s);
-        return `[${s.nodeId}] ${oneLine(s.title).slice(0, 80)}${where ? ` (${where})` : ""}`;
-      })
-      .join(" | ");
-    return `- docId="${hit.docId}" (${oneLine(hit.card.docName).slice(0, 80)})${sections ? `: ${sections}` : ""}`;
-  });
+  const lines = hits
+    .filter((hit) => !exclude.has(hit.docId))
+    .slice(0, 3)
+    .map((hit) => {
+      const sections = hit.sections
+        .map((s) => {
+          const where = locationOf(s);
+          return `[${s.nodeId}] ${oneLine(s.title).slice(0, 80)}${where ? ` (${where})` : ""}`;
+        })
+        .join(" | ");
+      return `- docId="${hit.docId}" (${oneLine(hit.card.docName).slice(0, 80)})${sections ? `: ${sections}` : ""}`;
+    });
+  // Names and titles are document content: inside a data block, escaped.
+  return lines.length > 0 ? asData("toc", lines.join("\n"), { source: "library index" }) : "";
 }
 
 /** The "nothing passed" result: why, and the next step (a branch to browse, documents to open). */
@@ -113,7 +123,7 @@ async function nothingFound(
   if (best) {
     lines.push(
       `No section scored at least ${minScore} for this question (${weak.length} weaker pick(s) left out; the best, ` +
-        `score ${best.score.toFixed(2)}: docId="${best.docId}" [${best.nodeId}] ${oneLine(best.title).slice(0, 80)}).`,
+        `score ${best.score.toFixed(2)}: docId="${best.docId}", nodeId="${best.nodeId}").`,
     );
     lines.push(
       `Next step: browse that branch with get_document_structure docId="${best.docId}", nodeId="${best.nodeId}", ` +
@@ -123,11 +133,11 @@ async function nothingFound(
     lines.push("No section found for this question.");
   }
   const suggestions = await librarySuggestions(reader, query);
-  if (suggestions.length > 0) {
+  if (suggestions) {
     lines.push(
       "Documents whose sections match the question's words (open one with get_document_structure, or read a " +
         "section with get_node_content):",
-      ...suggestions,
+      suggestions,
     );
   } else if (!best) {
     lines.push(
@@ -195,13 +205,21 @@ export function createSearchTool(retriever: PageIndexRetriever, options: SearchT
         );
         return `[${i + 1}] score=${m.score.toFixed(2)}\n${block}`;
       });
+      const elsewhere = await librarySuggestions(
+        retriever.reader,
+        query,
+        new Set(shown.map((d) => d.metadata.docId)),
+      );
+      const others = elsewhere
+        ? `\n\nOther documents the library index ranks high for these words (read a section with get_node_content if the sections above miss):\n${elsewhere}`
+        : "";
       const header =
         shown.length < asked
           ? `${shown.length} of the ${asked} sections asked for: the search found ${passed.length} scoring at least ${minScore}` +
             `${weak.length > 0 ? ` (${weak.length} weaker pick(s) left out)` : ""}.`
           : `${shown.length} section(s), best first.`;
       return [
-        `${header}\n\n${blocks.join("\n\n")}`,
+        `${header}\n\n${blocks.join("\n\n")}${others}`,
         { sections: shown.map(citation), documents: shown, leftOut: weak.map(citation) },
       ];
     },
@@ -209,11 +227,9 @@ export function createSearchTool(retriever: PageIndexRetriever, options: SearchT
       name: options.name ?? "search_sections",
       description: `${
         options.description ??
-        "Search the whole library for the sections that answer a question, and read them: each result has its " +
-          "docId, nodeId, title path, pages or lines, the judge's score and reason, and its text (best sections " +
-          `first; only sections scoring at least ${minScore}). Use it first for any question about the content. A long ` +
-          "section ends with the get_node_content call that reads on. If nothing passes, the result names documents " +
-          "and branches to open next. Cite the document and pages in your answer."
+        "Use first for any question: finds and returns the sections that answer it, library-wide (ids, title " +
+          `path, pages or lines, score ≥ ${minScore}, text; best first). A long section ends with the call that reads ` +
+          "on; other documents worth opening are listed after the sections. Cite document and pages."
       } ${TOOL_DATA_NOTE}`,
       schema: z.object({
         query: z
