@@ -33,7 +33,7 @@ import { ChatOpenAI } from "@langchain/openai";
 import { createAgent } from "langchain";
 import { createPageIndexTools, PageIndexRetriever } from "pageindex-retriever";
 import { PageIndexStore } from "pageindex-store";
-import { documentHoldsEvidence } from "../packages/pageindex-retriever/src/eval/metrics.js";
+import { holdsGold } from "./library-devset/gold.js";
 import { type LibraryQuestion, libraryFiles, libraryStore, libraryTrees } from "./library-devset/library.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -70,17 +70,6 @@ function squash(text: string): string {
     .replace(/&amp;/g, "&")
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, "");
-}
-
-/** Whether a returned section holds the gold (eval-library.ts's rule). */
-function holdsGold(doc: DocumentInterface, q: LibraryQuestion): boolean {
-  const gold = q.gold;
-  if ("pages" in gold) return gold.pages.some((page) => documentHoldsEvidence(doc, { doc: q.docId, page }));
-  const m = doc.metadata as Record<string, unknown>;
-  if (m.docId !== q.docId || typeof m.startLine !== "number") return false;
-  const own = m.includesDescendants !== true ? m.ownEndLine : undefined;
-  const end = typeof own === "number" ? own : typeof m.endLine === "number" ? m.endLine : m.startLine;
-  return m.startLine <= gold.lines[1] && end >= gold.lines[0];
 }
 
 /** Every Document-like value inside a tool artifact (arrays and objects, a few levels deep). */

@@ -12,30 +12,13 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { DocumentInterface } from "@langchain/core/documents";
 import { PageIndexRetriever } from "pageindex-retriever";
-import { documentHoldsEvidence } from "../packages/pageindex-retriever/src/eval/metrics.js";
+import { goldNumbers, holdsGold } from "./library-devset/gold.js";
 import { type LibraryQuestion, libraryFiles, libraryStore, libraryTrees } from "./library-devset/library.js";
 import { OracleJudge } from "./oracle-judge.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const THRESHOLDS = [0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
-
-function holdsGold(doc: DocumentInterface, q: LibraryQuestion): boolean {
-  const gold = q.gold;
-  if ("pages" in gold) return gold.pages.some((page) => documentHoldsEvidence(doc, { doc: q.docId, page }));
-  const m = doc.metadata as Record<string, unknown>;
-  if (m.docId !== q.docId || typeof m.startLine !== "number") return false;
-  const own = m.includesDescendants !== true ? m.ownEndLine : undefined;
-  const end = typeof own === "number" ? own : typeof m.endLine === "number" ? m.endLine : m.startLine;
-  return m.startLine <= gold.lines[1] && end >= gold.lines[0];
-}
-
-function goldNumbers(q: LibraryQuestion): number[] {
-  if ("pages" in q.gold) return q.gold.pages;
-  const [from, to] = q.gold.lines;
-  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
-}
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);

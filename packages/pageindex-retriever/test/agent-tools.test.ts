@@ -191,6 +191,19 @@ describe("section text is paged, never cut", () => {
     expect(sectionText(acquisitions) + sectionText(rest.content)).toBe(documents[1]?.pageContent.trim());
   });
 
+  it("caps one section's text at maxCharsPerSection, with the call that reads on", async () => {
+    const retriever = new PageIndexRetriever({
+      trees: [annualReport()],
+      model: new ScriptedChatModel([], { fallback: judgeByTitle(TAX_PATH) }),
+      backoffMs: 1,
+    });
+    const { content } = await call(createSearchTool(retriever, { maxCharsPerSection: 300 }), {
+      query: "effective tax rate",
+    });
+    expect(sectionText(content).length).toBeLessThanOrEqual(300);
+    expect(nextOffset(content)).toBe(sectionText(content).length);
+  });
+
   it("splits text budgets best first, never below the floor", () => {
     expect(budgets([1000, 3000, 3000], 2500, 400)).toEqual([1000, 1500, 400]);
     expect(budgets([200, 100], 2500, 400)).toEqual([200, 100]);

@@ -27,6 +27,8 @@ export interface SearchToolOptions {
   maxChars?: number;
   /** Characters every returned section shows at least, however little budget is left. @defaultValue 400 */
   minCharsPerSection?: number;
+  /** Most characters of one section in one result (the rest is read on with `get_node_content`). @defaultValue no cap but `maxChars` */
+  maxCharsPerSection?: number;
 }
 
 /** Most sections one `search_sections` call may ask for. */
@@ -165,6 +167,7 @@ export function createSearchTool(retriever: PageIndexRetriever, options: SearchT
   const defaultLimit = Math.min(MAX_SEARCH_SECTIONS, Math.max(1, options.limit ?? 5));
   const maxChars = options.maxChars ?? 12_000;
   const floor = options.minCharsPerSection ?? 400;
+  const cap = options.maxCharsPerSection ?? Number.POSITIVE_INFINITY;
   return tool(
     async ({ query, limit }, config) => {
       if (!query.trim()) return toolError("the query is empty; ask a question", config);
@@ -184,7 +187,7 @@ export function createSearchTool(retriever: PageIndexRetriever, options: SearchT
       }
       const texts = shown.map((d) => d.pageContent.trim());
       const give = budgets(
-        texts.map((t) => t.length),
+        texts.map((t) => Math.min(t.length, cap)),
         maxChars,
         floor,
       );
