@@ -6,13 +6,15 @@
  * misses at 0.2). For each threshold: gold picks kept, other picks dropped, questions that keep
  * a gold pick.
  *
- * Run: pnpm run build && npx tsx scripts/eval-search-threshold.ts [--split dev|validation|all]
- * Tune on dev only. Prints aggregates (never a question's gold).
+ * Run: pnpm run build && npx tsx scripts/eval-search-threshold.ts [--split dev|validation|all] [--store DIR]
+ * Tune on dev only. Prints aggregates (never a question's gold). `--store` opens that store folder
+ * instead of the cached store of the current commit.
  */
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PageIndexRetriever } from "pageindex-retriever";
+import { PageIndexStore } from "pageindex-store";
 import { goldNumbers, holdsGold } from "./library-devset/gold.js";
 import { type LibraryQuestion, libraryFiles, libraryStore, libraryTrees } from "./library-devset/library.js";
 import { OracleJudge } from "./oracle-judge.js";
@@ -24,6 +26,8 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const i = argv.indexOf("--split");
   const split = i < 0 ? "dev" : (argv[i + 1] ?? "dev");
+  const s = argv.indexOf("--store");
+  const storeDir = s < 0 ? undefined : argv[s + 1];
   const all = (
     JSON.parse(readFileSync(join(HERE, "library-devset", "questions.json"), "utf8")) as {
       questions: LibraryQuestion[];
@@ -31,7 +35,7 @@ async function main(): Promise<void> {
   ).questions;
   const questions = all.filter((q) => split === "all" || q.split === split);
   const trees = await libraryTrees(libraryFiles());
-  const { store } = await libraryStore(trees);
+  const store = storeDir ? await PageIndexStore.fromPath(storeDir) : (await libraryStore(trees)).store;
   const oracle = new OracleJudge({ noise: 2 });
   for (const q of questions) {
     oracle.gold.set(q.question, goldNumbers(q));
