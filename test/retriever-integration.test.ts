@@ -152,7 +152,7 @@ describe("PageIndexRetriever in LangChain compositions", () => {
     expect(structure).toContain("lines 1-10 of 15");
     expect(structure).toContain("[0000] Part I (pp. 1-10)");
     expect(structure).not.toContain("[0013]");
-    expect(structure).toContain("call again with offset=10");
+    expect(structure).toContain('call again with docId="acme-10k", offset=10');
     expect(structureMore).toContain("lines 11-15 of 15");
     expect(structureMore).toContain("[0013] Note 12. Income Taxes (pp. 46-50)");
     const more = artifact<{ nodes: Array<{ nodeId: string }> }>("get_document_structure", 1);

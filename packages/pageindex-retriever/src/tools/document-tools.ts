@@ -1,8 +1,15 @@
 import { tool } from "@langchain/core/tools";
 import { asData, type DocumentInfo, oneLine, type TreeReader } from "pageindex-core";
-import { type DocumentMatch, type DocumentPage, isCatalogReader } from "pageindex-store";
+import {
+  type DocumentMatch,
+  type DocumentPage,
+  isCatalogReader,
+  isLibraryReader,
+  type LibraryDocumentHit,
+  type SectionHit,
+} from "pageindex-store";
 import { z } from "zod/v4";
-import { TOOL_DATA_NOTE, toolError } from "./format.js";
+import { locationOf, TOOL_DATA_NOTE, toolError } from "./format.js";
 
 /** Options of {@link createDocumentTools} (a subset of the navigation tools' options). */
 export interface DocumentToolOptions {
@@ -29,6 +36,13 @@ function documentBlock(d: DocumentInfo, extra: string[] = [], score?: number): s
   if (d.description) lines.push(`Description: ${oneLine(d.description)}`);
   lines.push(...extra);
   return asData("document", lines.join("\n"), attributes);
+}
+
+/** A section a library search matched: "[0042] Title (pp. 3-5) — summary line", on one line. */
+function sectionLine(s: SectionHit): string {
+  const where = locationOf(s);
+  const summary = s.summary ? ` — ${oneLine(s.summary).slice(0, 160)}` : "";
+  return `  [${s.nodeId}] ${oneLine(s.title).slice(0, 120)}${where ? ` (${where})` : ""}${summary}`;
 }
 
 /** One page of `list_documents` (cards from a catalog, list entries otherwise). */
@@ -97,6 +111,27 @@ export function createDocumentTools(reader: TreeReader, options: DocumentToolOpt
     async ({ query, limit }, config) => {
       if (!query.trim())
         return toolError("the query is empty: say what the documents should be about", config);
+      const size = Math.min(MAX_SEARCH_LIMIT, limit ?? searchLimit);
+      if (isLibraryReader(reader)) {
+        let hits: LibraryDocumentHit[];
+        try {
+          hits = await reader.searchLibrary(query, { limit: size, sectionsPerDocument: 3 });
+        } catch (error) {
+          return toolError(`could not search documents: ${(error as Error).message}`, config);
+        }
+        if (hits.length === 0) return [`No document matches "${oneLine(query)}".`, []];
+        const blocks = hits.map((hit) =>
+          documentBlock(
+            hit.card,
+            hit.sections.length > 0 ? ["Best sections:", ...hit.sections.map(sectionLine)] : [],
+            hit.score,
+          ),
+        );
+        return [
+          `${hits.length} document(s), ranked by their sections' and cards' match, best first:\n${blocks.join("\n")}`,
+          hits,
+        ];
+      }
       if (!isCatalogReader(reader)) {
         return toolError(
           "this library has no catalog to search; page through list_documents instead",
@@ -105,9 +140,7 @@ export function createDocumentTools(reader: TreeReader, options: DocumentToolOpt
       }
       let matches: DocumentMatch[];
       try {
-        matches = await reader.searchDocuments(query, {
-          limit: Math.min(MAX_SEARCH_LIMIT, limit ?? searchLimit),
-        });
+        matches = await reader.searchDocuments(query, { limit: size });
       } catch (error) {
         return toolError(`could not search documents: ${(error as Error).message}`, config);
       }
@@ -126,9 +159,9 @@ export function createDocumentTools(reader: TreeReader, options: DocumentToolOpt
     {
       name: name("search_documents"),
       description:
-        "Find the documents of the library about a topic or question, ranked by their names, descriptions, " +
-        "metadata and section titles; each comes with the sections that matched (ids usable with get_node_content). " +
-        TOOL_DATA_NOTE,
+        "Which documents are about a topic: ranked by their sections and cards, each with its best sections " +
+        "([nodeId] title, location — summary). Use when search_sections found nothing good; then get_node_content " +
+        `or get_document_structure. ${TOOL_DATA_NOTE}`,
       schema: z.object({
         query: z.string().describe("what the documents should be about"),
         limit: z

@@ -6,19 +6,37 @@ import { createSearchTool, type SearchToolOptions } from "./search-tool.js";
 export * from "./document-tools.js";
 export {
   clipText,
+  continuation,
+  locationOf,
   renderSection,
   type SectionBlockInput,
   sectionBlock,
+  type TextPage,
   TOOL_DATA_NOTE,
+  textPage,
   toolError,
 } from "./format.js";
 export * from "./navigation-tools.js";
 export { InvalidPageRangeError, parsePageRanges } from "./page-ranges.js";
-export { createSearchTool, type SearchToolOptions, type SectionCitation } from "./search-tool.js";
+export {
+  createSearchTool,
+  MAX_SEARCH_SECTIONS,
+  type SearchToolOptions,
+  type SectionCitation,
+} from "./search-tool.js";
 
 /**
  * Every tool at once: the search tool over `retriever` plus the navigation tools over its
- * reader, ready for `createAgent({ tools })`.
+ * reader, ready for `createAgent({ tools })`. Their descriptions tell a model which to use when:
+ * `search_sections` first; `search_documents` to choose a document; `get_document_structure` to
+ * browse a document or one branch (nodeId); `get_node_content` to read a section (to its end,
+ * with offset); `get_page_content` for cited pages; `list_documents` to page through the library.
+ *
+ * @example
+ * ```ts
+ * const tools = createPageIndexTools(new PageIndexRetriever({ reader: store, model }));
+ * const agent = createAgent({ model, tools });
+ * ```
  */
 export function createPageIndexTools(
   retriever: PageIndexRetriever,

@@ -8,9 +8,12 @@ import {
   nodeDocumentId,
   nodeMetadata,
   oneLine,
+  pathLine,
   type SkeletonNode,
+  subtreeNodes,
   type TreeReader,
   type TreeSkeleton,
+  titlePath,
   walk,
 } from "pageindex-core";
 import { z } from "zod/v4";
@@ -54,37 +57,56 @@ function ownPages(node: SkeletonNode): [number, number] | undefined {
   return [node.startPage, Math.max(node.startPage, end)];
 }
 
-/** Builds Documents for nodes, reading only their texts, within a character budget. */
+/**
+ * Builds Documents for nodes, reading only their texts, and shows each one page of its text:
+ * `maxChars` shared between them, from `offset` (the same for every node: paging is meant for one
+ * long section). With `whole`, a node's text is its subtree's texts joined as the retriever joins
+ * a section returned whole, so an offset from `search_sections` reads on in the same text. The
+ * Documents hold the whole texts; the content says what is left to read.
+ */
 async function nodeContent(
   reader: TreeReader,
   skeleton: TreeSkeleton,
   nodes: SkeletonNode[],
   maxChars: number,
+  { offset = 0, whole = false }: { offset?: number; whole?: boolean } = {},
 ) {
-  const texts = await reader.getNodeTexts(
-    skeleton.docId,
-    nodes.map((n) => n.nodeId),
-  );
-  const documents = nodes.map(
-    (n) =>
-      new Document({
-        id: nodeDocumentId(skeleton.docId, n.nodeId),
-        pageContent: texts.get(n.nodeId) ?? "",
-        metadata: nodeMetadata(skeleton, n),
-      }),
-  );
+  const members = nodes.map((n) => (whole ? subtreeNodes(skeleton, n.nodeId) : [n]));
+  const texts = await reader.getNodeTexts(skeleton.docId, [...new Set(members.flat().map((n) => n.nodeId))]);
+  const documents = nodes.map((n, i) => {
+    const parts = (members[i] as SkeletonNode[]).map((m) => texts.get(m.nodeId) ?? "");
+    const metadata: Record<string, unknown> = nodeMetadata(skeleton, n);
+    if (whole) metadata.includesDescendants = true;
+    return new Document({
+      id: nodeDocumentId(skeleton.docId, n.nodeId),
+      pageContent: whole ? parts.filter((t) => t.trim().length > 0).join("\n\n") : (parts[0] ?? ""),
+      metadata,
+    });
+  });
   const perSection = Math.max(500, Math.floor(maxChars / Math.max(1, nodes.length)));
   const content = documents
-    .map((d, i) => renderSection(skeleton, nodes[i] as SkeletonNode, d.pageContent, perSection))
+    .map((d, i) =>
+      renderSection(skeleton, nodes[i] as SkeletonNode, d.pageContent, perSection, offset, whole),
+    )
     .join("\n\n");
   return { content, documents };
 }
 
-/** One structure line: "[0003] Title (pp. 3-5) — summary", on one line so a title cannot add lines. */
-function structureLine(node: SkeletonNode, depth: number): string {
+/**
+ * One structure line: "[0003] Title (pp. 3-5) — summary", on one line so a title cannot add lines;
+ * "[+N subsections]" when `maxDepth` hides the node's children (open them with its nodeId).
+ */
+function structureLine(node: SkeletonNode, depth: number, hidden: boolean): string {
   const range = formatRange(node);
   const summary = oneLine(node.summary ?? node.prefixSummary ?? "").slice(0, 160);
-  return `${"  ".repeat(depth - 1)}[${node.nodeId}] ${oneLine(node.title)}${range ? ` (${range})` : ""}${summary ? ` — ${summary}` : ""}`;
+  const below = hidden ? ` [+${node.childIds.length} subsections]` : "";
+  return `${"  ".repeat(depth - 1)}[${node.nodeId}] ${oneLine(node.title)}${range ? ` (${range})` : ""}${below}${summary ? ` — ${summary}` : ""}`;
+}
+
+/** A node id the agent gave, resolved against the skeleton ("13", "[0013]" and "0013" alike). */
+function findNode(skeleton: TreeSkeleton, raw: string): SkeletonNode | undefined {
+  const id = resolveId(String(raw).trim(), new Set(skeleton.nodes.map((n) => n.nodeId)));
+  return id === undefined ? undefined : getNode(skeleton, id);
 }
 
 /**
@@ -103,59 +125,90 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
   const { listDocuments, searchDocuments } = createDocumentTools(reader, options);
 
   const getStructure = tool(
-    async ({ docId, offset, maxDepth }, config) => {
+    async ({ docId, nodeId, offset, maxDepth }, config) => {
       const skeleton = await skeletonOrError(reader, docId);
       if (typeof skeleton === "string") return toolError(skeleton, config);
+      let from: SkeletonNode | undefined;
+      if (nodeId !== undefined) {
+        from = findNode(skeleton, nodeId);
+        if (!from) {
+          return toolError(
+            `no section "${nodeId}" in "${skeleton.docId}"; ids look like "0003" (call get_document_structure without nodeId for the top of the document)`,
+            config,
+          );
+        }
+      }
       const lines: Array<{ node: SkeletonNode; line: string }> = [];
-      walk(skeleton, (node, depth) => {
-        if (maxDepth !== undefined && depth > maxDepth) return "skip";
-        lines.push({ node, line: structureLine(node, depth) });
-        return undefined;
-      });
+      const visit = (node: SkeletonNode, depth: number) => {
+        const hidden = maxDepth !== undefined && depth >= maxDepth && node.childIds.length > 0;
+        lines.push({ node, line: structureLine(node, depth, hidden) });
+        return hidden ? "skip" : undefined;
+      };
+      if (from) walk(skeleton, visit, from.nodeId);
+      else walk(skeleton, visit);
       const start = offset ?? 0;
       if (start >= lines.length && lines.length > 0) {
         return toolError(`offset ${start} is past the end (the structure has ${lines.length} lines)`, config);
       }
       const slice = lines.slice(start, start + pageSize);
+      const again = [`docId="${skeleton.docId}"`];
+      if (from) again.push(`nodeId="${from.nodeId}"`);
+      if (maxDepth !== undefined) again.push(`maxDepth=${maxDepth}`);
       const more =
         start + slice.length < lines.length
-          ? `\n… ${lines.length - start - slice.length} more lines: call again with offset=${start + slice.length}`
+          ? `\n… ${lines.length - start - slice.length} more lines: call again with ${again.join(", ")}, offset=${start + slice.length}`
           : "";
-      const toc = asData("toc", slice.map((l) => l.line).join("\n"), {
-        docId: skeleton.docId,
-        name: skeleton.docName,
-      });
-      const content = `Structure of docId=${skeleton.docId}, lines ${start + 1}-${start + slice.length} of ${lines.length}:\n${toc}${more}`;
+      const attributes: Record<string, string> = { docId: skeleton.docId, name: skeleton.docName };
+      if (from) attributes.branch = `[${from.nodeId}] ${pathLine(titlePath(skeleton, from.nodeId))}`;
+      const toc = asData("toc", slice.map((l) => l.line).join("\n"), attributes);
+      const scope = from ? ` under nodeId=${from.nodeId}` : "";
+      const content = `Structure of docId=${skeleton.docId}${scope}, lines ${start + 1}-${start + slice.length} of ${lines.length}:\n${toc}${more}`;
       return [
         content,
-        { docId: skeleton.docId, offset: start, total: lines.length, nodes: slice.map((l) => l.node) },
+        {
+          docId: skeleton.docId,
+          ...(from ? { nodeId: from.nodeId } : {}),
+          offset: start,
+          total: lines.length,
+          nodes: slice.map((l) => l.node),
+        },
       ];
     },
     {
       name: name("get_document_structure"),
       description:
-        "Show a document's table of contents: one section a line as [nodeId] title (pages) — summary. " +
-        "Long structures come in pages; use offset to continue and maxDepth to see only the top levels. " +
+        "Browse a document's table of contents: [nodeId] title (location) — summary; [+N subsections] marks a " +
+        "branch hidden by maxDepth. Give nodeId to open just that branch. Use when you know the document but not " +
+        "the section; in a big one start with maxDepth=1 or 2. Paged (offset). " +
         TOOL_DATA_NOTE,
       schema: z.object({
-        docId: z.string().describe("document id from list_documents"),
+        docId: z
+          .string()
+          .describe("document id (docId) from search_documents, search_sections or list_documents"),
+        nodeId: z
+          .string()
+          .optional()
+          .describe('open only this section\'s branch, e.g. "0042" (default: the whole document)'),
         offset: z.number().int().min(0).optional().describe("first line to show (for paging)"),
-        maxDepth: z.number().int().min(1).optional().describe("deepest level to show"),
+        maxDepth: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .describe("levels to show, counted from the top (or from nodeId)"),
       }),
       responseFormat: "content_and_artifact",
     },
   );
 
   const getNodeContent = tool(
-    async ({ docId, nodeIds }, config) => {
+    async ({ docId, nodeIds, offset, withSubsections }, config) => {
       const skeleton = await skeletonOrError(reader, docId);
       if (typeof skeleton === "string") return toolError(skeleton, config);
-      const offered = new Set(skeleton.nodes.map((n) => n.nodeId));
       const unknown: string[] = [];
       const nodes: SkeletonNode[] = [];
       for (const raw of nodeIds) {
-        const id = resolveId(String(raw).trim(), offered);
-        const node = id === undefined ? undefined : getNode(skeleton, id);
+        const node = findNode(skeleton, raw);
         if (node) {
           if (!nodes.includes(node)) nodes.push(node);
         } else unknown.push(String(raw));
@@ -166,16 +219,38 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
           config,
         );
       }
-      const { content, documents } = await nodeContent(reader, skeleton, nodes, maxChars);
+      const { content, documents } = await nodeContent(reader, skeleton, nodes, maxChars, {
+        offset: offset ?? 0,
+        whole: withSubsections === true,
+      });
+      if (offset && documents.every((d) => offset >= d.pageContent.trim().length)) {
+        const sizes = documents
+          .map((d, i) => `${nodes[i]?.nodeId}: ${d.pageContent.trim().length}`)
+          .join(", ");
+        return toolError(`offset ${offset} is past the end of the text (characters: ${sizes})`, config);
+      }
       const note = unknown.length > 0 ? `\n\n(Unknown ids skipped: ${unknown.join(", ")})` : "";
       return [`${content}${note}`, documents];
     },
     {
       name: name("get_node_content"),
-      description: `Read the text of sections of a document by their node ids (from get_document_structure). ${TOOL_DATA_NOTE}`,
+      description:
+        "Read sections by nodeId (from any tool's result). Text comes in pages of about " +
+        `${maxChars} characters: a result says what is left; call again with the offset it gives to read to the ` +
+        `end. ${TOOL_DATA_NOTE}`,
       schema: z.object({
         docId: z.string().describe("document id"),
         nodeIds: z.array(z.string()).min(1).max(20).describe('node ids such as "0003"'),
+        offset: z
+          .number()
+          .int()
+          .min(0)
+          .optional()
+          .describe("character to start reading from, to continue a long section (default 0)"),
+        withSubsections: z
+          .boolean()
+          .optional()
+          .describe("read each section together with all its subsections, as one text (default false)"),
       }),
       responseFormat: "content_and_artifact",
     },
@@ -216,8 +291,8 @@ export function createNavigationTools(reader: TreeReader, options: NavigationToo
     {
       name: name("get_page_content"),
       description:
-        'Read the sections that cover some pages of a PDF document, e.g. pages "5-7,12" (1-based, at most ' +
-        `${maxPages} pages). ${TOOL_DATA_NOTE}`,
+        'Read the sections covering pages of a PDF, e.g. "5-7,12" (at most ' +
+        `${maxPages} pages), when you know the page. ${TOOL_DATA_NOTE}`,
       schema: z.object({
         docId: z.string().describe("document id"),
         pages: z.string().describe('pages and ranges, e.g. "5-7,12"'),
