@@ -21,7 +21,8 @@
  * BM25 over every page of every document (Markdown: 40-line windows), top 3 pages.
  *
  * Run: pnpm -r --filter "./packages/**" run build && npx tsx scripts/eval-library.ts
- *   [--split dev|validation|all] [--only TEXT] [--verbose] [--rebuild]
+ *   [--split dev|validation|all] [--only TEXT] [--noise N] [--verbose] [--rebuild]
+ * `--noise N`: the oracle also names N near misses a prompt (at score 0.2), as real models do.
  * `--only` keeps questions whose id or document id contains TEXT; `--rebuild` builds the trees
  * and the store again (the store is rebuilt by itself when the store or retriever code changes
  * in a commit). Writes .bench-out/eval-library.json and prints a table.
@@ -54,7 +55,7 @@ function args() {
   };
   if (argv.includes("--help")) {
     console.log(
-      "npx tsx scripts/eval-library.ts [--split dev|validation|all] [--only TEXT] [--verbose] [--rebuild]\n" +
+      "npx tsx scripts/eval-library.ts [--split dev|validation|all] [--only TEXT] [--noise N] [--verbose] [--rebuild]\n" +
         "The validation split is never used for tuning: tune on dev, check on validation once.",
     );
     process.exit(0);
@@ -65,6 +66,7 @@ function args() {
   return {
     split,
     only: value("--only"),
+    noise: Number(value("--noise") ?? 0),
     verbose: argv.includes("--verbose"),
     rebuild: argv.includes("--rebuild"),
   };
@@ -165,7 +167,7 @@ function summarise(outcomes: readonly Outcome[]): Summary {
 }
 
 async function main(): Promise<void> {
-  const { split, only, verbose, rebuild } = args();
+  const { split, only, noise, verbose, rebuild } = args();
   const file = join(HERE, "library-devset", "questions.json");
   const all = (JSON.parse(readFileSync(file, "utf8")) as { questions: LibraryQuestion[] }).questions;
   const questions = all.filter(
@@ -196,7 +198,7 @@ async function main(): Promise<void> {
     `baseline: ${pages.length} pages indexed in ${((performance.now() - pagesStarted) / 1000).toFixed(0)} s`,
   );
 
-  const oracle = new OracleJudge();
+  const oracle = new OracleJudge({ noise });
   for (const q of questions) {
     oracle.gold.set(q.question, goldNumbers(q));
     const tree = trees.find((t) => t.docId === q.docId);
