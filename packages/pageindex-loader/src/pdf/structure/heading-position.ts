@@ -65,15 +65,35 @@ function callScore(title: string, text: string): number | undefined {
 }
 
 /**
+ * A line that calls the title — `as.function(x, ...)` under the topic "as.function" — is a usage
+ * line, never its heading: the call-line reading is for `name/arity` bookmarks only (and for
+ * titles that are calls themselves, "foo()").
+ */
+function callsTitle(title: string, text: string): boolean {
+  if (/[()]/.test(title)) return false;
+  const name = title.replace(/\s+/g, "");
+  return name.length > 0 && text.replace(/\s+/g, "").startsWith(`${name}(`);
+}
+
+/** Score of a heading read from its line's first run, when something stands far to its right. */
+const FIRST_RUN = 0.9;
+
+/**
  * How well a line reads as the title, 0..1: with and without numbering on either side ("1.2 SASL
- * Error Logging" for "SASL Error Logging"), and across a wrap onto the next line.
+ * Error Logging" for "SASL Error Logging"), across a wrap onto the next line, and from the
+ * line's first run when the heading has something set far to its right (a reference manual's
+ * "as.function<tab>Convert Object to Function"), a little below the title alone.
  */
 export function headingScore(title: string, lines: readonly PdfLine[], i: number): number {
   const text = (lines[i] as PdfLine).text;
   const call = callScore(title, text);
   if (call !== undefined) return call;
+  if (callsTitle(title, text)) return 0;
   const bare = stripNumbering(title);
-  let score = Math.max(titleSimilarity(title, text), titleSimilarity(bare, stripNumbering(text)));
+  const alike = (t: string) => Math.max(titleSimilarity(title, t), titleSimilarity(bare, stripNumbering(t)));
+  let score = alike(text);
+  const tab = text.indexOf("\t");
+  if (score < FIRST_RUN && tab > 0) score = Math.max(score, Math.min(FIRST_RUN, alike(text.slice(0, tab))));
   const next = lines[i + 1];
   if (score < MATCH && next) {
     const here = compactTitle(stripNumbering(text));
@@ -154,7 +174,8 @@ export function locateHeading(
 
 /**
  * The best line matching the title (at least `bar`) among those `allowed` after `after`: the
- * first of equals, or with `highest` the one nearest the page's top.
+ * first of equals, or with `highest` the matching line nearest the page's top (near a
+ * destination, the one nearest it), whatever the scores.
  */
 function bestMatch(
   lines: readonly PdfLine[],
@@ -170,8 +191,9 @@ function bestMatch(
     if (!allowed(i)) continue;
     const score = headingScore(title, lines, i);
     if (score < bar) continue;
-    const higher = highest && best !== undefined && (lines[i] as PdfLine).y > (lines[best] as PdfLine).y;
-    if (score > bestScore + 0.05 || (higher && score >= bestScore - 0.05)) {
+    // Near a destination, position decides: the matching line nearest its top, whatever its score.
+    const higher = best === undefined || (lines[i] as PdfLine).y > (lines[best] as PdfLine).y;
+    if (highest ? higher : score > bestScore + 0.05) {
       best = i;
       bestScore = score;
     }
