@@ -53,6 +53,8 @@ export function isHeading(title: string, line: string, next: string | undefined)
   // "cookie() = atom()" defines a type of that name; the function's heading is its call.
   // Functions that differ only in arity ("sort/1", "sort/2") are told apart by the call's arguments.
   if (call) {
+    // "7.1.2 dynamic/1": a numbered heading printing the reference itself.
+    if (titleSimilarity(title, stripNumbering(line)) >= 0.95) return true;
     if (!line.replace(/\s+/g, "").startsWith(`${call[1]}(`) || /\)\s*=/.test(line)) return false;
     const arity = callArity(line, call[1] as string);
     return arity === undefined || arity === Number(call[2]);
@@ -163,6 +165,7 @@ export function score(
     const chars = l.replace(/\s+/g, "").length;
     if (n > 0) s.lost += n * chars;
     if (n < 0) s.duplicated += -n * chars;
+    if (n !== 0) s.bad.push(`${n > 0 ? "lost" : "duplicated"} ×${Math.abs(n)}: "${l.slice(0, 80)}"`);
   }
   const squash = (ls: string[]) => ls.join("").replace(/\s+/g, "");
   s.equal = squash(body) === squash(nodeLines);

@@ -144,32 +144,68 @@ export function locateHeading(
   const { y, skip, after = -1 } = options;
   const lines = page.lines;
   if (y !== undefined && y < textTop(lines, skip) - 1) {
-    // Below the top, furniture lines count: a heading repeating the running head above it (a
-    // reference manual's topic) is taken for furniture, but the destination says it is the
-    // heading. The first matching line below the top wins.
-    const below = (line: PdfLine) => line.y <= y + line.maxSize * 0.5 && line.y >= y - BELOW_TOP;
-    let best = bestMatch(lines, title, -1, (i) => below(lines[i] as PdfLine), true);
-    // Some producers put the top at the line after the heading: a line just above that reads
-    // exactly as the title, is no running head and follows the previous section's heading.
-    best ??= bestMatch(
-      lines,
-      title,
-      after,
-      (i) => {
-        const line = lines[i] as PdfLine;
-        // Above the top only: a line far below it (a mention further down the page) is not.
-        return line.y > y + line.maxSize * 0.5 && line.y <= y + line.maxSize * ABOVE_TOP && !skip?.has(i);
-      },
-      false,
-      EXACT,
-    );
+    const best = nearDestination(page, title, y, options);
     if (best !== undefined) return best;
+    // Nothing near the destination reads as the title, but the page prints it elsewhere
+    // (an old pdfTeX gives a Texinfo heading at a page's top the y of its anchor at the previous
+    // page's foot): the destination is off, the printed heading is not.
+    const printed = bestMatch(lines, title, after, (i) => !skip?.has(i));
+    if (printed !== undefined) return printed;
     const first = lineBelow(lines, y, skip);
     if (first >= 0) return first;
   }
   return (
     bestMatch(lines, title, after, (i) => !skip?.has(i)) ?? bestMatch(lines, title, after, inner(lines, skip))
   );
+}
+
+/**
+ * The line reading as the title at an outline destination's top `y`: the matching line nearest
+ * below the top (furniture counts there: a heading repeating the running head above it is taken
+ * for furniture, but the destination says it is the heading), else one just above it that reads
+ * exactly as the title (some producers put the top at the line after the heading). Undefined
+ * when nothing there reads as the title, or when `y` is above the page's text.
+ */
+export function nearDestination(
+  page: ParsedPage,
+  title: string,
+  y: number,
+  options: Pick<LocateOptions, "skip" | "after"> = {},
+): number | undefined {
+  const { skip, after = -1 } = options;
+  const lines = page.lines;
+  if (y >= textTop(lines, skip) - 1) return undefined;
+  const below = (line: PdfLine) => line.y <= y + line.maxSize * 0.5 && line.y >= y - BELOW_TOP;
+  return (
+    bestMatch(lines, title, -1, (i) => below(lines[i] as PdfLine), true) ??
+    bestMatch(
+      lines,
+      title,
+      after,
+      (i) => {
+        const line = lines[i] as PdfLine;
+        // Above the top only, and no running head: a line far below it (a mention further down
+        // the page) is not, nor is the previous section's heading.
+        return line.y > y + line.maxSize * 0.5 && line.y <= y + line.maxSize * ABOVE_TOP && !skip?.has(i);
+      },
+      false,
+      EXACT,
+    )
+  );
+}
+
+/** The best line reading as the title among the page's lines that `allowed` lets through. */
+export function matchAmong(
+  page: ParsedPage,
+  title: string,
+  allowed: (i: number) => boolean,
+): number | undefined {
+  return bestMatch(page.lines, title, -1, allowed);
+}
+
+/** Whether the title reads as some line of the page outside `skip` (anywhere on it). */
+export function printedOnPage(page: ParsedPage, title: string, skip?: ReadonlySet<number>): boolean {
+  return bestMatch(page.lines, title, -1, (i) => !skip?.has(i)) !== undefined;
 }
 
 /**
