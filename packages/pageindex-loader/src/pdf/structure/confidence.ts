@@ -14,6 +14,14 @@ export interface LayoutConfidence {
   numbering: number;
   /** Body lines read as single runs of text, not several columns or table cells merged into one line. */
   readable: number;
+  /**
+   * How likely the tree is right by the evidence every document carries (printed contents,
+   * numbering, titles, wrappers), as the fitted model weighs it (see tree-evidence.ts); 1 when
+   * not weighed.
+   */
+  evidence?: number;
+  /** What in that evidence disagrees with the tree, in words. */
+  doubts?: string[];
 }
 
 /** Below this score the tree carries a warning, and `auto` with a model prefers the LLM path. */
@@ -112,15 +120,19 @@ export function layoutConfidence(
   return { score: Math.min(titles, depth, numbering, readable), titles, depth, numbering, readable };
 }
 
-const WHY: Record<Exclude<keyof LayoutConfidence, "score">, string> = {
+const WHY: Record<Exclude<keyof LayoutConfidence, "score" | "doubts">, string> = {
   titles: "many heading titles read like code or formulas",
   depth: "headings of one look sit at different depths",
   numbering: "numbered headings are not nested as their numbers say",
   readable: "lines merge several columns or table cells (a reference card, a form, a table-heavy page)",
+  evidence: "the document's evidence disagrees with the tree",
 };
 
 /** "0.27 (lines merge several columns …)": the score and why it is low, for warnings and records. */
 export function describeConfidence(c: LayoutConfidence): string {
   const parts = (Object.keys(WHY) as Array<keyof typeof WHY>).filter((k) => c[k] === c.score);
-  return `${c.score.toFixed(2)} (${parts.map((k) => WHY[k]).join("; ")})`;
+  const why = parts.map((k) =>
+    k === "evidence" && c.doubts && c.doubts.length > 0 ? `${WHY[k]}: ${c.doubts.join(", ")}` : WHY[k],
+  );
+  return `${c.score.toFixed(2)} (${why.join("; ")})`;
 }

@@ -65,15 +65,35 @@ function callScore(title: string, text: string): number | undefined {
 }
 
 /**
+ * A line that calls the title — `as.function(x, ...)` under the topic "as.function" — is a usage
+ * line, never its heading: the call-line reading is for `name/arity` bookmarks only (and for
+ * titles that are calls themselves, "foo()").
+ */
+function callsTitle(title: string, text: string): boolean {
+  if (/[()]/.test(title)) return false;
+  const name = title.replace(/\s+/g, "");
+  return name.length > 0 && text.replace(/\s+/g, "").startsWith(`${name}(`);
+}
+
+/** Score of a heading read from its line's first run, when something stands far to its right. */
+const FIRST_RUN = 0.9;
+
+/**
  * How well a line reads as the title, 0..1: with and without numbering on either side ("1.2 SASL
- * Error Logging" for "SASL Error Logging"), and across a wrap onto the next line.
+ * Error Logging" for "SASL Error Logging"), across a wrap onto the next line, and from the
+ * line's first run when the heading has something set far to its right (a reference manual's
+ * "as.function<tab>Convert Object to Function"), a little below the title alone.
  */
 export function headingScore(title: string, lines: readonly PdfLine[], i: number): number {
   const text = (lines[i] as PdfLine).text;
   const call = callScore(title, text);
   if (call !== undefined) return call;
+  if (callsTitle(title, text)) return 0;
   const bare = stripNumbering(title);
-  let score = Math.max(titleSimilarity(title, text), titleSimilarity(bare, stripNumbering(text)));
+  const alike = (t: string) => Math.max(titleSimilarity(title, t), titleSimilarity(bare, stripNumbering(t)));
+  let score = alike(text);
+  const tab = text.indexOf("\t");
+  if (score < FIRST_RUN && tab > 0) score = Math.max(score, Math.min(FIRST_RUN, alike(text.slice(0, tab))));
   const next = lines[i + 1];
   if (score < MATCH && next) {
     const here = compactTitle(stripNumbering(text));
@@ -124,26 +144,13 @@ export function locateHeading(
   const { y, skip, after = -1 } = options;
   const lines = page.lines;
   if (y !== undefined && y < textTop(lines, skip) - 1) {
-    // Below the top, furniture lines count: a heading repeating the running head above it (a
-    // reference manual's topic) is taken for furniture, but the destination says it is the
-    // heading. The first matching line below the top wins.
-    const below = (line: PdfLine) => line.y <= y + line.maxSize * 0.5 && line.y >= y - BELOW_TOP;
-    let best = bestMatch(lines, title, -1, (i) => below(lines[i] as PdfLine), true);
-    // Some producers put the top at the line after the heading: a line just above that reads
-    // exactly as the title, is no running head and follows the previous section's heading.
-    best ??= bestMatch(
-      lines,
-      title,
-      after,
-      (i) => {
-        const line = lines[i] as PdfLine;
-        // Above the top only: a line far below it (a mention further down the page) is not.
-        return line.y > y + line.maxSize * 0.5 && line.y <= y + line.maxSize * ABOVE_TOP && !skip?.has(i);
-      },
-      false,
-      EXACT,
-    );
+    const best = nearDestination(page, title, y, options);
     if (best !== undefined) return best;
+    // Nothing near the destination reads as the title, but the page prints it elsewhere
+    // (an old pdfTeX gives a Texinfo heading at a page's top the y of its anchor at the previous
+    // page's foot): the destination is off, the printed heading is not.
+    const printed = bestMatch(lines, title, after, (i) => !skip?.has(i));
+    if (printed !== undefined) return printed;
     const first = lineBelow(lines, y, skip);
     if (first >= 0) return first;
   }
@@ -153,8 +160,58 @@ export function locateHeading(
 }
 
 /**
+ * The line reading as the title at an outline destination's top `y`: the matching line nearest
+ * below the top (furniture counts there: a heading repeating the running head above it is taken
+ * for furniture, but the destination says it is the heading), else one just above it that reads
+ * exactly as the title (some producers put the top at the line after the heading). Undefined
+ * when nothing there reads as the title, or when `y` is above the page's text.
+ */
+export function nearDestination(
+  page: ParsedPage,
+  title: string,
+  y: number,
+  options: Pick<LocateOptions, "skip" | "after"> = {},
+): number | undefined {
+  const { skip, after = -1 } = options;
+  const lines = page.lines;
+  if (y >= textTop(lines, skip) - 1) return undefined;
+  const below = (line: PdfLine) => line.y <= y + line.maxSize * 0.5 && line.y >= y - BELOW_TOP;
+  return (
+    bestMatch(lines, title, -1, (i) => below(lines[i] as PdfLine), true) ??
+    bestMatch(
+      lines,
+      title,
+      after,
+      (i) => {
+        const line = lines[i] as PdfLine;
+        // Above the top only, and no running head: a line far below it (a mention further down
+        // the page) is not, nor is the previous section's heading.
+        return line.y > y + line.maxSize * 0.5 && line.y <= y + line.maxSize * ABOVE_TOP && !skip?.has(i);
+      },
+      false,
+      EXACT,
+    )
+  );
+}
+
+/** The best line reading as the title among the page's lines that `allowed` lets through. */
+export function matchAmong(
+  page: ParsedPage,
+  title: string,
+  allowed: (i: number) => boolean,
+): number | undefined {
+  return bestMatch(page.lines, title, -1, allowed);
+}
+
+/** Whether the title reads as some line of the page outside `skip` (anywhere on it). */
+export function printedOnPage(page: ParsedPage, title: string, skip?: ReadonlySet<number>): boolean {
+  return bestMatch(page.lines, title, -1, (i) => !skip?.has(i)) !== undefined;
+}
+
+/**
  * The best line matching the title (at least `bar`) among those `allowed` after `after`: the
- * first of equals, or with `highest` the one nearest the page's top.
+ * first of equals, or with `highest` the matching line nearest the page's top (near a
+ * destination, the one nearest it), whatever the scores.
  */
 function bestMatch(
   lines: readonly PdfLine[],
@@ -170,8 +227,9 @@ function bestMatch(
     if (!allowed(i)) continue;
     const score = headingScore(title, lines, i);
     if (score < bar) continue;
-    const higher = highest && best !== undefined && (lines[i] as PdfLine).y > (lines[best] as PdfLine).y;
-    if (score > bestScore + 0.05 || (higher && score >= bestScore - 0.05)) {
+    // Near a destination, position decides: the matching line nearest its top, whatever its score.
+    const higher = best === undefined || (lines[i] as PdfLine).y > (lines[best] as PdfLine).y;
+    if (highest ? higher : score > bestScore + 0.05) {
       best = i;
       bestScore = score;
     }

@@ -14,6 +14,7 @@ import { dropInitials } from "./numbering.js";
 import { findContentsCopies, findPrintedToc, type PrintedToc } from "./printed-toc.js";
 import { type BodyStyle, bodyStyle } from "./style.js";
 import { compactTitle, titleSimilarity } from "./titles.js";
+import { evidenceDoubts, evidenceScore, type TreeFeatures, treeFeatures } from "./tree-evidence.js";
 
 /** Facts about a document's layout, computed once and shared by the layout path and node splitting. */
 export interface LayoutContext {
@@ -40,6 +41,8 @@ export interface LayoutResult {
   toc?: { pages: number[]; entries: number; located: number; offset?: number };
   /** How far the tree can be trusted (see {@link LayoutConfidence}). */
   confidence: LayoutConfidence;
+  /** The evidence the confidence weighed (see {@link TreeFeatures}). */
+  evidence: TreeFeatures;
   /** The title on the document's title page, when it has one (its lines are not sections). */
   title?: string;
 }
@@ -127,10 +130,23 @@ export function layoutStructure(ctx: LayoutContext): LayoutResult {
   );
   all = markRepeatedLabels(titlePage.headings);
   const entries = nestHeadings(all);
+  const parts = layoutConfidence(entries, all, ctx.pages, ctx.body.size);
+  const toc = ctx.toc ? { entries: ctx.toc.entries.length, located: ctx.toc.headings.length } : undefined;
+  const evidence = treeFeatures(entries, parts, toc);
+  // The model lowers the score only where it can name what disagrees: a tree without doubts
+  // (a short manual without a printed TOC, unnumbered headings) is not warned for lack of proof.
+  const doubts = evidenceDoubts(evidence);
+  const likely = doubts.length > 0 ? evidenceScore(evidence) : 1;
   const result: LayoutResult = {
     entries,
     headingCount: all.length,
-    confidence: layoutConfidence(entries, all, ctx.pages, ctx.body.size),
+    confidence: {
+      ...parts,
+      score: Math.min(parts.score, likely),
+      evidence: likely,
+      ...(doubts.length > 0 ? { doubts } : {}),
+    },
+    evidence,
   };
   if (titlePage.title) result.title = titlePage.title;
   if (ctx.toc) {

@@ -3,7 +3,7 @@ import { countDocumentTokens } from "../../common/token-count.js";
 import { joinPageLines } from "../text/dehyphenate.js";
 import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine, PdfPosition, SectionEntry } from "../types.js";
-import { locateHeading } from "./heading-position.js";
+import { locateHeading, matchAmong, nearDestination, printedOnPage } from "./heading-position.js";
 
 /** Title given to the text before the first section. */
 export const PREFACE_TITLE = "Preface";
@@ -20,14 +20,24 @@ export function locateEntries(
   furniture?: Furniture,
 ): void {
   let prev: PdfPosition | undefined;
+  const trusted = destinationsAgree(entries, pages, furniture);
   for (const e of flatten(entries)) {
     const page = pages[e.page - 1];
+    if (e.line === undefined && e.y !== undefined && page && e.page > 1) {
+      // A heading set at the foot of the page before its destination's page (its anchor went
+      // to the next page with the text after it): the title is not printed on its own page.
+      const before = footHeading(pages[e.page - 2], e, prev, furniture);
+      if (before !== undefined && !printedOnPage(page, e.title, furniture?.get(e.page))) {
+        e.page -= 1;
+        e.line = before;
+      }
+    }
     if (e.line === undefined) {
       const after = prev && prev.page === e.page ? prev.line : -1;
       const skip = furniture?.get(e.page);
       e.line = page
         ? (locateHeading(page, e.title, {
-            ...(e.y !== undefined ? { y: e.y } : {}),
+            ...(e.y !== undefined && trusted ? { y: e.y } : {}),
             ...(skip ? { skip } : {}),
             after,
           }) ?? firstBodyLine(page, skip))
@@ -35,6 +45,55 @@ export function locateEntries(
     }
     prev = { page: e.page, line: e.line };
   }
+}
+
+/** How many of a page's last body lines may hold a heading whose text starts on the next page. */
+const FOOT_LINES = 3;
+
+/** The line among the last body lines of `page` (after `prev`) that reads as the entry's title. */
+function footHeading(
+  page: ParsedPage | undefined,
+  e: SectionEntry,
+  prev: PdfPosition | undefined,
+  furniture: Furniture | undefined,
+): number | undefined {
+  if (!page) return undefined;
+  const skip = furniture?.get(page.pageNumber);
+  const body = page.lines.map((_, i) => i).filter((i) => !skip?.has(i));
+  const after = prev && prev.page === page.pageNumber ? prev.line : -1;
+  const foot = new Set(body.slice(-FOOT_LINES).filter((i) => i > after));
+  if (foot.size === 0) return undefined;
+  return matchAmong(page, e.title, (i) => foot.has(i));
+}
+
+/** Fewer destinations than this with their title printed on their page: too few to judge them. */
+const FEW_DESTINATIONS = 8;
+/** Share of those whose title stands at the destination for the destinations to be trusted. */
+const DESTINATIONS_AGREE = 0.5;
+
+/**
+ * Whether the document's destinations can be trusted: among bookmarks whose title is printed on
+ * their page and whose destination gives a y within the text, at least half find it there. A
+ * document whose destinations all land elsewhere (one y for every bookmark, an anchor's position
+ * on the previous page) has its headings found by their titles instead.
+ */
+function destinationsAgree(
+  entries: SectionEntry[],
+  pages: readonly ParsedPage[],
+  furniture: Furniture | undefined,
+): boolean {
+  let printed = 0;
+  let agreeing = 0;
+  for (const e of flatten(entries)) {
+    const page = pages[e.page - 1];
+    if (e.line !== undefined || e.y === undefined || !page) continue;
+    const skip = furniture?.get(e.page);
+    const near = nearDestination(page, e.title, e.y, skip ? { skip } : {});
+    if (near !== undefined) agreeing++;
+    else if (!printedOnPage(page, e.title, skip)) continue;
+    printed++;
+  }
+  return printed < FEW_DESTINATIONS || agreeing >= printed * DESTINATIONS_AGREE;
 }
 
 /** The page's first line that is not furniture (0 when there is none). */

@@ -122,11 +122,11 @@ export function titleSimilarity(a: string, b: string): number {
   return Math.max(tokenDice(na, nb), prefix / Math.max(ca.length, cb.length));
 }
 
-/** Strips a leading numbering ("Item 7.", "2.1.3", "IV.", "Note 12 —") for matching titles across sources. */
+/** Strips a leading numbering ("Item 7.", "2.1.3", "B.2.3" in an appendix, "IV.", "Note 12 —") for matching titles across sources. */
 export function stripNumbering(title: string): string {
   return title
     .replace(
-      /^\s*(?:(?:part|chapter|item|note|section|article|appendix|annex|schedule)\s+[0-9a-z]{1,5}\b\.?|\d{1,3}(?:\.\d{1,3})*\.?|[ivxlc]{1,6}\.|[a-z][.)]|\([a-z0-9]{1,4}\))\s*[-—–:.]?\s*/i,
+      /^\s*(?:(?:part|chapter|item|note|section|article|appendix|annex|schedule)\s+[0-9a-z]{1,5}\b\.?|\d{1,3}(?:\.\d{1,3})*\.?|[A-Z](?:\.\d{1,3})+\.?|[ivxlc]{1,6}\.|[a-z][.)]|\([a-z0-9]{1,4}\))\s*[-—–:.]?\s*/i,
       "",
     )
     .trim();

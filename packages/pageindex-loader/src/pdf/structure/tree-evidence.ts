@@ -1,0 +1,103 @@
+import type { SectionEntry } from "../types.js";
+import type { LayoutConfidence } from "./confidence.js";
+import { parseNumbering } from "./numbering.js";
+import { EVIDENCE_MODEL } from "./tree-evidence-weights.js";
+
+/**
+ * What every document carries that says whether a layout tree (outline hidden) is right, each
+ * 0..1: the measured facts a small logistic model weighs (scripts/fit-tree-evidence.ts fits the
+ * weights on the train half of the split dev set; tree-evidence-weights.ts holds them).
+ */
+export interface TreeFeatures {
+  /**
+   * Share of a printed table of contents' entries that match no body heading (0 without a
+   * printed TOC: a short document without one is no disagreement).
+   */
+  tocMismatch: number;
+  /** Share of top-level titles that are a bare word ("ONE", "CHAPTER", "Contents"). */
+  wordTitles: number;
+  /** Share of top-two-level titles that read like a sentence or a list item, not a title. */
+  listLike: number;
+  /** The tree is one wrapper (a single top entry, or a top entry like "Version 1.04"). */
+  wrapper: number;
+  /** Share of top-level titles carrying a number ("3", "2.1", "B"). */
+  numbered: number;
+  /** Headings of one look sit at one depth (the layout confidence's `depth`). */
+  depth: number;
+  /** Numbered headings nest as their numbers say (the layout confidence's `numbering`). */
+  numbering: number;
+}
+
+/** The features in the order the weights use. */
+export const FEATURE_NAMES = [
+  "tocMismatch",
+  "wordTitles",
+  "listLike",
+  "wrapper",
+  "numbered",
+  "depth",
+  "numbering",
+] as const satisfies ReadonlyArray<keyof TreeFeatures>;
+
+/** Fitted logistic weights: a bias, and one weight per feature in {@link FEATURE_NAMES} order. */
+export interface EvidenceModel {
+  bias: number;
+  weights: readonly number[];
+}
+
+/** Number words and labels that are no title alone ("ONE" over "INTRODUCTION", "CHAPTER"). */
+const BARE_WORD =
+  /^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|chapter|part|appendix|section|contents|index|preface|lecture)$/i;
+/** A wrapper's title: a version or release line. */
+const VERSION = /^(?:version|release|revision|v)\s*\.?\s*\d/i;
+
+/** A title that reads like running text: many words, or a numbered item that goes on as a sentence. */
+function sentenceLike(title: string): boolean {
+  const words = title.split(/\s+/).filter(Boolean);
+  if (words.length >= 10) return true;
+  // "2. Manipulating column data is done by e.g.": a list item, lower-case words and an abbreviation.
+  if (/\b(?:e\.g|i\.e|etc|cf)\.?$/i.test(title) || /[,;:]$/.test(title)) return true;
+  const lower = words.filter((w) => /^\p{Ll}/u.test(w)).length;
+  return words.length >= 6 && lower >= words.length * 0.7;
+}
+
+const share = (n: number, of: number): number => (of === 0 ? 0 : n / of);
+
+/** The features of a layout tree. */
+export function treeFeatures(
+  entries: readonly SectionEntry[],
+  confidence: Pick<LayoutConfidence, "depth" | "numbering">,
+  toc: { entries: number; located: number } | undefined,
+): TreeFeatures {
+  const top = entries.map((e) => e.title);
+  const topTwo = entries.flatMap((e) => [e.title, ...e.children.map((c) => c.title)]);
+  const single = entries.length === 1 && (entries[0]?.children.length ?? 0) > 0;
+  return {
+    tocMismatch: toc && toc.entries > 0 ? 1 - Math.min(1, toc.located / toc.entries) : 0,
+    wordTitles: share(top.filter((t) => BARE_WORD.test(t.trim())).length, top.length),
+    listLike: share(topTwo.filter(sentenceLike).length, topTwo.length),
+    wrapper: single || top.some((t) => VERSION.test(t.trim())) ? 1 : 0,
+    numbered: share(top.filter((t) => parseNumbering(t) !== undefined).length, top.length),
+    depth: confidence.depth,
+    numbering: confidence.numbering,
+  };
+}
+
+/** The model's probability that the tree is right, 0..1. */
+export function evidenceScore(features: TreeFeatures, model: EvidenceModel = EVIDENCE_MODEL): number {
+  let z = model.bias;
+  FEATURE_NAMES.forEach((name, i) => {
+    z += (model.weights[i] ?? 0) * features[name];
+  });
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** Why the evidence disagrees, in words, for a warning: the facts that pulled the score down. */
+export function evidenceDoubts(features: TreeFeatures): string[] {
+  const out: string[] = [];
+  if (features.tocMismatch >= 0.5) out.push("most printed contents entries match no heading");
+  if (features.wordTitles > 0) out.push('top-level titles that are bare words ("ONE", "CHAPTER")');
+  if (features.listLike >= 0.1) out.push("titles that read like list items or sentences");
+  if (features.wrapper > 0) out.push('one wrapper node (a title page or a "Version" line) holds the tree');
+  return out;
+}

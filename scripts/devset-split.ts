@@ -1,0 +1,141 @@
+/**
+ * The split dev set (issue 26): outline-bearing PDFs from Debian documentation packages, split
+ * by PACKAGE into a train half (rules and model weights may be fitted on it; it holds every
+ * package an earlier rule was written on) and a validation half (only ever measured). Fetched by
+ * scripts/debian-docs.ts into `~/.cache/pageindex-devset` (never committed); the pool they were
+ * chosen from is listed by scripts/devset-inventory.ts. Never here: r-doc-pdf, gnuplot-doc,
+ * libigraph-doc, texlive-*-doc (a separate check measures on them) and issue 15's layout
+ * hold-outs (glpk-doc, ghostscript-doc, developers-reference, mpich-doc).
+ */
+import type { DebianPdf } from "./debian-docs.js";
+
+/** The tool that made a PDF, as the reports group them. */
+export type Producer =
+  | "Texinfo"
+  | "LaTeX"
+  | "Sphinx"
+  | "Doxygen"
+  | "DocBook/FOP"
+  | "DocBook/dblatex"
+  | "groff"
+  | "other";
+
+/** A dev-set PDF, its producer and its half. */
+export interface SplitDoc extends DebianPdf {
+  producer: Producer;
+  half: "train" | "validation";
+}
+
+type Row = [pkg: string, path: string, producer: Producer];
+
+const D = "usr/share/doc";
+const TRAIN_ROWS: Row[] = [
+  ["asymptote-doc", `${D}/asymptote/asymptote.pdf`, "Texinfo"],
+  ["sbcl-doc", `${D}/sbcl/sbcl.pdf.gz`, "Texinfo"],
+  ["sbcl-doc", `${D}/sbcl/sbcl-internals.pdf.gz`, "Texinfo"],
+  ["octave-doc", `${D}/octave/liboctave.pdf`, "Texinfo"],
+  ["yorick-doc", `${D}/yorick-doc/yorick.pdf.gz`, "Texinfo"],
+  ["ddd-doc", `${D}/ddd/ddd-themes.pdf.gz`, "Texinfo"],
+  ["cl-asdf", `${D}/cl-asdf/asdf.pdf.gz`, "Texinfo"],
+  ["gnu-standards", `${D}/gnu-standards/maintain.pdf.gz`, "Texinfo"],
+  ["gnu-standards", `${D}/gnu-standards/standards.pdf.gz`, "Texinfo"],
+  ["gprolog-doc", `${D}/gprolog-doc/gprolog.pdf`, "LaTeX"],
+  ["freefem-doc", `${D}/freefem-doc/freefem.pdf`, "LaTeX"],
+  ["pari-doc", "usr/share/pari/doc/develop.pdf", "LaTeX"],
+  ["pari-doc", "usr/share/pari/doc/parallel.pdf", "LaTeX"],
+  ["gap-doc", "usr/share/gap/doc/tut/manual.pdf", "LaTeX"],
+  ["gap-doc", "usr/share/gap/doc/hpc/manual.pdf", "LaTeX"],
+  ["maxima-doc", `${D}/maxima-doc/maximabook-19-Sept-2004.pdf.gz`, "LaTeX"],
+  ["sdcc-doc", `${D}/sdcc-doc/sdccman.pdf.gz`, "LaTeX"],
+  ["bacula-doc", `${D}/bacula-doc/pdf/console.pdf.gz`, "LaTeX"],
+  ["bacula-doc", `${D}/bacula-doc/pdf/problems.pdf.gz`, "LaTeX"],
+  ["bacula-doc", `${D}/bacula-doc/pdf/utility.pdf.gz`, "LaTeX"],
+  ["cafeobj", `${D}/cafeobj/pnguide.pdf`, "LaTeX"],
+  ["cafeobj", `${D}/cafeobj/citp.pdf`, "LaTeX"],
+  ["debian-faq", `${D}/debian/FAQ/debian-faq.en.pdf.gz`, "DocBook/dblatex"],
+  ["debian-reference-en", "usr/share/debian-reference/debian-reference.en.pdf", "DocBook/dblatex"],
+  ["dblatex-doc", `${D}/dblatex/manual.pdf.gz`, "DocBook/dblatex"],
+  ["debmake-doc", `${D}/debmake-doc/debmake-doc.en.pdf`, "DocBook/dblatex"],
+  ["debian-history", `${D}/debian-history/docs/project-history.en.pdf`, "DocBook/dblatex"],
+  ["doxygen-doc", `${D}/doxygen/doxygen_manual.pdf`, "Doxygen"],
+  ["avr-libc", `${D}/avr-libc/avr-libc-user-manual.pdf.gz`, "Doxygen"],
+  ["verilator", `${D}/verilator/verilator.pdf`, "Sphinx"],
+  ["why3-doc-pdf", `${D}/why3-doc-pdf/manual.pdf`, "Sphinx"],
+  ["erlang-doc", `${D}/erlang-doc/lib/sasl-4.2/doc/pdf/sasl-4.2.pdf`, "DocBook/FOP"],
+  ["erlang-doc", `${D}/erlang-doc/lib/crypto-5.1.2/doc/pdf/crypto-5.1.2.pdf`, "DocBook/FOP"],
+  ["erlang-doc", `${D}/erlang-doc/lib/eunit-2.8.1/doc/pdf/eunit-2.8.1.pdf`, "DocBook/FOP"],
+  ["systemtap-doc", `${D}/systemtap-doc/SystemTap_Beginners_Guide.pdf`, "DocBook/FOP"],
+  ["simh", `${D}/simh/simh_faq.pdf`, "other"],
+  ["simh", `${D}/simh/architecture18b.pdf`, "other"],
+];
+
+const VALIDATION_ROWS: Row[] = [
+  ["cvs", `${D}/cvs/cvs.pdf`, "Texinfo"],
+  ["stow", `${D}/stow/manual.pdf.gz`, "Texinfo"],
+  ["ne-doc", `${D}/ne/ne.pdf.gz`, "Texinfo"],
+  ["mit-scheme-doc", `${D}/mit-scheme-doc/pdf/mit-scheme-user.pdf.gz`, "Texinfo"],
+  ["mit-scheme-doc", `${D}/mit-scheme-doc/pdf/mit-scheme-sos.pdf.gz`, "Texinfo"],
+  ["bash-doc", `${D}/bash/bashref.pdf`, "Texinfo"],
+  ["avrdude-doc", `${D}/avrdude-doc/avrdude.pdf.gz`, "Texinfo"],
+  ["claws-mail-doc", `${D}/claws-mail/manual/en/claws-mail-manual.pdf.gz`, "LaTeX"],
+  ["coccinelle-doc", `${D}/coccinelle/manual.pdf`, "LaTeX"],
+  ["coccinelle-doc", `${D}/coccinelle/main_grammar.pdf`, "LaTeX"],
+  ["kannel-docs", `${D}/kannel-docs/userguide/userguide.pdf.gz`, "LaTeX"],
+  ["kannel-docs", `${D}/kannel-docs/wtls/wtls.pdf.gz`, "LaTeX"],
+  ["libsuitesparse-doc", `${D}/libsuitesparse-dev/Mongoose_UserGuide.pdf`, "LaTeX"],
+  ["libsuitesparse-doc", `${D}/libsuitesparse-dev/SLIP_LU_UserGuide.pdf`, "LaTeX"],
+  ["minlog", `${D}/minlog/ref.pdf`, "LaTeX"],
+  ["minlog", `${D}/minlog/tutor.pdf`, "LaTeX"],
+  ["muttprint-manual", `${D}/muttprint/manual/manual-en.pdf.gz`, "LaTeX"],
+  ["grace", `${D}/grace/UsersGuide.pdf.gz`, "LaTeX"],
+  ["grace", `${D}/grace/FAQ.pdf.gz`, "LaTeX"],
+  ["bird2-doc", `${D}/bird2/bird.pdf.gz`, "LaTeX"],
+  ["scheme48-doc", `${D}/scheme48/manual.pdf.gz`, "LaTeX"],
+  ["tcl-doc", `${D}/tcl-doc/tcltk-policy.pdf`, "LaTeX"],
+  ["ifeffit-doc", `${D}/ifeffit/pdf/ifeffit_reference.pdf`, "LaTeX"],
+  ["mummer-doc", `${D}/mummer/maxmat3src.pdf`, "LaTeX"],
+  ["krb5-doc", `${D}/krb5-doc/admin.pdf.gz`, "Sphinx"],
+  ["krb5-doc", `${D}/krb5-doc/user.pdf.gz`, "Sphinx"],
+  ["krb5-doc", `${D}/krb5-doc/build.pdf.gz`, "Sphinx"],
+  ["dynare-doc", `${D}/dynare/dynare-manual.pdf.gz`, "Sphinx"],
+  ["toulbar2-doc", `${D}/toulbar2-doc/refman.pdf.gz`, "Doxygen"],
+  ["db5.3-doc", `${D}/db5.3-doc/gsg/C/BerkeleyDB-Core-C-GSG.pdf.gz`, "DocBook/FOP"],
+  ["db5.3-doc", `${D}/db5.3-doc/bdb-sql/BDB-SQL-Guide.pdf.gz`, "DocBook/FOP"],
+  ["db5.3-doc", `${D}/db5.3-doc/porting/BDB-Porting-Guide.pdf.gz`, "DocBook/FOP"],
+  ["xorg-docs", `${D}/xorg-docs/icccm/icccm.pdf.gz`, "DocBook/FOP"],
+  ["xorg-docs", `${D}/xorg-docs/xlfd/xlfd.pdf.gz`, "DocBook/FOP"],
+  ["xorg-docs", `${D}/xorg-docs/Xserver/analysis.pdf.gz`, "DocBook/FOP"],
+  ["valgrind", `${D}/valgrind/valgrind_manual.pdf.gz`, "DocBook/FOP"],
+  ["nut-doc", `${D}/nut-doc/pdf/user-manual.pdf`, "DocBook/dblatex"],
+  ["nut-doc", `${D}/nut-doc/pdf/packager-guide.pdf`, "DocBook/dblatex"],
+  ["openafs-doc", `${D}/openafs-doc/auqbg000.pdf.gz`, "DocBook/dblatex"],
+  [
+    "auto-multiple-choice-doc-pdf",
+    `${D}/auto-multiple-choice/auto-multiple-choice.en.pdf`,
+    "DocBook/dblatex",
+  ],
+  ["debian-edu-doc-en", `${D}/debian-edu-doc-en/debian-edu-bookworm-manual.pdf`, "DocBook/dblatex"],
+  ["linuxcnc-doc-en", `${D}/linuxcnc/LinuxCNC_Getting_Started.pdf`, "DocBook/dblatex"],
+  ["groff", `${D}/groff/pdf/mom-pdf.pdf.gz`, "groff"],
+  ["groff", `${D}/groff/pdf/automake.pdf.gz`, "groff"],
+  ["groff", `${D}/groff/pdf/pdfmark.pdf.gz`, "groff"],
+  ["groff", `${D}/groff/examples/mom/sample_docs.pdf.gz`, "groff"],
+  ["ecasound-doc", `${D}/ecasound/ecasound_users_guide.pdf.gz`, "other"],
+  ["winff-doc", `${D}/winff/WinFF.en.pdf.gz`, "other"],
+];
+
+const rows = (list: Row[], half: SplitDoc["half"]): SplitDoc[] =>
+  list.map(([pkg, path, producer]) => ({ pkg, path, producer, half }));
+
+/** Train half: every package an earlier rule was written on, and others. */
+export const TRAIN: readonly SplitDoc[] = rows(TRAIN_ROWS, "train");
+/** Validation half: packages no rule or weight was fitted on. */
+export const VALIDATION: readonly SplitDoc[] = rows(VALIDATION_ROWS, "validation");
+/** Both halves. */
+export const SPLIT_DEVSET: readonly SplitDoc[] = [...TRAIN, ...VALIDATION];
+
+// The split is by package: no package on both sides.
+const trainPkgs = new Set(TRAIN.map((d) => d.pkg));
+for (const d of VALIDATION) {
+  if (trainPkgs.has(d.pkg)) throw new Error(`${d.pkg} is on both sides of the dev-set split`);
+}

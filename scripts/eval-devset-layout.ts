@@ -1,0 +1,115 @@
+/**
+ * The layout path (outline hidden) on the split dev set (issue 26; scripts/devset-split.ts),
+ * scored as scripts/eval-pdf-devset.ts scores: the outline's top two levels are the reference
+ * (read one level down when a single top bookmark holds everything), a layout node matches a
+ * bookmark with the same start page, a similar title and the same level; level-aware F1 per PDF,
+ * the mean per half. Also each tree's evidence features and score (tree-evidence.ts) and whether
+ * it is below the warning line. `--features FILE` writes rows for scripts/fit-tree-evidence.ts.
+ *
+ * Run: npx tsx scripts/eval-devset-layout.ts [--half train|validation] [--only NAME] [--show NAME] [--features rows.json]
+ */
+import { writeFileSync } from "node:fs";
+import { basename } from "node:path";
+import { parseArgs } from "node:util";
+import { LOW_CONFIDENCE } from "../packages/pageindex-loader/src/pdf/structure/confidence.js";
+import { layoutContext, layoutStructure } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
+import { outlineStructure } from "../packages/pageindex-loader/src/pdf/structure/outline.js";
+import type { TreeFeatures } from "../packages/pageindex-loader/src/pdf/structure/tree-evidence.js";
+import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
+import { DEBIAN_CACHE } from "./debian-docs.js";
+import { SPLIT_DEVSET } from "./devset-split.js";
+import { parsedPdf } from "./parsed-pdf-cache.js";
+import { type Entry, match } from "./structure-match.js";
+
+const { values } = parseArgs({
+  options: {
+    cache: { type: "string", default: DEBIAN_CACHE },
+    half: { type: "string" },
+    only: { type: "string" },
+    show: { type: "string" },
+    features: { type: "string" },
+  },
+});
+
+/** One PDF's scores and its tree's evidence. */
+export interface LayoutRow {
+  label: string;
+  half: string;
+  producer: string;
+  f1: number;
+  f1AnyLevel: number;
+  confidence: number;
+  features: TreeFeatures;
+}
+
+function topTwo(entries: readonly SectionEntry[]): Entry[] {
+  const out: Entry[] = [];
+  const walk = (list: readonly SectionEntry[], level: number) => {
+    for (const e of list) {
+      out.push({ title: e.title, page: e.page, level });
+      if (level < 2) walk(e.children, level + 1);
+    }
+  };
+  walk(entries, 1);
+  return out;
+}
+
+const f1 = (p: number, r: number): number => (p + r === 0 ? 0 : (2 * p * r) / (p + r));
+const pct = (x: number): string => (100 * x).toFixed(1);
+const rows: LayoutRow[] = [];
+
+console.log("half | producer | doc | pages | reference | layout | F1 | F1 any level | confidence | warned");
+console.log("--- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---");
+for (const doc of SPLIT_DEVSET) {
+  if (values.half && doc.half !== values.half) continue;
+  const label = `${doc.pkg}/${basename(doc.path).replace(/\.gz$/, "")}`;
+  if (values.only && !label.includes(values.only)) continue;
+  const pdf = await parsedPdf(doc, values.cache as string);
+  if (!pdf) continue;
+  const outline = outlineStructure(pdf.outline);
+  if (!outline.usable) continue;
+  let refRoots = outline.entries;
+  const only = refRoots[0];
+  if (refRoots.length === 1 && only && only.children.length > 0) refRoots = only.children;
+  const reference = topTwo(refRoots);
+  const result = layoutStructure(layoutContext(pdf.pages, { pageLabels: pdf.pageLabels }));
+  const predicted = topTwo(result.entries);
+  const hits = match(reference, predicted, 0, true).size;
+  const any = match(reference, predicted, 0, false).size;
+  const p = predicted.length === 0 ? 0 : hits / predicted.length;
+  const row: LayoutRow = {
+    label,
+    half: doc.half,
+    producer: doc.producer,
+    f1: f1(p, hits / reference.length),
+    f1AnyLevel: f1(predicted.length === 0 ? 0 : any / predicted.length, any / reference.length),
+    confidence: result.confidence.score,
+    features: result.evidence,
+  };
+  rows.push(row);
+  console.log(
+    `${doc.half} | ${doc.producer} | ${label} | ${pdf.pageCount} | ${reference.length} | ${predicted.length} | ${pct(row.f1)} | ${pct(row.f1AnyLevel)} | ${row.confidence.toFixed(2)} | ${row.confidence < LOW_CONFIDENCE ? "yes" : ""}`,
+  );
+  if (values.show && label.includes(values.show)) {
+    const line = (e: Entry) => `${"  ".repeat(e.level - 1)}${e.title} [p${e.page}]`;
+    console.log("--- reference ---");
+    for (const e of reference) console.log(line(e));
+    console.log("--- layout ---");
+    for (const e of predicted) console.log(line(e));
+  }
+}
+console.log(
+  "\nhalf | PDFs | mean level-aware F1 | mean F1 any level | warned | warned with F1 < 0.8 / all with F1 < 0.8",
+);
+console.log("--- | ---: | ---: | ---: | ---: | ---:");
+for (const half of ["train", "validation"]) {
+  const list = rows.filter((r) => r.half === half);
+  if (list.length === 0) continue;
+  const mean = (f: (r: LayoutRow) => number) => list.reduce((s, r) => s + f(r), 0) / list.length;
+  const warned = list.filter((r) => r.confidence < LOW_CONFIDENCE);
+  const bad = list.filter((r) => r.f1 < 0.8);
+  console.log(
+    `${half} | ${list.length} | ${pct(mean((r) => r.f1))} | ${pct(mean((r) => r.f1AnyLevel))} | ${warned.length} | ${bad.filter((r) => r.confidence < LOW_CONFIDENCE).length} / ${bad.length}`,
+  );
+}
+if (values.features) writeFileSync(values.features, JSON.stringify(rows, null, 1));
