@@ -10,6 +10,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^pageindex-core$/, replacement: src("pageindex-core") },
+      { find: /^pageindex-core\/errors$/, replacement: src("pageindex-core", "errors-entry") },
       { find: /^pageindex-store$/, replacement: src("pageindex-store") },
       { find: /^pageindex-loader$/, replacement: src("pageindex-loader") },
       { find: /^pageindex-retriever$/, replacement: src("pageindex-retriever") },
