@@ -137,7 +137,9 @@ describe.skipIf(!existsSync(BIN))("pageindex index: Ctrl-C", () => {
     const code = await closed;
     const summary = /(\d+) indexed, (\d+) unchanged, (\d+) failed(?:, (\d+) interrupted)?/.exec(stderr);
     expect(summary, stderr).not.toBeNull();
-    const [indexed, unchanged, failed, interrupted] = [1, 2, 3, 4].map((i) => Number(summary?.[i] ?? 0));
+    const [indexed = 0, unchanged, failed, interrupted = 0] = [1, 2, 3, 4].map((i) =>
+      Number(summary?.[i] ?? 0),
+    );
     if (code === 130) expect(interrupted).toBeGreaterThan(0);
     else expect(code).toBe(0); // finished before the signal: nothing to resume
     expect([unchanged, failed]).toEqual([0, 0]);
