@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -10,6 +11,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^pageindex-core$/, replacement: src("pageindex-core") },
+      { find: /^pageindex-core\/errors$/, replacement: src("pageindex-core", "errors-entry") },
       { find: /^pageindex-store$/, replacement: src("pageindex-store") },
       { find: /^pageindex-loader$/, replacement: src("pageindex-loader") },
       { find: /^pageindex-retriever$/, replacement: src("pageindex-retriever") },
@@ -18,8 +20,12 @@ export default defineConfig({
   },
   test: {
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Bounds against a hang, not a speed check: generous, for a shared machine at load 8+.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     pool: "forks",
+    // Two files per core, not vitest's default of cores − 1 (one worker on a 2-core machine):
+    // the end-to-end files mostly wait on child processes (the CLI, npm, Redis, PostgreSQL).
+    maxWorkers: Math.max(2, 2 * availableParallelism()),
   },
 });

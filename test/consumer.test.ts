@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type InstalledProject, installedProject, packAll } from "./support/packed-install.js";
 
 /**
  * The consumer's view: the packages packed as they would be published (`pnpm pack` turns
@@ -133,20 +134,6 @@ const EXPECTED = {
   ],
 };
 
-/** Installs `dependencies` (tarballs and registry versions) with plain npm into a new empty folder. */
-async function npmProject(prefix: string, dependencies: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  await writeFile(
-    join(dir, "package.json"),
-    JSON.stringify({ name: "consumer", private: true, dependencies }),
-  );
-  await exec("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
-    cwd: dir,
-    timeout: 480_000,
-  });
-  return dir;
-}
-
 /** Loads every `exports` entry of an installed package with require() and import(); prints the key counts. */
 const ENTRIES_SCRIPT = `
 const { readFileSync } = require("node:fs");
@@ -167,42 +154,52 @@ const { readFileSync } = require("node:fs");
 `;
 
 describe.skipIf(!online)("packed packages installed with npm in an empty project", () => {
+  /** The full install: every package (cached between runs by the tarballs' content, see packed-install). */
+  let main: InstalledProject;
+  /** Only the store and the retriever: what a search-only project gets. */
+  let lean: InstalledProject;
+  /** The store alone, outside the full project (Node would find its node_modules/redis from a subfolder). */
+  let alone: InstalledProject;
+  /** This run's own folder inside the installed project: what the tests write, gone afterwards. */
   let project = "";
-  let tarballs: string[] = [];
-  const extraDirs: string[] = [];
+  let packs = "";
+  let tarballs = new Map<string, string>();
 
   beforeAll(async () => {
-    project = await mkdtemp(join(tmpdir(), "pageindex-consumer-"));
-    const packs = join(project, "packs");
-    await mkdir(packs);
-    for (const name of PACKAGES) {
-      await exec("pnpm", ["pack", "--pack-destination", packs], { cwd: join(root, "packages", name) });
-    }
-    tarballs = (await readdir(packs)).filter((f) => f.endsWith(".tgz"));
-    const dependencies: Record<string, string> = { "@langchain/core": CORE_VERSION };
-    for (const name of PACKAGES) {
-      const file = tarballs.find((f) => f.startsWith(`${name}-`));
-      if (file) dependencies[name] = `file:packs/${file}`;
-    }
-    await writeFile(
-      join(project, "package.json"),
-      JSON.stringify({ name: "consumer", private: true, dependencies }, null, 2),
-    );
-    await exec("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
-      cwd: project,
-      timeout: 480_000,
-    });
+    packs = await mkdtemp(join(tmpdir(), "pageindex-packs-"));
+    tarballs = await packAll(join(root, "packages"), PACKAGES, packs);
+    const file = (name: string) => `file:${tarballs.get(name)}`;
+    const core = { "@langchain/core": CORE_VERSION, "pageindex-core": file("pageindex-core") };
+    [main, lean, alone] = await Promise.all([
+      installedProject("main", {
+        "@langchain/core": CORE_VERSION,
+        ...Object.fromEntries(PACKAGES.map((name) => [name, file(name)])),
+      }),
+      installedProject("lean", {
+        ...core,
+        "pageindex-store": file("pageindex-store"),
+        "pageindex-retriever": file("pageindex-retriever"),
+      }),
+      installedProject("store-alone", { ...core, "pageindex-store": file("pageindex-store") }),
+    ]);
+    project = await mkdtemp(join(main.dir, "run-"));
     await writeFile(join(project, "manual.md"), MANUAL);
   }, 600_000);
 
   afterAll(async () => {
-    for (const dir of [project, ...extraDirs]) if (dir) await rm(dir, { recursive: true, force: true });
+    for (const dir of [project, packs]) if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("installs on this Node without an engine warning (EBADENGINE) from any dependency", () => {
+    for (const installed of [main, lean, alone]) {
+      expect(installed.npmOutput, installed.dir).not.toMatch(/EBADENGINE|Unsupported engine/);
+    }
   });
 
   it("every tarball carries its LICENSE and README", async () => {
-    expect(tarballs).toHaveLength(PACKAGES.length);
-    for (const file of tarballs) {
-      const { stdout } = await exec("tar", ["-tzf", join(project, "packs", file)]);
+    expect([...tarballs.keys()]).toEqual(PACKAGES);
+    for (const file of tarballs.values()) {
+      const { stdout } = await exec("tar", ["-tzf", file]);
       expect(stdout.split("\n")).toEqual(expect.arrayContaining(["package/LICENSE", "package/README.md"]));
     }
   });
@@ -231,6 +228,7 @@ describe.skipIf(!online)("packed packages installed with npm in an empty project
     const entries = JSON.parse(stdout.trim()) as Record<string, { cjs: number; same: boolean }>;
     expect(Object.keys(entries).sort()).toEqual([
       "pageindex-core",
+      "pageindex-core/errors",
       "pageindex-loader",
       "pageindex-retriever",
       "pageindex-retriever/eval",
@@ -263,18 +261,8 @@ describe.skipIf(!online)("packed packages installed with npm in an empty project
   }, 150_000);
 
   it("a project with only the store and the retriever gets no PDF engine, provider SDK or CLI library", async () => {
-    const packs = join(project, "packs");
-    const tarball = (name: string) =>
-      `file:${join(packs, tarballs.find((f) => f.startsWith(`${name}-`)) as string)}`;
-    const lean = await npmProject("pageindex-consumer-lean-", {
-      "@langchain/core": CORE_VERSION,
-      "pageindex-core": tarball("pageindex-core"),
-      "pageindex-store": tarball("pageindex-store"),
-      "pageindex-retriever": tarball("pageindex-retriever"),
-    });
-    extraDirs.push(lean);
     const { stdout: tree } = await exec("npm", ["ls", "--all", "--parseable"], {
-      cwd: lean,
+      cwd: lean.dir,
       timeout: 60_000,
     });
     const installed = new Set(
@@ -289,12 +277,13 @@ describe.skipIf(!online)("packed packages installed with npm in an empty project
       process.execPath,
       ["-e", ENTRIES_SCRIPT, "pageindex-core", "pageindex-retriever", "pageindex-store"],
       {
-        cwd: lean,
+        cwd: lean.dir,
         timeout: 60_000,
       },
     );
     expect(Object.keys(JSON.parse(stdout.trim())).sort()).toEqual([
       "pageindex-core",
+      "pageindex-core/errors",
       "pageindex-retriever",
       "pageindex-retriever/eval",
       "pageindex-store",
@@ -302,23 +291,13 @@ describe.skipIf(!online)("packed packages installed with npm in an empty project
   }, 600_000);
 
   it("says how to install redis or pg, optional peers, when the Redis or PostgreSQL store is asked for without it", async () => {
-    // A project with the store alone.
-    // Outside the main project: Node would find its node_modules/redis from a subfolder.
-    const store = tarballs.find((f) => f.startsWith("pageindex-store-")) as string;
-    const core = tarballs.find((f) => f.startsWith("pageindex-core-")) as string;
-    const alone = await npmProject("pageindex-consumer-store-", {
-      "@langchain/core": CORE_VERSION,
-      "pageindex-core": `file:${join(project, "packs", core)}`,
-      "pageindex-store": `file:${join(project, "packs", store)}`,
-    });
-    extraDirs.push(alone);
     const script = `require("pageindex-store").PageIndexStore.fromRedis("redis://127.0.0.1:1")
       .then(() => process.exit(2), (error) => { console.log(error.message); });`;
-    const { stdout } = await exec(process.execPath, ["-e", script], { cwd: alone, timeout: 60_000 });
+    const { stdout } = await exec(process.execPath, ["-e", script], { cwd: alone.dir, timeout: 60_000 });
     expect(stdout).toMatch(/needs the "redis" package.*npm install redis@5/);
     const postgres = `require("pageindex-store").openPostgresStore("postgres://u:pw@127.0.0.1:1/db")
       .then(() => process.exit(2), (error) => { console.log(error.message); });`;
-    const pgRun = await exec(process.execPath, ["-e", postgres], { cwd: alone, timeout: 60_000 });
+    const pgRun = await exec(process.execPath, ["-e", postgres], { cwd: alone.dir, timeout: 60_000 });
     expect(pgRun.stdout).toMatch(/needs the "pg" package.*npm install pg@8/);
   }, 300_000);
 

@@ -90,43 +90,60 @@ describe("pageindex index over a library", () => {
       /^3 files in [\d.]+ s \([\d.]+ files\/s\): 3 indexed, 0 unchanged, 0 failed$/,
     );
   });
+
+  it("counts and names the files of other types a folder held, in the summary", async () => {
+    const folder = join(dir, "mixed");
+    await writeLibrary(folder, 1);
+    await writeFile(join(folder, "photo.png"), "not a document");
+    await writeFile(join(folder, "notes.docx"), "not read either");
+    const io = captureIo();
+    const { store } = countingStore();
+    expect(await indexFiles(libraryContext(store, io, {}), [folder], {})).toBe(0);
+    expect(io.stderr.at(-1)).toMatch(
+      /^1 file in [\d.]+ s .*: 1 indexed, 0 unchanged, 0 failed; 2 files skipped \(not \.pdf, .*\): notes\.docx, photo\.png$/,
+    );
+    const only = join(dir, "pictures");
+    await mkdir(only);
+    await writeFile(join(only, "photo.png"), "not a document");
+    await expect(indexFiles(libraryContext(store, captureIo(), {}), [only], {})).rejects.toThrow(
+      /Nothing to index in .*pictures; 1 file skipped \(not .*\): photo\.png/,
+    );
+  });
 });
 
 describe.skipIf(!existsSync(BIN))("pageindex index: Ctrl-C", () => {
   it("stops cleanly (exit 130, no half-indexed document) and the next run indexes only the rest", async () => {
     const files = await writeLibrary(join(dir, "interrupted"), 400);
     const store = join(dir, "interrupted-store");
+    // Without --json, so that each file's own line shows the run is under way (the Ctrl-C
+    // handler is in place before the first file starts): no sleep, no race with start-up.
     const child = spawn(
       process.execPath,
-      [BIN, "--store", store, "--json", "index", join(dir, "interrupted")],
+      [BIN, "--store", store, "--no-progress", "index", join(dir, "interrupted")],
       {
         env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
       },
     );
     let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      stderr += String(chunk);
+    const underWay = new Promise<void>((done) => {
+      child.stderr.on("data", (chunk) => {
+        stderr += String(chunk);
+        if (/: indexed as /.test(stderr)) done();
+      });
     });
-    let stdout = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += String(chunk);
-    });
-    // Interrupt once the run is under way (the offline notice comes before the first file).
-    await new Promise<void>((done) => {
-      const poll = setInterval(() => {
-        if (stderr.includes("offline")) {
-          clearInterval(poll);
-          setTimeout(done, 300);
-        }
-      }, 20);
-    });
+    const closed = new Promise<number | null>((done) => child.on("close", done));
+    await Promise.race([underWay, closed]);
     child.kill("SIGINT");
-    const code = await new Promise<number | null>((done) => child.on("close", done));
-    const outcomes = JSON.parse(stdout).documents as Array<{ status: string }>;
-    const indexed = outcomes.filter((o) => o.status === "indexed").length;
-    if (code === 130) expect(outcomes.some((o) => o.status === "interrupted")).toBe(true);
+    const code = await closed;
+    const summary = /(\d+) indexed, (\d+) unchanged, (\d+) failed(?:, (\d+) interrupted)?/.exec(stderr);
+    expect(summary, stderr).not.toBeNull();
+    const [indexed = 0, unchanged, failed, interrupted = 0] = [1, 2, 3, 4].map((i) =>
+      Number(summary?.[i] ?? 0),
+    );
+    if (code === 130) expect(interrupted).toBeGreaterThan(0);
     else expect(code).toBe(0); // finished before the signal: nothing to resume
-    expect(outcomes).toHaveLength(files.length);
+    expect([unchanged, failed]).toEqual([0, 0]);
+    expect(indexed + interrupted).toBe(files.length);
 
     const listed = JSON.parse((await cli(["--store", store, "--json", "list"])).stdout).documents;
     expect(listed).toHaveLength(indexed);

@@ -5,7 +5,9 @@ import type { Io } from "../../packages/pageindex-cli/src/cli/output.js";
 import {
   createProgress,
   createRunProgress,
+  formatDuration,
   type ProgressStream,
+  timeLeft,
 } from "../../packages/pageindex-cli/src/cli/progress.js";
 
 /** A stream that records what is written, claiming to be a terminal or not. */
@@ -102,6 +104,30 @@ describe("createRunProgress", () => {
     expect(drawn).toContain("c.md: the id is taken");
     expect(drawn).not.toContain("unchanged");
     expect(lines).toEqual(["3 files in 0.1 s"]);
+  });
+
+  it("shows the time left only once a file is finished, estimated from the finished files", async () => {
+    const { io } = fakeIo(true);
+    const { stream, written } = fakeStream(true);
+    const run = createRunProgress(io, "live", 4, stream);
+    run.document("a.md").start("a.md");
+    await new Promise((done) => setTimeout(done, 150));
+    const before = written.join("");
+    expect(before).toContain("0/4 files");
+    expect(before).not.toMatch(/left|ETA|NF|NaN|Infinity/);
+    run.fileDone();
+    await new Promise((done) => setTimeout(done, 150));
+    run.finish("");
+    expect(written.join("").slice(before.length)).toMatch(/1\/4 files · [\d.]+ files\/s · about \d+ s left/);
+  });
+
+  it("estimates the time left from the pace so far, in words a person reads", () => {
+    expect(timeLeft(0, 10, 5_000)).toBe("");
+    expect(timeLeft(10, 10, 5_000)).toBe("");
+    expect(timeLeft(2, 10, 10_000)).toBe(" · about 40 s left");
+    expect(formatDuration(400)).toBe("1 s");
+    expect(formatDuration(185_000)).toBe("3 min 05 s");
+    expect(formatDuration(7_800_000)).toBe("2 h 10 min");
   });
 
   it("writes each file's lines and the summary when not on a terminal", () => {

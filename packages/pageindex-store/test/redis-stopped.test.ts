@@ -70,8 +70,11 @@ describe.skipIf(!available)("Redis stopped after connect", () => {
     const replicaServer = await startRedis(replicaPort, ["--replicaof", "127.0.0.1", String(port)]);
     try {
       const replica = await PageIndexStore.fromRedis(`redis://127.0.0.1:${replicaPort}`, { prefix: "ro:" });
-      for (let i = 0; i < 100 && !(await replica.hasDocument("doc")); i += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 50)); // the replica syncs
+      // The replica syncs: as long as it takes on a loaded machine (a LOADING reply while it
+      // loads the primary's snapshot counts as not yet), up to 45 s.
+      const synced = () => replica.hasDocument("doc").catch(() => false);
+      for (const deadline = Date.now() + 45_000; !(await synced()) && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(await replica.getTree("doc")).toEqual(tree);
       await expect(replica.addTree(makeTree("new", { nodes: 2 }))).rejects.toBeInstanceOf(StoreReadOnlyError);
@@ -80,5 +83,5 @@ describe.skipIf(!available)("Redis stopped after connect", () => {
       replicaServer.kill("SIGKILL");
       await primary.close();
     }
-  }, 30_000);
+  }, 90_000);
 });

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { openPostgresStore, PageIndexStore } from "pageindex-store";
+import type { PageIndexStore } from "pageindex-store";
 import { describeModelError, isModelCallError, type ModelIdentity } from "./model-errors.js";
 import { chatModelFromSpec, ModelSpecError, modelLabelOf, type ResolvedModel } from "./model-spec.js";
 import { CliError, EXIT, type Io } from "./output.js";
@@ -121,6 +121,8 @@ export function createContext(
     store() {
       store ??= (async () => {
         const onProblem = (problem: Error) => io.err(`warning: ${redact(problem.message)}`);
+        // Loaded here, not at start-up: `--version` and usage errors need no store code.
+        const { openPostgresStore, PageIndexStore } = await import("pageindex-store");
         const location = storeLocation(options, env);
         if (location.kind === "redis" || location.kind === "postgres") {
           const name = location.kind === "redis" ? "Redis" : "PostgreSQL";

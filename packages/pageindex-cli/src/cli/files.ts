@@ -7,24 +7,37 @@ export const INDEXABLE_EXTENSIONS = [".pdf", ".md", ".markdown", ".mdx", ".txt"]
 
 const isIndexable = (path: string) => INDEXABLE_EXTENSIONS.includes(extname(path).toLowerCase());
 
+/** Stats a path given on the command line. @throws {CliError} when nothing is there. */
+async function statInput(input: string): Promise<Awaited<ReturnType<typeof stat>>> {
+  try {
+    return await stat(resolve(input));
+  } catch {
+    throw new CliError(`No such file or folder: ${input}`, EXIT.usage);
+  }
+}
+
+/**
+ * Checks that every path given exists, without walking folders: cheap enough to run before
+ * `index` imports the loader, so a typo is reported at once.
+ * @throws {CliError} for a missing path.
+ */
+export async function assertInputsExist(inputs: string[]): Promise<void> {
+  for (const input of inputs) await statInput(input);
+}
+
 /**
  * Expands files and folders (recursively, skipping dot-folders and node_modules) into the files
  * to index, in a stable order. A named file of another type is an error; inside folders such
- * files are skipped silently.
+ * files are skipped, and pushed to `skipped` when given (so the run's summary can name them).
  * @throws {CliError} for a missing path or an unsupported file named explicitly.
  */
-export async function expandInputs(inputs: string[]): Promise<string[]> {
+export async function expandInputs(inputs: string[], skipped: string[] = []): Promise<string[]> {
   const out: string[] = [];
   for (const input of inputs) {
     const path = resolve(input);
-    let info: Awaited<ReturnType<typeof stat>>;
-    try {
-      info = await stat(path);
-    } catch {
-      throw new CliError(`No such file or folder: ${input}`, EXIT.usage);
-    }
+    const info = await statInput(input);
     if (info.isDirectory()) {
-      out.push(...(await walkFolder(path)));
+      out.push(...(await walkFolder(path, skipped)));
     } else if (isIndexable(path)) {
       out.push(path);
     } else {
@@ -37,15 +50,16 @@ export async function expandInputs(inputs: string[]): Promise<string[]> {
   return [...new Set(out)];
 }
 
-async function walkFolder(dir: string): Promise<string[]> {
+async function walkFolder(dir: string, skipped: string[]): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   entries.sort((a, b) => a.name.localeCompare(b.name));
   const out: string[] = [];
   for (const entry of entries) {
     if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await walkFolder(path)));
+    if (entry.isDirectory()) out.push(...(await walkFolder(path, skipped)));
     else if (entry.isFile() && isIndexable(path)) out.push(path);
+    else if (entry.isFile()) skipped.push(path);
   }
   return out;
 }

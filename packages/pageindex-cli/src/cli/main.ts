@@ -1,10 +1,4 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { ask } from "./commands/ask.js";
-import { demo } from "./commands/demo.js";
-import { importTrees, listDocuments, removeDocuments, showTree } from "./commands/documents.js";
-import { evaluate } from "./commands/eval.js";
-import { indexFiles } from "./commands/index-files.js";
-import { vacuumStore } from "./commands/vacuum.js";
 import {
   type CliContext,
   createContext,
@@ -12,6 +6,7 @@ import {
   type GlobalOptions,
   type StoreAccess,
 } from "./context.js";
+import { assertInputsExist } from "./files.js";
 import { EXIT, exitCodeOf, type Io, printError, processIo } from "./output.js";
 import { packageVersion } from "./package-dir.js";
 
@@ -28,8 +23,11 @@ const nonNegativeInt = (value: string): number => {
 };
 
 /**
- * Builds the `pageindex` program. Each action stores its exit code in `result.code`; nothing
- * calls `process.exit`, so tests can run commands in-process.
+ * Builds the `pageindex` program. Each command's module (and with it the loader, pdf.js, the
+ * retriever, the evaluation, the store backends) is imported when that command runs, so
+ * `--version`, `--help` and usage errors start in a fraction of the time. Each action stores
+ * its exit code in `result.code`; nothing calls `process.exit`, so tests can run commands
+ * in-process.
  */
 export function buildProgram(
   io: Io,
@@ -94,14 +92,26 @@ export function buildProgram(
     .option("--password <password>", "password of encrypted PDFs")
     .option("--force", "re-index files even when unchanged")
     .option("--verify", "read the stored copy of unchanged files too, re-indexing unreadable ones")
-    .action(run((ctx, paths: string[], opts) => indexFiles(ctx, paths, opts), writes));
+    .action(
+      run(async (ctx, paths: string[], opts) => {
+        // A mistyped path is reported before the loader (pdf.js, LangChain) is imported.
+        await assertInputsExist(paths);
+        return (await import("./commands/index-files.js")).indexFiles(ctx, paths, opts);
+      }, writes),
+    );
 
   program
     .command("list")
     .description("list indexed documents (all, or one page with --limit/--offset)")
     .option("--limit <n>", "documents per page (from the catalog, with the total)", positiveInt)
     .option("--offset <n>", "documents to skip (with --limit)", nonNegativeInt)
-    .action(run((ctx, opts: { limit?: number; offset?: number }) => listDocuments(ctx, opts), reads));
+    .action(
+      run(
+        async (ctx, opts: { limit?: number; offset?: number }) =>
+          (await import("./commands/documents.js")).listDocuments(ctx, opts),
+        reads,
+      ),
+    );
 
   program
     .command("tree")
@@ -110,7 +120,12 @@ export function buildProgram(
     .addOption(new Option("--format <format>", "output format").choices(["text", "json", "pageindex"]))
     .option("--depth <n>", "deepest level shown", positiveInt)
     .option("--summaries", "show node summaries")
-    .action(run((ctx, doc: string, opts) => showTree(ctx, doc, opts), reads));
+    .action(
+      run(
+        async (ctx, doc: string, opts) => (await import("./commands/documents.js")).showTree(ctx, doc, opts),
+        reads,
+      ),
+    );
 
   program
     .command("import")
@@ -118,7 +133,13 @@ export function buildProgram(
     .argument("<files...>", "PageIndex JSON files")
     .option("--doc-id <id>", "document id (single file only)")
     .option("--force", "replace a stored document that came from another source")
-    .action(run((ctx, files: string[], opts) => importTrees(ctx, files, opts), writes));
+    .action(
+      run(
+        async (ctx, files: string[], opts) =>
+          (await import("./commands/documents.js")).importTrees(ctx, files, opts),
+        writes,
+      ),
+    );
 
   program
     .command("rm")
@@ -127,7 +148,11 @@ export function buildProgram(
       "<docs...>",
       "document ids, names or source paths (exact; nothing is deleted if one is unknown)",
     )
-    .action(run((ctx, docs: string[]) => removeDocuments(ctx, docs)));
+    .action(
+      run(async (ctx, docs: string[]) =>
+        (await import("./commands/documents.js")).removeDocuments(ctx, docs),
+      ),
+    );
 
   program
     .command("vacuum")
@@ -137,7 +162,11 @@ export function buildProgram(
       "keep unfinished writes younger than this, another process may still be writing them (default 900)",
       nonNegativeInt,
     )
-    .action(run((ctx, opts: { grace?: number }) => vacuumStore(ctx, opts)));
+    .action(
+      run(async (ctx, opts: { grace?: number }) =>
+        (await import("./commands/vacuum.js")).vacuumStore(ctx, opts),
+      ),
+    );
 
   program
     .command("ask")
@@ -167,13 +196,18 @@ export function buildProgram(
       "longest time for the whole question, search and answer (default 600)",
       positiveInt,
     )
-    .action(run((ctx, question: string, opts) => ask(ctx, question, opts), reads));
+    .action(
+      run(
+        async (ctx, question: string, opts) => (await import("./commands/ask.js")).ask(ctx, question, opts),
+        reads,
+      ),
+    );
 
   program
     .command("demo")
     .description("index the bundled sample documents and ask a question (offline without a model)")
     .option("--question <q>", "ask this instead of the demo question")
-    .action(run((ctx, opts) => demo(ctx, opts), writes));
+    .action(run(async (ctx, opts) => (await import("./commands/demo.js")).demo(ctx, opts), writes));
 
   program
     .command("eval")
@@ -231,7 +265,13 @@ export function buildProgram(
       "ask the model again instead of reusing answers kept in model-cache.jsonl next to the questions",
     )
     .option("--out <dir>", "where report.md, chart.svg and report.json go", ".pageindex-eval")
-    .action(run((ctx, questions: string | undefined, opts) => evaluate(ctx, questions, opts), writes));
+    .action(
+      run(
+        async (ctx, questions: string | undefined, opts) =>
+          (await import("./commands/eval.js")).evaluate(ctx, questions, opts),
+        writes,
+      ),
+    );
 
   return program;
 }

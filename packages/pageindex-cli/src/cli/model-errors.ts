@@ -1,4 +1,4 @@
-import { errorStatus, oneLine } from "pageindex-core";
+import { errorStatus, oneLine } from "pageindex-core/errors";
 import { redactUrl } from "./redact.js";
 
 /** The model a failure came from, as the CLI resolved it. */

@@ -1,5 +1,5 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { PageIndexError } from "pageindex-core";
+import { PageIndexError } from "pageindex-core/errors";
 import { redactUrl } from "./redact.js";
 
 /** A `--model` value could not be turned into a chat model. */

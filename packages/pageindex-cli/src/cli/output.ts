@@ -1,4 +1,4 @@
-import { DocumentNotFoundError, PageIndexError, TreeValidationError } from "pageindex-core";
+import { DocumentNotFoundError, PageIndexError, TreeValidationError } from "pageindex-core/errors";
 import { isModelCallError } from "./model-errors.js";
 
 /** Exit codes a shell user can branch on. */

@@ -128,8 +128,26 @@ export function filesPerSecond(files: number, ms: number): string {
   return rate >= 100 ? rate.toFixed(0) : rate.toFixed(1);
 }
 
+/** A duration as a person reads it: "45 s", "3 min 05 s", "2 h 10 min". */
+export function formatDuration(ms: number): string {
+  const s = Math.max(1, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+  return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+}
+
 /**
- * A run's progress. `live` on a terminal: one bar counting files, with files/s, the time left
+ * Time left from the files finished so far, or "" until one is: a guess from nothing (the
+ * bar library's own ETA, "NFs" until its buffer fills) helps no one.
+ */
+export function timeLeft(done: number, total: number, elapsedMs: number): string {
+  if (done < 1 || done >= total) return "";
+  return ` · about ${formatDuration((elapsedMs / done) * (total - done))} left`;
+}
+
+/**
+ * A run's progress. `live` on a terminal: one bar counting files, with files/s, the time left (from
+ * the files finished)
  * and what the latest file is doing; lines about files scroll above it, except `quiet` ones
  * (an unchanged file, counted by the bar only). `live` elsewhere: each file's phase lines and
  * summary, as {@link createProgress}. `summary`: summary lines only. `off`: nothing.
@@ -160,19 +178,20 @@ function runBar(io: Io, total: number, stream: ProgressStream): RunProgress {
   const release = restoreCursorOnExit(stream);
   const multi = new cliProgress.MultiBar(
     {
-      format: "[{bar}] {value}/{total} files · {rate} files/s · ETA {eta_formatted} · {activity}",
+      format: "[{bar}] {value}/{total} files · {rate} files/s{left} · {activity}",
       stream,
       hideCursor: true,
       clearOnComplete: true,
-      etaBuffer: 50,
     },
     cliProgress.Presets.shades_classic,
   );
   let done = 0;
   let activity = "starting";
-  const bar = multi.create(total, 0, { rate: "0.0", activity });
-  const redraw = () =>
-    bar.update(done, { rate: filesPerSecond(done, performance.now() - started), activity });
+  const bar = multi.create(total, 0, { rate: "0.0", left: "", activity });
+  const redraw = () => {
+    const elapsed = performance.now() - started;
+    bar.update(done, { rate: filesPerSecond(done, elapsed), left: timeLeft(done, total, elapsed), activity });
+  };
   const log = (line: string) => multi.log(`${line}\n`);
   return {
     document(name) {

@@ -3,13 +3,12 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import pLimit from "p-limit";
-import { PageIndexError, type TreeDocument, toDocId, UsageTracker } from "pageindex-core";
-import { PageIndexLoader } from "pageindex-loader";
-import { LexicalIndexes } from "pageindex-retriever";
-import { DocumentIdConflictError, type PageIndexStore } from "pageindex-store";
+import { type TreeDocument, toDocId, UsageTracker } from "pageindex-core";
+import { PageIndexError } from "pageindex-core/errors";
+import type { PageIndexStore } from "pageindex-store";
 import type { CliContext } from "../context.js";
 import { docIdForFile, type FileDocId, pathDerivedId } from "../doc-ids.js";
-import { expandInputs } from "../files.js";
+import { expandInputs, INDEXABLE_EXTENSIONS } from "../files.js";
 import { CliError, EXIT, exitCodeOf, plural, printJson } from "../output.js";
 import { createRunProgress, filesPerSecond, type RunProgress } from "../progress.js";
 
@@ -94,6 +93,7 @@ async function unreadableReason(
  */
 export async function saveLexicalIndex(store: PageIndexStore, docId: string): Promise<void> {
   try {
+    const { LexicalIndexes } = await import("pageindex-retriever");
     await new LexicalIndexes(store).get(await store.getSkeleton(docId));
   } catch {
     // The query path builds it again when needed.
@@ -114,6 +114,7 @@ async function storeTree(
     await store.addTree(tree);
     return { docId: tree.docId };
   } catch (error) {
+    const { DocumentIdConflictError } = await import("pageindex-store");
     if (!(error instanceof DocumentIdConflictError)) throw error;
     const twin = await store.getDocumentInfo(error.existingDocId).catch(() => undefined);
     tree.docId = pathDerivedId(tree.docId, file);
@@ -158,21 +159,24 @@ function loadTree(run: Run, file: string, docId: string, bytes: Uint8Array, usag
     ...(model ? { model } : {}),
     ...(run.modelCalls !== undefined ? { concurrency: run.modelCalls } : {}),
   };
-  const tree = new PageIndexLoader(new File([bytes], name), {
-    markdown: common,
-    pdf: {
-      ...common,
-      structure: options.structure ?? "auto",
-      ...(options.password !== undefined ? { password: options.password } : {}),
-      onProgress: (event) =>
-        progress.update({
-          phase: event.phase,
-          done: event.step ?? event.pagesParsed,
-          total: event.steps ?? event.pageCount,
-          llmCalls: event.llmCalls,
-        }),
-    },
-  }).loadTree();
+  // The loader (and pdf.js behind it) is imported by the first file that needs it, not at start-up.
+  const tree = import("pageindex-loader").then(({ PageIndexLoader }) =>
+    new PageIndexLoader(new File([bytes], name), {
+      markdown: common,
+      pdf: {
+        ...common,
+        structure: options.structure ?? "auto",
+        ...(options.password !== undefined ? { password: options.password } : {}),
+        onProgress: (event) =>
+          progress.update({
+            phase: event.phase,
+            done: event.step ?? event.pagesParsed,
+            total: event.steps ?? event.pageCount,
+            llmCalls: event.llmCalls,
+          }),
+      },
+    }).loadTree(),
+  );
   return { tree, progress };
 }
 
@@ -286,6 +290,14 @@ function byNameId(files: readonly string[]): Array<Array<{ file: string; index: 
   return [...groups.values()];
 }
 
+/** "; 2 files skipped (not PDF or Markdown): a.png, b.docx" for the files a folder held that `index` does not read. */
+function skippedNote(skipped: readonly string[]): string {
+  if (skipped.length === 0) return "";
+  const shown = skipped.slice(0, 5).map((file) => basename(file));
+  const more = skipped.length > shown.length ? ` and ${skipped.length - shown.length} more` : "";
+  return `; ${plural(skipped.length, "file")} skipped (not ${INDEXABLE_EXTENSIONS.join(", ")}): ${shown.join(", ")}${more}`;
+}
+
 /**
  * Indexes files and folders into the store, up to `concurrency` files at once. An unchanged
  * file (same content hash and options, read from its one head key) is skipped unless `force`,
@@ -310,8 +322,11 @@ export async function indexFiles(
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw new CliError(`--concurrency must be a positive integer (got ${concurrency})`);
   }
-  const files = await expandInputs(inputs);
-  if (files.length === 0) throw new CliError(`Nothing to index in ${inputs.join(", ")}`);
+  const skipped: string[] = [];
+  const files = await expandInputs(inputs, skipped);
+  if (files.length === 0) {
+    throw new CliError(`Nothing to index in ${inputs.join(", ")}${skippedNote(skipped)}`);
+  }
   const model = await ctx.model();
   if (!model && (options.structure === "llm" || options.summaries === "llm")) {
     throw new CliError(
@@ -372,9 +387,9 @@ export async function indexFiles(
   const count = (status: IndexOutcome["status"]) => outcomes.filter((o) => o.status === status).length;
   const ms = performance.now() - started;
   const interrupted = count("interrupted");
-  const summary = `${plural(files.length, "file")} in ${(ms / 1000).toFixed(1)} s (${filesPerSecond(files.length, ms)} files/s): ${count("indexed")} indexed, ${count("unchanged")} unchanged, ${count("failed")} failed${interrupted ? `, ${interrupted} interrupted — run the same command again to index them` : ""}`;
-  // One file's own line says it all; a run over several ends with the count.
-  progress.finish(files.length > 1 || interrupted > 0 ? summary : "");
+  const summary = `${plural(files.length, "file")} in ${(ms / 1000).toFixed(1)} s (${filesPerSecond(files.length, ms)} files/s): ${count("indexed")} indexed, ${count("unchanged")} unchanged, ${count("failed")} failed${interrupted ? `, ${interrupted} interrupted — run the same command again to index them` : ""}${skippedNote(skipped)}`;
+  // One file's own line says it all; a run over several (or one beside skipped files) ends with the count.
+  progress.finish(files.length > 1 || interrupted > 0 || skipped.length > 0 ? summary : "");
   if (output.json) printJson(ctx.io, { documents: outcomes });
   if (interrupted > 0) return EXIT_INTERRUPTED;
   const failed = outcomes.find((o) => o.status === "failed");
