@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type Database from "libsql";
+import { FileReadError, openRegularFile } from "pageindex-core";
 import { LibraryIndexError } from "../errors.js";
 import { SCHEMA, SCHEMA_VERSION } from "./schema.js";
 
@@ -46,6 +47,27 @@ function readOnlyUri(path: string): string {
   return logged || writable(dirname(path)) ? `${uri}?mode=ro` : `${uri}?immutable=1`;
 }
 /**
+ * Refuses an index file (or its `-wal` / `-shm` companion) that exists but is not a regular
+ * file: SQLite would block for ever on a FIFO and read a device such as `/dev/zero` without end.
+ * Checked on a handle opened without blocking, so the check itself cannot hang.
+ */
+async function assertRegularFiles(path: string): Promise<void> {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      const { handle } = await openRegularFile(file);
+      await handle.close();
+    } catch (error) {
+      if (!(error instanceof FileReadError) || error.problem === "not-found") continue;
+      throw new LibraryIndexError(
+        file,
+        `${error.message}; delete it and reopen the store for writing (pageindex index or vacuum) to rebuild the index`,
+        { cause: error },
+      );
+    }
+  }
+}
+
+/**
  * Opens (and for a writer, creates) the library index file: WAL journal so readers in other
  * processes see the last committed state while one writer works, a busy timeout, and the
  * schema checked. Throws {@link LibraryIndexError} naming the file when it is not a library
@@ -55,6 +77,7 @@ export async function openConnection(path: string, readOnly: boolean): Promise<C
   if (readOnly && !existsSync(path)) {
     throw new LibraryIndexError(path, "no library index file there to open read-only");
   }
+  await assertRegularFiles(path);
   const { default: Sqlite } = await import("libsql");
   let db: Connection | undefined;
   try {
