@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { link, mkdir, open, readdir, rename, stat, unlink } from "node:fs/promises";
+import { link, mkdir, open, readdir, rename, rmdir, stat, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { BaseStore } from "@langchain/core/stores";
 import { FileReadError, InvalidIdError, PageIndexError, readRegularFile } from "pageindex-core";
@@ -291,7 +291,12 @@ export class FileByteStore extends BaseStore<string, Uint8Array> implements Crea
         try {
           await unlink(path);
         } catch (error) {
-          if (!isErrno(error, "ENOENT")) throw error;
+          if (isErrno(error, "ENOENT")) return;
+          // An empty directory under a key's name (damage) goes too; anything in it stays.
+          if (!isErrno(error, "EISDIR") && !isErrno(error, "EPERM")) throw error;
+          await rmdir(path).catch(() => {
+            throw error;
+          });
         }
       }),
     );

@@ -168,7 +168,7 @@ export class StoreWriter {
         pending,
       ]);
       // Published after all (or unknown): the intent stays, and the next repair indexes the head.
-      if (published === false) await this.s.library?.abandoned(docId);
+      if (published === false) await this.s.library?.abandoned(docId, versionId);
       throw error;
     }
     // A copy, as JSON: the caller's tree stays theirs, and the cache holds what a reader of the

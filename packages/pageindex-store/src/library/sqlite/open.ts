@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import type Database from "libsql";
 import { FileReadError, openRegularFile } from "pageindex-core";
 import { LibraryIndexError } from "../errors.js";
-import { SCHEMA, SCHEMA_VERSION } from "./schema.js";
+import { INTENTS_TABLE, SCHEMA, SCHEMA_VERSION } from "./schema.js";
 
 /** A libsql connection (better-sqlite3's API). */
 export type Connection = Database.Database;
@@ -128,4 +128,17 @@ function checkSchema(db: Connection, path: string, readOnly: boolean): void {
       `layout version ${String(version)} is not the version ${SCHEMA_VERSION} this release reads; delete the file and reopen the store for writing to rebuild it`,
     );
   }
+  if (!readOnly) migrateIntents(db, tables);
+}
+
+/**
+ * Moves the intents of a file written by an earlier release (one per document, in `intents`)
+ * to `write_intents` (one per version), in one transaction.
+ */
+function migrateIntents(db: Connection, tables: ReadonlySet<string>): void {
+  if (tables.has("write_intents") && !tables.has("intents")) return;
+  const copy = tables.has("intents")
+    ? "INSERT OR IGNORE INTO write_intents SELECT doc_id, coalesce(version_id, '') FROM intents; DROP TABLE intents;"
+    : "";
+  db.exec(`BEGIN IMMEDIATE; ${INTENTS_TABLE} ${copy} COMMIT;`);
 }
