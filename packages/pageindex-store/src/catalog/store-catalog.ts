@@ -159,7 +159,8 @@ export class StoreCatalog {
       await this.markReady();
     }
     await this.refresh();
-    await this.healDamage();
+    // A catalog just started has no segments by right; one that was ready must list some.
+    await this.healDamage(ready !== undefined);
     await this.catalogUnfinished();
   }
 
@@ -198,11 +199,11 @@ export class StoreCatalog {
    * documents it misses are rebuilt from the trees, in memory only (a read never writes), and
    * the damage reported with the command that repairs it for good.
    */
-  private async healDamage(): Promise<void> {
+  private async healDamage(wasReady: boolean): Promise<void> {
     let reason: string | undefined;
     if (this.damaged.size > 0) {
       reason = `${this.damaged.size} unreadable catalog segment(s)`;
-    } else if (this.index.size === 0) {
+    } else if (wasReady && this.index.segmentIds().length === 0) {
       for await (const _key of this.byteStore.yieldKeys(this.keys.headPrefix)) {
         reason = "the catalog lists no document while documents are stored (its segments are missing)";
         break;
