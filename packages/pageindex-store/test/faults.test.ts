@@ -12,9 +12,6 @@ import { join } from "node:path";
 import { InMemoryStore } from "@langchain/core/stores";
 import type { TreeDocument } from "pageindex-core";
 import { afterEach, describe, expect, it } from "vitest";
-import { LIBRARY_FOLDER } from "../src/library/sqlite/folder-library.js";
-import { LIBRARY_FILE, SqliteLibraryIndex } from "../src/library/sqlite/sqlite-library-index.js";
-import type { LibraryEntry } from "../src/library/types.js";
 import {
   FileByteStore,
   LibraryIndexError,
@@ -23,6 +20,9 @@ import {
   StoreReadOnlyError,
   StoreWriteError,
 } from "../src/index.js";
+import { LIBRARY_FOLDER } from "../src/library/sqlite/folder-library.js";
+import { LIBRARY_FILE, SqliteLibraryIndex } from "../src/library/sqlite/sqlite-library-index.js";
+import type { LibraryEntry } from "../src/library/types.js";
 import { allKeys, WrappedStore } from "./helpers/stores.js";
 import { topicTree } from "./helpers/trees.js";
 

@@ -115,16 +115,17 @@ export async function openRegularFile(
  * bounded read every package uses for inputs and for a store's own files.
  * @throws {FileReadError} naming the file: absent, not a regular file, over `maxBytes`, unreadable.
  */
-export async function readRegularFile(path: string, options: ReadRegularFileOptions = {}): Promise<Uint8Array> {
+export async function readRegularFile(
+  path: string,
+  options: ReadRegularFileOptions = {},
+): Promise<Uint8Array> {
   const { maxBytes } = options;
   const label = options.label ?? path;
   const tooLarge = (bytes: number) =>
-    new FileReadError(
-      path,
-      "too-large",
-      `${label} is ${bytes} bytes, over the ${maxBytes}-byte limit`,
-      { bytes, ...(maxBytes !== undefined ? { maxBytes } : {}) },
-    );
+    new FileReadError(path, "too-large", `${label} is ${bytes} bytes, over the ${maxBytes}-byte limit`, {
+      bytes,
+      ...(maxBytes !== undefined ? { maxBytes } : {}),
+    });
   const { handle, info } = await openRegularFile(path, label);
   try {
     if (maxBytes !== undefined && info.size > maxBytes) throw tooLarge(info.size);

@@ -218,7 +218,9 @@ export class Segment {
     let record: SegmentRecord;
     try {
       // Bounded: a small gzip bomb under a segment's name must not exhaust memory.
-      record = JSON.parse(gunzipSync(bytes, { maxOutputLength: MAX_SEGMENT_BYTES }).toString("utf8")) as SegmentRecord;
+      record = JSON.parse(
+        gunzipSync(bytes, { maxOutputLength: MAX_SEGMENT_BYTES }).toString("utf8"),
+      ) as SegmentRecord;
     } catch (error) {
       throw new StoreCorruptionError(key, `not a catalog segment (${(error as Error).message})`, undefined, {
         cause: error,

@@ -281,7 +281,9 @@ export class StoreCatalog {
    * Segment values in one read; when the byte store refuses one (a FIFO or directory in a
    * folder store, a Redis key of another type), key by key, so one bad segment costs only itself.
    */
-  private async readSegments(ids: readonly string[]): Promise<Array<Uint8Array | undefined | PageIndexError>> {
+  private async readSegments(
+    ids: readonly string[],
+  ): Promise<Array<Uint8Array | undefined | PageIndexError>> {
     const keys = ids.map((id) => this.keys.segment(id));
     try {
       return await this.byteStore.mget(keys);

@@ -50,7 +50,16 @@ const TEMP_NAME_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.[0-9]{1,10}\.[0-9a-f]{
 /** Errors of a write the file system refused for lack of permission or a read-only mount. */
 const READ_ONLY_CODES = new Set(["EACCES", "EPERM", "EROFS"]);
 /** Errors of a write the file system could not complete: full disk or quota, I/O failure, too many files. */
-const WRITE_FAILURE_CODES = new Set(["ENOSPC", "EDQUOT", "EIO", "EFBIG", "EMFILE", "ENFILE", "EMLINK", "ENOTDIR"]);
+const WRITE_FAILURE_CODES = new Set([
+  "ENOSPC",
+  "EDQUOT",
+  "EIO",
+  "EFBIG",
+  "EMFILE",
+  "ENFILE",
+  "EMLINK",
+  "ENOTDIR",
+]);
 
 function isErrno(error: unknown, code: string): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === code;
@@ -210,7 +219,8 @@ export class FileByteStore extends BaseStore<string, Uint8Array> implements Crea
     } catch (error) {
       if (!(error instanceof FileReadError)) throw error;
       if (error.problem === "not-found") return undefined;
-      if (error.problem === "unreadable") throw new StoreReadError(this.rootPath, error.message, { cause: error });
+      if (error.problem === "unreadable")
+        throw new StoreReadError(this.rootPath, error.message, { cause: error });
       throw new StoreCorruptionError(key, error.message, undefined, { cause: error });
     }
   }

@@ -125,9 +125,10 @@ export class SqliteLibraryIndex implements LibraryIndex {
 
   async begin(docId: string, versionId?: string): Promise<void> {
     this.writing("begin");
-    this.sql(
-      "INSERT OR IGNORE INTO write_intents (doc_id, version_id) VALUES (?, ?)",
-    ).run(docId, versionId ?? "");
+    this.sql("INSERT OR IGNORE INTO write_intents (doc_id, version_id) VALUES (?, ?)").run(
+      docId,
+      versionId ?? "",
+    );
   }
 
   async putDocument(entry: LibraryEntry): Promise<void> {
