@@ -568,9 +568,7 @@ export function describeStoreBehaviour(
         const recording = new WrappedStore(backend.byteStore);
         const store = storeOn(recording);
         for (const id of ["a", "b", "c"]) await store.addTree(makeTree(id, { nodes: 2 }));
-        // Once when the catalog is loaded (a killed batch's documents are cataloged on open),
-        // once by the first write's sweep; then not again within the minute.
-        expect(recording.listings.filter((prefix) => prefix === "pageindex.pending.")).toHaveLength(2);
+        expect(recording.listings.filter((prefix) => prefix === "pageindex.pending.")).toHaveLength(1);
       });
 
       it("a marker left by a writer that died after publishing never costs the published version", async () => {

@@ -143,7 +143,7 @@ export class StoreCatalog {
   }
 
   private async load(): Promise<void> {
-    const [ready] = await this.byteStore.mget([this.keys.catalogReady]);
+    const [ready, writing] = await this.byteStore.mget([this.keys.catalogReady, this.keys.catalogWriting]);
     if (ready === undefined) {
       // No catalog yet: a new store, or one written before the catalog existed (heads, no segments).
       let hasHeads = false;
@@ -161,7 +161,9 @@ export class StoreCatalog {
     await this.refresh();
     // A catalog just started has no segments by right; one that was ready must list some.
     await this.healDamage(ready !== undefined);
-    await this.catalogUnfinished();
+    // A write announced after the newest segment may have been killed before cataloging.
+    const newest = this.index.segmentIds().sort().at(-1) ?? "";
+    if (writing !== undefined && decoder.decode(writing) > newest) await this.catalogUnfinished();
   }
 
   /**

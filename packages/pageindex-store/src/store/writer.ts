@@ -138,7 +138,11 @@ export class StoreWriter {
     let previous: HeadRecord | undefined;
     let retired: string | undefined;
     try {
-      await this.s.byteStore.mset([[pending, encodePending({ docId, versionId, chunks: chunks.length })]]);
+      // One call with the marker: the catalog learns a write began (see `KeyLayout.catalogWriting`).
+      await this.s.byteStore.mset([
+        [pending, encodePending({ docId, versionId, chunks: chunks.length })],
+        [this.s.keys.catalogWriting, new TextEncoder().encode(versionId)],
+      ]);
       for (let i = 0; i < entries.length; i += this.s.writeBatchSize) {
         await this.s.byteStore.mset(entries.slice(i, i + this.s.writeBatchSize));
       }
