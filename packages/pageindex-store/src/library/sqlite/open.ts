@@ -57,7 +57,8 @@ async function assertRegularFiles(path: string): Promise<void> {
       const { handle } = await openRegularFile(file);
       await handle.close();
     } catch (error) {
-      if (!(error instanceof FileReadError) || error.problem === "not-found") continue;
+      // Only the file's type is checked here: SQLite reports its own open errors.
+      if (!(error instanceof FileReadError) || error.problem !== "not-regular") continue;
       throw new LibraryIndexError(
         file,
         `${error.message}; delete it and reopen the store for writing (pageindex index or vacuum) to rebuild the index`,
