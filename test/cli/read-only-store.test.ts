@@ -27,7 +27,13 @@ vi.mock("node:fs/promises", async (importOriginal) => {
   const always = () => true;
   const mocked = {
     ...actual,
-    open: guard("open", actual.open, (_path, flags) => flags !== undefined && flags !== "r"),
+    // Numeric flags without O_WRONLY / O_RDWR (the bounded read's O_RDONLY | O_NONBLOCK) only read.
+    open: guard(
+      "open",
+      actual.open,
+      (_path, flags) =>
+        flags !== undefined && flags !== "r" && !(typeof flags === "number" && (flags & 3) === 0),
+    ),
     // An existing folder "is created" without a write, as `mkdir -p` on a read-only disk.
     mkdir: async (...args: Parameters<typeof actual.mkdir>) => {
       const exists = await actual.stat(args[0]).then(

@@ -27,6 +27,14 @@ export {
 } from "./convert/documents.js";
 export * from "./convert/pageindex.js";
 export * from "./errors.js";
+export {
+  FileReadError,
+  type FileReadProblem,
+  fileKind,
+  openRegularFile,
+  type ReadRegularFileOptions,
+  readRegularFile,
+} from "./fs/read-file.js";
 export { assertSafeId, toDocId } from "./ids.js";
 export * from "./lexical/bm25.js";
 export { abbreviationsOf, isStopWord, stem, tokenize, tokenizeQuery } from "./lexical/tokenize.js";

@@ -8,7 +8,13 @@ export { PageIndexLoader, type PageIndexLoaderOptions } from "./auto-loader.js";
 export { type DescribeOptions, type DescriptionResult, describeDocument } from "./common/describe.js";
 export type { TreeLoaderOptions } from "./common/enrich.js";
 export * from "./common/errors.js";
-export type { SourceInput, TextInput } from "./common/source.js";
+export {
+  type LoadedSource,
+  type ReadSourceOptions,
+  readSource,
+  type SourceInput,
+  type TextInput,
+} from "./common/source.js";
 export type { SummaryMode } from "./common/summarize.js";
 export { type SourceInfo, TreeLoader } from "./common/tree-loader.js";
 export {

@@ -371,7 +371,8 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
       reader: this.reader,
       judge: this.judge,
       settings: search,
-      lexicalIndex: (skeleton, need, onTextsRead) => this.lexicalIndexes.get(skeleton, need, onTextsRead),
+      lexicalIndex: (skeleton, need, onTextsRead, onUnreadable) =>
+        this.lexicalIndexes.get(skeleton, need, onTextsRead, onUnreadable),
       ...(runManager ? { runManager } : {}),
       ...(signal ? { signal } : {}),
     });

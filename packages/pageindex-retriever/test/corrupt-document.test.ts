@@ -92,4 +92,32 @@ describe("a corrupt document in the store", () => {
       /left out section \d+ of "kettle": its text cannot be read/,
     );
   });
+
+  it("a corrupt text chunk in a store written with addTree (no saved lexical index): left out with a warning", async () => {
+    const bytes = new InMemoryStore<Uint8Array>();
+    const writer = new PageIndexStore(bytes, { chunkChars: 1 });
+    for (const name of ["kettle", "toaster"]) await writer.addTree(manual(name, name));
+    // Broken before any query: the first lexical index of "kettle" must be built around it.
+    const skeleton = await writer.getSkeleton("kettle");
+    const descaling = skeleton.nodes.find((n) => n.title === "Descaling")?.nodeId as string;
+    for await (const key of bytes.yieldKeys("pageindex.doc.kettle.")) {
+      const chunk = key.match(/\.text\.(\d+)$/)?.[1];
+      if (chunk !== undefined && skeleton.nodes[Number(chunk)]?.nodeId === descaling) {
+        await bytes.mset([[key, new TextEncoder().encode("garbage")]]);
+      }
+    }
+    const reader = new PageIndexStore(bytes, { onProblem: () => undefined });
+    for (const question of ["descale the kettle with citric acid", "store the toaster dry"]) {
+      const retriever = new PageIndexRetriever({ reader, k: 4 });
+      const docs = await retriever.invoke(question);
+      expect(docs.length).toBeGreaterThan(0);
+      expect(docs.every((d) => d.pageContent.length > 0)).toBe(true);
+      expect(docs.some((d) => d.metadata.docId === "kettle" && d.metadata.nodeId === descaling)).toBe(false);
+      expect(retriever.lastRun?.warnings.join("\n")).toMatch(
+        new RegExp(
+          `section\\(s\\) of "kettle" \\(${descaling}\\) cannot be read|left out section \\d+ of "kettle"`,
+        ),
+      );
+    }
+  });
 });

@@ -67,8 +67,38 @@ describe("SqliteLibraryIndex: files and processes", () => {
     await index.close();
     const again = await SqliteLibraryIndex.open(dir);
     expect((await again.searchLibrary("okapi")).map((h) => h.docId)).toEqual(["kept"]);
-    expect(await again.pending()).toEqual(new Map([["pending-doc", "v7"]]));
+    expect(await again.pending()).toEqual(new Map([["pending-doc", ["v7"]]]));
     await again.close();
+  });
+
+  it("moves the one-per-document intents of an earlier release to per-version ones on a writable open", async () => {
+    const dir = await folder();
+    await (await SqliteLibraryIndex.open(dir)).close();
+    const { default: Sqlite } = await import("libsql");
+    const old = new Sqlite(join(dir, LIBRARY_FILE));
+    old.exec(
+      "DROP TABLE write_intents; CREATE TABLE intents (doc_id TEXT PRIMARY KEY, version_id TEXT) WITHOUT ROWID; " +
+        "INSERT INTO intents VALUES ('written', 'v3'), ('deleted', NULL);",
+    );
+    old.close();
+    const reader = await SqliteLibraryIndex.open(dir, { readOnly: true });
+    expect(await reader.pending()).toEqual(
+      new Map([
+        ["deleted", [undefined]],
+        ["written", ["v3"]],
+      ]),
+    );
+    await reader.close();
+    const writer = await SqliteLibraryIndex.open(dir);
+    expect(await writer.pending()).toEqual(
+      new Map([
+        ["deleted", [undefined]],
+        ["written", ["v3"]],
+      ]),
+    );
+    await writer.clear("written", "v3");
+    expect(await writer.pending()).toEqual(new Map([["deleted", [undefined]]]));
+    await writer.close();
   });
 
   it("lets one writer add documents while two reader processes search: no error, never half a document", async () => {

@@ -136,18 +136,21 @@ export function libraryBehaviour(open: LibraryFactory): void {
     await index.begin("written", "v1");
     await index.begin("deleted");
     await index.begin("abandoned", "v9");
-    await index.begin("written", "v2"); // a later intent replaces the earlier one
+    await index.begin("written", "v2"); // a second writer of the same document: both intents kept
     expect(await index.pending()).toEqual(
-      new Map<string, string | undefined>([
-        ["abandoned", "v9"],
-        ["deleted", undefined],
-        ["written", "v2"],
+      new Map<string, Array<string | undefined>>([
+        ["abandoned", ["v9"]],
+        ["deleted", [undefined]],
+        ["written", ["v1", "v2"]],
       ]),
     );
     await index.putDocument(libraryEntry(libraryTree("written", [leaf("Kestrel", "Kestrel notes.")]), "v2"));
     await index.removeDocument("deleted");
-    await index.clear("abandoned");
+    await index.clear("abandoned", "v9");
     await index.clear("nothing-pending");
+    // v1's writer has not finished: its intent stays.
+    expect(await index.pending()).toEqual(new Map([["written", ["v1"]]]));
+    await index.clear("written", "v1");
     expect(await index.pending()).toEqual(new Map());
     // Clearing changed nothing indexed.
     expect(await index.count()).toBe(1);
@@ -161,16 +164,16 @@ export function libraryBehaviour(open: LibraryFactory): void {
     });
     await index.begin("kept", "v0");
     await sync.beginAll([
-      { docId: "kept", versionId: "v1" }, // replaces the earlier intent
+      { docId: "kept", versionId: "v1" }, // beside the earlier intent (another writer's)
       { docId: "gone" },
       { docId: "new", versionId: "v7" },
     ]);
     await sync.beginAll([]);
     expect(await index.pending()).toEqual(
-      new Map<string, string | undefined>([
-        ["gone", undefined],
-        ["kept", "v1"],
-        ["new", "v7"],
+      new Map<string, Array<string | undefined>>([
+        ["gone", [undefined]],
+        ["kept", ["v0", "v1"]],
+        ["new", ["v7"]],
       ]),
     );
     await index.putDocuments([
@@ -178,11 +181,29 @@ export function libraryBehaviour(open: LibraryFactory): void {
       libraryEntry(libraryTree("new", [leaf("Osprey", "Osprey notes.")]), "v7"),
     ]);
     await index.removeDocument("gone");
-    expect(await index.pending()).toEqual(new Map());
+    expect(await index.pending()).toEqual(new Map([["kept", ["v0"]]]));
     expect([...(await index.indexedVersions())].sort()).toEqual([
       ["kept", "v1"],
       ["new", "v7"],
     ]);
+  });
+
+  it("keeps each concurrent writer's intent for the same document until that writer finishes", async () => {
+    const index = await fresh();
+    // Writers A (v-a) and B (v-b) announce the same document; B lands first, A is killed.
+    await index.begin("shared", "v-a");
+    await index.begin("shared", "v-b");
+    await index.putDocument(libraryEntry(libraryTree("shared", [leaf("Osprey", "Osprey notes.")]), "v-b"));
+    // B's put clears B's intent only: A's still leads the next repair to the document.
+    expect(await index.pending()).toEqual(new Map([["shared", ["v-a"]]]));
+    // A failed write is abandoned for its own version only.
+    await index.begin("shared", "v-c");
+    await index.clear("shared", "v-c");
+    expect(await index.pending()).toEqual(new Map([["shared", ["v-a"]]]));
+    // A delete's intent is its own too.
+    await index.begin("shared");
+    await index.removeDocument("shared");
+    expect(await index.pending()).toEqual(new Map([["shared", ["v-a"]]]));
   });
 
   it("filters by metadata and kind as the catalog does, in every search and listing", async () => {

@@ -149,9 +149,9 @@ describe.skipIf(!available)("PostgresByteStore", () => {
         "byte_values",
         "library_cards",
         "library_facets",
-        "library_intents",
         "library_sections",
         "library_terms",
+        "library_write_intents",
       ]);
       await store.close();
       const after = await store.getTree("doc").catch((e: unknown) => e);

@@ -32,13 +32,13 @@ export function exitCodeOf(error: unknown): number {
   const name = (error as Error)?.name ?? "";
   if (error instanceof DocumentNotFoundError || error instanceof TreeValidationError) return EXIT.usage;
   if (
-    /^(SourceNotFound|SourceTooLarge|UnsupportedContent|EmptyDocument|InvalidInput|NotAPdf|PdfPassword|PdfCorrupt|PdfEmpty|PdfNoText|Encrypted|InvalidId|QuestionsFile)/.test(
+    /^(SourceNotFound|SourceRead|SourceTooLarge|FileRead|UnsupportedContent|EmptyDocument|InvalidInput|NotAPdf|PdfPassword|PdfCorrupt|PdfEmpty|PdfNoText|Encrypted|InvalidId|QuestionsFile)/.test(
       name,
     )
   ) {
     return EXIT.usage;
   }
-  if (/^(Store|RedisStore)/.test(name)) return EXIT.store;
+  if (/^(Store|RedisStore|LibraryIndex|Postgres)/.test(name)) return EXIT.store;
   if (/^(ModelSpec|ModelAnswer|ModelCall)/.test(name) || isModelCallError(error)) return EXIT.model;
   return EXIT.failure;
 }
@@ -54,9 +54,33 @@ export interface Io {
 const ESCAPES =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   /\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][\s\S]*?(?:\x07|\x1b\\|$)|\x1b[\s\S]?|\x9b[0-?]*[ -/]*[@-~]/g;
-/** Other control characters (tab and newline excepted), C1 controls, and bidi overrides that reorder what is shown. */
+/**
+ * Other control characters (tab and newline excepted), C1 controls, the line and paragraph
+ * separators, and bidi marks and overrides that reorder what is shown.
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** Everything that can end a line on a terminal or in a log viewer. */
+const LINE_BREAKS = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/g;
+const ESCAPED_BREAKS: Record<string, string> = {
+  "\r\n": "\\r\\n",
+  "\n": "\\n",
+  "\r": "\\r",
+  "\v": "\\v",
+  "\f": "\\f",
+  "\u0085": "\\u0085",
+  "\u2028": "\\u2028",
+  "\u2029": "\\u2029",
+};
+
+/**
+ * A name or text as part of one terminal line: every line break and separator (LF, CR, VT, FF,
+ * NEL, U+2028, U+2029) shown escaped (`\n`), so a file named `a⏎error: forged.md` cannot print a
+ * line of its own. For human output only; JSON output keeps the exact text.
+ */
+export function printable(text: string): string {
+  return text.replace(LINE_BREAKS, (found) => ESCAPED_BREAKS[found] ?? "\uFFFD");
+}
 
 /**
  * Text as it may reach a terminal: document titles, descriptions, texts and file names are

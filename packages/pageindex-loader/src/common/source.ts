@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
-import { constants, type Stats } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
+import { FileReadError, readRegularFile } from "pageindex-core";
 import {
   InvalidInputError,
   SourceNotFoundError,
@@ -52,69 +51,24 @@ function isTextInput(input: unknown): input is TextInput {
   return typeof input === "object" && input !== null && typeof (input as TextInput).text === "string";
 }
 
-function errorCode(error: unknown): string | undefined {
-  return typeof error === "object" && error !== null && "code" in error
-    ? String((error as { code: unknown }).code)
-    : undefined;
-}
-
-/** What a path is when it is not a regular file, in words. */
-function kindOf(info: Stats): string {
-  if (info.isDirectory()) return "a directory";
-  if (info.isFIFO()) return "a named pipe (FIFO)";
-  if (info.isCharacterDevice() || info.isBlockDevice()) return "a device";
-  if (info.isSocket()) return "a socket";
-  return "not a regular file";
-}
-
 /**
- * Reads a regular file, never more than `maxBytes` (+1 to tell it is over). Opened without
- * blocking and checked on the open handle: a FIFO would wait forever for a writer, and a device
- * such as /dev/zero reports size 0 yet never ends.
+ * Reads a regular file through the shared bounded read ({@link readRegularFile}: opened without
+ * blocking, checked on the open handle, never more than `maxBytes`), its errors as the loader's.
  */
 async function readPath(path: string, maxBytes: number | undefined): Promise<Uint8Array> {
-  let handle: FileHandle | undefined;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    const info = await handle.stat();
-    if (!info.isFile()) throw new SourceReadError(path, `${path} is ${kindOf(info)}, not a regular file`);
-    if (maxBytes !== undefined && info.size > maxBytes)
-      throw new SourceTooLargeError(path, info.size, maxBytes);
-    const limit = maxBytes === undefined ? Number.POSITIVE_INFINITY : maxBytes + 1;
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    // The size can change after stat (a growing log): read until the end or the limit.
-    while (total < limit) {
-      const chunk = new Uint8Array(Math.min(limit - total, Math.max(info.size - total + 1, 1 << 16)));
-      const { bytesRead } = await handle.read(chunk, 0, chunk.byteLength, null);
-      if (bytesRead === 0) break;
-      chunks.push(chunk.subarray(0, bytesRead));
-      total += bytesRead;
-    }
-    if (maxBytes !== undefined && total > maxBytes) throw new SourceTooLargeError(path, total, maxBytes);
-    return concatBytes(chunks, total);
+    return await readRegularFile(path, maxBytes === undefined ? {} : { maxBytes });
   } catch (error) {
-    if (error instanceof SourceReadError || error instanceof SourceTooLargeError) throw error;
-    const code = errorCode(error);
-    if (code === "ENOENT" || code === "ENOTDIR") throw new SourceNotFoundError(path, { cause: error });
-    if (code === "EISDIR")
-      throw new SourceReadError(path, `${path} is a directory, not a file`, { cause: error });
-    const reason = code === "EACCES" || code === "EPERM" ? "permission denied" : String(error);
-    throw new SourceReadError(path, `Cannot read ${path}: ${reason}`, { cause: error });
-  } finally {
-    await handle?.close();
+    if (!(error instanceof FileReadError)) throw error;
+    switch (error.problem) {
+      case "not-found":
+        throw new SourceNotFoundError(path, { cause: error });
+      case "too-large":
+        throw new SourceTooLargeError(path, error.bytes ?? 0, maxBytes ?? 0);
+      default:
+        throw new SourceReadError(path, error.message, { cause: error });
+    }
   }
-}
-
-function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
 }
 
 /**

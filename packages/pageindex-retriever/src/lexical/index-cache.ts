@@ -1,4 +1,5 @@
 import type { TreeReader, TreeSkeleton } from "pageindex-core";
+import { StoreCorruptionError } from "pageindex-store";
 import { type LexicalTextMode, NodeTermIndex, needsText, nodeFields } from "./node-index.js";
 import { decodeNodeFields, encodeNodeFields, LEXICAL_INDEX_ARTIFACT } from "./persisted.js";
 
@@ -40,6 +41,8 @@ export class LexicalIndexes {
   private readonly maxEntries: number;
   private readonly built = new Map<string, Promise<NodeTermIndex>>();
   private readonly saved = new Map<string, Promise<NodeTermIndex | undefined>>();
+  /** Why an index was built without some texts (a corrupt chunk), by index key. */
+  private readonly partial = new Map<string, string>();
 
   /**
    * @param reader where skeletons' texts are read, and indexes saved when it keeps derived artifacts.
@@ -60,14 +63,31 @@ export class LexicalIndexes {
   /**
    * The index of a document for a need (see {@link LexicalNeed}).
    * @param onTextsRead told how many node texts were read to build it, when this call read them.
+   * @param onUnreadable told, on every call, when the index lacks the texts of sections whose
+   *   text cannot be read (a corrupt chunk): they are searched by title and summary only.
    */
   async get(
     skeleton: TreeSkeleton,
     need: LexicalNeed = "judge",
     onTextsRead?: (nodes: number) => void,
+    onUnreadable?: (message: string) => void,
   ): Promise<NodeTermIndex> {
-    const key = (withText: boolean) =>
-      JSON.stringify([skeleton.docId, skeleton.createdAt, skeleton.contentHash ?? "", withText]);
+    const index = await this.getIndex(skeleton, need, onTextsRead);
+    const missing = this.partial.get(this.key(skeleton, true));
+    if (missing !== undefined && index.withText) onUnreadable?.(missing);
+    return index;
+  }
+
+  private key(skeleton: TreeSkeleton, withText: boolean): string {
+    return JSON.stringify([skeleton.docId, skeleton.createdAt, skeleton.contentHash ?? "", withText]);
+  }
+
+  private async getIndex(
+    skeleton: TreeSkeleton,
+    need: LexicalNeed,
+    onTextsRead?: (nodes: number) => void,
+  ): Promise<NodeTermIndex> {
+    const key = (withText: boolean) => this.key(skeleton, withText);
     if (!this.withText(skeleton))
       return this.memo(this.built, key(false), async () => new NodeTermIndex(skeleton));
     const textKey = key(true);
@@ -113,12 +133,27 @@ export class LexicalIndexes {
     skeleton: TreeSkeleton,
     onTextsRead?: (nodes: number) => void,
   ): Promise<NodeTermIndex> {
-    const texts = await this.reader.getNodeTexts(
+    const unreadable: string[] = [];
+    let problem: StoreCorruptionError | undefined;
+    const texts = await this.readTexts(
       skeleton.docId,
       skeleton.nodes.map((n) => n.nodeId),
+      (nodeId, error) => {
+        unreadable.push(nodeId);
+        problem ??= error;
+      },
     );
     onTextsRead?.(skeleton.nodes.length);
     const counted = { withText: true, fields: nodeFields(skeleton, texts) };
+    if (problem) {
+      // Not saved: once the document is replaced, its next index holds every text.
+      const shown = unreadable.slice(0, 5).join(", ") + (unreadable.length > 5 ? ", …" : "");
+      this.partial.set(
+        this.key(skeleton, true),
+        `the text of ${unreadable.length} section(s) of "${skeleton.docId}" (${shown}) cannot be read, so they are searched by title and summary only and left out of results (${problem.message})`,
+      );
+      return new NodeTermIndex(skeleton, counted);
+    }
     if (keepsDerivedArtifacts(this.reader)) {
       try {
         await this.reader.putDerived(
@@ -131,6 +166,30 @@ export class LexicalIndexes {
       }
     }
     return new NodeTermIndex(skeleton, counted);
+  }
+
+  /**
+   * Texts of `nodeIds`; when a chunk is corrupt, the readable ones, halving the request until
+   * each unreadable section is found (a few reads per bad chunk), each reported to `onUnreadable`.
+   */
+  private async readTexts(
+    docId: string,
+    nodeIds: readonly string[],
+    onUnreadable: (nodeId: string, error: StoreCorruptionError) => void,
+  ): Promise<Map<string, string>> {
+    try {
+      return await this.reader.getNodeTexts(docId, nodeIds);
+    } catch (error) {
+      if (!(error instanceof StoreCorruptionError)) throw error;
+      if (nodeIds.length === 1) {
+        onUnreadable(nodeIds[0] as string, error);
+        return new Map();
+      }
+      const half = Math.ceil(nodeIds.length / 2);
+      const first = await this.readTexts(docId, nodeIds.slice(0, half), onUnreadable);
+      const second = await this.readTexts(docId, nodeIds.slice(half), onUnreadable);
+      return new Map([...first, ...second]);
+    }
   }
 
   private memo<T>(map: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {

@@ -102,6 +102,7 @@ export class SearchLedger implements JudgeRun {
     skeleton: TreeSkeleton,
     need: LexicalNeed,
     onTextsRead: (nodes: number) => void,
+    onUnreadable: (message: string) => void,
   ) => Promise<NodeTermIndex>;
   private readonly lexicalMemo = new Map<string, Promise<LexicalScores>>();
   private normaliser: Promise<number> | undefined;
@@ -124,6 +125,7 @@ export class SearchLedger implements JudgeRun {
       skeleton: TreeSkeleton,
       need: LexicalNeed,
       onTextsRead: (nodes: number) => void,
+      onUnreadable: (message: string) => void,
     ) => Promise<NodeTermIndex>;
     runManager?: CallbackManagerForRetrieverRun;
     /** The caller's cancellation (`invoke(query, { signal })`), passed to every model call. */
@@ -257,9 +259,14 @@ export class SearchLedger implements JudgeRun {
     let scores = this.lexicalMemo.get(key);
     if (!scores) {
       scores = Promise.all([
-        this.lexicalIndex(skeleton, need, (nodes) => {
-          this.counters.indexTextsRead += nodes;
-        }),
+        this.lexicalIndex(
+          skeleton,
+          need,
+          (nodes) => {
+            this.counters.indexTextsRead += nodes;
+          },
+          (message) => this.warn(message),
+        ),
         this.documentPriors(),
       ]).then(([index, priors]) => index.score(this.query, priors.get(skeleton.docId) ?? 1));
       this.lexicalMemo.set(key, scores);
@@ -341,6 +348,7 @@ export class SearchLedger implements JudgeRun {
   }
 
   warn(message: string): void {
+    if (this.warnings.includes(message)) return; // one document's problem, met by several steps
     this.warnings.push(message);
   }
 

@@ -65,11 +65,15 @@ export function unpackCount(packed: number, f: number): number {
   return Math.floor(packed / (POWERS[f] as number)) % COUNT_BASE;
 }
 
+/** Largest decompressed catalog segment read (1 GiB, far above the largest a merge writes). */
+const MAX_SEGMENT_BYTES = 1 << 30;
+
 /**
  * An immutable, decoded catalog segment: cards plus an inverted index (term → entries with
  * per-field counts) and a facet index (`key=value` of user metadata → entries). Never changed
  * once made; a catalog combines several, the latest entry of each document winning.
  */
+
 export class Segment {
   readonly id: string;
   readonly merged: readonly string[];
@@ -213,7 +217,10 @@ export class Segment {
   static decode(bytes: Uint8Array, key: string, id: string): Segment {
     let record: SegmentRecord;
     try {
-      record = JSON.parse(gunzipSync(bytes).toString("utf8")) as SegmentRecord;
+      // Bounded: a small gzip bomb under a segment's name must not exhaust memory.
+      record = JSON.parse(
+        gunzipSync(bytes, { maxOutputLength: MAX_SEGMENT_BYTES }).toString("utf8"),
+      ) as SegmentRecord;
     } catch (error) {
       throw new StoreCorruptionError(key, `not a catalog segment (${(error as Error).message})`, undefined, {
         cause: error,

@@ -1,5 +1,6 @@
 import type { BaseStore } from "@langchain/core/stores";
 import { PageIndexError } from "pageindex-core";
+import { StoreCorruptionError } from "../store/errors.js";
 import type { KeyLayout } from "../store/keys.js";
 import { newVersionId } from "../store/keys.js";
 import { CatalogIndex } from "./index.js";
@@ -38,6 +39,7 @@ export class StoreCatalog {
   private readonly keys: KeyLayout;
   private readonly options: StoreCatalogOptions;
   private readonly rebuildEntries: () => Promise<NewEntry[]>;
+  private readonly unfinishedEntries: (index: CatalogIndex) => Promise<NewEntry[]>;
   private index = new CatalogIndex();
   private loading: Promise<void> | undefined;
   private refreshing: Promise<void> | undefined;
@@ -46,21 +48,32 @@ export class StoreCatalog {
   private checkedAt = 0;
   private marker: string | null | undefined;
   private merging: Promise<void> = Promise.resolve();
+  /** Segments listed but unreadable (id → why), reported once each and removed by `compact`. */
+  private readonly damaged = new Map<string, string>();
+  /**
+   * Ids of segments held in memory only: cards rebuilt from the trees for documents a damaged or
+   * missing segment would hide. Kept across refreshes (they are never listed).
+   */
+  private readonly local = new Set<string>();
 
   /**
    * @param rebuildEntries the entries of every stored document, read from the heads: used once
    *   when the store was written before it had a catalog (or by `rebuild`).
+   * @param unfinishedEntries the entries of published versions the catalog lacks because their
+   *   writer was killed before writing their cards (read once, when the catalog is loaded).
    */
   constructor(
     byteStore: BaseStore<string, Uint8Array>,
     keys: KeyLayout,
     options: StoreCatalogOptions,
     rebuildEntries: () => Promise<NewEntry[]>,
+    unfinishedEntries: (index: CatalogIndex) => Promise<NewEntry[]> = async () => [],
   ) {
     this.byteStore = byteStore;
     this.keys = keys;
     this.options = options;
     this.rebuildEntries = rebuildEntries;
+    this.unfinishedEntries = unfinishedEntries;
   }
 
   /**
@@ -96,6 +109,8 @@ export class StoreCatalog {
     this.listedAt = 0;
     this.checkedAt = 0;
     this.marker = undefined;
+    this.damaged.clear();
+    this.local.clear();
   }
 
   /** Reads the change marker; lists the segments only when it changed (or a listing is overdue). */
@@ -128,7 +143,7 @@ export class StoreCatalog {
   }
 
   private async load(): Promise<void> {
-    const [ready] = await this.byteStore.mget([this.keys.catalogReady]);
+    const [ready, writing] = await this.byteStore.mget([this.keys.catalogReady, this.keys.catalogWriting]);
     if (ready === undefined) {
       // No catalog yet: a new store, or one written before the catalog existed (heads, no segments).
       let hasHeads = false;
@@ -144,6 +159,72 @@ export class StoreCatalog {
       await this.markReady();
     }
     await this.refresh();
+    // A catalog just started has no segments by right; one that was ready must list some.
+    await this.healDamage(ready !== undefined);
+    // A write announced after the newest segment may have been killed before cataloging.
+    const newest = this.index.segmentIds().sort().at(-1) ?? "";
+    if (writing !== undefined && decoder.decode(writing) > newest) await this.catalogUnfinished();
+  }
+
+  /**
+   * Writes the cards of documents a killed batch published without cataloging (its pending
+   * markers outlived the head switch), so they are found on the next open rather than after the
+   * cleanup sweep. A failure to write them is reported: they stay readable, and the sweep retries.
+   */
+  private async catalogUnfinished(): Promise<void> {
+    try {
+      const entries = await this.unfinishedEntries(this.index);
+      if (entries.length === 0) return;
+      const segment = Segment.fromEntries(newVersionId(), entries);
+      await this.byteStore.mset([[this.keys.segment(segment.id), segment.encode()]]);
+      this.index.apply([segment], []);
+      await this.markChanged();
+    } catch (error) {
+      if (!(error instanceof PageIndexError)) throw error;
+      this.options.onProblem(
+        new PageIndexError(
+          "Cataloging the documents of an unfinished write failed (they stay readable; `pageindex vacuum` catalogs them)",
+          { cause: error },
+        ),
+      );
+    }
+  }
+
+  /** Unreadable segments found by the listings so far (id → why). */
+  damage(): ReadonlyMap<string, string> {
+    return this.damaged;
+  }
+
+  /**
+   * A damaged segment hides the documents it lists, and a catalog that lists no document while
+   * heads exist (every segment deleted) would call the store empty: either way the cards of the
+   * documents it misses are rebuilt from the trees, in memory only (a read never writes), and
+   * the damage reported with the command that repairs it for good.
+   */
+  private async healDamage(wasReady: boolean): Promise<void> {
+    let reason: string | undefined;
+    if (this.damaged.size > 0) {
+      reason = `${this.damaged.size} unreadable catalog segment(s)`;
+    } else if (wasReady && this.index.segmentIds().length === 0) {
+      for await (const _key of this.byteStore.yieldKeys(this.keys.headPrefix)) {
+        reason = "the catalog lists no document while documents are stored (its segments are missing)";
+        break;
+      }
+    }
+    if (reason === undefined) return;
+    const missing = (await this.rebuildEntries()).filter(
+      (entry) => (this.index.entry(entry.docId)?.versionId ?? "") < entry.versionId,
+    );
+    if (missing.length > 0) {
+      const segment = Segment.fromEntries(newVersionId(), missing);
+      this.local.add(segment.id);
+      this.index.apply([segment], []);
+    }
+    this.options.onProblem(
+      new PageIndexError(
+        `Damaged catalog: ${reason}; ${missing.length} document(s) it missed were read from their trees for this session. Run \`pageindex vacuum\` (PageIndexStore.vacuum) to rebuild the catalog from the trees and remove the damaged segments.`,
+      ),
+    );
   }
 
   private async markReady(): Promise<void> {
@@ -171,7 +252,7 @@ export class StoreCatalog {
       let vanished = false;
       for (let i = 0; i < wanted.length; i += READ_BATCH) {
         const ids = wanted.slice(i, i + READ_BATCH);
-        const values = await this.byteStore.mget(ids.map((id) => this.keys.segment(id)));
+        const values = await this.readSegments(ids);
         ids.forEach((id, j) => {
           const raw = values[j];
           if (raw === undefined) {
@@ -179,19 +260,61 @@ export class StoreCatalog {
             return;
           }
           try {
+            if (raw instanceof PageIndexError) throw raw;
             added.push(Segment.decode(raw, this.keys.segment(id), id));
+            this.damaged.delete(id);
           } catch (error) {
-            this.options.onProblem(error as Error);
+            if (!(error instanceof PageIndexError)) throw error;
+            this.noteDamage(id, error);
           }
         });
       }
-      const removed = [...known].filter((id) => !listed.has(id));
+      const removed = [...known].filter((id) => !listed.has(id) && !this.local.has(id));
+      for (const id of this.damaged.keys()) if (!listed.has(id)) this.damaged.delete(id);
       this.index.apply(added, removed);
       this.listedAt = started;
       this.checkedAt = started;
       this.marker = seen;
       if (!vanished) return;
     }
+  }
+
+  /**
+   * Segment values in one read; when the byte store refuses one (a FIFO or directory in a
+   * folder store, a Redis key of another type), key by key, so one bad segment costs only itself.
+   */
+  private async readSegments(
+    ids: readonly string[],
+  ): Promise<Array<Uint8Array | undefined | PageIndexError>> {
+    const keys = ids.map((id) => this.keys.segment(id));
+    try {
+      return await this.byteStore.mget(keys);
+    } catch (error) {
+      if (!(error instanceof StoreCorruptionError)) throw error;
+    }
+    const values: Array<Uint8Array | undefined | PageIndexError> = [];
+    for (const key of keys) {
+      try {
+        values.push((await this.byteStore.mget([key]))[0]);
+      } catch (error) {
+        if (!(error instanceof StoreCorruptionError)) throw error;
+        values.push(error);
+      }
+    }
+    return values;
+  }
+
+  /** Records an unreadable segment; reported once per handle, with the command that repairs it. */
+  private noteDamage(id: string, error: PageIndexError): void {
+    if (this.damaged.has(id)) return;
+    const reason = error instanceof StoreCorruptionError ? error.reason : error.message;
+    this.damaged.set(id, reason);
+    this.options.onProblem(
+      new PageIndexError(
+        `Unreadable catalog segment "${this.keys.segment(id)}" (${reason}): the documents it lists are read from their trees instead. Run \`pageindex vacuum\` (PageIndexStore.vacuum) to rebuild the catalog and remove it.`,
+        { cause: error },
+      ),
+    );
   }
 
   /**
@@ -247,7 +370,10 @@ export class StoreCatalog {
       written.push(segment);
     }
     await this.markReady();
-    await this.replace(written, [...before]);
+    const damaged = [...this.damaged.keys()];
+    await this.replace(written, [...before, ...damaged]);
+    for (const id of damaged) this.damaged.delete(id);
+    this.local.clear();
     this.listedAt = Date.now();
     return entries.length;
   }
@@ -261,13 +387,17 @@ export class StoreCatalog {
   async compact(keepDoc: (entry: SegmentEntry) => boolean, extra: readonly NewEntry[]): Promise<number> {
     await this.sync();
     const before = this.index.segmentIds();
+    const damaged = [...this.damaged.keys()];
     const segments = compactSegments(this.index, keepDoc, this.options.maxSegmentDocs);
     if (extra.length > 0) segments.push(Segment.fromEntries(newVersionId(), extra));
     for (const segment of segments) {
       await this.byteStore.mset([[this.keys.segment(segment.id), segment.encode()]]);
     }
-    await this.replace(segments, before);
-    return before.length;
+    await this.replace(segments, [...before, ...damaged]);
+    const removed = before.filter((id) => !this.local.has(id)).length + damaged.length;
+    for (const id of damaged) this.damaged.delete(id);
+    this.local.clear();
+    return removed;
   }
 
   private async replace(added: Segment[], removed: string[]): Promise<void> {

@@ -58,11 +58,14 @@ interface Ranking {
 export class MemoryLibraryIndex implements LibraryIndex {
   readonly engine = "memory";
   private readonly entries = new Map<string, LibraryEntry>();
-  private readonly intents = new Map<string, string | undefined>();
+  /** docId → versionIds announced ("" for a delete). */
+  private readonly intents = new Map<string, Set<string>>();
   private ranking: Ranking | undefined;
 
   async begin(docId: string, versionId?: string): Promise<void> {
-    this.intents.set(docId, versionId);
+    const versions = this.intents.get(docId) ?? new Set<string>();
+    versions.add(versionId ?? "");
+    this.intents.set(docId, versions);
   }
 
   async putDocument(entry: LibraryEntry): Promise<void> {
@@ -77,12 +80,22 @@ export class MemoryLibraryIndex implements LibraryIndex {
     this.delete(docId);
   }
 
-  async pending(): Promise<Map<string, string | undefined>> {
-    return new Map(this.intents);
+  async pending(): Promise<Map<string, Array<string | undefined>>> {
+    return new Map(
+      [...this.intents]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([docId, versions]) => [docId, [...versions].sort().map((v) => (v === "" ? undefined : v))]),
+    );
   }
 
-  async clear(docId: string): Promise<void> {
-    this.intents.delete(docId);
+  async clear(docId: string, versionId?: string): Promise<void> {
+    this.clearIntent(docId, versionId ?? "");
+  }
+
+  private clearIntent(docId: string, version: string): void {
+    const versions = this.intents.get(docId);
+    versions?.delete(version);
+    if (versions?.size === 0) this.intents.delete(docId);
   }
 
   async indexedVersions(): Promise<Map<string, string>> {
@@ -101,17 +114,17 @@ export class MemoryLibraryIndex implements LibraryIndex {
     // Nothing to release: the index lives in this object.
   }
 
-  /** Replaces a document's entry and clears its intent (synchronous, for in-memory readers). */
+  /** Replaces a document's entry and clears that version's intent (synchronous, for in-memory readers). */
   set(entry: LibraryEntry): void {
     this.entries.set(entry.card.docId, entry);
-    this.intents.delete(entry.card.docId);
+    this.clearIntent(entry.card.docId, entry.card.versionId);
     this.ranking = undefined;
   }
 
-  /** Removes a document and clears its intent (synchronous, for in-memory readers). */
+  /** Removes a document and clears its delete intent (synchronous, for in-memory readers). */
   delete(docId: string): void {
     if (this.entries.delete(docId)) this.ranking = undefined;
-    this.intents.delete(docId);
+    this.clearIntent(docId, "");
   }
 
   async searchSections(

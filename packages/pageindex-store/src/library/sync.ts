@@ -48,10 +48,10 @@ export class LibrarySync {
     );
   }
 
-  /** Clears the intent of a write that did not happen (the byte-store write failed). */
-  async abandoned(docId: string): Promise<void> {
+  /** Clears the intent of a write that did not happen (the byte-store write failed), that version's only. */
+  async abandoned(docId: string, versionId: string): Promise<void> {
     await this.report(
-      () => this.index.clear(docId),
+      () => this.index.clear(docId, versionId),
       `Clearing the library intent of document "${docId}" (${this.index.engine})`,
     );
   }

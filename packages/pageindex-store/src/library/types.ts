@@ -95,10 +95,12 @@ export interface LibraryIntent {
  * reads from for searchDocuments / listDocuments / searchLibrary.
  *
  * Crash safety contract (PageIndexStore relies on it): `begin(docId, versionId)` durably records
- * an intent before the byte-store write; `putDocument` / `removeDocument` clear the intent for
- * that docId in the same transaction as the index change; `pending()` lists the intents left by
- * a crash, so a store reopening for writing re-reads those documents' heads and makes the index
- * agree (put the head's version, or remove the document when it has no head).
+ * an intent before the byte-store write; `putDocument` / `removeDocument` clear the intent of
+ * that very version (the delete intent, for a removal) in the same transaction as the index
+ * change, so concurrent writers of one document each clear only their own; `pending()` lists the
+ * intents left by a crash, so a store reopening for writing re-reads those documents' heads,
+ * makes the index agree (put the head's version, or remove the document when it has no head)
+ * and clears the intents it settled.
  */
 export interface LibraryIndex {
   /** Human-readable engine name for errors and READMEs ("sqlite", "postgres"). */
@@ -116,10 +118,16 @@ export interface LibraryIndex {
   putDocuments(entries: readonly LibraryEntry[]): Promise<void>;
   /** Removes a document (card + sections), clearing its intent. No-op when absent. */
   removeDocument(docId: string): Promise<void>;
-  /** Intents left unfinished (by a crash): docId → versionId it meant to write (undefined: a delete). */
-  pending(): Promise<Map<string, string | undefined>>;
-  /** Clears an intent without changing the index (the write it announced never happened). */
-  clear(docId: string): Promise<void>;
+  /**
+   * Intents left unfinished (by a crash): docId → the versionIds meant to be written, sorted
+   * (`undefined`: a delete).
+   */
+  pending(): Promise<Map<string, Array<string | undefined>>>;
+  /**
+   * Clears one intent without changing the index (the write it announced never happened, or a
+   * repair settled it): that of `versionId`, or the delete intent when `versionId` is undefined.
+   */
+  clear(docId: string, versionId?: string): Promise<void>;
   /** The versionId indexed for each document (for a full consistency check / rebuild). */
   indexedVersions(): Promise<Map<string, string>>;
   /** The indexed card of one document, or undefined. */

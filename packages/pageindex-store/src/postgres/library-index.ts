@@ -254,39 +254,48 @@ export class PostgresLibraryIndex implements LibraryIndex {
   async begin(docId: string, versionId?: string): Promise<void> {
     await this.read("begin", (db) =>
       db.query(
-        `INSERT INTO ${this.tables.intents} (doc_id, version_id) VALUES ($1, $2)
-         ON CONFLICT (doc_id) DO UPDATE SET version_id = EXCLUDED.version_id`,
-        [docId, versionId ?? null],
+        `INSERT INTO ${this.tables.intents} (doc_id, version_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+        [docId, versionId ?? ""],
       ),
     );
   }
 
   async beginAll(intents: ReadonlyArray<LibraryIntent>): Promise<void> {
-    // In docId order, so two writers' batches never lock the same rows in opposite orders.
-    const sorted = [...new Map(intents.map((i) => [i.docId, i])).values()].sort((a, b) =>
-      a.docId < b.docId ? -1 : a.docId > b.docId ? 1 : 0,
+    // In key order, so two writers' batches never lock the same rows in opposite orders.
+    const key = (i: LibraryIntent) => `${i.docId}\u0000${i.versionId ?? ""}`;
+    const sorted = [...new Map(intents.map((i) => [key(i), i])).values()].sort((a, b) =>
+      key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0,
     );
     await this.read("begin", (db) =>
       db.query(
         `INSERT INTO ${this.tables.intents} (doc_id, version_id)
          SELECT * FROM unnest($1::text[], $2::text[])
-         ON CONFLICT (doc_id) DO UPDATE SET version_id = EXCLUDED.version_id`,
-        [sorted.map((i) => i.docId), sorted.map((i) => i.versionId ?? null)],
+         ON CONFLICT DO NOTHING`,
+        [sorted.map((i) => i.docId), sorted.map((i) => i.versionId ?? "")],
       ),
     );
   }
 
-  async clear(docId: string): Promise<void> {
+  async clear(docId: string, versionId?: string): Promise<void> {
     await this.read("clear", (db) =>
-      db.query(`DELETE FROM ${this.tables.intents} WHERE doc_id = $1`, [docId]),
+      db.query(`DELETE FROM ${this.tables.intents} WHERE doc_id = $1 AND version_id = $2`, [
+        docId,
+        versionId ?? "",
+      ]),
     );
   }
 
-  async pending(): Promise<Map<string, string | undefined>> {
+  async pending(): Promise<Map<string, Array<string | undefined>>> {
     const { rows } = await this.read("pending", (db) =>
-      db.query(`SELECT doc_id, version_id FROM ${this.tables.intents} ORDER BY doc_id`),
+      db.query(`SELECT doc_id, version_id FROM ${this.tables.intents} ORDER BY doc_id, version_id`),
     );
-    return new Map(rows.map((row) => [row.doc_id as string, (row.version_id as string | null) ?? undefined]));
+    const pending = new Map<string, Array<string | undefined>>();
+    for (const row of rows) {
+      const docId = row.doc_id as string;
+      const version = row.version_id as string;
+      pending.set(docId, [...(pending.get(docId) ?? []), version === "" ? undefined : version]);
+    }
+    return pending;
   }
 
   async putDocument(entry: LibraryEntry): Promise<void> {
@@ -303,7 +312,12 @@ export class PostgresLibraryIndex implements LibraryIndex {
         const ids = batch.map((entry) => entry.card.docId);
         await this.removeRows(db, ids);
         await this.insertRows(db, rows);
-        await db.query(`DELETE FROM ${this.tables.intents} WHERE doc_id = ANY($1::text[])`, [ids]);
+        // Only the intents of the versions written: another writer's stays until it finishes.
+        await db.query(
+          `DELETE FROM ${this.tables.intents} AS i USING unnest($1::text[], $2::text[]) AS w(doc_id, version_id)
+           WHERE i.doc_id = w.doc_id COLLATE "C" AND i.version_id = w.version_id COLLATE "C"`,
+          [ids, batch.map((entry) => entry.card.versionId)],
+        );
       });
     }
   }
@@ -311,7 +325,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
   async removeDocument(docId: string): Promise<void> {
     await this.write("remove", async (db) => {
       await this.removeRows(db, [docId]);
-      await db.query(`DELETE FROM ${this.tables.intents} WHERE doc_id = $1`, [docId]);
+      await db.query(`DELETE FROM ${this.tables.intents} WHERE doc_id = $1 AND version_id = ''`, [docId]);
     });
   }
 

@@ -15,7 +15,7 @@ export function libraryTables(schema: string): LibraryTables {
     facets: `${schema}.library_facets`,
     sections: `${schema}.library_sections`,
     terms: `${schema}.library_terms`,
-    intents: `${schema}.library_intents`,
+    intents: `${schema}.library_write_intents`,
   };
 }
 
@@ -26,7 +26,9 @@ export function libraryTables(schema: string): LibraryTables {
  * - sections: one row per node, its place (pages, lines, ancestors) and a weighted tsvector (GIN);
  * - terms: how many sections and cards hold each term (the IDF that ts_rank lacks); the row of
  *   the empty term holds the totals;
- * - intents: writes announced and not yet applied (crash repair).
+ * - intents: writes announced and not yet applied (crash repair), one row per version ('' for
+ *   a delete), so concurrent writers of one document each clear only their own. The
+ *   one-per-document `library_intents` of an earlier release is moved into it.
  */
 export async function ensureLibraryTables(
   pool: PostgresPool,
@@ -69,8 +71,18 @@ export async function ensureLibraryTables(
       sections bigint NOT NULL,
       cards bigint NOT NULL)`);
     await client.query(`CREATE TABLE IF NOT EXISTS ${t.intents} (
-      doc_id text COLLATE "C" PRIMARY KEY,
-      version_id text)`);
+      doc_id text COLLATE "C" NOT NULL,
+      version_id text COLLATE "C" NOT NULL,
+      PRIMARY KEY (doc_id, version_id))`);
+    const legacy = `${schema}.library_intents`;
+    const { rows } = await client.query("SELECT to_regclass($1) AS found", [legacy]);
+    if (rows[0]?.found) {
+      await client.query(
+        `INSERT INTO ${t.intents} (doc_id, version_id)
+         SELECT doc_id, coalesce(version_id, '') FROM ${legacy} ON CONFLICT DO NOTHING`,
+      );
+      await client.query(`DROP TABLE ${legacy}`);
+    }
   });
   return t;
 }

@@ -36,6 +36,8 @@ export async function openPostgresStore(
     const byteStore = await PostgresByteStore.open(pool, options);
     const library: LibraryIndex = await PostgresLibraryIndex.open(pool, options);
     const store = new PageIndexStore(byteStore, { ...options, library });
+    // A killed writer's published documents are searchable from this open on.
+    await store.indexPublishedIntents();
     const close = store.close.bind(store);
     store.close = async () => {
       try {

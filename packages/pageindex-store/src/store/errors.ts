@@ -93,6 +93,50 @@ export class StoreReadOnlyError extends PageIndexError {
 }
 
 /**
+ * A write the store's storage could not complete: disk full, quota exceeded, an I/O error.
+ * Nothing half-written is visible (every value is written whole, then renamed into place).
+ * @example
+ * ```ts
+ * try {
+ *   await store.addTree(tree);
+ * } catch (error) {
+ *   if (error instanceof StoreWriteError && error.code === "ENOSPC") console.error("disk full");
+ * }
+ * ```
+ */
+export class StoreWriteError extends PageIndexError {
+  /** Where the store is (folder path or description). */
+  readonly location: string;
+  /** The system's error code (ENOSPC, EDQUOT, EIO…). */
+  readonly code: string;
+
+  constructor(location: string, code: string, options?: { cause?: unknown }) {
+    const what: Record<string, string> = {
+      ENOSPC: "the disk is full",
+      EDQUOT: "the disk quota is exceeded",
+      EIO: "an I/O error occurred",
+    };
+    super(
+      `Cannot write to the store at ${location}: ${what[code] ?? `the file system refused the write (${code})`}; nothing half-written is visible — free space and run the command again`,
+      options,
+    );
+    this.location = location;
+    this.code = code;
+  }
+}
+
+/** A value of the store exists but could not be read (permission denied, an I/O error). */
+export class StoreReadError extends PageIndexError {
+  /** Where the store is (folder path or description). */
+  readonly location: string;
+
+  constructor(location: string, reason: string, options?: { cause?: unknown }) {
+    super(`Cannot read the store at ${location}: ${reason}`, options);
+    this.location = location;
+  }
+}
+
+/**
  * A read kept finding the document replaced under it (each version it started on was gone before
  * it finished): the document is being rewritten faster than it can be read. Not corruption: retry.
  */

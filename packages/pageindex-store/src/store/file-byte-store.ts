@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { link, mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
+import { link, mkdir, open, readdir, rename, rmdir, stat, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { BaseStore } from "@langchain/core/stores";
-import { InvalidIdError, PageIndexError } from "pageindex-core";
+import { FileReadError, InvalidIdError, PageIndexError, readRegularFile } from "pageindex-core";
 import type { CreateIfAbsentStore } from "./create-if-absent.js";
-import { StoreReadOnlyError } from "./errors.js";
+import { StoreCorruptionError, StoreReadError, StoreReadOnlyError, StoreWriteError } from "./errors.js";
 
 /** Options of {@link FileByteStore}. */
 export interface FileByteStoreOptions {
@@ -22,7 +22,15 @@ export interface FileByteStoreOptions {
    * raises {@link StoreReadOnlyError}.
    */
   readOnly?: boolean;
+  /**
+   * Largest value read (default 256 MiB): a file over it is reported as corrupt instead of read,
+   * so a value replaced by a link to a huge file cannot exhaust memory.
+   */
+  maxValueBytes?: number;
 }
+
+/** Default of {@link FileByteStoreOptions.maxValueBytes}. */
+export const DEFAULT_MAX_VALUE_BYTES = 256 * 1024 * 1024;
 
 /**
  * Longest key: its temp file's name, `<key>.<pid, up to 10 digits>.<12 hex>`, must stay within
@@ -41,6 +49,17 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
 const TEMP_NAME_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.[0-9]{1,10}\.[0-9a-f]{12}$/;
 /** Errors of a write the file system refused for lack of permission or a read-only mount. */
 const READ_ONLY_CODES = new Set(["EACCES", "EPERM", "EROFS"]);
+/** Errors of a write the file system could not complete: full disk or quota, I/O failure, too many files. */
+const WRITE_FAILURE_CODES = new Set([
+  "ENOSPC",
+  "EDQUOT",
+  "EIO",
+  "EFBIG",
+  "EMFILE",
+  "ENFILE",
+  "EMLINK",
+  "ENOTDIR",
+]);
 
 function isErrno(error: unknown, code: string): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === code;
@@ -76,6 +95,7 @@ export class FileByteStore extends BaseStore<string, Uint8Array> implements Crea
   readonly readOnly: boolean;
   private readonly durable: boolean;
   private readonly concurrency: number;
+  private readonly maxValueBytes: number;
   private readonly tempPath: string;
 
   constructor(rootPath: string, options: FileByteStoreOptions = {}) {
@@ -85,6 +105,7 @@ export class FileByteStore extends BaseStore<string, Uint8Array> implements Crea
     this.durable = options.durable ?? false;
     this.readOnly = options.readOnly ?? false;
     this.concurrency = Math.max(1, options.concurrency ?? 32);
+    this.maxValueBytes = Math.max(1, options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES);
   }
 
   /**
@@ -142,7 +163,10 @@ export class FileByteStore extends BaseStore<string, Uint8Array> implements Crea
     return removed;
   }
 
-  /** Runs a write; a refusal by the file system (permissions, read-only mount) becomes {@link StoreReadOnlyError}. */
+  /**
+   * Runs a write; a refusal by the file system (permissions, read-only mount) becomes
+   * {@link StoreReadOnlyError}, a failure to complete it (disk full, I/O error) {@link StoreWriteError}.
+   */
   private async writing<T>(write: () => Promise<T>): Promise<T> {
     if (this.readOnly) throw new StoreReadOnlyError(this.rootPath, "it was opened read-only");
     try {
@@ -153,6 +177,9 @@ export class FileByteStore extends BaseStore<string, Uint8Array> implements Crea
         throw new StoreReadOnlyError(this.rootPath, `the file system refused a write (${code})`, {
           cause: error,
         });
+      }
+      if (code !== undefined && WRITE_FAILURE_CODES.has(code)) {
+        throw new StoreWriteError(this.rootPath, code, { cause: error });
       }
       throw error;
     }
@@ -176,14 +203,26 @@ export class FileByteStore extends BaseStore<string, Uint8Array> implements Crea
     const out: (Uint8Array | undefined)[] = new Array(keys.length);
     const indices = paths.map((_, i) => i);
     await inBatches(indices, this.concurrency, async (i) => {
-      try {
-        out[i] = await readFile(paths[i] as string);
-      } catch (error) {
-        if (!isErrno(error, "ENOENT") && !isErrno(error, "EISDIR")) throw error;
-        out[i] = undefined;
-      }
+      out[i] = await this.readValue(keys[i] as string, paths[i] as string);
     });
     return out;
+  }
+
+  /**
+   * One value through the bounded read: absent is `undefined`; a key that is not a regular file
+   * (a directory, FIFO, device link such as `/dev/zero`) or is over `maxValueBytes` is
+   * {@link StoreCorruptionError}, refused without blocking or reading it whole.
+   */
+  private async readValue(key: string, path: string): Promise<Uint8Array | undefined> {
+    try {
+      return await readRegularFile(path, { maxBytes: this.maxValueBytes, label: path });
+    } catch (error) {
+      if (!(error instanceof FileReadError)) throw error;
+      if (error.problem === "not-found") return undefined;
+      if (error.problem === "unreadable")
+        throw new StoreReadError(this.rootPath, error.message, { cause: error });
+      throw new StoreCorruptionError(key, error.message, undefined, { cause: error });
+    }
   }
 
   async mset(keyValuePairs: [string, Uint8Array][]): Promise<void> {
@@ -262,7 +301,12 @@ export class FileByteStore extends BaseStore<string, Uint8Array> implements Crea
         try {
           await unlink(path);
         } catch (error) {
-          if (!isErrno(error, "ENOENT")) throw error;
+          if (isErrno(error, "ENOENT")) return;
+          // An empty directory under a key's name (damage) goes too; anything in it stays.
+          if (!isErrno(error, "EISDIR") && !isErrno(error, "EPERM")) throw error;
+          await rmdir(path).catch(() => {
+            throw error;
+          });
         }
       }),
     );

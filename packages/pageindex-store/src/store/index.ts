@@ -10,10 +10,12 @@ export {
   RedisStoreTimeoutError,
   StoreCorruptionError,
   StoreReadConflictError,
+  StoreReadError,
   StoreReadOnlyError,
   StoreVersionError,
+  StoreWriteError,
 } from "./errors.js";
-export { FileByteStore, type FileByteStoreOptions } from "./file-byte-store.js";
+export { DEFAULT_MAX_VALUE_BYTES, FileByteStore, type FileByteStoreOptions } from "./file-byte-store.js";
 export {
   type DocIdReservation,
   type DocumentListing,

@@ -1,9 +1,12 @@
 import { DocumentNotFoundError, PageIndexError, type TreeDocument } from "pageindex-core";
+import type { CatalogIndex } from "../catalog/index.js";
 import { catalogEntry, type NewEntry } from "../catalog/segment.js";
 import { libraryEntry } from "../library/entry.js";
 import { decodeHead, type HeadRecord } from "./codec.js";
+import { StoreReadOnlyError } from "./errors.js";
 import { type ParsedPendingKey, type ParsedRetiredKey, versionTime } from "./keys.js";
 import type { VacuumResult } from "./options.js";
+import { isReadOnlyStore } from "./overlay-byte-store.js";
 import { READ_BATCH, type StoreState } from "./state.js";
 
 /** A store handle looks for unfinished writes at most this often (or every grace period, if shorter). */
@@ -224,6 +227,40 @@ export class StoreJanitor {
     await this.s.catalog.write(entries);
   }
 
+  /**
+   * Catalog entries of published versions whose writer died before cataloging them: a pending
+   * marker whose version the head points to and the catalog lacks (any age: the head switch
+   * makes the version live at once). One listing of the markers, one read of their heads.
+   */
+  async unfinishedEntries(index: CatalogIndex): Promise<NewEntry[]> {
+    const markers: ParsedPendingKey[] = [];
+    for await (const key of this.s.byteStore.yieldKeys(this.s.keys.pendingPrefix)) {
+      const parsed = this.s.keys.parsePending(key);
+      if (parsed && (index.entry(parsed.docId)?.versionId ?? "") < parsed.versionId) markers.push(parsed);
+    }
+    if (markers.length === 0) return [];
+    const heads = new Map<string, HeadRecord>();
+    const docIds = [...new Set(markers.map((marker) => marker.docId))];
+    for (let i = 0; i < docIds.length; i += READ_BATCH) {
+      const batch = docIds.slice(i, i + READ_BATCH);
+      const values = await this.s.readHeadValues(batch);
+      batch.forEach((docId, j) => {
+        const raw = values[j];
+        if (raw === undefined || raw instanceof PageIndexError) return;
+        try {
+          heads.set(docId, decodeHead(raw, this.s.keys.head(docId), docId));
+        } catch (error) {
+          if (!(error instanceof PageIndexError)) throw error;
+        }
+      });
+    }
+    const published = markers.flatMap((marker) => {
+      const head = heads.get(marker.docId);
+      return head?.versionId === marker.versionId ? [head] : [];
+    });
+    return this.entriesOf(published);
+  }
+
   /** Catalog entries of every stored document, from heads and skeletons (building a catalog). */
   async entriesFromHeads(): Promise<NewEntry[]> {
     return this.entriesOf((await this.s.readAllHeads()).heads);
@@ -244,8 +281,22 @@ export class StoreJanitor {
     return entries;
   }
 
+  /**
+   * Refuses a repair on a read-only store: it would change only this process's in-memory view,
+   * and a count of what it "removed" would report work that never reached the store.
+   */
+  private assertWritable(what: string): void {
+    if (!isReadOnlyStore(this.s.byteStore)) return;
+    const where = (this.s.byteStore as { rootPath?: unknown }).rootPath;
+    throw new StoreReadOnlyError(
+      typeof where === "string" ? where : this.s.describe(),
+      `${what} changes the store; open it for writing to run it`,
+    );
+  }
+
   /** Builds the catalog again from every head (see {@link PageIndexStore.rebuildCatalog}). */
   async rebuildCatalog(): Promise<number> {
+    this.assertWritable("rebuildCatalog");
     await this.s.catalog.sync();
     return this.s.catalog.rebuild();
   }
@@ -289,6 +340,7 @@ export class StoreJanitor {
 
   /** Removes every leftover across documents (see {@link PageIndexStore.vacuum}). */
   async vacuum(options: { graceMs?: number } = {}): Promise<VacuumResult> {
+    this.assertWritable("vacuum");
     const graceMs = options.graceMs ?? this.s.orphanGraceMs;
     const cutoff = Date.now() - graceMs;
     this.s.retiring.length = 0; // the sweep below finds their markers
@@ -404,21 +456,64 @@ export class StoreJanitor {
     return this.reconcileLibrary(heads, unreadable);
   }
 
+  /**
+   * On open: indexes the versions a killed writer published but never indexed (an intent whose
+   * version the head now points to, and which the index lacks), so they are found at once
+   * rather than after the next write's repair. Intents of versions not published are left to
+   * that repair: their writer may still be at work. A read-only index cannot be changed: the
+   * documents it lacks are reported with the command that repairs them.
+   * @returns the number of documents indexed.
+   */
+  async indexPublishedIntents(): Promise<number> {
+    const library = this.s.library;
+    if (!library) return 0;
+    const pending = await library.index.pending();
+    if (pending.size === 0) return 0;
+    const due: Array<{ tree: TreeDocument; versionId: string }> = [];
+    for (const [docId, versions] of pending) {
+      try {
+        const head = await this.s.readHead(docId);
+        if (!head || !versions.includes(head.versionId)) continue;
+        if ((await library.index.getCard(docId))?.versionId === head.versionId) continue;
+        const read = await this.s.readTreeVersion(docId);
+        if (read.versionId === head.versionId) due.push(read);
+      } catch (error) {
+        if (!(error instanceof PageIndexError)) throw error;
+      }
+    }
+    if (due.length === 0) return 0;
+    if (isReadOnlyStore(this.s.byteStore) || (library.index as { readOnly?: unknown }).readOnly === true) {
+      this.s.onProblem(
+        new PageIndexError(
+          `${due.length} document(s) published by an unfinished write are missing from the library index, so searches miss them: open the store for writing (pageindex index, or pageindex vacuum) to index them`,
+        ),
+      );
+      return 0;
+    }
+    await library.index.putDocuments(due.map((v) => libraryEntry(v.tree, v.versionId)));
+    return due.length;
+  }
+
   /** Processes the library's pending intents now. @returns the number of documents repaired. */
   async repairLibrary(): Promise<number> {
     const library = this.s.library;
     if (!library) return 0;
     const pending = await library.index.pending();
-    return this.repairLibraryDocuments([...pending.keys()]);
+    return this.repairLibraryDocuments([...pending.keys()], pending);
   }
 
   /**
    * Indexes the published version of each document, or removes the document from the library
    * when it has no head. Documents with an unreadable head keep their intent (reported): the
    * index cannot know what they hold until they are replaced or deleted.
+   * The intents listed in `settled` (those this repair was started for) are cleared afterwards:
+   * the head's version now stands for them, and each would otherwise lead every later repair back.
    * @returns the number of documents whose entry was written or removed.
    */
-  async repairLibraryDocuments(docIds: readonly string[]): Promise<number> {
+  async repairLibraryDocuments(
+    docIds: readonly string[],
+    settled: ReadonlyMap<string, ReadonlyArray<string | undefined>> = new Map(),
+  ): Promise<number> {
     const library = this.s.library;
     if (!library || docIds.length === 0) return 0;
     const versions: Array<{ tree: TreeDocument; versionId: string }> = [];
@@ -437,6 +532,11 @@ export class StoreJanitor {
     if (versions.length > 0)
       await library.index.putDocuments(versions.map((v) => libraryEntry(v.tree, v.versionId)));
     for (const docId of gone) await library.index.removeDocument(docId);
+    const done = new Set([...versions.map((v) => v.tree.docId), ...gone]);
+    for (const [docId, intents] of settled) {
+      if (!done.has(docId)) continue; // an unreadable head keeps its intents
+      for (const versionId of intents) await library.index.clear(docId, versionId);
+    }
     return versions.length + gone.length;
   }
 
@@ -454,6 +554,6 @@ export class StoreJanitor {
     const wrong = new Set<string>(pending.keys());
     for (const [docId, versionId] of live) if (indexed.get(docId) !== versionId) wrong.add(docId);
     for (const docId of indexed.keys()) if (!live.has(docId) && !unreadable.has(docId)) wrong.add(docId);
-    return this.repairLibraryDocuments([...wrong].sort());
+    return this.repairLibraryDocuments([...wrong].sort(), pending);
   }
 }

@@ -147,6 +147,12 @@ export class KeyLayout {
   readonly catalogReady: string;
   /** `<ns>.catalog.changed`: a new value after every change of the catalog's segments (see `StoreCatalog`). */
   readonly catalogChanged: string;
+  /**
+   * `<ns>.catalog.writing`: the version id of the latest write announced (set with its pending
+   * marker). Newer than every catalog segment, it means a write may not have reached the
+   * catalog yet, so a loading catalog looks for killed writers' documents (one listing).
+   */
+  readonly catalogWriting: string;
   private readonly versionKeyPattern: RegExp;
   private readonly pendingKeyPattern: RegExp;
   private readonly retiredKeyPattern: RegExp;
@@ -161,6 +167,7 @@ export class KeyLayout {
     this.segmentPrefix = `${namespace}.catalog.seg.`;
     this.catalogReady = `${namespace}.catalog.ready`;
     this.catalogChanged = `${namespace}.catalog.changed`;
+    this.catalogWriting = `${namespace}.catalog.writing`;
     this.pendingKeyPattern = new RegExp(
       `^${namespace}\\.pending\\.(.+)\\.v\\.([0-9a-z]{9}-[0-9a-f]{8})\\.(0|[1-9][0-9]{0,8})$`,
     );

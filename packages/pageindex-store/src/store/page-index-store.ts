@@ -74,7 +74,10 @@ export class PageIndexStore implements TreeReader, LibraryReader {
   private closer: (() => Promise<void>) | undefined;
 
   constructor(byteStore: BaseStore<string, Uint8Array>, options: PageIndexStoreOptions = {}) {
-    this.state = new StoreState(byteStore, options, () => this.janitor.entriesFromHeads());
+    this.state = new StoreState(byteStore, options, {
+      all: () => this.janitor.entriesFromHeads(),
+      unfinished: (index) => this.janitor.unfinishedEntries(index),
+    });
     this.byteStore = byteStore;
     this.keys = this.state.keys;
     this.janitor = new StoreJanitor(this.state);
@@ -107,6 +110,7 @@ export class PageIndexStore implements TreeReader, LibraryReader {
     store.closer = () => library.close();
     try {
       if (!byteStore.readOnly) await store.janitor.buildLibraryIfEmpty();
+      await store.janitor.indexPublishedIntents();
     } catch (error) {
       await library.close().catch(() => undefined);
       throw error;
@@ -215,6 +219,7 @@ export class PageIndexStore implements TreeReader, LibraryReader {
    * without a catalog (done automatically on first use when no catalog exists), or one written
    * since by such a release. Reads every head and skeleton once.
    * @returns the number of documents cataloged.
+   * @throws {StoreReadOnlyError} on a read-only store (nothing would reach it).
    */
   async rebuildCatalog(): Promise<number> {
     return this.janitor.rebuildCatalog();
@@ -237,7 +242,9 @@ export class PageIndexStore implements TreeReader, LibraryReader {
    * period, go too (artifacts count in `deletedKeys`). A superseded version goes once it was
    * superseded longer than `graceMs` or `supersededGraceMs` ago, whichever is shorter. Pass
    * `graceMs: 0` only when no other process is writing or reading: it also removes versions being
-   * written and those readers may have just started on.
+   * written and those readers may have just started on. Catalog segments that cannot be read are
+   * removed and the documents they listed cataloged again from their trees.
+   * @throws {StoreReadOnlyError} on a read-only store (nothing would reach it).
    */
   async vacuum(options: { graceMs?: number } = {}): Promise<VacuumResult> {
     return this.janitor.vacuum(options);
@@ -301,6 +308,16 @@ export class PageIndexStore implements TreeReader, LibraryReader {
   /** Whether this store has a library index (see {@link PageIndexStore.searchLibrary}). */
   get hasLibrary(): boolean {
     return this.state.library !== undefined;
+  }
+
+  /**
+   * Indexes in the library the versions a killed writer published but never indexed (done by
+   * `fromPath` and `openPostgresStore` on open; see `StoreJanitor.indexPublishedIntents`).
+   * @returns the number of documents indexed (0 without a library index or on a read-only one,
+   * which reports them instead).
+   */
+  async indexPublishedIntents(): Promise<number> {
+    return this.janitor.indexPublishedIntents();
   }
 
   /**

@@ -6,6 +6,7 @@ import {
   type TreeDocument,
   type TreeSkeleton,
 } from "pageindex-core";
+import type { CatalogIndex } from "../catalog/index.js";
 import { DEFAULT_MERGE_POLICY } from "../catalog/merge.js";
 import type { NewEntry } from "../catalog/segment.js";
 import { StoreCatalog } from "../catalog/store-catalog.js";
@@ -108,11 +109,17 @@ export class StoreState {
   /** The library index kept in step with the heads, when the store has one. */
   readonly library: LibrarySync | undefined;
 
-  /** @param catalogEntries every stored document's catalog entry (to build a missing catalog). */
+  /**
+   * @param catalogEntries `all`: every stored document's catalog entry (to build a missing
+   *   catalog); `unfinished`: those of published versions a killed writer left uncataloged.
+   */
   constructor(
     byteStore: BaseStore<string, Uint8Array>,
     options: PageIndexStoreOptions,
-    catalogEntries: () => Promise<NewEntry[]>,
+    catalogEntries: {
+      all: () => Promise<NewEntry[]>;
+      unfinished: (index: CatalogIndex) => Promise<NewEntry[]>;
+    },
   ) {
     this.byteStore = byteStore;
     this.keys = new KeyLayout(options.namespace ?? DEFAULTS.namespace);
@@ -141,7 +148,8 @@ export class StoreState {
         maxSegmentDocs: Math.max(1, options.catalogSegmentDocs ?? DEFAULT_MERGE_POLICY.maxSegmentDocs),
         onProblem: this.onProblem,
       },
-      catalogEntries,
+      catalogEntries.all,
+      catalogEntries.unfinished,
     );
   }
 

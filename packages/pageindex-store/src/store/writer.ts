@@ -184,12 +184,14 @@ export class StoreWriter {
     });
     await this.s.library?.beginAll(drafts.map((d) => ({ docId: d.docId, versionId: d.versionId })));
     try {
-      await this.s.byteStore.mset(
-        drafts.map((d) => [
+      // One call with the markers: the catalog learns a write began (see `KeyLayout.catalogWriting`).
+      await this.s.byteStore.mset([
+        ...drafts.map((d): [string, Uint8Array] => [
           d.pending,
           encodePending({ docId: d.docId, versionId: d.versionId, chunks: d.chunks }),
         ]),
-      );
+        [this.s.keys.catalogWriting, new TextEncoder().encode(drafts.at(-1)?.versionId ?? "")],
+      ]);
       const entries = drafts.flatMap((d) => d.entries);
       for (let i = 0; i < entries.length; i += this.s.writeBatchSize) {
         await this.s.byteStore.mset(entries.slice(i, i + this.s.writeBatchSize));
@@ -230,7 +232,7 @@ export class StoreWriter {
           d.pending,
         ]);
         // Published after all (or unknown): the intent stays, and the next repair indexes the head.
-        if (published === false) await this.s.library?.abandoned(d.docId);
+        if (published === false) await this.s.library?.abandoned(d.docId, d.versionId);
       }
       throw error;
     }

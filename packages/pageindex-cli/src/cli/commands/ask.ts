@@ -9,7 +9,7 @@ import {
 } from "pageindex-retriever";
 import type { CliContext } from "../context.js";
 import { resolveDocIds } from "../doc-ids.js";
-import { CliError, EXIT, plural, printJson } from "../output.js";
+import { CliError, EXIT, plural, printable, printJson } from "../output.js";
 
 /** Options of `pageindex ask`. */
 export interface AskOptions {
@@ -148,12 +148,14 @@ function printAsk(
   { result, docs, run }: Awaited<ReturnType<typeof retrieveAnswer>>,
   options: AskOptions,
 ): void {
-  ctx.io.out(`Question: ${result.question}\n`);
+  ctx.io.out(`Question: ${printable(result.question)}\n`);
   if (docs.length === 0) ctx.io.out("No relevant section found.");
   const chars = options.chars ?? 400;
   docs.forEach((doc, i) => {
-    ctx.io.out(`[${i + 1}] ${citationOf(doc)}`);
-    ctx.io.out(`    score ${doc.metadata.score.toFixed(2)} (${doc.metadata.judge}) — ${doc.metadata.reason}`);
+    ctx.io.out(`[${i + 1}] ${printable(citationOf(doc))}`);
+    ctx.io.out(
+      `    score ${doc.metadata.score.toFixed(2)} (${doc.metadata.judge}) — ${printable(doc.metadata.reason)}`,
+    );
     const text = doc.pageContent.replace(/\s+/g, " ").trim();
     if (chars > 0 && text) ctx.io.out(`    ${text.length > chars ? `${text.slice(0, chars)}…` : text}`);
     ctx.io.out("");
@@ -167,7 +169,7 @@ function printAsk(
       `Searched ${plural(run.docIds.length, "document")} with ${run.strategy}: ${plural(s.calls, "LLM call")}, ${plural(s.roundTrips, "sequential round trip")}, ${plural(s.promptTokens, "prompt token")}, ${plural(s.nodesJudged, "node")} judged.`,
     );
   }
-  for (const warning of result.warnings) ctx.io.err(`warning: ${warning}`);
+  for (const warning of result.warnings) ctx.io.err(`warning: ${printable(warning)}`);
 }
 
 /** `pageindex ask "<question>"`: retrieved sections with citations, and an answer when a model is set. */

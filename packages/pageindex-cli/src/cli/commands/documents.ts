@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
-import { fromPageIndexJson, renderToc, type TreeDocument, toPageIndexJson } from "pageindex-core";
+import { fromPageIndexJson, oneLine, renderToc, type TreeDocument, toPageIndexJson } from "pageindex-core";
 import type { CliContext } from "../context.js";
 import { resolveDocId, resolveDocIds, type StoredState, storedState } from "../doc-ids.js";
-import { CliError, EXIT, plural, printJson } from "../output.js";
+import { CliError, EXIT, plural, printable, printJson } from "../output.js";
 import { saveLexicalIndex } from "./index-files.js";
 
 /** `pageindex list`: every document (or one page of them) with its size and description. */
@@ -36,8 +36,8 @@ export async function listDocuments(
     const size =
       doc.pageCount !== undefined ? plural(doc.pageCount, "page") : plural(doc.lineCount ?? 0, "line");
     const sections = plural(doc.nodeCount, "section");
-    ctx.io.out(`${doc.docId}  (${doc.kind}, ${size}, ${sections}, built ${doc.createdAt})`);
-    if (doc.description) ctx.io.out(`    ${doc.description}`);
+    ctx.io.out(`${printable(doc.docId)}  (${doc.kind}, ${size}, ${sections}, built ${doc.createdAt})`);
+    if (doc.description) ctx.io.out(`    ${oneLine(doc.description)}`);
   }
   return EXIT.ok;
 }
@@ -63,8 +63,11 @@ export async function showTree(ctx: CliContext, ref: string, options: TreeComman
   const docId = await resolveDocId(store, ref);
   if (format === "text") {
     const skeleton = await store.getSkeleton(docId);
-    ctx.io.out(`${skeleton.docName} (${skeleton.docId}; structure from ${skeleton.build.structure})`);
-    if (skeleton.description) ctx.io.out(skeleton.description);
+    // Names and the description are data: each stays on its one line.
+    ctx.io.out(
+      `${printable(skeleton.docName)} (${printable(skeleton.docId)}; structure from ${printable(skeleton.build.structure)})`,
+    );
+    if (skeleton.description) ctx.io.out(oneLine(skeleton.description));
     ctx.io.out(
       renderToc(skeleton, {
         summaries: options.summaries ?? false,
@@ -128,7 +131,7 @@ export async function importTrees(
     if (!ctx.options.json) {
       const replaced = existing.status === "unreadable" ? " (replacing an unreadable stored copy)" : "";
       ctx.io.out(
-        `${basename(file)}: imported as "${tree.docId}" (${plural(tree.nodes.length, "section")})${replaced}`,
+        `${printable(basename(file))}: imported as "${tree.docId}" (${plural(tree.nodes.length, "section")})${replaced}`,
       );
     }
   }

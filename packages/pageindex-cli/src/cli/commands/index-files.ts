@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import pLimit from "p-limit";
@@ -9,7 +8,7 @@ import type { PageIndexStore } from "pageindex-store";
 import type { CliContext } from "../context.js";
 import { docIdForFile, type FileDocId, pathDerivedId } from "../doc-ids.js";
 import { expandInputs, INDEXABLE_EXTENSIONS } from "../files.js";
-import { CliError, EXIT, exitCodeOf, plural, printJson } from "../output.js";
+import { CliError, EXIT, exitCodeOf, plural, printable, printJson } from "../output.js";
 import { createRunProgress, filesPerSecond, type RunProgress } from "../progress.js";
 
 /** Options of `pageindex index`. */
@@ -49,6 +48,11 @@ export interface IndexOutcome {
   durationMs?: number;
 }
 
+/**
+ * Largest file `index` reads (512 MiB): the read is bounded so a symlink to a huge file or a
+ * device cannot exhaust memory; FIFOs, devices and directories are refused before any read.
+ */
+export const MAX_INPUT_BYTES = 512 * 1024 * 1024;
 /** Default of `--concurrency`: files in flight (and model calls in all). */
 export const DEFAULT_INDEX_CONCURRENCY = 4;
 /** Exit code after Ctrl-C, as shells report a process ended by SIGINT. */
@@ -56,11 +60,14 @@ const EXIT_INTERRUPTED = 130;
 /** The exit code each failed file's error maps to. */
 const failureCodes = new WeakMap<IndexOutcome, number>();
 
-/** A failed file's error, named by its file unless the message already names it. */
+/**
+ * A failed file's error on one line, named by its file unless the message already names it
+ * (line breaks in the name or message shown escaped: they are data).
+ */
 export function failureLine(outcome: Pick<IndexOutcome, "file" | "error">): string {
   const name = basename(outcome.file);
   const message = outcome.error ?? "failed";
-  return message.includes(name) ? message : `${name}: ${message}`;
+  return printable(message.includes(name) ? message : `${name}: ${message}`);
 }
 
 const STRUCTURES = ["auto", "outline", "layout", "llm"];
@@ -146,8 +153,8 @@ interface Run {
 function loadTree(run: Run, file: string, docId: string, bytes: Uint8Array, usage: UsageTracker) {
   const { options, model } = run;
   const name = basename(file);
-  const progress = run.progress.document(name);
-  progress.start(name);
+  const progress = run.progress.document(printable(name));
+  progress.start(printable(name));
   const common = {
     docId,
     docName: name,
@@ -186,13 +193,16 @@ function loadTree(run: Run, file: string, docId: string, bytes: Uint8Array, usag
  */
 async function indexOne(run: Run, file: string): Promise<IndexOutcome> {
   const { ctx, store, options, progress } = run;
-  const name = basename(file);
+  // The name as progress lines show it: a line break in a file name is data, shown escaped.
+  const name = printable(basename(file));
   let docId = toDocId(name);
   let stop: ((summary: string) => void) | undefined;
   try {
     const target = await docIdForFile(store, file);
     docId = target.docId;
-    const bytes = await readFile(file);
+    // One bounded read (the loader's guard): these bytes are hashed and parsed, never read twice.
+    const { readSource } = await import("pageindex-loader");
+    const { bytes } = await readSource(file, { maxBytes: MAX_INPUT_BYTES });
     const contentHash = createHash("sha256").update(bytes).update(run.settings).digest("hex");
     let renamed = target.taken
       ? `the id "${target.taken.docId}" belongs to ${target.taken.source}; indexed as "${docId}"`
@@ -205,10 +215,10 @@ async function indexOne(run: Run, file: string): Promise<IndexOutcome> {
         progress.log(`${name}: unchanged, skipped (use --force to re-index)`, { quiet: true });
         return { file, docId, status: "unchanged" };
       }
-      progress.log(`${name}: the stored copy cannot be read, re-indexing (${repaired})`);
+      progress.log(`${name}: the stored copy cannot be read, re-indexing (${printable(repaired)})`);
     }
     if (run.signal.aborted) return { file, docId, status: "interrupted" };
-    if (renamed) progress.log(`${name}: ${renamed}`);
+    if (renamed) progress.log(`${name}: ${printable(renamed)}`);
     const started = performance.now();
     const usage = new UsageTracker();
     const loading = loadTree(run, file, docId, bytes, usage);
@@ -219,7 +229,7 @@ async function indexOne(run: Run, file: string): Promise<IndexOutcome> {
     const written = await storeTree(store, tree, file);
     if (written.renamed) {
       renamed = written.renamed;
-      progress.log(`${name}: ${renamed}`);
+      progress.log(`${name}: ${printable(renamed)}`);
     }
     docId = written.docId;
     await saveLexicalIndex(store, docId);
@@ -242,7 +252,7 @@ async function indexOne(run: Run, file: string): Promise<IndexOutcome> {
     loading.progress.stop(
       `${name}: indexed as "${docId}" — ${plural(tree.nodes.length, "section")}, ${size}, structure from ${tree.build.structure}, ${plural(usage.total.calls, "LLM call")}`,
     );
-    for (const warning of outcome.warnings ?? []) progress.log(`  warning: ${warning}`);
+    for (const warning of outcome.warnings ?? []) progress.log(`  warning: ${printable(warning)}`);
     return outcome;
   } catch (error) {
     if (run.signal.aborted) {

@@ -1,8 +1,9 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type Database from "libsql";
+import { FileReadError, openRegularFile } from "pageindex-core";
 import { LibraryIndexError } from "../errors.js";
-import { SCHEMA, SCHEMA_VERSION } from "./schema.js";
+import { INTENTS_TABLE, SCHEMA, SCHEMA_VERSION } from "./schema.js";
 
 /** A libsql connection (better-sqlite3's API). */
 export type Connection = Database.Database;
@@ -46,6 +47,28 @@ function readOnlyUri(path: string): string {
   return logged || writable(dirname(path)) ? `${uri}?mode=ro` : `${uri}?immutable=1`;
 }
 /**
+ * Refuses an index file (or its `-wal` / `-shm` companion) that exists but is not a regular
+ * file: SQLite would block for ever on a FIFO and read a device such as `/dev/zero` without end.
+ * Checked on a handle opened without blocking, so the check itself cannot hang.
+ */
+async function assertRegularFiles(path: string): Promise<void> {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      const { handle } = await openRegularFile(file);
+      await handle.close();
+    } catch (error) {
+      // Only the file's type is checked here: SQLite reports its own open errors.
+      if (!(error instanceof FileReadError) || error.problem !== "not-regular") continue;
+      throw new LibraryIndexError(
+        file,
+        `${error.message}; delete it and reopen the store for writing (pageindex index or vacuum) to rebuild the index`,
+        { cause: error },
+      );
+    }
+  }
+}
+
+/**
  * Opens (and for a writer, creates) the library index file: WAL journal so readers in other
  * processes see the last committed state while one writer works, a busy timeout, and the
  * schema checked. Throws {@link LibraryIndexError} naming the file when it is not a library
@@ -55,6 +78,7 @@ export async function openConnection(path: string, readOnly: boolean): Promise<C
   if (readOnly && !existsSync(path)) {
     throw new LibraryIndexError(path, "no library index file there to open read-only");
   }
+  await assertRegularFiles(path);
   const { default: Sqlite } = await import("libsql");
   let db: Connection | undefined;
   try {
@@ -105,4 +129,17 @@ function checkSchema(db: Connection, path: string, readOnly: boolean): void {
       `layout version ${String(version)} is not the version ${SCHEMA_VERSION} this release reads; delete the file and reopen the store for writing to rebuild it`,
     );
   }
+  if (!readOnly) migrateIntents(db, tables);
+}
+
+/**
+ * Moves the intents of a file written by an earlier release (one per document, in `intents`)
+ * to `write_intents` (one per version), in one transaction.
+ */
+function migrateIntents(db: Connection, tables: ReadonlySet<string>): void {
+  if (tables.has("write_intents") && !tables.has("intents")) return;
+  const copy = tables.has("intents")
+    ? "INSERT OR IGNORE INTO write_intents SELECT doc_id, coalesce(version_id, '') FROM intents; DROP TABLE intents;"
+    : "";
+  db.exec(`BEGIN IMMEDIATE; ${INTENTS_TABLE} ${copy} COMMIT;`);
 }

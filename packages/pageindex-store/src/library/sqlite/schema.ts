@@ -1,6 +1,14 @@
 import { CARD_INDEX_FIELDS, SECTION_FIELDS } from "../query.js";
 
 /** Version of the index file's layout; a file of another version is rebuilt, not misread. */
+/**
+ * Write intents, one per announced version ('' for a delete): concurrent writers of one document
+ * each clear only their own. Replaces the `intents` table keyed by document alone (migrated on
+ * the first writable open, see `migrateIntents`).
+ */
+export const INTENTS_TABLE =
+  "CREATE TABLE IF NOT EXISTS write_intents (doc_id TEXT NOT NULL, version_id TEXT NOT NULL, PRIMARY KEY (doc_id, version_id)) WITHOUT ROWID;";
+
 export const SCHEMA_VERSION = "1";
 
 /**
@@ -69,7 +77,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS section_terms USING fts5 (
 CREATE VIRTUAL TABLE IF NOT EXISTS card_terms USING fts5 (
   ${CARD_INDEX_FIELDS.map((f) => f.name).join(", ")}, ${FTS_OPTIONS}
 );
-CREATE TABLE IF NOT EXISTS intents (doc_id TEXT PRIMARY KEY, version_id TEXT) WITHOUT ROWID;
+${INTENTS_TABLE}
 INSERT INTO section_terms (section_terms, rank) VALUES ('rank', '${bm25(SECTION_FIELDS)}');
 INSERT INTO card_terms (card_terms, rank) VALUES ('rank', '${bm25(CARD_INDEX_FIELDS)}');
 INSERT OR IGNORE INTO library_meta (key, value) VALUES ('schema', '${SCHEMA_VERSION}');

@@ -126,19 +126,20 @@ export class SqliteLibraryIndex implements LibraryIndex {
 
   async begin(docId: string, versionId?: string): Promise<void> {
     this.writing("begin");
-    this.sql(
-      "INSERT INTO intents (doc_id, version_id) VALUES (?, ?) ON CONFLICT (doc_id) DO UPDATE SET version_id = excluded.version_id",
-    ).run(docId, versionId ?? null);
+    this.sql("INSERT OR IGNORE INTO write_intents (doc_id, version_id) VALUES (?, ?)").run(
+      docId,
+      versionId ?? "",
+    );
   }
 
   async beginAll(intents: ReadonlyArray<LibraryIntent>): Promise<void> {
     this.writing("begin");
     const insert = this.sql(
-      "INSERT INTO intents (doc_id, version_id) VALUES (?, ?) ON CONFLICT (doc_id) DO UPDATE SET version_id = excluded.version_id",
+      "INSERT OR IGNORE INTO write_intents (doc_id, version_id) VALUES (?, ?)",
     );
     this.db
       .transaction(() => {
-        for (const { docId, versionId } of intents) insert.run(docId, versionId ?? null);
+        for (const { docId, versionId } of intents) insert.run(docId, versionId ?? "");
       })
       .immediate();
   }
@@ -164,21 +165,31 @@ export class SqliteLibraryIndex implements LibraryIndex {
     this.db
       .transaction(() => {
         this.drop(docId);
-        this.sql("DELETE FROM intents WHERE doc_id = ?").run(docId);
+        this.sql("DELETE FROM write_intents WHERE doc_id = ? AND version_id = ''").run(docId);
       })
       .immediate();
   }
 
-  async pending(): Promise<Map<string, string | undefined>> {
-    const rows = this.rows<{ doc_id: string; version_id: string | null }>(
-      "SELECT doc_id, version_id FROM intents ORDER BY doc_id",
+  async pending(): Promise<Map<string, Array<string | undefined>>> {
+    // A file of an earlier release opened read-only keeps its one-per-document `intents` table.
+    const migrated = this.value("SELECT 1 FROM sqlite_master WHERE name = 'write_intents'") !== undefined;
+    const rows = this.rows<{ doc_id: string; version_id: string }>(
+      migrated
+        ? "SELECT doc_id, version_id FROM write_intents ORDER BY doc_id, version_id"
+        : "SELECT doc_id, coalesce(version_id, '') AS version_id FROM intents ORDER BY doc_id",
     );
-    return new Map(rows.map((r) => [r.doc_id, r.version_id ?? undefined]));
+    const pending = new Map<string, Array<string | undefined>>();
+    for (const row of rows) {
+      const versions = pending.get(row.doc_id) ?? [];
+      versions.push(row.version_id === "" ? undefined : row.version_id);
+      pending.set(row.doc_id, versions);
+    }
+    return pending;
   }
 
-  async clear(docId: string): Promise<void> {
+  async clear(docId: string, versionId?: string): Promise<void> {
     this.writing("clear");
-    this.sql("DELETE FROM intents WHERE doc_id = ?").run(docId);
+    this.sql("DELETE FROM write_intents WHERE doc_id = ? AND version_id = ?").run(docId, versionId ?? "");
   }
 
   async indexedVersions(): Promise<Map<string, string>> {
@@ -339,7 +350,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
       );
       terms.run(id, ...sectionFieldTerms(s));
     });
-    this.sql("DELETE FROM intents WHERE doc_id = ?").run(card.docId);
+    this.sql("DELETE FROM write_intents WHERE doc_id = ? AND version_id = ?").run(card.docId, card.versionId);
   }
 
   /** Deletes what is indexed for a document; inside a transaction. */
