@@ -134,9 +134,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
 
   async beginAll(intents: ReadonlyArray<LibraryIntent>): Promise<void> {
     this.writing("begin");
-    const insert = this.sql(
-      "INSERT OR IGNORE INTO write_intents (doc_id, version_id) VALUES (?, ?)",
-    );
+    const insert = this.sql("INSERT OR IGNORE INTO write_intents (doc_id, version_id) VALUES (?, ?)");
     this.db
       .transaction(() => {
         for (const { docId, versionId } of intents) insert.run(docId, versionId ?? "");
