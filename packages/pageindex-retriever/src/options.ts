@@ -108,8 +108,11 @@ export interface DocumentOptions {
    */
   rerank?: number;
   /**
-   * The best candidate is searched alone, without asking the judge, when its score is at least
-   * this many times the next one's; `Infinity` always asks. @defaultValue 1.5
+   * Without a library index (a catalog of cards): the best candidate is searched alone, without
+   * asking the judge, when its score is at least this many times the next one's; `Infinity`
+   * always asks. With a library index it is not used: the model is always asked, and offline
+   * the best `maxDocuments` are searched and their sections ranked by the library's evidence.
+   * @defaultValue 1.5
    */
   margin?: number;
   /**
