@@ -30,10 +30,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { DocumentInterface } from "@langchain/core/documents";
 import { Bm25Index, bm25Doc, tokenize, tokenizeQuery } from "pageindex-core";
 import { PageIndexRetriever, type PageIndexRetrieverInput } from "pageindex-retriever";
-import { documentHoldsEvidence } from "../packages/pageindex-retriever/src/eval/metrics.js";
+import { goldNumbers, holdsGold } from "./library-devset/gold.js";
 import {
   type LibraryFile,
   type LibraryQuestion,
@@ -70,24 +69,6 @@ function args() {
     verbose: argv.includes("--verbose"),
     rebuild: argv.includes("--rebuild"),
   };
-}
-
-/** Gold numbers as the oracle judge reads them: pages, or every line of the range. */
-function goldNumbers(q: LibraryQuestion): number[] {
-  if ("pages" in q.gold) return q.gold.pages;
-  const [from, to] = q.gold.lines;
-  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
-}
-
-/** Whether a returned section holds the gold: metrics.ts's rule for pages, the same rule on lines. */
-function holdsGold(doc: DocumentInterface, q: LibraryQuestion): boolean {
-  const gold = q.gold;
-  if ("pages" in gold) return gold.pages.some((page) => documentHoldsEvidence(doc, { doc: q.docId, page }));
-  const m = doc.metadata as Record<string, unknown>;
-  if (m.docId !== q.docId || typeof m.startLine !== "number") return false;
-  const own = m.includesDescendants !== true ? m.ownEndLine : undefined;
-  const end = typeof own === "number" ? own : typeof m.endLine === "number" ? m.endLine : m.startLine;
-  return m.startLine <= gold.lines[1] && end >= gold.lines[0];
 }
 
 interface Outcome {
