@@ -62,13 +62,12 @@ const target = join(
 );
 writeFileSync(
   target,
-  `import type { EvidenceModel } from "./tree-evidence.js";
-
-/**
+  `/**
  * Fitted by scripts/fit-tree-evidence.ts on the train half of the split dev set (${train.length} PDFs;
  * target: level-aware F1 ≥ ${GOOD_F1}). Weights in FEATURE_NAMES order: ${FEATURE_NAMES.join(", ")}.
  */
-export const EVIDENCE_MODEL: EvidenceModel = ${JSON.stringify(model)};
+// The shape of \`EvidenceModel\` (tree-evidence.ts), written out: that module imports this one.
+export const EVIDENCE_MODEL: { bias: number; weights: readonly number[] } = ${JSON.stringify(model)};
 `,
 );
 console.log(`weights written to ${target}`);
