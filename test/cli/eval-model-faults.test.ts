@@ -79,6 +79,28 @@ describe.skipIf(!existsSync(BIN))("pageindex eval with a failing model", () => {
     }
   });
 
+  it("index against a server that never answers ends at its --deadline, nothing half stored", async () => {
+    const hanging = await startFakeOpenAi(undefined, { hangAll: true });
+    try {
+      await writeFile(join(dir, "kettle-notes.md"), GUIDE.replace("Kettle guide", "Kettle notes"));
+      const result = await run([
+        "--model",
+        `compatible:tiny@${hanging.baseURL}`,
+        "index",
+        join(dir, "kettle-notes.md"),
+        "--deadline",
+        "2",
+      ]);
+      expect(result.code, result.stderr).toBe(4);
+      expect(result.stderr).toMatch(/passed its deadline of 2 s \(--deadline\): 1 file not stored/);
+      const listed = await run(["list", "--json"]);
+      expect(listed.stdout).not.toContain("kettle-notes");
+      expect(listed.stdout).toContain("kettle-guide");
+    } finally {
+      await hanging.close();
+    }
+  });
+
   it("--generate against a server that refuses the key shows HTTP 401, the provider's message and the URL", async () => {
     const refusing = await startFakeOpenAi(401);
     try {

@@ -92,6 +92,11 @@ export function buildProgram(
     .option("--password <password>", "password of encrypted PDFs")
     .option("--force", "re-index files even when unchanged")
     .option("--verify", "read the stored copy of unchanged files too, re-indexing unreadable ones")
+    .option(
+      "--deadline <seconds>",
+      "stop after this long: files not stored yet are left for the next run (default: none)",
+      positiveInt,
+    )
     .action(
       run(async (ctx, paths: string[], opts) => {
         // A mistyped path is reported before the loader (pdf.js, LangChain) is imported.

@@ -25,6 +25,12 @@ export interface IndexCommandOptions {
   /** Also read the stored copy of every unchanged file (all its keys) and re-index it when unreadable. */
   verify?: boolean;
   password?: string;
+  /**
+   * Overall bound of the run (seconds): when it passes, new files are not started and the loads
+   * in flight are cancelled (writes finish whole); what was not stored is left for the next run.
+   * Default: none (a run's length grows with the folder; each model call has its own timeout).
+   */
+  deadline?: number;
 }
 
 /** What happened to one file. */
@@ -356,6 +362,8 @@ export async function indexFiles(
   const interrupt = watchInterrupt(() =>
     progress.log("Interrupted: finishing the documents being written (Ctrl-C again to quit now)…"),
   );
+  const deadline = options.deadline === undefined ? undefined : AbortSignal.timeout(options.deadline * 1000);
+  const signal = deadline ? AbortSignal.any([interrupt.signal, deadline]) : interrupt.signal;
   const run: Run = {
     ctx,
     store,
@@ -369,7 +377,7 @@ export async function indexFiles(
         ? undefined
         : Math.max(1, Math.floor(concurrency / inFlight)),
     progress,
-    signal: interrupt.signal,
+    signal,
   };
 
   const started = performance.now();
@@ -380,7 +388,7 @@ export async function indexFiles(
       groups.map((group) =>
         limit(async () => {
           for (const { file, index } of group) {
-            results[index] = interrupt.signal.aborted
+            results[index] = signal.aborted
               ? { file, docId: toDocId(basename(file)), status: "interrupted" }
               : await indexOne(run, file);
             progress.fileDone();
@@ -401,6 +409,12 @@ export async function indexFiles(
   // One file's own line says it all; a run over several (or one beside skipped files) ends with the count.
   progress.finish(files.length > 1 || interrupted > 0 || skipped.length > 0 ? summary : "");
   if (output.json) printJson(ctx.io, { documents: outcomes });
+  if (interrupted > 0 && deadline?.aborted && !interrupt.signal.aborted) {
+    throw new CliError(
+      `indexing passed its deadline of ${options.deadline} s (--deadline): ${plural(interrupted, "file")} not stored — run the same command again to index them`,
+      EXIT.model,
+    );
+  }
   if (interrupted > 0) return EXIT_INTERRUPTED;
   const failed = outcomes.find((o) => o.status === "failed");
   return failed ? (failureCodes.get(failed) ?? EXIT.failure) : EXIT.ok;
