@@ -5,7 +5,7 @@
  * prompt offers the best candidates with their matching sections in context and it picks
  * documents and sections at once; no lexical shortcut skips it.
  */
-import { getNode, type SkeletonNode, type TreeReader } from "pageindex-core";
+import { getNode, pathToRoot, type TreeReader } from "pageindex-core";
 import { isCatalogReader, type LibraryDocumentHit, type LibraryReader } from "pageindex-store";
 import type { LibraryPick } from "../judge/types.js";
 import type { Candidate, RankedDocument, TrailStep } from "../types.js";
@@ -100,8 +100,9 @@ function weighByRank(ctx: SearchLedger, docIds: readonly string[], score: (docId
  * searched from its root as if it were named alone; {@link fuseLibraryEvidence} then ranks their
  * sections against each other by the library's evidence. Measured on the Debian library dev set
  * (36 questions, hit@3, scripts/eval-library.ts): 15 with the best document and those within
- * `documentMargin` searched together from their roots and best sections, 23 this way (the best
- * document's search alone: 20; the searches' own scores across documents: 19).
+ * `documentMargin` searched together from their roots and best sections, 24 this way (named: 27).
+ * In the simulation that chose it, the best document's search alone gave 20, the searches' own
+ * scores across documents 19.
  */
 async function offlineStarts(
   ctx: SearchLedger,
@@ -118,17 +119,15 @@ async function offlineStarts(
 }
 
 /**
- * A start at one section, or `undefined` when the section is no longer in the document (the
- * index is ahead of or behind the tree) or is a top-level leaf offline. Offline, a leaf starts at
- * its parent (the siblings are judged together, which confirms the match and lets a better
- * neighbour win; a top-level leaf's are judged by the root start); a model's pick starts at the
- * section itself (a leaf is then a result, judged already).
+ * A start at a section the model picked (judged already: a leaf is then a result), or
+ * `undefined` when the section is no longer in the document (the index is ahead of or behind
+ * the tree).
  */
 async function sectionStart(
   ctx: SearchLedger,
   docId: string,
   nodeId: string,
-  verdict: { score: number; reason: string; chain: number; judged?: boolean },
+  verdict: { score: number; reason: string; chain: number },
 ): Promise<WorkItem | undefined> {
   let skeleton: Awaited<ReturnType<SearchLedger["skeleton"]>>;
   try {
@@ -141,30 +140,14 @@ async function sectionStart(
     ctx.warnings.push(`library: section "${nodeId}" is not in document "${docId}" (index out of date)`);
     return undefined;
   }
-  let start: SkeletonNode = node;
-  if (!verdict.judged && node.childIds.length === 0) {
-    // A top-level leaf is judged with its siblings by the document's root start (always planned
-    // beside it): as a start of its own it would come back unjudged, its lexical match
-    // outranking the judge's verdict on it.
-    if (node.parentId === null) return undefined;
-    start = getNode(skeleton, node.parentId) ?? node;
-  }
   const step: TrailStep = {
-    nodeId: start.nodeId,
-    title: start.title,
+    nodeId: node.nodeId,
+    title: node.title,
     score: verdict.score,
     reason: verdict.reason,
-    judge: verdict.judged ? "llm" : "lexical",
+    judge: "llm",
   };
-  return {
-    docId,
-    parent: start,
-    trail: [step],
-    priority: verdict.score,
-    chain: verdict.chain,
-    // A lexical pick is a seed (its children rejected is no dead end); a model's pick is judged.
-    ...(verdict.judged ? {} : { seed: true }),
-  };
+  return { docId, parent: node, trail: [step], priority: verdict.score, chain: verdict.chain };
 }
 
 /**
@@ -212,7 +195,7 @@ async function askJudge(
     const item =
       p.nodeId === undefined
         ? undefined
-        : await sectionStart(ctx, docId, p.nodeId, { score: p.score, reason: p.reason, chain, judged: true });
+        : await sectionStart(ctx, docId, p.nodeId, { score: p.score, reason: p.reason, chain });
     if (item) starts.push(item);
     else if (!rooted.has(docId)) {
       rooted.add(docId);
@@ -343,14 +326,14 @@ async function sectionEvidence(
     const skeleton = await ctx.skeleton(hit.docId).catch(() => undefined);
     if (!skeleton) continue;
     for (const section of hit.sections) {
-      let node = getNode(skeleton, section.nodeId);
-      let score = section.score;
-      while (node) {
-        const key = `${hit.docId}/${node.nodeId}`;
-        if (score > (out.get(key) ?? 0)) out.set(key, score);
-        score *= ANCESTOR_DECAY;
-        node = node.parentId === null ? undefined : getNode(skeleton, node.parentId);
-      }
+      // The section first, then each level up.
+      pathToRoot(skeleton, section.nodeId)
+        .reverse()
+        .forEach((node, up) => {
+          const key = `${hit.docId}/${node.nodeId}`;
+          const score = section.score * ANCESTOR_DECAY ** up;
+          if (score > (out.get(key) ?? 0)) out.set(key, score);
+        });
     }
   }
   return out;

@@ -474,12 +474,13 @@ export class SqliteLibraryIndex implements LibraryIndex {
 
   /** Node counts (the length prior of {@link rankDocuments}) by document row key. */
   private nodeCounts(docs: readonly number[]): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const doc of docs) {
-      const count = this.value("SELECT json_extract(card, '$.nodeCount') FROM documents WHERE doc = ?", doc);
-      if (typeof count === "number" || typeof count === "bigint") out.set(docKey(doc), Number(count));
-    }
-    return out;
+    if (docs.length === 0) return new Map();
+    // One statement whatever the list (a JSON array parameter), so the statement cache holds one.
+    const rows = this.rows<{ doc: number; nodes: number | null }>(
+      "SELECT doc, json_extract(card, '$.nodeCount') AS nodes FROM documents WHERE doc IN (SELECT value FROM json_each(?))",
+      JSON.stringify(docs),
+    );
+    return new Map(rows.flatMap((r) => (r.nodes === null ? [] : [[docKey(r.doc), Number(r.nodes)]])));
   }
 
   /** Cards by document row. */
