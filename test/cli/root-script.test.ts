@@ -22,9 +22,9 @@ describe("the repository's `pnpm pageindex` script", () => {
     const { stderr } = await exec(
       "pnpm",
       ["--silent", "--dir", root, "pageindex", "--store", "my-store", "--no-progress", "index", "notes.md"],
-      { cwd: here, timeout: 60_000 },
+      { cwd: here, timeout: 150_000 },
     );
     expect(stderr).toMatch(/notes\.md: indexed/);
     expect((await stat(join(here, "my-store"))).isDirectory()).toBe(true);
-  }, 90_000);
+  });
 });

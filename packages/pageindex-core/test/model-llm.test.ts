@@ -47,7 +47,7 @@ describe("extractJson", () => {
     expect(extractJson(`Here: ${JSON.stringify(big)}`)).toEqual(big);
     // Small malformed answers are still repaired.
     expect(extractJson(`{"reason": "${"a".repeat(1000)}`)).toEqual({ reason: "a".repeat(1000) });
-  }, 10_000);
+  });
 });
 
 describe("clipModelText", () => {
@@ -87,7 +87,7 @@ describe("invokeStructured", () => {
     expect(result.ok).toBe(false);
     expect(result.attempts).toBe(1);
     if (!result.ok) expect(result.error.name).toBe("AbortError");
-  }, 10_000);
+  });
 
   it("uses JSON text with a text-only model and records usage", async () => {
     const usage = new UsageTracker();

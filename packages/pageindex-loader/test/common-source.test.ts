@@ -79,7 +79,7 @@ describe("readSource", () => {
       /zero\.md is a device, not a regular file/,
     );
     await expect(new MarkdownTreeLoader(fifo).loadTree()).rejects.toBeInstanceOf(SourceReadError);
-  }, 10_000);
+  });
 
   it("enforces maxBytes for paths, Blobs and bytes", async () => {
     const path = join(dir, "big.md");

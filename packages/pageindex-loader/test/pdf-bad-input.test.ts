@@ -94,5 +94,5 @@ describe("bad PDF input", () => {
     expect(chapters[19]).toMatchObject({ title: "Chapter 20", startPage: 476, endPage: 500 });
     // Footers (page numbers) are running furniture, not text or headings.
     expect(chapters[0]?.text).not.toMatch(/^\d+$/m);
-  }, 120_000);
+  });
 });

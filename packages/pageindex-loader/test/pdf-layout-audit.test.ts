@@ -153,7 +153,8 @@ describe("layout path: audit regressions", () => {
     pages.push(page(5, `-${" ".repeat(300_000)}x`));
     const started = performance.now();
     const furniture = findFurniture(pages);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // Linear, not quadratic (that took minutes); the bound leaves room for a loaded machine.
+    expect(performance.now() - started).toBeLessThan(20_000);
     // Roman front-matter numbers and arabic body numbers make one running head.
     expect([1, 2, 3, 4].map((n) => furniture.get(n)?.has(0))).toEqual([true, true, true, true]);
   });

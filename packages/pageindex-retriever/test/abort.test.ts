@@ -60,8 +60,9 @@ describe("cancelling a query with invoke(query, { signal })", () => {
       const retriever = new PageIndexRetriever({ trees: [annualReport()], model, timeoutMs: 30_000 });
       const started = Date.now();
       const error = (await rejection(call(retriever))) as Error;
-      // The hanging call would hold the query for timeoutMs (30 s) without the option.
-      expect(Date.now() - started).toBeLessThan(10_000);
+      // The hanging call would hold the query for timeoutMs (30 s) without the option; the
+      // margin below that is for a loaded machine.
+      expect(Date.now() - started).toBeLessThan(25_000);
       expect(error).toBeInstanceOf(Error);
       expect(model.calls).toBe(1);
     }

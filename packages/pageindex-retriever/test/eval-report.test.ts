@@ -44,7 +44,8 @@ describe("evaluateRetrievers: timing, sections, fallbacks", () => {
         // Builds its "index" once, slowly, on the first question (like a chunk baseline).
         slow: async () => {
           if (!built) {
-            await sleep(250);
+            // Long beside a query's own latency, even on a loaded machine.
+            await sleep(1500);
             built = new RecordingRetriever();
           }
           return built;
@@ -52,11 +53,12 @@ describe("evaluateRetrievers: timing, sections, fallbacks", () => {
       },
     });
     const [first, second] = result.scores.slow as QuestionScore[];
-    expect(first?.setupMs).toBeGreaterThanOrEqual(240);
-    expect(first?.latencyMs).toBeLessThan(200);
-    expect(second?.setupMs).toBeLessThan(50);
-    expect(result.summaries[0]?.indexMs).toBeGreaterThanOrEqual(240);
-    expect(result.summaries[0]?.meanLatencyMs).toBeLessThan(200);
+    // The build's sleep counts as setup, once, never as a question's latency.
+    expect(first?.setupMs).toBeGreaterThanOrEqual(1490);
+    expect(first?.latencyMs).toBeLessThan(1490);
+    expect(second?.setupMs).toBeLessThan(1490);
+    expect(result.summaries[0]?.indexMs).toBeGreaterThanOrEqual(1490);
+    expect(result.summaries[0]?.meanLatencyMs).toBeLessThan(1490);
   });
 
   it("lists every returned section with its place and hit, and sums fallbacks", async () => {

@@ -110,7 +110,8 @@ describe("bad model answers never break a query", () => {
     });
     const started = Date.now();
     const { docs, run: r } = await run(model, { timeoutMs: 50, retries: 1 });
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Never answered: only the 50 ms timeouts end it (a hang bound, room for a loaded machine).
+    expect(Date.now() - started).toBeLessThan(60_000);
     expect(hung).toBe(2);
     expect(docs[0]?.metadata).toMatchObject({ nodeId: ID.note12, judge: "lexical-fallback" });
     expect(r?.warnings.join("\n")).toMatch(/timed out/);

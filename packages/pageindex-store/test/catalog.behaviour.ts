@@ -22,7 +22,8 @@ const ids = async (store: PageIndexStore, query: string, filter?: Record<string,
 /** A made-up word per number, letters only (the tokenizer splits "word3" into "word" and "3"). */
 const word = (i: number) => `zq${"abcdefghij"[i % 10]}${"klmnopqrst"[Math.floor(i / 10) % 10]}x`;
 
-async function eventually(check: () => Promise<boolean>, timeoutMs = 3000): Promise<void> {
+/** Polls `check` until true; the bound only catches a hang (a loaded machine can take seconds). */
+async function eventually(check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > until) throw new Error("condition not met in time");

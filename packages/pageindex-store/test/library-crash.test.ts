@@ -248,6 +248,8 @@ describe.each(engines)("library index after a SIGKILL (%s)", (_engine, makePlace
         await place.cleanup();
       }
     },
-    60_000,
+    // A hang guard, not a speed check: the cases run concurrently, each starting a tsx child,
+    // and at load 8 a child took over 30 s to start (one minute was too short).
+    600_000,
   );
 });

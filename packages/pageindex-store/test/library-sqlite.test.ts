@@ -24,7 +24,7 @@ const folder = async (): Promise<string> => {
 
 /** The JSON a fixture printed on its `RESULT` line, once it exited cleanly. */
 async function result(process: Writer): Promise<Record<string, unknown>> {
-  await process.waitFor("RESULT", 120_000);
+  await process.waitFor("RESULT");
   expect(await process.exited).toBe(0);
   const line = process.lines.find((l) => l.startsWith("RESULT ")) as string;
   return JSON.parse(line.slice("RESULT ".length)) as Record<string, unknown>;
@@ -110,7 +110,7 @@ describe("SqliteLibraryIndex: files and processes", () => {
       startFixture(FIXTURE, { ...job, role: "reader" }),
       startFixture(FIXTURE, { ...job, role: "reader", readOnly: true }),
     ];
-    await writer.waitFor("DONE", 120_000);
+    await writer.waitFor("DONE");
     expect(await writer.exited).toBe(0);
     for (const reader of readers) {
       const seen = await result(reader);

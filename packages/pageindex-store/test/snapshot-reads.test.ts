@@ -44,7 +44,7 @@ async function readDuringReplacements(
     await writer.addTree(makeTree("doc", { nodes: NODES, seed }));
   }
   reader.child.stdin?.write("stop\n");
-  await reader.waitFor("RESULT", 60_000);
+  await reader.waitFor("RESULT");
   expect(await reader.exited).toBe(0);
   const line = reader.lines.find((l) => l.startsWith("RESULT ")) as string;
   return { result: JSON.parse(line.slice("RESULT ".length)) as ReaderResult, writer };

@@ -11,7 +11,10 @@ export interface Writer {
   lines: string[];
   /** When each line arrived (`performance.now()`), parallel to `lines`. */
   lineTimes: number[];
-  /** Resolves when the writer prints a line starting with `prefix`. */
+  /**
+   * Resolves when the writer prints a line starting with `prefix`; rejects at once if it exits
+   * first. The timeout only catches a hang: under load a tsx child can take 30 s+ to start.
+   */
   waitFor(prefix: string, timeoutMs?: number): Promise<void>;
   /** Resolves with the exit code (or signal name) when the process ends. */
   exited: Promise<number | string>;
@@ -64,7 +67,7 @@ export function startFixture(script: string, job: object, as?: { uid: number; gi
     lines,
     lineTimes,
     exited,
-    waitFor(prefix, timeoutMs = 30_000) {
+    waitFor(prefix, timeoutMs = 150_000) {
       if (lines.some((line) => line.startsWith(prefix))) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         const timer = setTimeout(
