@@ -1,16 +1,16 @@
-// Document ids, references and repair, through the built binary: same-name files, `import`
-// over another source, `rm` by exact reference only, and a corrupt stored copy.
-import { existsSync } from "node:fs";
+// Document ids, references and repair, through the CLI's commands run in-process (the ids are
+// what is tested, not the bin: cli.test.ts runs that): same-name files, `import` over another
+// source, `rm` by exact reference only, and a corrupt stored copy.
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, cli, writePageIndexTree } from "./run-cli.js";
+import { cliInProcess, writePageIndexTree } from "./run-cli.js";
 
-describe.skipIf(!existsSync(BIN))("pageindex documents: ids and references", () => {
+describe("pageindex documents: ids and references", () => {
   let dir: string;
   const storeOf = (name: string) => join(dir, name);
-  const run = (store: string, args: string[]) => cli(["--store", store, ...args]);
+  const run = (store: string, args: string[]) => cliInProcess(["--store", store, ...args]);
   const ids = async (store: string) =>
     JSON.parse((await run(store, ["--json", "list"])).stdout).documents.map(
       (d: { docId: string }) => d.docId,

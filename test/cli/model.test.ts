@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatModelFromSpec } from "../../packages/pageindex-cli/src/cli/model-spec.js";
 import { type FakeOpenAi, startFakeOpenAi } from "./fake-openai.js";
-import { BIN, cli } from "./run-cli.js";
+import { BIN, cli, cliInProcess } from "./run-cli.js";
 
 const MANUAL = `# Kettle Manual
 
@@ -37,7 +37,10 @@ describe.skipIf(!existsSync(BIN))("pageindex with a model", () => {
   let store: string;
   let server: FakeOpenAi;
   let deadUrl: string;
-  const run = (args: string[], env: Record<string, string> = {}) => cli(["--store", store, ...args], env);
+  // In-process: what these cases test is the CLI's handling of models, not the bin; one case
+  // (ask with a working model) runs the built bin over HTTP end to end.
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    cliInProcess(["--store", store, ...args], env);
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "pageindex-model-"));
@@ -75,7 +78,9 @@ describe.skipIf(!existsSync(BIN))("pageindex with a model", () => {
 
   it("ask judges with the model and answers citing the sections", async () => {
     const before = server.requests.length;
-    const res = await run([
+    const res = await cli([
+      "--store",
+      store,
       "--model",
       `compatible:tiny@${server.baseURL}`,
       "--json",
@@ -94,13 +99,16 @@ describe.skipIf(!existsSync(BIN))("pageindex with a model", () => {
   });
 
   it("an unreachable model is exit 4 with the provider, the URL and a hint", async () => {
-    const res = await run(["--model", `compatible:tiny@${deadUrl}`, "ask", "How often descale?"]);
+    // Independent reads of one store, at once: each waits out its retries' backoff.
+    const [res, ollama] = await Promise.all([
+      run(["--model", `compatible:tiny@${deadUrl}`, "ask", "How often descale?"]),
+      run(["--model", "ollama:llama3.1", "--json", "ask", "How often descale?"], {
+        OLLAMA_BASE_URL: deadUrl,
+      }),
+    ]);
     expect(res.code).toBe(4);
     expect(res.stderr).toContain(`error: model openai-compatible:tiny at ${deadUrl} failed`);
     expect(res.stderr).toContain("nothing answered at");
-    const ollama = await run(["--model", "ollama:llama3.1", "--json", "ask", "How often descale?"], {
-      OLLAMA_BASE_URL: deadUrl,
-    });
     expect(ollama.code).toBe(4);
     const error = JSON.parse(ollama.stderr.trim().split("\n").pop() as string).error;
     expect(error).toMatchObject({ exitCode: 4 });
@@ -323,5 +331,5 @@ describe.skipIf(!existsSync(BIN))("pageindex with a model", () => {
     } finally {
       await hanging.close();
     }
-  }, 60_000);
+  });
 });
