@@ -1,6 +1,6 @@
-// Fault suite, store side of the CLI, through the built binary: two processes indexing same-name
-// files at once keep both, read-only commands never write to the store folder, and `vacuum`
-// removes what a failed write left.
+// Fault suite, store side of the CLI: two processes (the built binary) indexing same-name files
+// at once keep both; in-process, read-only commands never write to the store folder, and
+// `vacuum` removes what a failed write left.
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -9,11 +9,12 @@ import { FileByteStore, PageIndexStore } from "pageindex-store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WrappedStore } from "../../packages/pageindex-store/test/helpers/stores.js";
 import { makeTree } from "../../packages/pageindex-store/test/helpers/trees.js";
-import { BIN, cli } from "./run-cli.js";
+import { BIN, cli, cliInProcess } from "./run-cli.js";
 
 describe.skipIf(!existsSync(BIN))("pageindex: store faults", () => {
   let dir: string;
-  const run = (store: string, args: string[]) => cli(["--store", store, ...args]);
+  const run = (store: string, args: string[]) => cliInProcess(["--store", store, ...args]);
+  const spawned = (store: string, args: string[]) => cli(["--store", store, ...args]);
   const sources = async (store: string) =>
     JSON.parse((await run(store, ["--json", "list"])).stdout)
       .documents.map((d: { source: string }) => d.source)
@@ -37,7 +38,7 @@ describe.skipIf(!existsSync(BIN))("pageindex: store faults", () => {
     const files = [join(dir, "a", "notes.md"), join(dir, "b", "notes.md")];
     for (let round = 0; round < 3; round += 1) {
       const store = join(dir, `race-${round}`);
-      const runs = await Promise.all(files.map((file) => run(store, ["--json", "index", file])));
+      const runs = await Promise.all(files.map((file) => spawned(store, ["--json", "index", file])));
       expect(runs.map((r) => r.code)).toEqual([0, 0]);
       expect(await sources(store)).toEqual(files);
       const ids = runs.map((r) => JSON.parse(r.stdout).documents[0].docId as string).sort();
