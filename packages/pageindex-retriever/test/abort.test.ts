@@ -21,7 +21,8 @@ describe("cancelling a query with invoke(query, { signal })", () => {
     });
     const controller = new AbortController();
     const query = retriever.invoke("effective tax rate", { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Aborted once the hanging call is in flight, however long a loaded machine takes to get there.
+    while (model.calls < 1) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
     const error = (await rejection(query)) as Error;
     expect(error?.name).toBe("AbortError");
