@@ -40,7 +40,9 @@ const CORE_VERSION = "1.2.18";
 
 async function registryReachable(): Promise<boolean> {
   try {
-    await exec("npm", ["ping", "--loglevel=error"], { timeout: 20_000 });
+    // A hang bound: npm alone can take tens of seconds to start on a loaded machine, and a
+    // slow ping must not skip the whole file.
+    await exec("npm", ["ping", "--loglevel=error"], { timeout: 120_000 });
     return true;
   } catch {
     return false;
