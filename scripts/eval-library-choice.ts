@@ -7,6 +7,8 @@
  * - after: the same trees in the test-support `SectionLibraryReader`, a `LibraryReader` whose
  *   `searchLibrary` ranks every section by BM25 (standing in for the store's library index until
  *   it lands): candidates from the sections, one library prompt with a model.
+ * - store: the same trees in a folder store, whose SQLite section index (field weights, length
+ *   prior) is what users get.
  * Each asked library-wide and with the document named, offline and with the oracle judge (which
  * knows the answer's document and pages; `--noise 2` adds near misses). Reported per setting:
  * right document in the top 3, hit@3, prompt tokens, calls and sequential round trips per question.
@@ -15,11 +17,12 @@
  *      [--corpus ../shared/corpus] [--noise 2] [--only <setting substring>] [--verbose]
  * Writes .bench-out/eval-library-choice.json.
  */
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { TreeDocument, TreeReader } from "pageindex-core";
 import { MarkdownTreeLoader } from "pageindex-loader";
-import { MemoryTreeReader } from "pageindex-store";
+import { MemoryTreeReader, PageIndexStore } from "pageindex-store";
 import { SectionLibraryReader } from "../packages/pageindex-retriever/test/support/library-reader.js";
 import { CORPUS_DIR } from "./corpus.js";
 import { financeBench, firstHit, type Question, reference } from "./eval-offline-judge.js";
@@ -42,7 +45,7 @@ const K = 3;
 
 interface Setting {
   name: string;
-  reader: "before" | "after";
+  reader: "before" | "after" | "store";
   model: boolean;
   named?: boolean;
   options?: Partial<Input>;
@@ -59,6 +62,10 @@ const SETTINGS: Setting[] = [
   { name: "before, oracle (llm)", reader: "before", model: true, options: { documentSelection: "llm" } },
   { name: "after, oracle", reader: "after", model: true },
   { name: "after, oracle, maxDocuments 1", reader: "after", model: true, options: { maxDocuments: 1 } },
+  { name: "store, named, offline", reader: "store", model: false, named: true },
+  { name: "store, offline", reader: "store", model: false },
+  { name: "store, named, oracle", reader: "store", model: true, named: true },
+  { name: "store, oracle", reader: "store", model: true },
 ];
 
 interface Row {
@@ -151,7 +158,15 @@ async function main(): Promise<void> {
   const trees: TreeDocument[] = [...fb.trees, ...ref.trees, ...markdown];
   const questions: Question[] = [...fb.questions, ...ref.questions];
   const names = new Map(trees.map((t) => [t.docId, t.docName]));
-  const readers = { before: new MemoryTreeReader(trees), after: new SectionLibraryReader(trees) };
+  // The folder store: its SQLite section index is what users get (the stand-in above ranks by
+  // plain BM25, without the store's field weights and length prior).
+  const store = await PageIndexStore.fromPath(mkdtempSync(join(tmpdir(), "eval-library-choice-")));
+  for (const tree of trees) await store.addTree(tree);
+  const readers = {
+    before: new MemoryTreeReader(trees),
+    after: new SectionLibraryReader(trees),
+    store: store as TreeReader,
+  };
   console.log(`${trees.length} documents, ${questions.length} questions, oracle noise ${NOISE}`);
   const rows: Row[] = [];
   for (const setting of SETTINGS.filter((s) => s.name.includes(ONLY))) {

@@ -121,7 +121,11 @@ export class OracleJudge extends BaseChatModel {
       goldName === undefined ||
       name === undefined ||
       nameKey(name).startsWith(nameKey(goldName).slice(0, 40));
-    const library = this.library(prompt, holds, isGold, question) ?? this.catalog(prompt, isGold);
+    // A library prompt lists several documents: its blocks are gated by their own names (the
+    // first "Document:" line is only the first candidate's), so they read the gold pages as given.
+    const goldPages = this.gold.get(question) ?? [];
+    const holdsInBlock = (o: Offered) => goldPages.some((p) => p >= o.start && p <= o.end);
+    const library = this.library(prompt, holdsInBlock, isGold, question) ?? this.catalog(prompt, isGold);
     if (library) return library;
     // A one-document prompt about another document than the answer's: nothing holds it.
     const shown = /^Document: (.*)$/m.exec(prompt)?.[1];

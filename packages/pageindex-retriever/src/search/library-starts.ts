@@ -20,8 +20,8 @@ const SECTIONS_PER_DOCUMENT = 12;
 /**
  * Share of `maxPromptTokens` the library prompt may fill: it should cost about a document's
  * first prompt. Measured with the oracle judge on the Debian library dev set (36 questions, with
- * the library prompt's 7 documents): 0.35 → 2,833 prompt tokens and 1.36 round trips a question
- * (document named: 2,591 and 1.00); 0.5 with 10 documents → 3,735 and 1.36.
+ * the library prompt's 7 documents): 0.35 → 2,305 prompt tokens and 1.14 round trips a question
+ * (document named: 2,591 and 1.00); 0.25 → 2,219 and 1.31; 0.5 → 3,129 and 1.11.
  */
 const PROMPT_SHARE = 0.35;
 /** A library match counts for the sections above it, less at each level up. */
