@@ -61,7 +61,7 @@ const before = new Map<string, Row>(
     : [],
 );
 const docs = SPLIT_DEVSET.filter((d) => !values.half || d.half === values.half);
-const pct = (a: number, b: number): string => (b === 0 ? "-" : ((100 * a) / b).toFixed(1));
+const pct = (a: number, b: number): string => (b === 0 ? "-" : ((100 * a) / b).toFixed(2));
 const rows: Row[] = [];
 
 console.log(

@@ -1,3 +1,4 @@
+import { continuesBrokenWord } from "../text/dehyphenate.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import { compactTitle, stripNumbering, titleSimilarity } from "./titles.js";
 
@@ -129,10 +130,27 @@ function lineBelow(lines: readonly PdfLine[], y: number, skip: ReadonlySet<numbe
 }
 
 /**
+ * The line where the word `line` starts with begins: `line` itself, or, when it continues a word
+ * broken by a hyphen at the end of the body line before it (a destination pointing into a
+ * paragraph, as an index anchor set after a hyphenated word does), that earlier line. A section
+ * cut there would leave "exam-" at the end of one text and "ples" at the start of the next.
+ */
+function wordStart(lines: readonly PdfLine[], line: number, skip: ReadonlySet<number> | undefined): number {
+  let start = line;
+  for (let i = line - 1; i >= 0; i--) {
+    if (skip?.has(i)) continue;
+    if (!continuesBrokenWord((lines[i] as PdfLine).text, (lines[start] as PdfLine).text)) break;
+    start = i;
+  }
+  return start;
+}
+
+/**
  * The line where a section's heading stands on its page, or undefined when nothing there reads
  * as its title. With an outline destination's top that lies within the page's text, the
  * destination decides: the line matching the title just below that top (a running head or a
- * mention elsewhere on the page cannot win), else the first line below it. Without one (a
+ * mention elsewhere on the page cannot win), else the first line below it, moved up to the start
+ * of a word broken onto it (a section never starts mid-word). Without one (a
  * model's section, a destination at the page top), the best match outside running heads, the
  * first of equals, after `after` when a previous section stands on the same page.
  */
@@ -152,7 +170,7 @@ export function locateHeading(
     const printed = bestMatch(lines, title, after, (i) => !skip?.has(i));
     if (printed !== undefined) return printed;
     const first = lineBelow(lines, y, skip);
-    if (first >= 0) return first;
+    if (first >= 0) return wordStart(lines, first, skip);
   }
   return (
     bestMatch(lines, title, after, (i) => !skip?.has(i)) ?? bestMatch(lines, title, after, inner(lines, skip))
