@@ -64,7 +64,9 @@ describe("a destination on a line that continues a hyphenated word", () => {
     }
     // Nothing lost or doubled: the texts in order are the page's text.
     const printed = pages.flatMap((p) => p.lines ?? []).map((l) => (typeof l === "string" ? l : l.text));
-    expect(squash(nodes.map((n) => n.text).join(""))).toBe(squash(printed.join("")).replace("exam-ples", "examples"));
+    expect(squash(nodes.map((n) => n.text).join(""))).toBe(
+      squash(printed.join("")).replace("exam-ples", "examples"),
+    );
   });
 
   it("moves up across several broken lines and skips running heads, but keeps a line that starts a word", () => {
