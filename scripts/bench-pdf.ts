@@ -241,9 +241,10 @@ const setRatios = (job: Job, key: keyof Cost): number[] =>
     let den = 0;
     for (const byJob of costs.values()) {
       const c = byJob.get(job)?.[r];
-      if (!c) continue;
+      const raw = byJob.get("raw")?.[r];
+      if (!c || !raw) continue;
       num += c[key];
-      den += (byJob.get("raw")?.[r] as Cost)[key];
+      den += raw[key];
     }
     return num / den;
   });
