@@ -116,6 +116,20 @@ function textTop(lines: readonly PdfLine[], skip: ReadonlySet<number> | undefine
   return top;
 }
 
+/** The highest line that is not skipped (-1 when there is none). */
+function topLine(lines: readonly PdfLine[], skip: ReadonlySet<number> | undefined): number {
+  return lineBelow(lines, Number.POSITIVE_INFINITY, skip);
+}
+
+/**
+ * Whether an outline destination's top `y` names its page rather than a line on it: it lies
+ * above the page's text, or the first line below it is the page's first body line.
+ */
+export function destinationAtPageTop(page: ParsedPage, y: number, skip?: ReadonlySet<number>): boolean {
+  const first = lineBelow(page.lines, y, skip);
+  return y >= textTop(page.lines, skip) - 1 || first < 0 || first === topLine(page.lines, skip);
+}
+
 /** The highest line (not skipped) whose baseline is at or below `y`: where a destination's top lands. */
 function lineBelow(lines: readonly PdfLine[], y: number, skip: ReadonlySet<number> | undefined): number {
   let pick = -1;
@@ -164,10 +178,18 @@ export function locateHeading(
   if (y !== undefined && y < textTop(lines, skip) - 1) {
     const best = nearDestination(page, title, y, options);
     if (best !== undefined) return best;
-    // Nothing near the destination reads as the title, but the page prints it elsewhere
-    // (an old pdfTeX gives a Texinfo heading at a page's top the y of its anchor at the previous
-    // page's foot): the destination is off, the printed heading is not.
-    const printed = bestMatch(lines, title, after, (i) => !skip?.has(i));
+    // Nothing near the destination reads as the title, but the page prints it elsewhere. The
+    // destination still bounds where: the heading is taken above it (an anchor set after its
+    // heading: a LaTeX heading wrapped or restyled, an "INDEX" title over its columns, old
+    // pdfTeX's Texinfo anchors at the page's foot), never from a mention below it, unless the
+    // destination is the page's first line (it names the page, as a title page's bookmark does).
+    const atTop = destinationAtPageTop(page, y, skip);
+    const printed = bestMatch(
+      lines,
+      title,
+      after,
+      (i) => !skip?.has(i) && (atTop || (lines[i] as PdfLine).y > y),
+    );
     if (printed !== undefined) return printed;
     const first = lineBelow(lines, y, skip);
     if (first >= 0) return wordStart(lines, first, skip);
