@@ -9,9 +9,10 @@
 // with its range. `--outline` also times the outline path, `--read` the loader's read step alone.
 //
 // PDFs: generated ones (pdf-lib, the tests' builder: a numbered report with a printed contents
-// page, no outline, and the CLI's sample), dev-set manuals from six producers (fetched by
-// scripts/debian-docs.ts into ~/.cache/pageindex-devset; `--devset a,b` picks others by label,
-// `--devset none` skips them), `--corpus` adds ../shared/corpus, `--files a.pdf,b.pdf` adds files.
+// page, no outline, and the CLI's sample; `--generated 0` skips both), dev-set manuals from seven
+// producers (fetched by scripts/debian-docs.ts into ~/.cache/pageindex-devset; `--devset a,b`
+// picks others by label, `--devset none` skips them), `--corpus` adds ../shared/corpus, `--files
+// a.pdf,b.pdf` adds files.
 //
 // Usage: pnpm build && npx tsx scripts/bench-pdf.ts [--runs N] [--devset a,b|none] [--generated N]
 //        [--corpus] [--files a.pdf,b.pdf] [--outline] [--read]
@@ -91,12 +92,15 @@ async function generatedReport(pages: number): Promise<Sample> {
 async function samples(): Promise<Sample[]> {
   const out: Sample[] = [];
   const generated = Number.parseInt(values.generated ?? "120", 10);
-  if (generated > 0) out.push(await generatedReport(generated));
-  const sample = resolve(
-    dirname(fileURLToPath(import.meta.url)),
-    "../packages/pageindex-cli/samples/acme-annual-report-2025.pdf",
-  );
-  out.push({ name: basename(sample), bytes: new Uint8Array(readFileSync(sample)) });
+  if (generated > 0) {
+    out.push(await generatedReport(generated));
+    // The CLI's sample, generated too (scripts/make-samples.ts).
+    const sample = resolve(
+      dirname(fileURLToPath(import.meta.url)),
+      "../packages/pageindex-cli/samples/acme-annual-report-2025.pdf",
+    );
+    out.push({ name: basename(sample), bytes: new Uint8Array(readFileSync(sample)) });
+  }
   const picks = values.devset === "none" ? [] : (values.devset?.split(",") ?? DEVSET_DEFAULT);
   for (const pick of picks) {
     const doc = SPLIT_DEVSET.find((d) => `${d.pkg}/${basename(d.path).replace(/\.gz$/, "")}`.includes(pick));
