@@ -55,13 +55,23 @@ interface Row {
   error?: string;
 }
 
-const before = new Map<string, Row>(
+/** A row's key: its label, numbered when several PDFs share it (gap-doc's two manual.pdf). */
+const keyed = (list: readonly Row[]): Map<string, Row> => {
+  const out = new Map<string, Row>();
+  for (const r of list) {
+    let key = r.label;
+    for (let n = 2; out.has(key); n++) key = `${r.label}#${n}`;
+    out.set(key, r);
+  }
+  return out;
+};
+const before = keyed(
   values.against && existsSync(values.against)
-    ? (JSON.parse(readFileSync(values.against, "utf8")) as Row[]).map((r) => [r.label, r])
+    ? (JSON.parse(readFileSync(values.against, "utf8")) as Row[])
     : [],
 );
 const docs = SPLIT_DEVSET.filter((d) => !values.half || d.half === values.half);
-const pct = (a: number, b: number): string => (b === 0 ? "-" : ((100 * a) / b).toFixed(1));
+const pct = (a: number, b: number): string => (b === 0 ? "-" : ((100 * a) / b).toFixed(2));
 const rows: Row[] = [];
 
 console.log(
@@ -115,7 +125,7 @@ for (const doc of docs) {
     row.error = (error as Error).message.split("\n")[0];
   }
   rows.push(row);
-  const b = before.get(label);
+  const b = before.get([...keyed(rows).keys()].at(-1) as string);
   console.log(
     `${row.half} | ${row.producer} | ${label} | ${row.pages} | ${row.sections} | ${row.checkable} | ${row.error ? `failed: ${row.error}` : pct(row.starting, row.checkable)} | ${b ? pct(b.starting, b.checkable) : "-"} | ${row.lost} | ${row.duplicated}`,
   );
@@ -150,9 +160,9 @@ function totals(list: readonly Row[]): Map<string, Row> {
 const now = totals(rows);
 const then = totals([...before.values()]);
 console.log(
-  "\nhalf | producer | PDFs | sections checked | start at heading % | before % | chars lost | chars duplicated",
+  "\nhalf | producer | PDFs | sections checked | start at heading % | before % | chars lost | chars duplicated | before: lost / duplicated",
 );
-console.log("--- | --- | ---: | ---: | ---: | ---: | ---: | ---:");
+console.log("--- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---:");
 for (const key of [...now.keys()].sort()) {
   const t = now.get(key) as Row;
   const b = then.get(key);
@@ -160,7 +170,7 @@ for (const key of [...now.keys()].sort()) {
     (r) => `${r.half} | ${r.producer}` === key || (key.endsWith("| all") && key.startsWith(r.half)),
   ).length;
   console.log(
-    `${key} | ${n} | ${t.checkable} | ${pct(t.starting, t.checkable)} | ${b ? pct(b.starting, b.checkable) : "-"} | ${t.lost} | ${t.duplicated}`,
+    `${key} | ${n} | ${t.checkable} | ${pct(t.starting, t.checkable)} | ${b ? pct(b.starting, b.checkable) : "-"} | ${t.lost} | ${t.duplicated} | ${b ? `${b.lost} / ${b.duplicated}` : "-"}`,
   );
 }
 if (values.json) writeFileSync(values.json, JSON.stringify(rows, null, 1));

@@ -1,7 +1,8 @@
 /** Where a heading stands on its page (issue 18): the cases real manuals showed. */
 import { describe, expect, it } from "vitest";
 import { locateHeading } from "../src/pdf/structure/heading-position.js";
-import type { ParsedPage } from "../src/pdf/types.js";
+import { locateEntries } from "../src/pdf/structure/sections.js";
+import type { ParsedPage, SectionEntry } from "../src/pdf/types.js";
 import { parsedPage, pdfLine } from "./fixtures/pdf-lines.js";
 
 /** A page from [text, baseline y, size] lines, top to bottom. */
@@ -88,5 +89,73 @@ describe("locateHeading", () => {
     ]);
     expect(locateHeading(p, "bravo", { y: 842, skip: new Set([0]) })).toBe(2);
     expect(locateHeading(p, "charlie", { y: 842 })).toBeUndefined();
+  });
+});
+
+/**
+ * Content rules checked against the destination (issue 26 item 1): a title printed elsewhere on
+ * the page, and a heading at the foot of the previous page, are taken only where the
+ * destination can have drifted from them, never against it.
+ */
+describe("a destination bounds the content rules", () => {
+  it("takes the title printed above the destination (a wrapped or restyled heading), never a mention below it", () => {
+    const p = page([
+      ["Chapter 6. Setting up MSISDN provisioning for WAP", 703, 17],
+      ["gateway", 683, 17],
+      ["This chapter explains how to set up provisioning.", 650],
+      ["The gateway reads its settings from one file.", 636],
+      ["See Setting up MSISDN provisioning for WAP gateway", 300],
+      ["for the details of each setting.", 288],
+    ]);
+    const title = "Chapter 6. Setting up MSISDN provisioning for WAP gateway";
+    expect(locateHeading(p, title, { y: 676 })).toBe(0);
+    // A destination mid-page whose title is printed only further down, as a mention: the
+    // destination decides (its line), not the mention.
+    const mention = page([
+      ["Overview", 760, 14],
+      ["The daemon starts at boot and reads its configuration.", 730],
+      ["Its log goes to the system journal by default.", 716],
+      ["Configuration", 400, 9],
+    ]);
+    expect(locateHeading(mention, "Configuration", { y: 735 })).toBe(1);
+  });
+
+  it("a destination at the page's first line names the page: the title is found wherever printed", () => {
+    const title = page([
+      ["SystemTap 4.8", 687.5, 34],
+      ["SystemTap Beginners Guide", 624.7, 34],
+      ["Introduction to SystemTap", 568.6, 14],
+    ]);
+    expect(locateHeading(title, "SystemTap Beginners Guide", { y: 718 })).toBe(1);
+  });
+
+  const pages = (second: Array<[string, number, number?]>) => [
+    parsedPage(
+      [pdfLine("Text of the first section runs to the page's foot.", 300), pdfLine("Results", 120, 14)],
+      1,
+    ),
+    parsedPage(
+      second.map(([text, y, size]) => pdfLine(text, y, size)),
+      2,
+    ),
+  ];
+
+  it("moves a heading to the foot of the previous page only when the destination is its page's top", () => {
+    const top = pages([
+      ["The results of the first trial are below.", 780],
+      ["They held on every machine we tried.", 766],
+    ]);
+    const atTop: SectionEntry[] = [{ title: "Results", page: 2, y: 795, children: [] }];
+    locateEntries(atTop, top);
+    expect(atTop[0]).toMatchObject({ page: 1, line: 1 });
+    // The destination lands mid-page, on a line of its own: it stays there.
+    const mid = pages([
+      ["The first trial ran for a week.", 780],
+      ["The results of the first trial are below.", 500],
+      ["They held on every machine we tried.", 486],
+    ]);
+    const midPage: SectionEntry[] = [{ title: "Results", page: 2, y: 510, children: [] }];
+    locateEntries(midPage, mid);
+    expect(midPage[0]).toMatchObject({ page: 2, line: 1 });
   });
 });

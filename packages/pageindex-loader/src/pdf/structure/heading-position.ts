@@ -1,3 +1,4 @@
+import { continuesBrokenWord } from "../text/dehyphenate.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import { compactTitle, stripNumbering, titleSimilarity } from "./titles.js";
 
@@ -115,6 +116,20 @@ function textTop(lines: readonly PdfLine[], skip: ReadonlySet<number> | undefine
   return top;
 }
 
+/** The highest line that is not skipped (-1 when there is none). */
+function topLine(lines: readonly PdfLine[], skip: ReadonlySet<number> | undefined): number {
+  return lineBelow(lines, Number.POSITIVE_INFINITY, skip);
+}
+
+/**
+ * Whether an outline destination's top `y` names its page rather than a line on it: it lies
+ * above the page's text, or the first line below it is the page's first body line.
+ */
+export function destinationAtPageTop(page: ParsedPage, y: number, skip?: ReadonlySet<number>): boolean {
+  const first = lineBelow(page.lines, y, skip);
+  return y >= textTop(page.lines, skip) - 1 || first < 0 || first === topLine(page.lines, skip);
+}
+
 /** The highest line (not skipped) whose baseline is at or below `y`: where a destination's top lands. */
 function lineBelow(lines: readonly PdfLine[], y: number, skip: ReadonlySet<number> | undefined): number {
   let pick = -1;
@@ -129,10 +144,27 @@ function lineBelow(lines: readonly PdfLine[], y: number, skip: ReadonlySet<numbe
 }
 
 /**
+ * The line where the word `line` starts with begins: `line` itself, or, when it continues a word
+ * broken by a hyphen at the end of the body line before it (a destination pointing into a
+ * paragraph, as an index anchor set after a hyphenated word does), that earlier line. A section
+ * cut there would leave "exam-" at the end of one text and "ples" at the start of the next.
+ */
+function wordStart(lines: readonly PdfLine[], line: number, skip: ReadonlySet<number> | undefined): number {
+  let start = line;
+  for (let i = line - 1; i >= 0; i--) {
+    if (skip?.has(i)) continue;
+    if (!continuesBrokenWord((lines[i] as PdfLine).text, (lines[start] as PdfLine).text)) break;
+    start = i;
+  }
+  return start;
+}
+
+/**
  * The line where a section's heading stands on its page, or undefined when nothing there reads
  * as its title. With an outline destination's top that lies within the page's text, the
  * destination decides: the line matching the title just below that top (a running head or a
- * mention elsewhere on the page cannot win), else the first line below it. Without one (a
+ * mention elsewhere on the page cannot win), else the first line below it, moved up to the start
+ * of a word broken onto it (a section never starts mid-word). Without one (a
  * model's section, a destination at the page top), the best match outside running heads, the
  * first of equals, after `after` when a previous section stands on the same page.
  */
@@ -146,13 +178,21 @@ export function locateHeading(
   if (y !== undefined && y < textTop(lines, skip) - 1) {
     const best = nearDestination(page, title, y, options);
     if (best !== undefined) return best;
-    // Nothing near the destination reads as the title, but the page prints it elsewhere
-    // (an old pdfTeX gives a Texinfo heading at a page's top the y of its anchor at the previous
-    // page's foot): the destination is off, the printed heading is not.
-    const printed = bestMatch(lines, title, after, (i) => !skip?.has(i));
+    // Nothing near the destination reads as the title, but the page prints it elsewhere. The
+    // destination still bounds where: the heading is taken above it (an anchor set after its
+    // heading: a LaTeX heading wrapped or restyled, an "INDEX" title over its columns, old
+    // pdfTeX's Texinfo anchors at the page's foot), never from a mention below it, unless the
+    // destination is the page's first line (it names the page, as a title page's bookmark does).
+    const atTop = destinationAtPageTop(page, y, skip);
+    const printed = bestMatch(
+      lines,
+      title,
+      after,
+      (i) => !skip?.has(i) && (atTop || (lines[i] as PdfLine).y > y),
+    );
     if (printed !== undefined) return printed;
     const first = lineBelow(lines, y, skip);
-    if (first >= 0) return first;
+    if (first >= 0) return wordStart(lines, first, skip);
   }
   return (
     bestMatch(lines, title, after, (i) => !skip?.has(i)) ?? bestMatch(lines, title, after, inner(lines, skip))

@@ -3,7 +3,13 @@ import { countDocumentTokens } from "../../common/token-count.js";
 import { joinPageLines } from "../text/dehyphenate.js";
 import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine, PdfPosition, SectionEntry } from "../types.js";
-import { locateHeading, matchAmong, nearDestination, printedOnPage } from "./heading-position.js";
+import {
+  destinationAtPageTop,
+  locateHeading,
+  matchAmong,
+  nearDestination,
+  printedOnPage,
+} from "./heading-position.js";
 
 /** Title given to the text before the first section. */
 export const PREFACE_TITLE = "Preface";
@@ -23,9 +29,16 @@ export function locateEntries(
   const trusted = destinationsAgree(entries, pages, furniture);
   for (const e of flatten(entries)) {
     const page = pages[e.page - 1];
-    if (e.line === undefined && e.y !== undefined && page && e.page > 1) {
+    if (
+      e.line === undefined &&
+      e.y !== undefined &&
+      page &&
+      e.page > 1 &&
+      destinationAtPageTop(page, e.y, furniture?.get(e.page))
+    ) {
       // A heading set at the foot of the page before its destination's page (its anchor went
-      // to the next page with the text after it): the title is not printed on its own page.
+      // to the next page with the text after it, so the destination is that page's top): the
+      // title is not printed on its own page. A destination further down keeps its page.
       const before = footHeading(pages[e.page - 2], e, prev, furniture);
       if (before !== undefined && !printedOnPage(page, e.title, furniture?.get(e.page))) {
         e.page -= 1;

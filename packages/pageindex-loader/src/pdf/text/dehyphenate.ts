@@ -27,6 +27,15 @@ export function isHyphenatedWord(left: string, right: string, vocab: Vocabulary,
   return strict ? !leftWord && !rightWord : !(leftWord && rightWord);
 }
 
+/**
+ * Whether {@link joinLines} carries the first word of `line` up to `previous` (the previous line
+ * ends in a word broken by a hyphen): `line` then starts mid-word, and a section cut there would
+ * split that word between two texts.
+ */
+export function continuesBrokenWord(previous: string, line: string): boolean {
+  return LINE_END_BREAK.test(previous) && LINE_START_WORD.test(line);
+}
+
 /** Joins "manip- ulated" inside one line when the document says it is one word. */
 export function joinInlineBreaks(line: string, vocab: Vocabulary): string {
   if (!line.includes("- ")) return line;
