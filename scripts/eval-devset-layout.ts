@@ -15,11 +15,11 @@ import { LOW_CONFIDENCE } from "../packages/pageindex-loader/src/pdf/structure/c
 import { layoutContext, layoutStructure } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
 import { outlineStructure } from "../packages/pageindex-loader/src/pdf/structure/outline.js";
 import type { TreeFeatures } from "../packages/pageindex-loader/src/pdf/structure/tree-evidence.js";
-import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
 import { DEBIAN_CACHE } from "./debian-docs.js";
 import { SPLIT_DEVSET } from "./devset-split.js";
+import { layoutF1, referenceEntries, topTwo } from "./layout-devset-score.js";
 import { parsedPdf } from "./parsed-pdf-cache.js";
-import { type Entry, match } from "./structure-match.js";
+import type { Entry } from "./structure-match.js";
 
 const { values } = parseArgs({
   options: {
@@ -42,19 +42,6 @@ export interface LayoutRow {
   features: TreeFeatures;
 }
 
-function topTwo(entries: readonly SectionEntry[]): Entry[] {
-  const out: Entry[] = [];
-  const walk = (list: readonly SectionEntry[], level: number) => {
-    for (const e of list) {
-      out.push({ title: e.title, page: e.page, level });
-      if (level < 2) walk(e.children, level + 1);
-    }
-  };
-  walk(entries, 1);
-  return out;
-}
-
-const f1 = (p: number, r: number): number => (p + r === 0 ? 0 : (2 * p * r) / (p + r));
 const pct = (x: number): string => (100 * x).toFixed(1);
 const rows: LayoutRow[] = [];
 
@@ -68,21 +55,15 @@ for (const doc of SPLIT_DEVSET) {
   if (!pdf) continue;
   const outline = outlineStructure(pdf.outline);
   if (!outline.usable) continue;
-  let refRoots = outline.entries;
-  const only = refRoots[0];
-  if (refRoots.length === 1 && only && only.children.length > 0) refRoots = only.children;
-  const reference = topTwo(refRoots);
+  const reference = referenceEntries(outline.entries);
   const result = layoutStructure(layoutContext(pdf.pages, { pageLabels: pdf.pageLabels }));
   const predicted = topTwo(result.entries);
-  const hits = match(reference, predicted, 0, true).size;
-  const any = match(reference, predicted, 0, false).size;
-  const p = predicted.length === 0 ? 0 : hits / predicted.length;
+  const scores = layoutF1(reference, result.entries);
   const row: LayoutRow = {
     label,
     half: doc.half,
     producer: doc.producer,
-    f1: f1(p, hits / reference.length),
-    f1AnyLevel: f1(predicted.length === 0 ? 0 : any / predicted.length, any / reference.length),
+    ...scores,
     confidence: result.confidence.score,
     features: result.evidence,
   };
