@@ -38,6 +38,9 @@ export interface LayoutRow {
   producer: string;
   f1: number;
   f1AnyLevel: number;
+  missed: number;
+  extra: number;
+  wrongDepth: number;
   confidence: number;
   features: TreeFeatures;
 }
@@ -45,8 +48,10 @@ export interface LayoutRow {
 const pct = (x: number): string => (100 * x).toFixed(1);
 const rows: LayoutRow[] = [];
 
-console.log("half | producer | doc | pages | reference | layout | F1 | F1 any level | confidence | warned");
-console.log("--- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---");
+console.log(
+  "half | producer | doc | pages | reference | layout | F1 | F1 any level | missed | extra | wrong depth | confidence | warned",
+);
+console.log("--- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---");
 for (const doc of SPLIT_DEVSET) {
   if (values.half && doc.half !== values.half) continue;
   const label = `${doc.pkg}/${basename(doc.path).replace(/\.gz$/, "")}`;
@@ -69,7 +74,7 @@ for (const doc of SPLIT_DEVSET) {
   };
   rows.push(row);
   console.log(
-    `${doc.half} | ${doc.producer} | ${label} | ${pdf.pageCount} | ${reference.length} | ${predicted.length} | ${pct(row.f1)} | ${pct(row.f1AnyLevel)} | ${row.confidence.toFixed(2)} | ${row.confidence < LOW_CONFIDENCE ? "yes" : ""}`,
+    `${doc.half} | ${doc.producer} | ${label} | ${pdf.pageCount} | ${reference.length} | ${predicted.length} | ${pct(row.f1)} | ${pct(row.f1AnyLevel)} | ${row.missed} | ${row.extra} | ${row.wrongDepth} | ${row.confidence.toFixed(2)} | ${row.confidence < LOW_CONFIDENCE ? "yes" : ""}`,
   );
   if (values.show && label.includes(values.show)) {
     const line = (e: Entry) => `${"  ".repeat(e.level - 1)}${e.title} [p${e.page}]`;
@@ -80,17 +85,18 @@ for (const doc of SPLIT_DEVSET) {
   }
 }
 console.log(
-  "\nhalf | PDFs | mean level-aware F1 | mean F1 any level | warned | warned with F1 < 0.8 / all with F1 < 0.8",
+  "\nhalf | PDFs | mean level-aware F1 | mean F1 any level | missed | extra | wrong depth | warned | warned with F1 < 0.8 / all with F1 < 0.8",
 );
-console.log("--- | ---: | ---: | ---: | ---: | ---:");
+console.log("--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:");
 for (const half of ["train", "validation"]) {
   const list = rows.filter((r) => r.half === half);
   if (list.length === 0) continue;
   const mean = (f: (r: LayoutRow) => number) => list.reduce((s, r) => s + f(r), 0) / list.length;
   const warned = list.filter((r) => r.confidence < LOW_CONFIDENCE);
   const bad = list.filter((r) => r.f1 < 0.8);
+  const sum = (f: (r: LayoutRow) => number) => list.reduce((s, r) => s + f(r), 0);
   console.log(
-    `${half} | ${list.length} | ${pct(mean((r) => r.f1))} | ${pct(mean((r) => r.f1AnyLevel))} | ${warned.length} | ${bad.filter((r) => r.confidence < LOW_CONFIDENCE).length} / ${bad.length}`,
+    `${half} | ${list.length} | ${pct(mean((r) => r.f1))} | ${pct(mean((r) => r.f1AnyLevel))} | ${sum((r) => r.missed)} | ${sum((r) => r.extra)} | ${sum((r) => r.wrongDepth)} | ${warned.length} | ${bad.filter((r) => r.confidence < LOW_CONFIDENCE).length} / ${bad.length}`,
   );
 }
 if (values.features) writeFileSync(values.features, JSON.stringify(rows, null, 1));

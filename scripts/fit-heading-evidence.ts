@@ -99,27 +99,33 @@ const meanF1 = (list: readonly Doc[], model: HeadingModel): number =>
       layoutF1(d.reference, nestHeadings(keepLikelyHeadings(d.headings, headingContext(d.ctx), model))).f1,
     0,
   ) / list.length;
-let best: HeadingModel = { ...base, threshold: 0 };
+let best: HeadingModel = { ...base, threshold: 0, lookWeight: 0 };
 let bestF1 = meanF1(train, best);
 console.log(`train mean F1 keeping every candidate: ${(100 * bestF1).toFixed(1)}`);
-for (const threshold of [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]) {
-  const model = { ...base, threshold };
-  const f = meanF1(train, model);
-  console.log(`cut ${threshold}: train mean F1 ${(100 * f).toFixed(1)}`);
-  if (f > bestF1 + 1e-9) {
-    best = model;
-    bestF1 = f;
+for (const lookWeight of [0, 0.25, 0.5, 0.75]) {
+  const line: string[] = [];
+  for (const threshold of [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]) {
+    const model = { ...base, threshold, lookWeight };
+    const f = meanF1(train, model);
+    line.push(`${threshold}: ${(100 * f).toFixed(1)}`);
+    if (f > bestF1 + 1e-9) {
+      best = model;
+      bestF1 = f;
+    }
   }
+  console.log(`look weight ${lookWeight}, train mean F1 by cut: ${line.join(", ")}`);
 }
 const model: HeadingModel = {
   bias: Number(best.bias.toFixed(4)),
   weights: best.weights.map((v) => Number(v.toFixed(4))),
   threshold: best.threshold,
+  lookWeight: best.lookWeight,
 };
 console.log(
   HEADING_FEATURE_NAMES.map((n, i) => `${n}: ${model.weights[i]}`).join(", "),
   `bias: ${model.bias}`,
   `cut: ${model.threshold}`,
+  `look weight: ${model.lookWeight}`,
 );
 for (const half of ["train", "validation"]) {
   const list = docs.filter((d) => d.half === half);
@@ -128,14 +134,13 @@ for (const half of ["train", "validation"]) {
   for (const d of list) {
     d.x.forEach((_, i) => {
       const f = Object.fromEntries(HEADING_FEATURE_NAMES.map((n, k) => [n, d.x[i]?.[k] ?? 0]));
-      const p =
-        headingScore(f as unknown as Parameters<typeof headingScore>[0], model) >= model.threshold ? 1 : 0;
+      const p = headingScore(f as unknown as Parameters<typeof headingScore>[0], model) >= 0.5 ? 1 : 0;
       right += p === d.y[i] ? 1 : 0;
       all += 1;
     });
   }
   console.log(
-    `${half}: candidates classified right ${((100 * right) / all).toFixed(1)} %, mean tree F1 ${(100 * meanF1(list, model)).toFixed(1)}`,
+    `${half}: candidates classified right (p ≥ 0.5) ${((100 * right) / all).toFixed(1)} %, mean tree F1 ${(100 * meanF1(list, model)).toFixed(1)}`,
   );
 }
 if (!values.dry) {
@@ -150,7 +155,7 @@ if (!values.dry) {
  * ${ys.length} candidates). Weights in HEADING_FEATURE_NAMES order: ${HEADING_FEATURE_NAMES.join(", ")}.
  */
 // The shape of \`HeadingModel\` (heading-evidence.ts), written out: that module imports this one.
-export const HEADING_MODEL: { bias: number; weights: readonly number[]; threshold: number } = ${JSON.stringify(model)};
+export const HEADING_MODEL: { bias: number; weights: readonly number[]; threshold: number; lookWeight: number } = ${JSON.stringify(model)};
 `,
   );
   console.log(`weights written to ${target}`);

@@ -28,15 +28,30 @@ export function referenceEntries(outline: readonly SectionEntry[]): Entry[] {
 
 const f1 = (p: number, r: number): number => (p + r === 0 ? 0 : (2 * p * r) / (p + r));
 
+/** A tree's scores and its errors by class. */
+export interface LayoutScore {
+  f1: number;
+  f1AnyLevel: number;
+  /** Reference entries no layout node matches. */
+  missed: number;
+  /** Layout nodes of the top two levels that match no reference entry. */
+  extra: number;
+  /** Nodes that match a reference entry only at another depth. */
+  wrongDepth: number;
+}
+
 /** Level-aware F1 and F1 at any level of a layout tree against the reference. */
-export function layoutF1(
-  reference: readonly Entry[],
-  entries: readonly SectionEntry[],
-): { f1: number; f1AnyLevel: number } {
+export function layoutF1(reference: readonly Entry[], entries: readonly SectionEntry[]): LayoutScore {
   const predicted = topTwo(entries);
-  const score = (sameLevel: boolean): number => {
-    const hits = match(reference, predicted, 0, sameLevel).size;
-    return f1(predicted.length === 0 ? 0 : hits / predicted.length, hits / Math.max(1, reference.length));
+  const leveled = match(reference, predicted, 0, true).size;
+  const any = match(reference, predicted, 0, false).size;
+  const score = (hits: number): number =>
+    f1(predicted.length === 0 ? 0 : hits / predicted.length, hits / Math.max(1, reference.length));
+  return {
+    f1: score(leveled),
+    f1AnyLevel: score(any),
+    missed: reference.length - any,
+    extra: predicted.length - any,
+    wrongDepth: any - leveled,
   };
-  return { f1: score(true), f1AnyLevel: score(false) };
 }

@@ -26,7 +26,11 @@ export interface HeadingFeatures {
   keyword: number;
   /** Located in the printed table of contents. */
   inToc: number;
-  /** A printed table of contents exists and does not list this heading. */
+  /**
+   * Not listed in the printed table of contents, times the share of candidates of the same look
+   * that it lists (a look the contents never lists, like sub-sections under a short contents, is
+   * no doubt).
+   */
   missingFromToc: number;
   /** Words, over 10, clipped to 1. */
   words: number;
@@ -34,7 +38,7 @@ export interface HeadingFeatures {
   lowerWords: number;
   /** Ends with a sentence's punctuation or a colon. */
   endsLikeSentence: number;
-  /** A bare word that is no title alone ("ONE", "CHAPTER", "Contents"). */
+  /** A bare word that is no title alone ("ONE", "CHAPTER", "Contents", "Short Contents"). */
   bareWord: number;
   /** Space above over the body leading, minus 1, clipped to 0..4 (0 for a page's first line). */
   spaceAbove: number;
@@ -82,10 +86,15 @@ export interface HeadingModel {
   weights: readonly number[];
   /** Candidates scoring below this are dropped. */
   threshold: number;
+  /**
+   * How much of a candidate's score is its look's mean score (0..1): headings of one look are
+   * headings together, so one odd line of a heading look is not dropped alone.
+   */
+  lookWeight: number;
 }
 
 const BARE_WORD =
-  /^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|chapter|part|appendix|section|contents|index|lecture)$/i;
+  /^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|chapter|part|appendix|section|index|lecture|(?:short |table of )?contents)$/i;
 
 const clip = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));
 const flag = (b: boolean): number => (b ? 1 : 0);
@@ -116,7 +125,12 @@ export function headingFeatures(headings: readonly Heading[], ctx: HeadingContex
   const margins = pageMargins(ctx.pages);
   const titleCounts = new Map<string, number>();
   const stylePages = new Map<string, Set<number>>();
+  const styleCounts = new Map<string, { all: number; listed: number }>();
   for (const h of headings) {
+    const c = styleCounts.get(styleKey(h)) ?? { all: 0, listed: 0 };
+    c.all += 1;
+    if (h.tocLevel !== undefined) c.listed += 1;
+    styleCounts.set(styleKey(h), c);
     const t = normalizeTitle(h.title);
     titleCounts.set(t, (titleCounts.get(t) ?? 0) + 1);
     const set = stylePages.get(styleKey(h)) ?? new Set<number>();
@@ -141,7 +155,10 @@ export function headingFeatures(headings: readonly Heading[], ctx: HeadingContex
       numberDepth: n?.kind === "dotted" ? Math.min(1, (n.depth ?? 1) / 3) : 0,
       keyword: flag(n?.kind === "keyword"),
       inToc: flag(h.tocLevel !== undefined),
-      missingFromToc: flag(ctx.hasToc && h.tocLevel === undefined),
+      missingFromToc:
+        ctx.hasToc && h.tocLevel === undefined
+          ? (styleCounts.get(styleKey(h))?.listed ?? 0) / (styleCounts.get(styleKey(h))?.all ?? 1)
+          : 0,
       words: Math.min(1, words.length / 10),
       lowerWords: words.length === 0 ? 0 : lower / words.length,
       endsLikeSentence: flag(/[.!?:;,]$/.test(h.title.trim())),
@@ -184,8 +201,18 @@ export function keepLikelyHeadings(
   model: HeadingModel = HEADING_MODEL,
 ): Heading[] {
   const features = headingFeatures(headings, ctx);
-  const kept = headings.filter(
-    (_, i) => headingScore(features[i] as HeadingFeatures, model) >= model.threshold,
-  );
+  const scores = features.map((f) => headingScore(f, model));
+  const looks = new Map<string, { sum: number; n: number }>();
+  headings.forEach((h, i) => {
+    const l = looks.get(styleKey(h)) ?? { sum: 0, n: 0 };
+    l.sum += scores[i] as number;
+    l.n += 1;
+    looks.set(styleKey(h), l);
+  });
+  const blended = (h: Heading, i: number): number => {
+    const l = looks.get(styleKey(h)) as { sum: number; n: number };
+    return (1 - model.lookWeight) * (scores[i] as number) + model.lookWeight * (l.sum / l.n);
+  };
+  const kept = headings.filter((h, i) => blended(h, i) >= model.threshold);
   return kept.length >= 2 ? kept : [...headings];
 }

@@ -14,7 +14,7 @@ import { dropAdmonitions, dropLabels } from "./labels.js";
 import { dropInitials } from "./numbering.js";
 import { findContentsCopies, findPrintedToc, type PrintedToc } from "./printed-toc.js";
 import { type BodyStyle, bodyStyle } from "./style.js";
-import { compactTitle, titleSimilarity } from "./titles.js";
+import { compactTitle, normalizeTitle, titleSimilarity } from "./titles.js";
 import { evidenceDoubts, evidenceScore, type TreeFeatures, treeFeatures } from "./tree-evidence.js";
 
 /** Facts about a document's layout, computed once and shared by the layout path and node splitting. */
@@ -86,6 +86,9 @@ function partOf(body: string, toc: string): boolean {
   return b.length >= 8 && b.length >= t.length * 0.4 && t.includes(b);
 }
 
+/** The title of a contents page itself, as a TOC entry. */
+const CONTENTS_ENTRY = /^(?:short contents|contents|table of contents|summary contents)$/i;
+
 const byPosition = (a: Heading, b: Heading): number => a.page - b.page || a.line - b.line;
 
 /** The layout path's heading candidates in document order, before the heading model weighs them. */
@@ -105,7 +108,12 @@ export function layoutCandidates(ctx: LayoutContext): LayoutCandidates {
       (h) => h.strength === "strong",
     ),
   );
-  const tocHeadings = ctx.toc && ctx.toc.headings.length >= 2 ? ctx.toc.headings : [];
+  // A contents page's own title read as an entry ("Short Contents" over Texinfo's chapters) is
+  // no section: kept, it would hold the whole document.
+  const tocHeadings =
+    ctx.toc && ctx.toc.headings.length >= 2
+      ? ctx.toc.headings.filter((h) => !CONTENTS_ENTRY.test(normalizeTitle(h.title)))
+      : [];
   let all: Heading[] = found;
   if (tocHeadings.length > 0) {
     // A body heading the TOC already placed (same page, same title or its wrapped second line) is dropped.
