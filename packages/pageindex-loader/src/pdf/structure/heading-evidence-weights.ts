@@ -1,6 +1,6 @@
 /**
  * Fitted by scripts/fit-heading-evidence.ts on the train half of the split dev set (37 PDFs,
- * 7033 candidates). Weights in HEADING_FEATURE_NAMES order: sizeRatio, bold, caps, italic, numbered, numberDepth, keyword, inToc, missingFromToc, words, lowerWords, endsLikeSentence, bareWord, spaceAbove, firstOnPage, pageDepth, indent, repeated, stylePages, label.
+ * 7033 candidates). Weights in HEADING_FEATURE_NAMES order: sizeRatio, bold, italic, numbered, numberDepth, inToc, missingFromToc, words, lowerWords, endsLikeSentence, bareWord, spaceAbove, pageDepth, indent, repeated, stylePages, label.
  */
 // The shape of `HeadingModel` (heading-evidence.ts), written out: that module imports this one.
 export const HEADING_MODEL: {
@@ -9,10 +9,10 @@ export const HEADING_MODEL: {
   threshold: number;
   lookWeight: number;
 } = {
-  bias: -1.0987,
+  bias: -2.0962,
   weights: [
-    5.9774, -0.1562, -1.9275, 2.6906, 0.6949, -0.5866, -3.0796, 5.1263, -4.0735, 0.6236, -0.925, 0.0365,
-    -1.5536, 0.5233, -2.9107, -0.6978, -0.8496, -1.0792, -0.9268, -1.7087,
+    5.7391, -0.1, 2.4569, -1.2296, 1.2441, 4.7524, -4.4124, 0.8392, -0.6691, -0.1068, -2.5769, 0.7397,
+    -0.0801, -0.8794, -1.0453, -0.2165, -1.5909,
   ],
   threshold: 0.4,
   lookWeight: 0.25,

@@ -60,11 +60,9 @@ export interface HeadingFeatures {
 export const HEADING_FEATURE_NAMES = [
   "sizeRatio",
   "bold",
-  "caps",
   "italic",
   "numbered",
   "numberDepth",
-  "keyword",
   "inToc",
   "missingFromToc",
   "words",
@@ -72,7 +70,6 @@ export const HEADING_FEATURE_NAMES = [
   "endsLikeSentence",
   "bareWord",
   "spaceAbove",
-  "firstOnPage",
   "pageDepth",
   "indent",
   "repeated",
@@ -192,14 +189,22 @@ export function headingScore(f: HeadingFeatures, model: HeadingModel = HEADING_M
 }
 
 /**
- * Keeps the candidates the model takes for headings. A document whose candidates the model
- * would nearly all drop keeps them (the model knows no better heading there).
+ * Fewer candidates than this and the model stays out: it was fitted on manuals of dozens to
+ * hundreds of headings, and its document-wide features (how many pages a look covers, repeats,
+ * what the contents lists of a look) say little about a handful.
+ */
+export const MIN_CANDIDATES = 30;
+
+/**
+ * Keeps the candidates the model takes for headings. A short document ({@link MIN_CANDIDATES}),
+ * or one whose candidates the model would nearly all drop, keeps them all.
  */
 export function keepLikelyHeadings(
   headings: readonly Heading[],
   ctx: HeadingContext,
   model: HeadingModel = HEADING_MODEL,
 ): Heading[] {
+  if (headings.length < MIN_CANDIDATES) return [...headings];
   const features = headingFeatures(headings, ctx);
   const scores = features.map((f) => headingScore(f, model));
   const looks = new Map<string, { sum: number; n: number }>();
