@@ -65,7 +65,6 @@ describe("heading evidence", () => {
     expect(chapter?.bold).toBe(1);
     expect(chapter?.numbered).toBe(1);
     expect(chapter?.numberDepth).toBeCloseTo(1 / 3);
-    expect(chapter?.firstOnPage).toBe(1);
     expect(section?.numberDepth).toBeCloseTo(2 / 3);
     expect(section?.sizeRatio).toBeCloseTo(0.2, 1);
     // 36 pt past the margin at a 10 pt body: 3.6 body sizes.
@@ -105,12 +104,11 @@ describe("heading evidence", () => {
   it("the fitted model keeps a listed chapter heading and drops what only looks like one", () => {
     const listed = row({ sizeRatio: 0.6, bold: 1, numbered: 1, numberDepth: 1 / 3, inToc: 1, words: 0.3 });
     expect(headingScore(listed)).toBeGreaterThan(HEADING_MODEL.threshold);
-    // Body size, of a look the contents lists, not listed itself, repeated, first on its page.
+    // Body size, of a look the contents lists, not listed itself, repeated.
     const stray = row({
       bold: 1,
       missingFromToc: 1,
       repeated: 1,
-      firstOnPage: 1,
       stylePages: 0.9,
       words: 0.1,
     });

@@ -15,15 +15,11 @@ export interface HeadingFeatures {
   sizeRatio: number;
   /** Bold where body text is not. */
   bold: number;
-  /** All capitals. */
-  caps: number;
   italic: number;
   /** Opens with numbering ("2.1", "B.", "IV"). */
   numbered: number;
   /** Dotted numbering's depth over 3 ("2" → 1/3, "2.1.3" → 1). */
   numberDepth: number;
-  /** A PART/Chapter/Appendix keyword. */
-  keyword: number;
   /** Located in the printed table of contents. */
   inToc: number;
   /**
@@ -42,8 +38,6 @@ export interface HeadingFeatures {
   bareWord: number;
   /** Space above over the body leading, minus 1, clipped to 0..4 (0 for a page's first line). */
   spaceAbove: number;
-  /** First line on its page (after furniture). */
-  firstOnPage: number;
   /** Vertical position: 0 at the page top, 1 at the bottom. */
   pageDepth: number;
   /** Indentation past the page's usual left margin, in body sizes, clipped to 0..4. */
@@ -146,11 +140,9 @@ export function headingFeatures(headings: readonly Heading[], ctx: HeadingContex
     return {
       sizeRatio: clip(h.style.size / ctx.body.size - 1, 0, 2),
       bold: flag(h.style.bold && !ctx.body.bold),
-      caps: flag(h.style.caps),
       italic: flag(h.style.italic),
       numbered: flag(n !== undefined),
       numberDepth: n?.kind === "dotted" ? Math.min(1, (n.depth ?? 1) / 3) : 0,
-      keyword: flag(n?.kind === "keyword"),
       inToc: flag(h.tocLevel !== undefined),
       missingFromToc:
         ctx.hasToc && h.tocLevel === undefined
@@ -164,7 +156,6 @@ export function headingFeatures(headings: readonly Heading[], ctx: HeadingContex
         line && h.line > 0 && line.gapBefore > 0
           ? clip(line.gapBefore / Math.max(1, ctx.body.leading) - 1, 0, 4)
           : 0,
-      firstOnPage: flag(h.line === 0),
       pageDepth: line && height > 0 ? clip((top - line.y) / height, 0, 1) : 0,
       indent: line ? clip((line.x - (margins.get(h.page) ?? line.x)) / ctx.body.size, 0, 4) : 0,
       repeated: flag((titleCounts.get(normalizeTitle(h.title)) ?? 0) > 1),
