@@ -8,6 +8,7 @@
  *
  * Run: npx tsx scripts/fit-heading-evidence.ts [--dry]
  */
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -158,5 +159,7 @@ if (!values.dry) {
 export const HEADING_MODEL: { bias: number; weights: readonly number[]; threshold: number; lookWeight: number } = ${JSON.stringify(model)};
 `,
   );
+  // Laid out as the linter wants it, so the written file passes `pnpm run lint`.
+  execFileSync("npx", ["biome", "format", "--write", target], { stdio: "ignore" });
   console.log(`weights written to ${target}`);
 }
