@@ -15,11 +15,11 @@ import { LOW_CONFIDENCE } from "../packages/pageindex-loader/src/pdf/structure/c
 import { layoutContext, layoutStructure } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
 import { outlineStructure } from "../packages/pageindex-loader/src/pdf/structure/outline.js";
 import type { TreeFeatures } from "../packages/pageindex-loader/src/pdf/structure/tree-evidence.js";
-import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
 import { DEBIAN_CACHE } from "./debian-docs.js";
 import { SPLIT_DEVSET } from "./devset-split.js";
+import { layoutF1, referenceEntries, topTwo } from "./layout-devset-score.js";
 import { parsedPdf } from "./parsed-pdf-cache.js";
-import { type Entry, match } from "./structure-match.js";
+import type { Entry } from "./structure-match.js";
 
 const { values } = parseArgs({
   options: {
@@ -38,28 +38,20 @@ export interface LayoutRow {
   producer: string;
   f1: number;
   f1AnyLevel: number;
+  missed: number;
+  extra: number;
+  wrongDepth: number;
   confidence: number;
   features: TreeFeatures;
 }
 
-function topTwo(entries: readonly SectionEntry[]): Entry[] {
-  const out: Entry[] = [];
-  const walk = (list: readonly SectionEntry[], level: number) => {
-    for (const e of list) {
-      out.push({ title: e.title, page: e.page, level });
-      if (level < 2) walk(e.children, level + 1);
-    }
-  };
-  walk(entries, 1);
-  return out;
-}
-
-const f1 = (p: number, r: number): number => (p + r === 0 ? 0 : (2 * p * r) / (p + r));
 const pct = (x: number): string => (100 * x).toFixed(1);
 const rows: LayoutRow[] = [];
 
-console.log("half | producer | doc | pages | reference | layout | F1 | F1 any level | confidence | warned");
-console.log("--- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---");
+console.log(
+  "half | producer | doc | pages | reference | layout | F1 | F1 any level | missed | extra | wrong depth | confidence | warned",
+);
+console.log("--- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---");
 for (const doc of SPLIT_DEVSET) {
   if (values.half && doc.half !== values.half) continue;
   const label = `${doc.pkg}/${basename(doc.path).replace(/\.gz$/, "")}`;
@@ -68,27 +60,21 @@ for (const doc of SPLIT_DEVSET) {
   if (!pdf) continue;
   const outline = outlineStructure(pdf.outline);
   if (!outline.usable) continue;
-  let refRoots = outline.entries;
-  const only = refRoots[0];
-  if (refRoots.length === 1 && only && only.children.length > 0) refRoots = only.children;
-  const reference = topTwo(refRoots);
+  const reference = referenceEntries(outline.entries);
   const result = layoutStructure(layoutContext(pdf.pages, { pageLabels: pdf.pageLabels }));
   const predicted = topTwo(result.entries);
-  const hits = match(reference, predicted, 0, true).size;
-  const any = match(reference, predicted, 0, false).size;
-  const p = predicted.length === 0 ? 0 : hits / predicted.length;
+  const scores = layoutF1(reference, result.entries);
   const row: LayoutRow = {
     label,
     half: doc.half,
     producer: doc.producer,
-    f1: f1(p, hits / reference.length),
-    f1AnyLevel: f1(predicted.length === 0 ? 0 : any / predicted.length, any / reference.length),
+    ...scores,
     confidence: result.confidence.score,
     features: result.evidence,
   };
   rows.push(row);
   console.log(
-    `${doc.half} | ${doc.producer} | ${label} | ${pdf.pageCount} | ${reference.length} | ${predicted.length} | ${pct(row.f1)} | ${pct(row.f1AnyLevel)} | ${row.confidence.toFixed(2)} | ${row.confidence < LOW_CONFIDENCE ? "yes" : ""}`,
+    `${doc.half} | ${doc.producer} | ${label} | ${pdf.pageCount} | ${reference.length} | ${predicted.length} | ${pct(row.f1)} | ${pct(row.f1AnyLevel)} | ${row.missed} | ${row.extra} | ${row.wrongDepth} | ${row.confidence.toFixed(2)} | ${row.confidence < LOW_CONFIDENCE ? "yes" : ""}`,
   );
   if (values.show && label.includes(values.show)) {
     const line = (e: Entry) => `${"  ".repeat(e.level - 1)}${e.title} [p${e.page}]`;
@@ -99,17 +85,18 @@ for (const doc of SPLIT_DEVSET) {
   }
 }
 console.log(
-  "\nhalf | PDFs | mean level-aware F1 | mean F1 any level | warned | warned with F1 < 0.8 / all with F1 < 0.8",
+  "\nhalf | PDFs | mean level-aware F1 | mean F1 any level | missed | extra | wrong depth | warned | warned with F1 < 0.8 / all with F1 < 0.8",
 );
-console.log("--- | ---: | ---: | ---: | ---: | ---:");
+console.log("--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:");
 for (const half of ["train", "validation"]) {
   const list = rows.filter((r) => r.half === half);
   if (list.length === 0) continue;
   const mean = (f: (r: LayoutRow) => number) => list.reduce((s, r) => s + f(r), 0) / list.length;
   const warned = list.filter((r) => r.confidence < LOW_CONFIDENCE);
   const bad = list.filter((r) => r.f1 < 0.8);
+  const sum = (f: (r: LayoutRow) => number) => list.reduce((s, r) => s + f(r), 0);
   console.log(
-    `${half} | ${list.length} | ${pct(mean((r) => r.f1))} | ${pct(mean((r) => r.f1AnyLevel))} | ${warned.length} | ${bad.filter((r) => r.confidence < LOW_CONFIDENCE).length} / ${bad.length}`,
+    `${half} | ${list.length} | ${pct(mean((r) => r.f1))} | ${pct(mean((r) => r.f1AnyLevel))} | ${sum((r) => r.missed)} | ${sum((r) => r.extra)} | ${sum((r) => r.wrongDepth)} | ${warned.length} | ${bad.filter((r) => r.confidence < LOW_CONFIDENCE).length} / ${bad.length}`,
   );
 }
 if (values.features) writeFileSync(values.features, JSON.stringify(rows, null, 1));

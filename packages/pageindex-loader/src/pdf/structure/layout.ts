@@ -8,12 +8,13 @@ import {
   markRepeatedLabels,
   takeTitlePage,
 } from "./document-shape.js";
+import { type HeadingContext, keepLikelyHeadings } from "./heading-evidence.js";
 import { nestHeadings } from "./hierarchy.js";
 import { dropAdmonitions, dropLabels } from "./labels.js";
 import { dropInitials } from "./numbering.js";
 import { findContentsCopies, findPrintedToc, type PrintedToc } from "./printed-toc.js";
 import { type BodyStyle, bodyStyle } from "./style.js";
-import { compactTitle, titleSimilarity } from "./titles.js";
+import { compactTitle, normalizeTitle, titleSimilarity } from "./titles.js";
 import { evidenceDoubts, evidenceScore, type TreeFeatures, treeFeatures } from "./tree-evidence.js";
 
 /** Facts about a document's layout, computed once and shared by the layout path and node splitting. */
@@ -85,19 +86,34 @@ function partOf(body: string, toc: string): boolean {
   return b.length >= 8 && b.length >= t.length * 0.4 && t.includes(b);
 }
 
+/** The title of a contents page itself, as a TOC entry. */
+const CONTENTS_ENTRY = /^(?:short contents|contents|table of contents|summary contents)$/i;
+
 const byPosition = (a: Heading, b: Heading): number => a.page - b.page || a.line - b.line;
 
+/** The layout path's heading candidates in document order, before the heading model weighs them. */
+export interface LayoutCandidates {
+  headings: Heading[];
+  /** The title on the document's title page, when it has one. */
+  title?: string;
+}
+
 /**
- * The layout path: headings from page content (size, weight, numbering), anchored on the
- * printed table of contents when one was found and placed, nested into a hierarchy.
+ * Heading candidates from page content (size, weight, numbering), anchored on the printed table
+ * of contents when one was found and placed, with labels, admonitions and running heads set aside.
  */
-export function layoutStructure(ctx: LayoutContext): LayoutResult {
+export function layoutCandidates(ctx: LayoutContext): LayoutCandidates {
   const found = dropInitials(
     findHeadings(ctx.pages, { body: ctx.body, furniture: ctx.furniture, ...tocSkip(ctx) }).filter(
       (h) => h.strength === "strong",
     ),
   );
-  const tocHeadings = ctx.toc && ctx.toc.headings.length >= 2 ? ctx.toc.headings : [];
+  // A contents page's own title read as an entry ("Short Contents" over Texinfo's chapters) is
+  // no section: kept, it would hold the whole document.
+  const tocHeadings =
+    ctx.toc && ctx.toc.headings.length >= 2
+      ? ctx.toc.headings.filter((h) => !CONTENTS_ENTRY.test(normalizeTitle(h.title)))
+      : [];
   let all: Heading[] = found;
   if (tocHeadings.length > 0) {
     // A body heading the TOC already placed (same page, same title or its wrapped second line) is dropped.
@@ -128,7 +144,23 @@ export function layoutStructure(ctx: LayoutContext): LayoutResult {
     ctx.furniture,
     ctx.body.size,
   );
-  all = markRepeatedLabels(titlePage.headings);
+  const out: LayoutCandidates = { headings: markRepeatedLabels(titlePage.headings) };
+  if (titlePage.title) out.title = titlePage.title;
+  return out;
+}
+
+/** What the heading model needs to know about a document. */
+export function headingContext(ctx: LayoutContext): HeadingContext {
+  return { pages: ctx.pages, body: ctx.body, hasToc: (ctx.toc?.headings.length ?? 0) >= 2 };
+}
+
+/**
+ * The layout path: heading candidates ({@link layoutCandidates}), those the per-heading model
+ * takes for headings ({@link keepLikelyHeadings}), nested into a hierarchy.
+ */
+export function layoutStructure(ctx: LayoutContext): LayoutResult {
+  const candidates = layoutCandidates(ctx);
+  const all = keepLikelyHeadings(candidates.headings, headingContext(ctx));
   const entries = nestHeadings(all);
   const parts = layoutConfidence(entries, all, ctx.pages, ctx.body.size);
   const toc = ctx.toc ? { entries: ctx.toc.entries.length, located: ctx.toc.headings.length } : undefined;
@@ -148,7 +180,7 @@ export function layoutStructure(ctx: LayoutContext): LayoutResult {
     },
     evidence,
   };
-  if (titlePage.title) result.title = titlePage.title;
+  if (candidates.title) result.title = candidates.title;
   if (ctx.toc) {
     result.toc = {
       pages: ctx.toc.pages,

@@ -33,7 +33,8 @@ const KEYWORD = new RegExp(
   `^(${Object.keys(KEYWORD_TIERS).join("|")})\\s+([0-9]{1,3}[A-Z]?|[IVXLC]{1,6}|[A-Z])(?=$|[\\s.:\\-—–)])`,
   "i",
 );
-const DOTTED = /^(\d{1,2}(?:\.\d{1,2}){1,4})\.?(?:\s+|\t)(?=\S)/;
+/** "2.1.3", and an appendix's "A.1" / "B.2.3" (a letter then numbers; "U.S." is no numbering). */
+const DOTTED = /^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){1,4})\.?(?:\s+|\t)(?=\S)/;
 const SINGLE = /^(\d{1,2})(?:\.\s*|\s+|\t)(?=\p{L})/u;
 const ROMAN = /^([IVXLC]{2,6}|[IVX])(?:\.\s*|\t)(?=\S)/;
 /**

@@ -1,0 +1,117 @@
+/**
+ * The layout path's per-heading model (issue 26): the features it reads from a generated PDF
+ * (size and weight over the body, numbering depth, indentation, printed-contents match, repeats)
+ * and what the fitted weights (heading-evidence-weights.ts) keep and drop.
+ */
+import { describe, expect, it } from "vitest";
+import { readPdf } from "../src/pdf/read/read-pdf.js";
+import {
+  HEADING_FEATURE_NAMES,
+  type HeadingFeatures,
+  headingFeatures,
+  headingScore,
+} from "../src/pdf/structure/heading-evidence.js";
+import { HEADING_MODEL } from "../src/pdf/structure/heading-evidence-weights.js";
+import { headingContext, layoutCandidates, layoutContext } from "../src/pdf/structure/layout.js";
+import { body, buildPdf, type LineSpec, type PageSpec, tocPage } from "./fixtures/pdf-builder.js";
+
+const h = (text: string, size: number, extra: Partial<LineSpec> = {}): LineSpec => ({
+  text,
+  size,
+  bold: true,
+  gap: 14,
+  ...extra,
+});
+
+/** Each candidate's title with its features, from generated pages. */
+async function featuresOf(pages: PageSpec[]): Promise<Map<string, HeadingFeatures>> {
+  const pdf = await readPdf(await buildPdf({ pages }), { source: "fixture.pdf" });
+  const ctx = layoutContext(pdf.pages, { pageLabels: pdf.pageLabels });
+  const { headings } = layoutCandidates(ctx);
+  const features = headingFeatures(headings, headingContext(ctx));
+  return new Map(headings.map((c, i) => [`${c.title}@${c.page}`, features[i] as HeadingFeatures]));
+}
+
+/** A feature row with every feature 0 but those given. */
+const row = (set: Partial<HeadingFeatures>): HeadingFeatures => ({
+  ...(Object.fromEntries(HEADING_FEATURE_NAMES.map((n) => [n, 0])) as unknown as HeadingFeatures),
+  ...set,
+});
+
+describe("heading evidence", () => {
+  it("has one fitted weight per feature and a cut between 0 and 1", () => {
+    expect(HEADING_MODEL.weights).toHaveLength(HEADING_FEATURE_NAMES.length);
+    expect(HEADING_MODEL.threshold).toBeGreaterThan(0);
+    expect(HEADING_MODEL.threshold).toBeLessThan(1);
+  });
+
+  it("reads size and weight over the body, numbering depth and indentation from the page", async () => {
+    const f = await featuresOf([
+      {
+        lines: [
+          h("1 Introduction", 16),
+          ...body(10, 1),
+          h("1.1 Scope of the work", 12, { indent: 36 }),
+          ...body(10, 2),
+        ],
+      },
+      { lines: [h("2 Installation", 16), ...body(12, 3)] },
+    ]);
+    const chapter = f.get("1 Introduction@1");
+    const section = f.get("1.1 Scope of the work@1");
+    expect(chapter).toBeDefined();
+    expect(section).toBeDefined();
+    expect(chapter?.sizeRatio).toBeCloseTo(0.6, 1);
+    expect(chapter?.bold).toBe(1);
+    expect(chapter?.numbered).toBe(1);
+    expect(chapter?.numberDepth).toBeCloseTo(1 / 3);
+    expect(section?.numberDepth).toBeCloseTo(2 / 3);
+    expect(section?.sizeRatio).toBeCloseTo(0.2, 1);
+    // 36 pt past the margin at a 10 pt body: 3.6 body sizes.
+    expect(section?.indent).toBeCloseTo(3.6, 0);
+    expect(section?.spaceAbove).toBeGreaterThan(0);
+    expect(chapter?.inToc).toBe(0);
+    expect(chapter?.missingFromToc).toBe(0);
+  });
+
+  it("marks headings the printed contents lists, and a same-look heading it leaves out", async () => {
+    const chapters = ["Getting Started", "Configuration", "Troubleshooting"];
+    const f = await featuresOf([
+      tocPage(chapters.map((title, i) => ({ title, page: i + 2 }))),
+      ...chapters.map((title, i) => ({ lines: [h(title, 16), ...body(14, i + 5)] })),
+      { lines: [h("Colophon", 16), ...body(14, 9)] },
+    ]);
+    expect(f.get("Getting Started@2")?.inToc).toBe(1);
+    expect(f.get("Troubleshooting@4")?.inToc).toBe(1);
+    const left = f.get("Colophon@5");
+    expect(left?.inToc).toBe(0);
+    // Every other candidate of its look is listed: its absence is a doubt.
+    expect(left?.missingFromToc).toBeCloseTo(3 / 4);
+  });
+
+  it("marks a title repeated over pages and a bare word", async () => {
+    const f = await featuresOf([
+      { lines: [h("ONE", 16), h("Overview of the System", 16), ...body(12, 1)] },
+      { lines: [h("Examples", 13), ...body(12, 2)] },
+      { lines: [h("Examples", 13), ...body(12, 3)] },
+    ]);
+    expect(f.get("ONE@1")?.bareWord).toBe(1);
+    expect(f.get("Overview of the System@1")?.bareWord).toBe(0);
+    expect(f.get("Examples@2")?.repeated).toBe(1);
+    expect(f.get("Examples@3")?.repeated).toBe(1);
+  });
+
+  it("the fitted model keeps a listed chapter heading and drops what only looks like one", () => {
+    const listed = row({ sizeRatio: 0.6, bold: 1, numbered: 1, numberDepth: 1 / 3, inToc: 1, words: 0.3 });
+    expect(headingScore(listed)).toBeGreaterThan(HEADING_MODEL.threshold);
+    // Body size, of a look the contents lists, not listed itself, repeated.
+    const stray = row({
+      bold: 1,
+      missingFromToc: 1,
+      repeated: 1,
+      stylePages: 0.9,
+      words: 0.1,
+    });
+    expect(headingScore(stray)).toBeLessThan(HEADING_MODEL.threshold);
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * How the layout evaluations score a layout tree against a dev-set PDF's outline (issue 26): the
+ * outline's top two levels are the reference (read one level down when a single top bookmark
+ * holds everything); a layout node matches a bookmark with the same start page, a similar title
+ * and (level-aware) the same level. Shared by eval-devset-layout.ts and fit-heading-evidence.ts.
+ */
+import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
+import { type Entry, match } from "./structure-match.js";
+
+/** A tree's entries of its top two levels, with their depth. */
+export function topTwo(entries: readonly SectionEntry[]): Entry[] {
+  const out: Entry[] = [];
+  const walk = (list: readonly SectionEntry[], level: number) => {
+    for (const e of list) {
+      out.push({ title: e.title, page: e.page, level });
+      if (level < 2) walk(e.children, level + 1);
+    }
+  };
+  walk(entries, 1);
+  return out;
+}
+
+/** The reference entries from an outline's tree (a lone top bookmark holding everything is skipped). */
+export function referenceEntries(outline: readonly SectionEntry[]): Entry[] {
+  const only = outline[0];
+  return topTwo(outline.length === 1 && only && only.children.length > 0 ? only.children : outline);
+}
+
+const f1 = (p: number, r: number): number => (p + r === 0 ? 0 : (2 * p * r) / (p + r));
+
+/** A tree's scores and its errors by class. */
+export interface LayoutScore {
+  f1: number;
+  f1AnyLevel: number;
+  /** Reference entries no layout node matches. */
+  missed: number;
+  /** Layout nodes of the top two levels that match no reference entry. */
+  extra: number;
+  /** Nodes that match a reference entry only at another depth. */
+  wrongDepth: number;
+}
+
+/** Level-aware F1 and F1 at any level of a layout tree against the reference. */
+export function layoutF1(reference: readonly Entry[], entries: readonly SectionEntry[]): LayoutScore {
+  const predicted = topTwo(entries);
+  const leveled = match(reference, predicted, 0, true).size;
+  const any = match(reference, predicted, 0, false).size;
+  const score = (hits: number): number =>
+    f1(predicted.length === 0 ? 0 : hits / predicted.length, hits / Math.max(1, reference.length));
+  return {
+    f1: score(leveled),
+    f1AnyLevel: score(any),
+    missed: reference.length - any,
+    extra: predicted.length - any,
+    wrongDepth: any - leveled,
+  };
+}
