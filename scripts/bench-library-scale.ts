@@ -23,7 +23,9 @@
 // scale_<docs>, and reused by the next run (its indexing time is the one measured when built);
 // `--rebuild` indexes again; an interrupted build resumes where it stopped. `--wave N` is
 // addTrees' `concurrency` (documents per write wave, default 8 as in addTrees). `--pg-million` adds 1,000,000 documents on PostgreSQL.
-// `--build-only` indexes what is missing and stops. Writes .bench-out/bench-library-scale.json.
+// `--build-only` indexes what is missing and stops; `--query-only` never indexes: it measures the
+// libraries there are, an unfinished one as far as it got (reported "N of size"), and leaves out
+// the ones never started. Writes .bench-out/bench-library-scale.json.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -87,6 +89,8 @@ interface Built {
   indexS: number;
   sections: number;
   builtAt: string;
+  /** Documents present when the build is unfinished (`--query-only` measures it as it is). */
+  partial?: number;
 }
 
 /** How a kept library was built, or undefined when it is not (completely) there. */
@@ -107,6 +111,30 @@ async function builtBefore(library: Library): Promise<Built | undefined> {
 
 /** Progress of an unfinished build: documents written and seconds spent (kept after each batch). */
 const PROGRESS = "bench-library-scale-progress";
+
+/** An unfinished build as it stands (for `--query-only`), or undefined when none was started. */
+async function unfinished(library: Library): Promise<Built | undefined> {
+  let store: PageIndexStore;
+  try {
+    store = await open(library);
+  } catch {
+    return undefined;
+  }
+  try {
+    const [saved] = await store.byteStore.mget([PROGRESS]);
+    if (!saved) return undefined;
+    const progress = JSON.parse(new TextDecoder().decode(saved)) as Progress;
+    const docsPerS = (progress.done - progress.untimed) / progress.indexS;
+    return {
+      indexS: progress.done / docsPerS,
+      sections: progress.sections,
+      builtAt: "unfinished",
+      partial: progress.done,
+    };
+  } finally {
+    await store.close();
+  }
+}
 
 interface Progress {
   done: number;
@@ -278,11 +306,21 @@ async function main(): Promise<void> {
   if (process.argv.includes("--pg-million") && backends.includes("postgres"))
     libraries.push({ backend: "postgres", docs: 1_000_000 });
 
+  const queryOnly = process.argv.includes("--query-only");
   const built = new Map<Library, Built & { reused: boolean }>();
-  for (const library of libraries) {
+  for (const library of [...libraries]) {
     const before = rebuild ? undefined : await builtBefore(library);
     if (before) {
       built.set(library, { ...before, reused: true });
+      continue;
+    }
+    if (queryOnly) {
+      const part = await unfinished(library);
+      if (part) built.set(library, { ...part, reused: true });
+      else {
+        console.log(`${library.backend} ${library.docs}: not built, left out (--query-only)`);
+        libraries.splice(libraries.indexOf(library), 1);
+      }
       continue;
     }
     console.log(`${library.backend}: indexing ${library.docs} documents…`);
@@ -322,7 +360,8 @@ async function main(): Promise<void> {
         docs: library.docs,
         sections: b.sections,
         indexS: b.indexS,
-        docsPerS: library.docs / b.indexS,
+        documentsPresent: b.partial ?? library.docs,
+        docsPerS: (b.partial ?? library.docs) / b.indexS,
         builtAt: b.builtAt,
         reused: b.reused,
         firstQueryMs: firstMs,
@@ -348,7 +387,7 @@ async function main(): Promise<void> {
         engineRatio: quantile(w.engineMs, 0.5) / engineBase,
         engineCpuMedianMs: quantile(w.engineCpuMs, 0.5),
         engineCpuRatio: quantile(w.engineCpuMs, 0.5) / cpuBase,
-        targets: TARGETS.appliesTo(library.docs)
+        targets: TARGETS.appliesTo(b.partial ?? library.docs)
           ? {
               firstQuery: verdict(firstMs <= TARGETS.firstQueryMs),
               rss: verdict(rssMb <= TARGETS.firstQueryRssMb),
@@ -367,7 +406,7 @@ async function main(): Promise<void> {
   for (const r of rows) {
     const t = r.targets as Record<string, string> | undefined;
     console.log(
-      `| ${r.backend} | ${(r.docs as number).toLocaleString("en")} (${(r.sections as number).toLocaleString("en")}) | ${fmt(r.indexS as number)} (${fmt(r.docsPerS as number)}) | ${fmt(r.firstQueryMs as number)} / ${fmt(r.rssMb as number)} (${fmt(r.loadMs as number)}, ${fmt(r.processMs as number)}) | ${fmt(r.warmMedianMs as number, 1)} / ${fmt(r.warmP95Ms as number, 1)} (×${fmt(r.warmRatio as number, 2)}) | ${fmt(r.engineMedianMs as number, 1)} / ${fmt(r.engineP95Ms as number, 1)} (×${fmt(r.engineRatio as number, 2)}) | ${fmt(r.engineCpuMedianMs as number, 1)} (×${fmt(r.engineCpuRatio as number, 2)}) | ${t ? `first ${t.firstQuery}, RSS ${t.rss}, warm ${t.warm}` : "–"} |`,
+      `| ${r.backend} | ${(r.documentsPresent as number).toLocaleString("en")}${r.documentsPresent === r.docs ? "" : ` of ${(r.docs as number).toLocaleString("en")}`} (${(r.sections as number).toLocaleString("en")}) | ${fmt(r.indexS as number)} (${fmt(r.docsPerS as number)}) | ${fmt(r.firstQueryMs as number)} / ${fmt(r.rssMb as number)} (${fmt(r.loadMs as number)}, ${fmt(r.processMs as number)}) | ${fmt(r.warmMedianMs as number, 1)} / ${fmt(r.warmP95Ms as number, 1)} (×${fmt(r.warmRatio as number, 2)}) | ${fmt(r.engineMedianMs as number, 1)} / ${fmt(r.engineP95Ms as number, 1)} (×${fmt(r.engineRatio as number, 2)}) | ${fmt(r.engineCpuMedianMs as number, 1)} (×${fmt(r.engineCpuRatio as number, 2)}) | ${t ? `first ${t.firstQuery}, RSS ${t.rss}, warm ${t.warm}` : "–"} |`,
     );
   }
   console.log(
