@@ -4,8 +4,10 @@
 // path (`PageIndexStore.addTrees`, batches of 1,000), then asked library-wide questions with no
 // document named through `PageIndexRetriever` (offline judge), as an application would:
 // - indexing time (documents/s), from the run that built the library (kept between runs);
-// - a fresh process's first query: a child process per measurement (node and the packages
-//   loaded, then the clock starts: open the store, one retriever query), its time and RSS;
+// - a fresh process's first query: a child process per measurement, plain node on the built
+//   packages (scripts/bench-library-scale-child.mjs): the built packages and the engine's driver
+//   loaded (timed apart, reported as module load), then the clock starts: open the store, one
+//   retriever query; its time and RSS, and the whole process's time as the parent saw it;
 // - warm queries: one handle per library, past a warm-up, a fixed question set asked of every
 //   library in turn (so the load of a shared machine weighs on every size alike): median and
 //   p95 of the retriever query, and of the engine's `searchLibrary` alone; the ratio to the
@@ -13,7 +15,7 @@
 // - pass/fail against the targets: first query ≤ 1 s and ≤ 300 MB RSS, warm ≤ 1.5× the
 //   100-document time (≤ 3× at 1,000,000 documents).
 //
-// Usage: pnpm -r --filter "./packages/**" run build &&
+// Usage (the children need the built packages): pnpm -r --filter "./packages/**" run build &&
 //   npx tsx scripts/bench-library-scale.ts [--backends folder,postgres] [--docs 100,10000,100000]
 //     [--pg-million] [--queries 40] [--fresh 3] [--rebuild]
 // Libraries are kept under ~/.cache/pageindex-bench/scale (folder) and in the PostgreSQL database
@@ -21,7 +23,9 @@
 // scale_<docs>, and reused by the next run (its indexing time is the one measured when built);
 // `--rebuild` indexes again; an interrupted build resumes where it stopped. `--wave N` is
 // addTrees' `concurrency` (documents per write wave, default 8 as in addTrees). `--pg-million` adds 1,000,000 documents on PostgreSQL.
-// `--build-only` indexes what is missing and stops. Writes .bench-out/bench-library-scale.json.
+// `--build-only` indexes what is missing and stops; `--query-only` never indexes: it measures the
+// libraries there are, an unfinished one as far as it got (reported "N of size"), and leaves out
+// the ones never started. Writes .bench-out/bench-library-scale.json.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -34,7 +38,7 @@ import { generate, libraryQuestions } from "./generated-library.js";
 
 type Backend = "folder" | "postgres";
 
-const SCRIPT = fileURLToPath(import.meta.url);
+const CHILD = fileURLToPath(new URL("./bench-library-scale-child.mjs", import.meta.url));
 const CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pageindex-bench", "scale");
 const POSTGRES_URL = process.env.PAGEINDEX_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:55432/scale_bench";
 /** Documents per addTrees call while indexing. */
@@ -85,6 +89,8 @@ interface Built {
   indexS: number;
   sections: number;
   builtAt: string;
+  /** Documents present when the build is unfinished (`--query-only` measures it as it is). */
+  partial?: number;
 }
 
 /** How a kept library was built, or undefined when it is not (completely) there. */
@@ -105,6 +111,30 @@ async function builtBefore(library: Library): Promise<Built | undefined> {
 
 /** Progress of an unfinished build: documents written and seconds spent (kept after each batch). */
 const PROGRESS = "bench-library-scale-progress";
+
+/** An unfinished build as it stands (for `--query-only`), or undefined when none was started. */
+async function unfinished(library: Library): Promise<Built | undefined> {
+  let store: PageIndexStore;
+  try {
+    store = await open(library);
+  } catch {
+    return undefined;
+  }
+  try {
+    const [saved] = await store.byteStore.mget([PROGRESS]);
+    if (!saved) return undefined;
+    const progress = JSON.parse(new TextDecoder().decode(saved)) as Progress;
+    const docsPerS = (progress.done - progress.untimed) / progress.indexS;
+    return {
+      indexS: progress.done / docsPerS,
+      sections: progress.sections,
+      builtAt: "unfinished",
+      partial: progress.done,
+    };
+  } finally {
+    await store.close();
+  }
+}
 
 interface Progress {
   done: number;
@@ -189,35 +219,31 @@ async function dropSchema(schema: string): Promise<void> {
   }
 }
 
-/** The child of a fresh-process measurement: open, one retriever query; prints time and memory. */
-async function child(library: Library, query: string): Promise<void> {
-  const started = performance.now();
-  const store = await open(library);
-  const opened = performance.now();
-  const retriever = new PageIndexRetriever({ reader: store, k: 3, cache: false });
-  const found = await retriever.invoke(query);
-  const firstMs = performance.now() - started;
-  const rssMb = process.memoryUsage().rss / 2 ** 20;
-  await store.close();
-  process.stdout.write(
-    `${JSON.stringify({ firstMs, openMs: opened - started, rssMb, maxRssMb: process.resourceUsage().maxRSS / 1024, results: found.length })}\n`,
-  );
-}
-
 interface Fresh {
+  /** Loading the built packages and the engine's driver (before the clock of the first query). */
+  loadMs: number;
+  /** The issue's clock: open the store, one retriever query. */
   firstMs: number;
   openMs: number;
   rssMb: number;
   maxRssMb: number;
+  /** The whole child process, node's start included, as the parent saw it. */
+  processMs: number;
 }
 
+/** One fresh process (plain node on the built packages: scripts/bench-library-scale-child.mjs). */
 function freshProcess(library: Library, query: string): Fresh {
-  const out = execFileSync(
-    process.execPath,
-    [...process.execArgv, SCRIPT, "--child", JSON.stringify({ library, query })],
-    { encoding: "utf8", maxBuffer: 1 << 20 },
-  );
-  return JSON.parse(out.trim().split("\n").pop() as string) as Fresh;
+  const job =
+    library.backend === "folder"
+      ? { backend: "folder", folder: folderOf(library.docs), query }
+      : { backend: "postgres", url: POSTGRES_URL, schema: schemaOf(library.docs), query };
+  const started = performance.now();
+  const out = execFileSync(process.execPath, [CHILD, JSON.stringify(job)], {
+    encoding: "utf8",
+    maxBuffer: 1 << 20,
+  });
+  const processMs = performance.now() - started;
+  return { ...(JSON.parse(out.trim().split("\n").pop() as string) as Omit<Fresh, "processMs">), processMs };
 }
 
 /** Questions about distinct documents, the same ones for every size (drawn from the smallest). */
@@ -280,11 +306,21 @@ async function main(): Promise<void> {
   if (process.argv.includes("--pg-million") && backends.includes("postgres"))
     libraries.push({ backend: "postgres", docs: 1_000_000 });
 
+  const queryOnly = process.argv.includes("--query-only");
   const built = new Map<Library, Built & { reused: boolean }>();
-  for (const library of libraries) {
+  for (const library of [...libraries]) {
     const before = rebuild ? undefined : await builtBefore(library);
     if (before) {
       built.set(library, { ...before, reused: true });
+      continue;
+    }
+    if (queryOnly) {
+      const part = await unfinished(library);
+      if (part) built.set(library, { ...part, reused: true });
+      else {
+        console.log(`${library.backend} ${library.docs}: not built, left out (--query-only)`);
+        libraries.splice(libraries.indexOf(library), 1);
+      }
       continue;
     }
     console.log(`${library.backend}: indexing ${library.docs} documents…`);
@@ -324,13 +360,22 @@ async function main(): Promise<void> {
         docs: library.docs,
         sections: b.sections,
         indexS: b.indexS,
-        docsPerS: library.docs / b.indexS,
+        documentsPresent: b.partial ?? library.docs,
+        docsPerS: (b.partial ?? library.docs) / b.indexS,
         builtAt: b.builtAt,
         reused: b.reused,
         firstQueryMs: firstMs,
         firstQueryRuns: f.map((x) => Math.round(x.firstMs)),
         openMs: quantile(
           f.map((x) => x.openMs),
+          0.5,
+        ),
+        loadMs: quantile(
+          f.map((x) => x.loadMs),
+          0.5,
+        ),
+        processMs: quantile(
+          f.map((x) => x.processMs),
           0.5,
         ),
         rssMb,
@@ -342,7 +387,7 @@ async function main(): Promise<void> {
         engineRatio: quantile(w.engineMs, 0.5) / engineBase,
         engineCpuMedianMs: quantile(w.engineCpuMs, 0.5),
         engineCpuRatio: quantile(w.engineCpuMs, 0.5) / cpuBase,
-        targets: TARGETS.appliesTo(library.docs)
+        targets: TARGETS.appliesTo(b.partial ?? library.docs)
           ? {
               firstQuery: verdict(firstMs <= TARGETS.firstQueryMs),
               rss: verdict(rssMb <= TARGETS.firstQueryRssMb),
@@ -355,13 +400,13 @@ async function main(): Promise<void> {
   }
 
   console.log(
-    "\n| backend | documents (sections) | indexing s (docs/s) | fresh first query ms / RSS MB | warm median / p95 ms (× 100 docs) | engine median / p95 ms (×) | engine CPU ms (×) | targets |",
+    "\n| backend | documents (sections) | indexing s (docs/s) | fresh first query ms / RSS MB (module load ms, whole process ms) | warm median / p95 ms (× 100 docs) | engine median / p95 ms (×) | engine CPU ms (×) | targets |",
   );
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
   for (const r of rows) {
     const t = r.targets as Record<string, string> | undefined;
     console.log(
-      `| ${r.backend} | ${(r.docs as number).toLocaleString("en")} (${(r.sections as number).toLocaleString("en")}) | ${fmt(r.indexS as number)} (${fmt(r.docsPerS as number)}) | ${fmt(r.firstQueryMs as number)} / ${fmt(r.rssMb as number)} | ${fmt(r.warmMedianMs as number, 1)} / ${fmt(r.warmP95Ms as number, 1)} (×${fmt(r.warmRatio as number, 2)}) | ${fmt(r.engineMedianMs as number, 1)} / ${fmt(r.engineP95Ms as number, 1)} (×${fmt(r.engineRatio as number, 2)}) | ${fmt(r.engineCpuMedianMs as number, 1)} (×${fmt(r.engineCpuRatio as number, 2)}) | ${t ? `first ${t.firstQuery}, RSS ${t.rss}, warm ${t.warm}` : "–"} |`,
+      `| ${r.backend} | ${(r.documentsPresent as number).toLocaleString("en")}${r.documentsPresent === r.docs ? "" : ` of ${(r.docs as number).toLocaleString("en")}`} (${(r.sections as number).toLocaleString("en")}) | ${fmt(r.indexS as number)} (${fmt(r.docsPerS as number)}) | ${fmt(r.firstQueryMs as number)} / ${fmt(r.rssMb as number)} (${fmt(r.loadMs as number)}, ${fmt(r.processMs as number)}) | ${fmt(r.warmMedianMs as number, 1)} / ${fmt(r.warmP95Ms as number, 1)} (×${fmt(r.warmRatio as number, 2)}) | ${fmt(r.engineMedianMs as number, 1)} / ${fmt(r.engineP95Ms as number, 1)} (×${fmt(r.engineRatio as number, 2)}) | ${fmt(r.engineCpuMedianMs as number, 1)} (×${fmt(r.engineCpuRatio as number, 2)}) | ${t ? `first ${t.firstQuery}, RSS ${t.rss}, warm ${t.warm}` : "–"} |`,
     );
   }
   console.log(
@@ -377,9 +422,4 @@ async function main(): Promise<void> {
   );
 }
 
-if (process.argv[2] === "--child") {
-  const { library, query } = JSON.parse(process.argv[3] as string) as { library: Library; query: string };
-  await child(library, query);
-} else {
-  await main();
-}
+await main();

@@ -373,9 +373,15 @@ export class PostgresLibraryIndex implements LibraryIndex {
 
   private async removeRows(db: PostgresQueryable, docIds: readonly string[]): Promise<void> {
     const t = this.tables;
-    await this.uncountTerms(db, docIds);
+    // A document's card, sections and facets are written and removed together: documents
+    // without a card have nothing to remove, so a batch of new ones (a bulk import) skips the
+    // vector scans and deletes (writers hold the advisory lock: no one adds a card meanwhile).
+    const { rows } = await db.query(`SELECT doc_id FROM ${t.cards} WHERE doc_id = ANY($1::text[])`, [docIds]);
+    const indexed = rows.map((row) => row.doc_id as string);
+    if (indexed.length === 0) return;
+    await this.uncountTerms(db, indexed);
     for (const table of [t.sections, t.cards, t.facets]) {
-      await db.query(`DELETE FROM ${table} WHERE doc_id = ANY($1::text[])`, [docIds]);
+      await db.query(`DELETE FROM ${table} WHERE doc_id = ANY($1::text[])`, [indexed]);
     }
   }
 
