@@ -5,8 +5,8 @@
  * - before: the trees in a `MemoryTreeReader` (the catalog path: cards, re-ranking by sections,
  *   `documentMargin`'s lexical shortcut);
  * - after: the same trees in the test-support `SectionLibraryReader`, a `LibraryReader` whose
- *   `searchLibrary` ranks every section by BM25 (standing in for the store's library index until
- *   it lands): candidates from the sections, one library prompt with a model.
+ *   `searchLibrary` ranks every section by plain BM25 (the stand-in used before the store's
+ *   library index landed): candidates from the sections, one library prompt with a model.
  * - store: the same trees in a folder store, whose SQLite section index (field weights, length
  *   prior) is what users get.
  * Each asked library-wide and with the document named, offline and with the oracle judge (which
@@ -17,7 +17,7 @@
  *      [--corpus ../shared/corpus] [--noise 2] [--only <setting substring>] [--verbose]
  * Writes .bench-out/eval-library-choice.json.
  */
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { TreeDocument, TreeReader } from "pageindex-core";
@@ -160,7 +160,8 @@ async function main(): Promise<void> {
   const names = new Map(trees.map((t) => [t.docId, t.docName]));
   // The folder store: its SQLite section index is what users get (the stand-in above ranks by
   // plain BM25, without the store's field weights and length prior).
-  const store = await PageIndexStore.fromPath(mkdtempSync(join(tmpdir(), "eval-library-choice-")));
+  const storeDir = mkdtempSync(join(tmpdir(), "eval-library-choice-"));
+  const store = await PageIndexStore.fromPath(storeDir);
   for (const tree of trees) await store.addTree(tree);
   const readers = {
     before: new MemoryTreeReader(trees),
@@ -184,6 +185,7 @@ async function main(): Promise<void> {
     join(bench, "eval-library-choice.json"),
     `${JSON.stringify({ noise: NOISE, rows }, null, 2)}\n`,
   );
+  rmSync(storeDir, { recursive: true, force: true });
 }
 
 await main();
