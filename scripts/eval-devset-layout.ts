@@ -17,9 +17,8 @@ import { outlineStructure } from "../packages/pageindex-loader/src/pdf/structure
 import type { TreeFeatures } from "../packages/pageindex-loader/src/pdf/structure/tree-evidence.js";
 import { DEBIAN_CACHE } from "./debian-docs.js";
 import { SPLIT_DEVSET } from "./devset-split.js";
-import { layoutF1, referenceEntries, topTwo } from "./layout-devset-score.js";
+import { layoutF1, referenceEntries, showEntries, topTwo } from "./layout-devset-score.js";
 import { parsedPdf } from "./parsed-pdf-cache.js";
-import type { Entry } from "./structure-match.js";
 
 const { values } = parseArgs({
   options: {
@@ -77,11 +76,7 @@ for (const doc of SPLIT_DEVSET) {
     `${doc.half} | ${doc.producer} | ${label} | ${pdf.pageCount} | ${reference.length} | ${predicted.length} | ${pct(row.f1)} | ${pct(row.f1AnyLevel)} | ${row.missed} | ${row.extra} | ${row.wrongDepth} | ${row.confidence.toFixed(2)} | ${row.confidence < LOW_CONFIDENCE ? "yes" : ""}`,
   );
   if (values.show && label.includes(values.show)) {
-    const line = (e: Entry) => `${"  ".repeat(e.level - 1)}${e.title} [p${e.page}]`;
-    console.log("--- reference ---");
-    for (const e of reference) console.log(line(e));
-    console.log("--- layout ---");
-    for (const e of predicted) console.log(line(e));
+    showEntries(reference, predicted);
   }
 }
 console.log(

@@ -31,10 +31,11 @@ import { parseArgs } from "node:util";
 import { readPdf } from "../packages/pageindex-loader/src/pdf/read/read-pdf.js";
 import { layoutContext, layoutStructure } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
 import { outlineStructure } from "../packages/pageindex-loader/src/pdf/structure/outline.js";
-import type { OutlineEntry, ParsedPage, SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
+import type { OutlineEntry, ParsedPage } from "../packages/pageindex-loader/src/pdf/types.js";
 import { debianPdfBytes } from "./debian-docs.js";
 import { DEVSET, DEVSET_CACHE, type DevDoc, HOLDOUT } from "./devset.js";
-import { type Entry, match } from "./structure-match.js";
+import { f1, referenceEntries, showEntries, topTwo } from "./layout-devset-score.js";
+import { match } from "./structure-match.js";
 
 const { values } = parseArgs({
   options: {
@@ -74,20 +75,6 @@ async function parsed(doc: DevDoc, label: string): Promise<Parsed | undefined> {
   return out;
 }
 
-/** Entries of the top two levels, depth-first. */
-function topTwo(entries: readonly SectionEntry[]): Entry[] {
-  const out: Entry[] = [];
-  const walk = (list: readonly SectionEntry[], level: number) => {
-    for (const e of list) {
-      out.push({ title: e.title, page: e.page, level });
-      if (level < 2) walk(e.children, level + 1);
-    }
-  };
-  walk(entries, 1);
-  return out;
-}
-
-const f1 = (p: number, r: number): number => (p + r === 0 ? 0 : (2 * p * r) / (p + r));
 const pct = (x: number): string => (100 * x).toFixed(1);
 
 interface Row {
@@ -111,10 +98,7 @@ for (const doc of values.holdout ? HOLDOUT : DEVSET) {
     console.log(`not scored: ${label} (${outline.reason})`);
     continue;
   }
-  let refRoots = outline.entries;
-  const only = refRoots[0];
-  if (refRoots.length === 1 && only && only.children.length > 0) refRoots = only.children;
-  const reference = topTwo(refRoots);
+  const reference = referenceEntries(outline.entries);
   const t0 = performance.now();
   const ctx = layoutContext(pdf.pages, { pageLabels: pdf.pageLabels });
   const result = layoutStructure(ctx);
@@ -131,11 +115,7 @@ for (const doc of values.holdout ? HOLDOUT : DEVSET) {
     `${name} | ${doc.pkg} | ${doc.origin} | ${pdf.pageCount} | ${reference.length} | ${predicted.length} | ${pct(precision)} | ${pct(recall)} | ${pct(score)} | ${pct(blind)} | ${result.confidence.score.toFixed(2)} | ${ms.toFixed(0)}`,
   );
   if (values.show && label.includes(values.show)) {
-    const line = (e: Entry) => `${"  ".repeat(e.level - 1)}${e.title} [p${e.page}]`;
-    console.log("--- reference ---");
-    for (const e of reference) console.log(line(e));
-    console.log("--- layout ---");
-    for (const e of predicted) console.log(line(e));
+    showEntries(reference, predicted);
   }
 }
 const mean = rows.reduce((s, r) => s + r.f1, 0) / Math.max(1, rows.length);

@@ -2,7 +2,8 @@
  * How the layout evaluations score a layout tree against a dev-set PDF's outline (issue 26): the
  * outline's top two levels are the reference (read one level down when a single top bookmark
  * holds everything); a layout node matches a bookmark with the same start page, a similar title
- * and (level-aware) the same level. Shared by eval-devset-layout.ts and fit-heading-evidence.ts.
+ * and (level-aware) the same level. Shared by eval-devset-layout.ts, eval-pdf-devset.ts and
+ * fit-heading-evidence.ts.
  */
 import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
 import { type Entry, match } from "./structure-match.js";
@@ -26,7 +27,8 @@ export function referenceEntries(outline: readonly SectionEntry[]): Entry[] {
   return topTwo(outline.length === 1 && only && only.children.length > 0 ? only.children : outline);
 }
 
-const f1 = (p: number, r: number): number => (p + r === 0 ? 0 : (2 * p * r) / (p + r));
+/** F1 of a precision and a recall. */
+export const f1 = (p: number, r: number): number => (p + r === 0 ? 0 : (2 * p * r) / (p + r));
 
 /** A tree's scores and its errors by class. */
 export interface LayoutScore {
@@ -54,4 +56,13 @@ export function layoutF1(reference: readonly Entry[], entries: readonly SectionE
     extra: predicted.length - any,
     wrongDepth: any - leveled,
   };
+}
+
+/** Prints the reference and the layout entries as indented outlines (the evaluations' `--show`). */
+export function showEntries(reference: readonly Entry[], predicted: readonly Entry[]): void {
+  const line = (e: Entry) => `${"  ".repeat(e.level - 1)}${e.title} [p${e.page}]`;
+  console.log("--- reference ---");
+  for (const e of reference) console.log(line(e));
+  console.log("--- layout ---");
+  for (const e of predicted) console.log(line(e));
 }
