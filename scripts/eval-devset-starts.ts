@@ -55,6 +55,9 @@ interface Row {
   error?: string;
 }
 
+/** A row's counts before anything is counted (a PDF's, or a producer's total). */
+const NO_COUNTS = { pages: 0, sections: 0, checkable: 0, starting: 0, lost: 0, duplicated: 0 } as const;
+
 /** A row's key: its label, numbered when several PDFs share it (gap-doc's two manual.pdf). */
 const keyed = (list: readonly Row[]): Map<string, Row> => {
   const out = new Map<string, Row>();
@@ -86,12 +89,7 @@ for (const doc of docs) {
     label,
     half: doc.half,
     producer: doc.producer,
-    pages: 0,
-    sections: 0,
-    checkable: 0,
-    starting: 0,
-    lost: 0,
-    duplicated: 0,
+    ...NO_COUNTS,
   };
   try {
     const pdf = await parsedPdf(doc, values.cache as string, values.fresh);
@@ -139,12 +137,7 @@ function totals(list: readonly Row[]): Map<string, Row> {
       const t = out.get(key) ?? {
         ...r,
         label: key,
-        pages: 0,
-        sections: 0,
-        checkable: 0,
-        starting: 0,
-        lost: 0,
-        duplicated: 0,
+        ...NO_COUNTS,
       };
       t.pages += r.pages;
       t.sections += r.sections;
