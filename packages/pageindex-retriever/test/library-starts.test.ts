@@ -314,6 +314,23 @@ describe("document choice from section evidence", () => {
     expect(rescued[0]?.metadata.docId).toBe(target.docId);
   });
 
+  it("counts the library only when its search returned no more documents than it searches", async () => {
+    const { reader, target } = library();
+    let counts = 0;
+    const listDocuments = reader.listDocuments.bind(reader);
+    reader.listDocuments = ((page?: Parameters<typeof listDocuments>[0]) => {
+      counts += 1;
+      return listDocuments(page as Parameters<typeof listDocuments>[0]);
+    }) as typeof reader.listDocuments;
+    const retriever = new PageIndexRetriever({ reader, k: 3, cache: false });
+    await retriever.invoke("yearly budget for staff and fuel"); // every manual has a Budget section
+    expect(counts).toBe(0);
+    expect(retriever.lastRun?.documentRanking?.length).toBe(TOPICS.length);
+    const docs = await retriever.invoke("swarm"); // one manual: is the library larger than three?
+    expect(counts).toBe(1);
+    expect(docs[0]?.metadata.docId).toBe(target.docId);
+  });
+
   it("fits 50 candidate documents within the prompt budget, best first", async () => {
     const long = "sediment ".repeat(120);
     const trees = Array.from({ length: 50 }, (_, i) =>

@@ -1,6 +1,6 @@
 import { InMemoryStore } from "@langchain/core/stores";
 import { LexicalIndexes, PageIndexRetriever } from "pageindex-retriever";
-import { PageIndexStore } from "pageindex-store";
+import { PageIndexStore, StoreReadOnlyError } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
 import { annualReport, ID, judgeByTitle, offeredNodes, TAX_PATH } from "./support/fixtures.js";
@@ -106,6 +106,25 @@ describe("a query reads the skeleton and the selected nodes' texts, not every te
     });
     expect(index.withText).toBe(true);
     expect([read, bytes.textKeysRead]).toEqual([0, 0]);
+  });
+
+  it("stops encoding indexes for a store that refused to save one as read-only", async () => {
+    /** A store whose derived artifacts cannot be written, as a folder opened read-only. */
+    class RefusingStore extends PageIndexStore {
+      saves = 0;
+      override async putDerived(): Promise<boolean> {
+        this.saves += 1;
+        throw new StoreReadOnlyError("memory", "it was opened read-only");
+      }
+    }
+    const store = new RefusingStore(new InMemoryStore<Uint8Array>());
+    await store.addTrees([annualReport("first"), annualReport("second"), annualReport("third")]);
+    const indexes = new LexicalIndexes(store);
+    for (const docId of ["first", "second", "third"]) {
+      const index = await indexes.get(await store.getSkeleton(docId), "judge");
+      expect(index.withText).toBe(true); // built from the texts all the same
+    }
+    expect(store.saves).toBe(1);
   });
 
   it("rebuilds the saved index when the document is replaced", async () => {

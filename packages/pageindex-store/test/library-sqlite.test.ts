@@ -35,8 +35,8 @@ describe("SqliteLibraryIndex: the library index contract", () => {
 });
 
 describe("SqliteLibraryIndex: files and processes", () => {
-  it("leaves a term found in too many sections out of a query that has rarer ones", async () => {
-    const index = await SqliteLibraryIndex.open(await folder(), { commonRows: 10 });
+  it("scores only the sections holding a query's rarest terms when its terms are found in many", async () => {
+    const index = await SqliteLibraryIndex.open(await folder(), { candidateRows: 10 });
     const common = (i: number) =>
       libraryEntry(libraryTree(`common-${i}`, [{ title: "Widget", text: "A widget.", tokenCount: 2 }]), "v1");
     await index.putDocuments(Array.from({ length: 12 }, (_, i) => common(i)));
@@ -44,7 +44,7 @@ describe("SqliteLibraryIndex: files and processes", () => {
       { title: "Widget sprocket", text: "A sprocket widget.", tokenCount: 3 },
     ]);
     await index.putDocument(libraryEntry(rare, "v1"));
-    // "widget" is in 13 sections (> 10): only "sprocket" is searched.
+    // "widget" is in 13 sections (> 10): only the sections holding "sprocket" are scored.
     expect((await index.searchLibrary("widget sprocket", { limit: 20 })).map((h) => h.docId)).toEqual([
       "rare",
     ]);
@@ -54,6 +54,37 @@ describe("SqliteLibraryIndex: files and processes", () => {
     // Alone, a common term is searched all the same.
     expect(await index.searchLibrary("widget", { limit: 20 })).toHaveLength(13);
     await index.close();
+  });
+
+  it("scores a candidate on every query term, exactly as a search of every match does", async () => {
+    const dir = await folder();
+    const all = await SqliteLibraryIndex.open(dir);
+    const tree = (i: number) =>
+      libraryTree(`doc-${i}`, [
+        {
+          title: `Gasket ${i % 3 === 0 ? "valve" : "pump"}`,
+          text: "The gasket seals the housing.",
+          tokenCount: 5,
+        },
+        {
+          title: "Housing",
+          text: i === 7 ? "A cracked flange leaks." : "The housing holds the pump.",
+          tokenCount: 5,
+        },
+      ]);
+    await all.putDocuments(Array.from({ length: 12 }, (_, i) => libraryEntry(tree(i), "v1")));
+    const query = "gasket housing flange leaks";
+    const everything = await all.searchSections(query, { limit: 100 });
+    await all.close();
+    const few = await SqliteLibraryIndex.open(dir, { readOnly: true, candidateRows: 2 });
+    const candidates = await few.searchSections(query, { limit: 100 });
+    await few.close();
+    // "flange" and "leaks" are in one section each: only doc-7's section holding them is scored,
+    // and with the weight of "housing" it also matches, as when every match is scored.
+    expect(candidates.map((h) => [h.docId, h.title])).toEqual([["doc-7", "Housing"]]);
+    const same = everything.find((h) => h.docId === "doc-7" && h.title === "Housing");
+    expect(candidates[0]?.score).toBeCloseTo(same?.score ?? Number.NaN, 9);
+    expect(everything.length).toBeGreaterThan(20);
   });
 
   it("keeps what it indexed across a reopen", async () => {

@@ -1,5 +1,5 @@
 import type { TreeReader, TreeSkeleton } from "pageindex-core";
-import { StoreCorruptionError } from "pageindex-store";
+import { StoreCorruptionError, StoreReadOnlyError } from "pageindex-store";
 import { type LexicalTextMode, NodeTermIndex, needsText, nodeFields } from "./node-index.js";
 import { decodeNodeFields, encodeNodeFields, LEXICAL_INDEX_ARTIFACT } from "./persisted.js";
 
@@ -43,6 +43,12 @@ export class LexicalIndexes {
   private readonly saved = new Map<string, Promise<NodeTermIndex | undefined>>();
   /** Why an index was built without some texts (a corrupt chunk), by index key. */
   private readonly partial = new Map<string, string>();
+  /**
+   * Set once the reader refused a save as read-only: it will refuse every later one, and
+   * encoding an index to be refused cost more than building it (a library query meeting three
+   * new documents spent 19 ms of its 99 encoding for a read-only folder).
+   */
+  private savesRefused = false;
 
   /**
    * @param reader where skeletons' texts are read, and indexes saved when it keeps derived artifacts.
@@ -154,15 +160,16 @@ export class LexicalIndexes {
       );
       return new NodeTermIndex(skeleton, counted);
     }
-    if (keepsDerivedArtifacts(this.reader)) {
+    if (keepsDerivedArtifacts(this.reader) && !this.savesRefused) {
       try {
         await this.reader.putDerived(
           skeleton.docId,
           LEXICAL_INDEX_ARTIFACT,
           encodeNodeFields(skeleton, counted),
         );
-      } catch {
+      } catch (error) {
         // Saving is an optimisation: a store that refuses it only costs a rebuild next time.
+        if (error instanceof StoreReadOnlyError) this.savesRefused = true;
       }
     }
     return new NodeTermIndex(skeleton, counted);

@@ -110,12 +110,37 @@ export const AGGREGATION = {
   /** Section rows an engine scores per query at most (best first), before aggregating. */
   sectionRows: 400,
   /**
-   * A term in more sections than this is "common": while the query has rarer terms, it is left
-   * out of the engine's search (an engine scores every row its terms match, so one word found
-   * in most sections of a million would cost seconds; its weight, by its low IDF, is small).
+   * Sections a query scores at most, as the SQLite index counts them (its `candidateRows`): the
+   * rows holding the query's rarest terms, those that together are found in at most this many
+   * sections (always one term), each scored on every term. FTS5 scores every row its query
+   * matches (about 5 µs a row), so a query of common words would cost more the larger the
+   * library. Measured on the Debian library dev set (36 questions, scripts/eval-library.ts):
+   * 3,000 ranks as scoring every match did (offline 24/36, oracle 36/36 at 2,304 tokens);
+   * 1,000 lost two offline and one oracle question.
    */
-  commonRows: 20_000,
+  candidateRows: 3_000,
 } as const;
+
+/** A query term and how many rows (sections, or cards) hold it. */
+export interface CountedTerm extends QueryTerm {
+  rows: number;
+}
+
+/**
+ * The terms that choose candidates ({@link AGGREGATION}`.candidateRows`): the rarest first,
+ * while together they are found in at most `budget` rows, and at least one. Query order kept.
+ */
+export function candidateTerms<T extends CountedTerm>(terms: readonly T[], budget: number): T[] {
+  const rarest = [...terms].sort((a, b) => a.rows - b.rows);
+  const kept = new Set<T>();
+  let rows = 0;
+  for (const term of rarest) {
+    if (kept.size > 0 && rows + term.rows > budget) break;
+    kept.add(term);
+    rows += term.rows;
+  }
+  return terms.filter((t) => kept.has(t));
+}
 
 /** A section's score once back matter is discounted (unless the query asks for it). */
 export function discounted(score: number, backMatter: boolean, query: LibraryQuery): number {

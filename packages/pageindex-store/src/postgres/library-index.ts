@@ -11,9 +11,10 @@ import {
   aggregateSections,
   analyzeQuery,
   bySectionScore,
+  type CountedTerm,
+  candidateTerms,
   discounted,
   type LibraryQuery,
-  type QueryTerm,
   rankDocuments,
   SECTION_FIELDS,
   searchLimits,
@@ -46,8 +47,8 @@ import { anyOf, CARD_RANK_WEIGHTS, lexeme, SECTION_RANK_WEIGHTS } from "./librar
 export interface PostgresLibraryIndexOptions extends PostgresConnectionOptions {
   /**
    * Most rows (sections, or cards) a query reads from the GIN index before ranking (default
-   * 20,000): the rarest query terms choose them, the others only rank them, so a query's cost
-   * does not grow with the library.
+   * 20,000): the rarest query terms choose them (see `candidateTerms`), the others only rank
+   * them, so a query's cost does not grow with the library.
    */
   candidateRows?: number;
   /** Documents written per transaction by {@link PostgresLibraryIndex.putDocuments} (default 500). */
@@ -107,25 +108,7 @@ function idf(total: number, frequency: number): number {
 }
 
 /** A query term with the weight it scores with (query weight × IDF) and how many rows hold it. */
-interface RankedTerm extends QueryTerm {
-  rows: number;
-}
-
-/**
- * The terms that choose candidates: the rarest first, while together they hold at most
- * `budget` rows (at least one). The others only rank what these found.
- */
-function candidateTerms(terms: readonly RankedTerm[], budget: number): RankedTerm[] {
-  const rarest = [...terms].sort((a, b) => a.rows - b.rows);
-  const out: RankedTerm[] = [];
-  let rows = 0;
-  for (const term of rarest) {
-    if (out.length > 0 && rows + term.rows > budget) break;
-    out.push(term);
-    rows += term.rows;
-  }
-  return out;
-}
+type RankedTerm = CountedTerm;
 
 function optionalInt(value: unknown): number | undefined {
   return value === null || value === undefined ? undefined : Number(value);

@@ -15,9 +15,11 @@ import {
   aggregateSections,
   analyzeQuery,
   bySectionScore,
+  candidateTerms,
   cardFieldTerms,
   discounted,
   type LibraryQuery,
+  type QueryTerm,
   rankDocuments,
   type ScoredSection,
   searchLimits,
@@ -33,7 +35,7 @@ import type {
   SearchLibraryOptions,
   SectionHit,
 } from "../types.js";
-import { ftsMatch } from "./match.js";
+import { ftsCandidateMatch, ftsMatch } from "./match.js";
 import { type Connection, openConnection, type Statement } from "./open.js";
 import { SECTION_ID, sectionId, sectionOwner } from "./schema.js";
 
@@ -44,8 +46,11 @@ export const LIBRARY_FILE = "library.sqlite";
 export interface SqliteLibraryIndexOptions {
   /** Open for reading only: never creates or writes the file (writes throw `StoreReadOnlyError`). */
   readOnly?: boolean;
-  /** Sections a term may be found in before queries with rarer terms leave it out (default {@link AGGREGATION}`.commonRows`). */
-  commonRows?: number;
+  /**
+   * Most sections a query scores (default {@link AGGREGATION}`.candidateRows`): its rarest terms
+   * are searched while together they are found in at most this many, the others left out.
+   */
+  candidateRows?: number;
 }
 
 /** Documents named by `docIds` are searched one row-id range each up to this many; more go through a filter. */
@@ -70,6 +75,12 @@ interface SectionRow {
 interface ScoredRow extends ScoredSection {
   id: number;
   doc: number;
+}
+
+/** A search's terms found in some section, and the rare ones that choose its candidates. */
+interface Candidates {
+  all: QueryTerm[];
+  rare: QueryTerm[];
 }
 
 /** Which documents a search may return: all (`undefined`), or these document rows. */
@@ -102,13 +113,13 @@ export class SqliteLibraryIndex implements LibraryIndex {
   readonly readOnly: boolean;
   private readonly db: Connection;
   private readonly statements = new Map<string, Statement>();
-  private readonly commonRows: number;
+  private readonly candidateRows: number;
 
   private constructor(db: Connection, path: string, options: SqliteLibraryIndexOptions) {
     this.db = db;
     this.path = path;
     this.readOnly = options.readOnly ?? false;
-    this.commonRows = options.commonRows ?? AGGREGATION.commonRows;
+    this.candidateRows = Math.max(1, options.candidateRows ?? AGGREGATION.candidateRows);
   }
 
   /**
@@ -232,9 +243,8 @@ export class SqliteLibraryIndex implements LibraryIndex {
     return this.read(() => {
       const scope = this.scope(options.filter, options.docIds);
       if (scope?.length === 0) return [];
-      this.dropCommonTerms(q);
       // Back matter is discounted after scoring: fetch enough rows that the discount can reorder them.
-      const rows = this.scored(q, scope, options.filter, Math.max(limit * 4, 50));
+      const rows = this.scored(q, scope, options.filter, Math.max(limit * 4, 50), this.candidates(q, scope));
       const best = rows.sort(bySectionScore).slice(0, limit);
       const docIds = this.docIds(best.map((r) => r.doc));
       const full = this.loadSections(best, docIds);
@@ -249,10 +259,12 @@ export class SqliteLibraryIndex implements LibraryIndex {
     return this.read(() => {
       const scope = this.scope(options.filter, options.docIds);
       if (scope?.length === 0) return [];
-      this.dropCommonTerms(q);
       // Rank on row ids and scores; load titles, ancestors and cards for the winners only.
-      const documents = aggregateSections(this.scored(q, scope, options.filter, AGGREGATION.sectionRows));
-      const ranked = rankDocuments(documents, this.cardScores(q, scope, options.filter), {
+      const chosen = this.candidates(q, scope);
+      const documents = aggregateSections(
+        this.scored(q, scope, options.filter, AGGREGATION.sectionRows, chosen),
+      );
+      const ranked = rankDocuments(documents, this.cardScores(q, scope, options.filter, chosen), {
         ...limits,
         sizes: this.nodeCounts(documents.map((d) => Number(d.docId))),
       });
@@ -385,16 +397,22 @@ export class SqliteLibraryIndex implements LibraryIndex {
   }
 
   /**
-   * Leaves out of `q` the terms found in more than `commonRows` sections, as
-   * long as a rarer one remains. Each term costs one count that stops at the threshold.
+   * The terms a search matches rows by: the query's terms found in some section, and the rarest
+   * of them, those that together are found in at most `candidateRows` sections (see
+   * {@link candidateTerms}). Rows holding a rare term are scored on every term
+   * ({@link ftsCandidateMatch}): FTS5 scores each row its query matches, so a query's cost follows
+   * the rare terms' rows, not the library's size. Each term costs one count that stops past the
+   * budget. Undefined (every term searched) when a few documents are searched one range each, or
+   * when no term is in any section (a card may still hold one).
    */
-  private dropCommonTerms(q: LibraryQuery): void {
-    if (q.terms.length < 2) return;
+  private candidates(q: LibraryQuery, scope: Scope): Candidates | undefined {
+    if (scope && scope.length <= RANGE_QUERIES) return undefined;
     const probe = "SELECT count(*) FROM (SELECT 1 FROM section_terms WHERE section_terms MATCH ? LIMIT ?)";
-    const rare = q.terms.filter(
-      (t) => Number(this.value(probe, ftsMatch([t]), this.commonRows + 1)) <= this.commonRows,
-    );
-    if (rare.length > 0 && rare.length < q.terms.length) q.terms = rare;
+    const found = q.terms
+      .map((t) => ({ ...t, rows: Number(this.value(probe, ftsMatch([t]), this.candidateRows + 1)) }))
+      .filter((t) => t.rows > 0);
+    if (found.length === 0) return undefined;
+    return { all: found, rare: candidateTerms(found, this.candidateRows) };
   }
 
   /**
@@ -409,10 +427,12 @@ export class SqliteLibraryIndex implements LibraryIndex {
     scope: Scope,
     filter: CatalogFilter | undefined,
     rows: number,
+    chosen: Candidates | undefined,
   ): ScoredRow[] {
-    const match = ftsMatch(q.terms);
     let found: Array<{ id: number; rank: number }>;
     if (scope && scope.length <= RANGE_QUERIES) {
+      // A few documents' rows are few: every term is scored.
+      const match = ftsMatch(q.terms);
       const source =
         "SELECT rowid AS id, rank FROM section_terms WHERE section_terms MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rank LIMIT ?";
       found = scope.flatMap((doc) => {
@@ -426,20 +446,21 @@ export class SqliteLibraryIndex implements LibraryIndex {
         );
       });
     } else if (scope || (filter && Object.keys(filter).length > 0)) {
+      if (chosen === undefined) return [];
+      const match = ftsCandidateMatch(chosen.all, chosen.rare);
       const { where, params } = filterClause(filter);
       const only = scope ? `AND d.doc IN (${scope.join(",")})` : "";
-      found = this.rows(
-        `SELECT rowid AS id, rank FROM section_terms WHERE section_terms MATCH ?
+      const source = `SELECT rowid AS id, rank FROM section_terms WHERE section_terms MATCH ?
            AND (rowid / ${SECTION_ID.perDocument}) IN (SELECT d.doc FROM documents d WHERE ${where} ${only})
-         ORDER BY rank LIMIT ?`,
-        match,
-        ...params,
-        rows,
-      );
+         ORDER BY rank LIMIT ?`;
+      found = this.rows(source, match, ...params, rows);
+      // The rare terms' sections may all lie outside the allowed documents: then every term.
+      if (found.length === 0) found = this.rows(source, ftsMatch(q.terms), ...params, rows);
     } else {
+      if (chosen === undefined) return [];
       found = this.rows(
         "SELECT rowid AS id, rank FROM section_terms WHERE section_terms MATCH ? ORDER BY rank LIMIT ?",
-        match,
+        ftsCandidateMatch(chosen.all, chosen.rare),
         rows,
       );
     }
@@ -456,8 +477,19 @@ export class SqliteLibraryIndex implements LibraryIndex {
     });
   }
 
-  /** Card scores (by document row key) of the documents whose cards match best. */
-  private cardScores(q: LibraryQuery, scope: Scope, filter: CatalogFilter | undefined): Map<string, number> {
+  /**
+   * Card scores (by document row key) of the documents whose cards match best: the cards holding
+   * a term that is not common in sections (rare there, or in none), scored on every term.
+   */
+  private cardScores(
+    q: LibraryQuery,
+    scope: Scope,
+    filter: CatalogFilter | undefined,
+    chosen: Candidates | undefined,
+  ): Map<string, number> {
+    const rare = new Set(chosen?.rare.map((t) => t.term));
+    const common = new Set(chosen?.all.flatMap((t) => (rare.has(t.term) ? [] : [t.term])));
+    const uncommon = q.terms.filter((t) => !common.has(t.term));
     const restricted = scope !== undefined || (filter !== undefined && Object.keys(filter).length > 0);
     const { where, params } = filterClause(filter);
     const only = scope ? `AND d.doc IN (${scope.join(",")})` : "";
@@ -465,7 +497,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
       `SELECT rowid AS doc, rank FROM card_terms WHERE card_terms MATCH ?
        ${restricted ? `AND rowid IN (SELECT d.doc FROM documents d WHERE ${where} ${only})` : ""}
        ORDER BY rank LIMIT ?`,
-      ftsMatch(q.terms),
+      uncommon.length > 0 ? ftsCandidateMatch(q.terms, uncommon) : ftsMatch(q.terms),
       ...(restricted ? params : []),
       CARD_ROWS,
     );
