@@ -2,9 +2,9 @@
  * Turns written questions into questions.json: each draft names its document, the question in
  * a user's words, a quote of the answer copied from the section read, and a difficulty. The
  * gold is where the quote is: the PDF pages holding it (two when it runs over a page end), or the
- * Markdown lines it spans (found
- * in the document's text, whitespace ignored; a quote found nowhere or on several separate
- * places is an error). The split (dev / validation, half each) is drawn with a fixed seed.
+ * Markdown lines it spans (found in the document's text, whitespace ignored; a quote found
+ * nowhere or on several separate places is an error). The split (dev / validation, half each)
+ * is drawn with a fixed seed per batch of drafts (BATCHES).
  *
  * Checks, for a "hard" question: at most 1 content word shared with its section's title, and
  * none of the section's rare words (in under 0.3 % of the library's sections) in the question.
