@@ -2,9 +2,9 @@
  * Turns written questions into questions.json: each draft names its document, the question in
  * a user's words, a quote of the answer copied from the section read, and a difficulty. The
  * gold is where the quote is: the PDF pages holding it (two when it runs over a page end), or the
- * Markdown lines it spans (found
- * in the document's text, whitespace ignored; a quote found nowhere or on several separate
- * places is an error). The split (dev / validation, half each) is drawn with a fixed seed.
+ * Markdown lines it spans (found in the document's text, whitespace ignored; a quote found
+ * nowhere or on several separate places is an error). The split (dev / validation, half each)
+ * is drawn with a fixed seed per batch of drafts (BATCHES).
  *
  * Checks, for a "hard" question: at most 1 content word shared with its section's title, and
  * none of the section's rare words (in under 0.3 % of the library's sections) in the question.
@@ -93,6 +93,35 @@ function sectionOf(
   return { node, path: path.join(" > ") };
 }
 
+/**
+ * Drafts are written in batches; each batch's split is drawn on its own with its own seed, so
+ * appending a batch never moves an earlier question between dev and validation.
+ */
+const BATCHES = [
+  { from: 0, seed: 2405 }, // the first 70 questions
+  { from: 70, seed: 2411 }, // 60 more, drawn by sample.ts --seed 2411
+];
+
+/** Half of each batch each way, drawn per difficulty so both splits have easy questions. */
+function drawSplits(questions: LibraryQuestion[], draftCount: number): void {
+  const draftIndex = (q: LibraryQuestion) => Number(q.id.slice(1)) - 1;
+  for (const [b, { from, seed }] of BATCHES.entries()) {
+    const to = BATCHES[b + 1]?.from ?? draftCount;
+    const batch = questions.filter((q) => draftIndex(q) >= from && draftIndex(q) < to);
+    const random = seededRandom(seed);
+    for (const level of ["hard", "easy"]) {
+      const ids = shuffled(
+        batch.filter((q) => q.difficulty === level).map((q) => q.id),
+        random,
+      );
+      ids.forEach((id, k) => {
+        const q = batch.find((x) => x.id === id) as LibraryQuestion;
+        q.split = k % 2 === 0 ? "dev" : "validation";
+      });
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const draftsFile = process.argv[2];
   if (!draftsFile) throw new Error("usage: make-questions.ts drafts.json");
@@ -149,18 +178,7 @@ async function main(): Promise<void> {
     for (const p of problems) console.log(`problem: ${p}`);
     process.exitCode = 1;
   }
-  // Half each, drawn with a fixed seed (per difficulty, so both splits have easy questions).
-  const random = seededRandom(2405);
-  for (const level of ["hard", "easy"]) {
-    const ids = shuffled(
-      questions.filter((q) => q.difficulty === level).map((q) => q.id),
-      random,
-    );
-    ids.forEach((id, k) => {
-      const q = questions.find((x) => x.id === id) as LibraryQuestion;
-      q.split = k % 2 === 0 ? "dev" : "validation";
-    });
-  }
+  drawSplits(questions, drafts.length);
   const out = join(dirname(fileURLToPath(import.meta.url)), "questions.json");
   const header = {
     about:
