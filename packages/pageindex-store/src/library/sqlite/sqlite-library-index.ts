@@ -47,8 +47,9 @@ export interface SqliteLibraryIndexOptions {
   /** Open for reading only: never creates or writes the file (writes throw `StoreReadOnlyError`). */
   readOnly?: boolean;
   /**
-   * Most sections a query scores (default {@link AGGREGATION}`.candidateRows`): its rarest terms
-   * are searched while together they are found in at most this many, the others left out.
+   * Sections a query scores at most, as its rarest terms count them (default
+   * {@link AGGREGATION}`.candidateRows`): the rows holding the terms that together are found in at
+   * most this many are scored, each on every query term.
    */
   candidateRows?: number;
 }
