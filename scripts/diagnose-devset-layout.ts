@@ -1,0 +1,123 @@
+/**
+ * Where the layout path's errors come from (issue 26), per dev-set PDF, worst first: each
+ * reference entry (outline's top two levels, as layout-devset-score.ts) the tree misses is
+ * classed as never a candidate, a candidate the heading model dropped, kept but nested below
+ * the top two levels, or kept at the other depth; each extra node as a deeper bookmark or no
+ * bookmark at all.
+ *
+ * Run: npx tsx scripts/diagnose-devset-layout.ts [--half train|validation] [--only NAME] [--list]
+ */
+import { basename } from "node:path";
+import { parseArgs } from "node:util";
+import type { Heading } from "../packages/pageindex-loader/src/pdf/structure/candidates.js";
+import { keepLikelyHeadings } from "../packages/pageindex-loader/src/pdf/structure/heading-evidence.js";
+import {
+  headingContext,
+  layoutCandidates,
+  layoutContext,
+  layoutStructure,
+} from "../packages/pageindex-loader/src/pdf/structure/layout.js";
+import { outlineStructure } from "../packages/pageindex-loader/src/pdf/structure/outline.js";
+import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
+import { DEBIAN_CACHE } from "./debian-docs.js";
+import { SPLIT_DEVSET } from "./devset-split.js";
+import { layoutF1, referenceEntries, topTwo } from "./layout-devset-score.js";
+import { parsedPdf } from "./parsed-pdf-cache.js";
+import { type Entry, SIMILARITY, similar } from "./structure-match.js";
+
+const { values } = parseArgs({
+  options: {
+    cache: { type: "string", default: DEBIAN_CACHE },
+    half: { type: "string" },
+    only: { type: "string" },
+    list: { type: "boolean" },
+  },
+});
+
+/** Every node of a tree with its depth (1 = top). */
+function allEntries(list: readonly SectionEntry[], level = 1, out: Entry[] = []): Entry[] {
+  for (const e of list) {
+    out.push({ title: e.title, page: e.page, level });
+    allEntries(e.children, level + 1, out);
+  }
+  return out;
+}
+
+const near = (a: { title: string; page: number }, b: { title: string; page: number }): boolean =>
+  a.page === b.page && similar(a.title, b.title) >= SIMILARITY;
+
+interface Row {
+  half: string;
+  label: string;
+  f1: number;
+  counts: Record<string, number>;
+  notes: string[];
+}
+
+const rows: Row[] = [];
+for (const doc of SPLIT_DEVSET) {
+  if (values.half && doc.half !== values.half) continue;
+  const label = `${doc.pkg}/${basename(doc.path).replace(/\.gz$/, "")}`;
+  if (values.only && !label.includes(values.only)) continue;
+  const pdf = await parsedPdf(doc, values.cache as string);
+  if (!pdf) continue;
+  const outline = outlineStructure(pdf.outline);
+  if (!outline.usable) continue;
+  const reference = referenceEntries(outline.entries);
+  const bookmarks = allEntries(outline.entries);
+  const ctx = layoutContext(pdf.pages, { pageLabels: pdf.pageLabels });
+  const candidates: Heading[] = layoutCandidates(ctx).headings;
+  const kept = new Set(keepLikelyHeadings(candidates, headingContext(ctx)));
+  const result = layoutStructure(ctx);
+  const predicted = topTwo(result.entries);
+  const deep = allEntries(result.entries);
+  const counts: Record<string, number> = {
+    "missed: no candidate": 0,
+    "missed: model dropped": 0,
+    "missed: nested below 2": 0,
+    "wrong depth": 0,
+    "extra: deeper bookmark": 0,
+    "extra: no bookmark": 0,
+  };
+  const notes: string[] = [];
+  const bump = (k: string, note: string) => {
+    counts[k] = (counts[k] ?? 0) + 1;
+    notes.push(`${k} | ${note}`);
+  };
+  for (const r of reference) {
+    const same = predicted.find((p) => near(p, r));
+    if (same) {
+      if (same.level !== r.level) bump("wrong depth", `${r.title} [p${r.page}] ref ${r.level}, layout ${same.level}`);
+      continue;
+    }
+    const c = candidates.find((h) => near(h, r));
+    if (!c) bump("missed: no candidate", `${r.title} [p${r.page}] L${r.level}`);
+    else if (!kept.has(c)) bump("missed: model dropped", `${r.title} [p${r.page}] L${r.level}`);
+    else {
+      const d = deep.find((p) => near(p, r));
+      bump("missed: nested below 2", `${r.title} [p${r.page}] ref ${r.level}, layout ${d?.level ?? "?"}`);
+    }
+  }
+  for (const p of predicted) {
+    if (reference.some((r) => near(p, r))) continue;
+    const b = bookmarks.find((x) => near(x, p));
+    if (b) bump("extra: deeper bookmark", `${p.title} [p${p.page}] layout ${p.level}, bookmark ${b.level}`);
+    else bump("extra: no bookmark", `${p.title} [p${p.page}] layout ${p.level}`);
+  }
+  rows.push({ half: doc.half, label, f1: layoutF1(reference, result.entries).f1, counts, notes });
+}
+
+const keys = Object.keys(rows[0]?.counts ?? {});
+console.log(`half | doc | F1 | ${keys.join(" | ")}`);
+console.log(`--- | --- | ---: | ${keys.map(() => "---:").join(" | ")}`);
+for (const half of ["train", "validation"]) {
+  const list = rows.filter((r) => r.half === half).sort((a, b) => a.f1 - b.f1);
+  for (const r of list) {
+    console.log(`${half} | ${r.label} | ${(100 * r.f1).toFixed(1)} | ${keys.map((k) => r.counts[k]).join(" | ")}`);
+    if (values.list) for (const n of r.notes) console.log(`    ${n}`);
+  }
+  if (list.length > 0) {
+    const sum = (k: string) => list.reduce((s, r) => s + (r.counts[k] ?? 0), 0);
+    console.log(`${half} | all ${list.length} | | ${keys.map(sum).join(" | ")}`);
+  }
+}
