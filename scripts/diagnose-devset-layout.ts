@@ -87,7 +87,8 @@ for (const doc of SPLIT_DEVSET) {
   for (const r of reference) {
     const same = predicted.find((p) => near(p, r));
     if (same) {
-      if (same.level !== r.level) bump("wrong depth", `${r.title} [p${r.page}] ref ${r.level}, layout ${same.level}`);
+      if (same.level !== r.level)
+        bump("wrong depth", `${r.title} [p${r.page}] ref ${r.level}, layout ${same.level}`);
       continue;
     }
     const c = candidates.find((h) => near(h, r));
@@ -113,7 +114,9 @@ console.log(`--- | --- | ---: | ${keys.map(() => "---:").join(" | ")}`);
 for (const half of ["train", "validation"]) {
   const list = rows.filter((r) => r.half === half).sort((a, b) => a.f1 - b.f1);
   for (const r of list) {
-    console.log(`${half} | ${r.label} | ${(100 * r.f1).toFixed(1)} | ${keys.map((k) => r.counts[k]).join(" | ")}`);
+    console.log(
+      `${half} | ${r.label} | ${(100 * r.f1).toFixed(1)} | ${keys.map((k) => r.counts[k]).join(" | ")}`,
+    );
     if (values.list) for (const n of r.notes) console.log(`    ${n}`);
   }
   if (list.length > 0) {
