@@ -1,7 +1,9 @@
 /**
  * Where the layout path's errors come from (issue 26), per dev-set PDF, worst first: each
  * reference entry (outline's top two levels, as layout-devset-score.ts) the tree misses is
- * classed as never a candidate, a candidate the heading model dropped, kept but nested below
+ * classed as never a candidate (a weak candidate only, a strong one the layout rules set aside —
+ * running heads, labels, the title page, contents pages —, a line without a heading's look, or a
+ * title not on its page at all), a candidate the heading model dropped, kept but nested below
  * the top two levels, or kept at the other depth; each extra node as a deeper bookmark or no
  * bookmark at all.
  *
@@ -9,7 +11,7 @@
  */
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
-import type { Heading } from "../packages/pageindex-loader/src/pdf/structure/candidates.js";
+import { findHeadings, type Heading } from "../packages/pageindex-loader/src/pdf/structure/candidates.js";
 import { keepLikelyHeadings } from "../packages/pageindex-loader/src/pdf/structure/heading-evidence.js";
 import {
   headingContext,
@@ -55,6 +57,8 @@ interface Row {
 }
 
 const rows: Row[] = [];
+/** Per half, why entries never became candidates. */
+const lostBy = new Map<string, Map<string, number>>();
 for (const doc of SPLIT_DEVSET) {
   if (values.half && doc.half !== values.half) continue;
   const label = `${doc.pkg}/${basename(doc.path).replace(/\.gz$/, "")}`;
@@ -64,6 +68,8 @@ for (const doc of SPLIT_DEVSET) {
   const outline = outlineStructure(pdf.outline);
   if (!outline.usable) continue;
   const reference = referenceEntries(outline.entries);
+  const whyLost = lostBy.get(doc.half) ?? new Map<string, number>();
+  lostBy.set(doc.half, whyLost);
   const bookmarks = allEntries(outline.entries);
   const ctx = layoutContext(pdf.pages, { pageLabels: pdf.pageLabels });
   const candidates: Heading[] = layoutCandidates(ctx).headings;
@@ -71,6 +77,13 @@ for (const doc of SPLIT_DEVSET) {
   const result = layoutStructure(ctx);
   const predicted = topTwo(result.entries);
   const deep = allEntries(result.entries);
+  // Every heading-like line, strong or weak, furniture and contents pages included: where a
+  // missed entry was lost before the heading model saw it.
+  const raw = findHeadings(ctx.pages, { body: ctx.body });
+  const lineOnPage = (r: Entry): boolean =>
+    (pdf.pages.find((p) => p.pageNumber === r.page)?.lines ?? []).some(
+      (l) => similar(l.text, r.title) >= SIMILARITY,
+    );
   const counts: Record<string, number> = {
     "missed: no candidate": 0,
     "missed: model dropped": 0,
@@ -92,8 +105,18 @@ for (const doc of SPLIT_DEVSET) {
       continue;
     }
     const c = candidates.find((h) => near(h, r));
-    if (!c) bump("missed: no candidate", `${r.title} [p${r.page}] L${r.level}`);
-    else if (!kept.has(c)) bump("missed: model dropped", `${r.title} [p${r.page}] L${r.level}`);
+    if (!c) {
+      const w = raw.find((x) => near(x, r));
+      const why = !w
+        ? lineOnPage(r)
+          ? "a line of the page, no heading look"
+          : "title not on its page"
+        : w.strength === "weak"
+          ? "weak candidate"
+          : "set aside by layout rules";
+      whyLost.set(why, (whyLost.get(why) ?? 0) + 1);
+      bump("missed: no candidate", `${r.title} [p${r.page}] L${r.level} (${why})`);
+    } else if (!kept.has(c)) bump("missed: model dropped", `${r.title} [p${r.page}] L${r.level}`);
     else {
       const d = deep.find((p) => near(p, r));
       bump("missed: nested below 2", `${r.title} [p${r.page}] ref ${r.level}, layout ${d?.level ?? "?"}`);
@@ -122,5 +145,7 @@ for (const half of ["train", "validation"]) {
   if (list.length > 0) {
     const sum = (k: string) => list.reduce((s, r) => s + (r.counts[k] ?? 0), 0);
     console.log(`${half} | all ${list.length} | | ${keys.map(sum).join(" | ")}`);
+    const why = [...(lostBy.get(half) ?? new Map<string, number>())].map(([k, n]) => `${k} ${n}`);
+    console.log(`${half}: entries that were never candidates: ${why.join(", ")}`);
   }
 }
