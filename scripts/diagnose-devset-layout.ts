@@ -9,22 +9,17 @@
  *
  * Run: npx tsx scripts/diagnose-devset-layout.ts [--half train|validation] [--only NAME] [--list]
  */
-import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { findHeadings, type Heading } from "../packages/pageindex-loader/src/pdf/structure/candidates.js";
 import { keepLikelyHeadings } from "../packages/pageindex-loader/src/pdf/structure/heading-evidence.js";
 import {
   headingContext,
   layoutCandidates,
-  layoutContext,
   layoutStructure,
 } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
-import { outlineStructure } from "../packages/pageindex-loader/src/pdf/structure/outline.js";
-import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
 import { DEBIAN_CACHE } from "./debian-docs.js";
-import { SPLIT_DEVSET } from "./devset-split.js";
-import { layoutF1, referenceEntries, topTwo } from "./layout-devset-score.js";
-import { parsedPdf } from "./parsed-pdf-cache.js";
+import { allLevels, layoutDevsetDocs } from "./layout-devset-docs.js";
+import { layoutF1, topTwo } from "./layout-devset-score.js";
 import { type Entry, SIMILARITY, similar } from "./structure-match.js";
 
 const { values } = parseArgs({
@@ -35,15 +30,6 @@ const { values } = parseArgs({
     list: { type: "boolean" },
   },
 });
-
-/** Every node of a tree with its depth (1 = top). */
-function allEntries(list: readonly SectionEntry[], level = 1, out: Entry[] = []): Entry[] {
-  for (const e of list) {
-    out.push({ title: e.title, page: e.page, level });
-    allEntries(e.children, level + 1, out);
-  }
-  return out;
-}
 
 const near = (a: { title: string; page: number }, b: { title: string; page: number }): boolean =>
   a.page === b.page && similar(a.title, b.title) >= SIMILARITY;
@@ -59,24 +45,19 @@ interface Row {
 const rows: Row[] = [];
 /** Per half, why entries never became candidates. */
 const lostBy = new Map<string, Map<string, number>>();
-for (const doc of SPLIT_DEVSET) {
-  if (values.half && doc.half !== values.half) continue;
-  const label = `${doc.pkg}/${basename(doc.path).replace(/\.gz$/, "")}`;
-  if (values.only && !label.includes(values.only)) continue;
-  const pdf = await parsedPdf(doc, values.cache as string);
-  if (!pdf) continue;
-  const outline = outlineStructure(pdf.outline);
-  if (!outline.usable) continue;
-  const reference = referenceEntries(outline.entries);
+for await (const { doc, label, pdf, outline, reference, ctx } of layoutDevsetDocs({
+  cache: values.cache as string,
+  half: values.half,
+  only: values.only,
+})) {
   const whyLost = lostBy.get(doc.half) ?? new Map<string, number>();
   lostBy.set(doc.half, whyLost);
-  const bookmarks = allEntries(outline.entries);
-  const ctx = layoutContext(pdf.pages, { pageLabels: pdf.pageLabels });
+  const bookmarks = allLevels(outline);
   const candidates: Heading[] = layoutCandidates(ctx).headings;
   const kept = new Set(keepLikelyHeadings(candidates, headingContext(ctx)));
   const result = layoutStructure(ctx);
   const predicted = topTwo(result.entries);
-  const deep = allEntries(result.entries);
+  const deep = allLevels(result.entries);
   // Every heading-like line, strong or weak, furniture and contents pages included: where a
   // missed entry was lost before the heading model saw it.
   const raw = findHeadings(ctx.pages, { body: ctx.body });

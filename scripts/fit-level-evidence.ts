@@ -29,11 +29,7 @@ import {
   type RelationOf,
   ruleRelation,
 } from "../packages/pageindex-loader/src/pdf/structure/hierarchy.js";
-import {
-  headingContext,
-  layoutCandidates,
-  layoutContext,
-} from "../packages/pageindex-loader/src/pdf/structure/layout.js";
+import { headingContext, layoutCandidates } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
 import {
   headingIndents,
   LEVEL_FEATURE_NAMES,
@@ -46,12 +42,9 @@ import {
   relationScores,
 } from "../packages/pageindex-loader/src/pdf/structure/level-evidence.js";
 import { numberingClass } from "../packages/pageindex-loader/src/pdf/structure/numbering.js";
-import { outlineStructure } from "../packages/pageindex-loader/src/pdf/structure/outline.js";
-import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
 import { DEBIAN_CACHE } from "./debian-docs.js";
-import { SPLIT_DEVSET } from "./devset-split.js";
-import { layoutF1, referenceEntries } from "./layout-devset-score.js";
-import { parsedPdf } from "./parsed-pdf-cache.js";
+import { allLevels, layoutDevsetDocs } from "./layout-devset-docs.js";
+import { layoutF1 } from "./layout-devset-score.js";
 import { type Entry, SIMILARITY, similar } from "./structure-match.js";
 
 const { values } = parseArgs({
@@ -70,15 +63,6 @@ interface Doc {
   reference: Entry[];
   x: number[][];
   y: Relation[];
-}
-
-/** Every bookmark with its depth (1 = top). */
-function bookmarks(list: readonly SectionEntry[], level = 1, out: Entry[] = []): Entry[] {
-  for (const e of list) {
-    out.push({ title: e.title, page: e.page, level });
-    bookmarks(e.children, level + 1, out);
-  }
-  return out;
 }
 
 /** Each kept heading's bookmark depth, matched one to one (best title on the same page). */
@@ -151,21 +135,18 @@ function pairs(kept: readonly Heading[], depths: ReadonlyMap<Heading, number>, h
 }
 
 const docs: Doc[] = [];
-for (const doc of SPLIT_DEVSET) {
-  const pdf = await parsedPdf(doc, values.cache as string);
-  if (!pdf) continue;
-  const outline = outlineStructure(pdf.outline);
-  if (!outline.usable) continue;
-  const ctx = layoutContext(pdf.pages, { pageLabels: pdf.pageLabels });
+for await (const { doc, label, outline, reference, ctx } of layoutDevsetDocs({
+  cache: values.cache as string,
+})) {
   const hctx = headingContext(ctx);
   const kept = keepLikelyHeadings(layoutCandidates(ctx).headings, hctx);
-  const { x, y } = pairs(kept, outlineDepths(kept, bookmarks(outline.entries)), hctx);
+  const { x, y } = pairs(kept, outlineDepths(kept, allLevels(outline)), hctx);
   docs.push({
     half: doc.half,
-    label: `${doc.pkg}/${doc.path}`,
+    label,
     hctx,
     kept,
-    reference: referenceEntries(outline.entries),
+    reference,
     x,
     y,
   });
