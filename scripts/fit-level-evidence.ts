@@ -28,6 +28,7 @@ import {
   type Relation,
   type RelationOf,
   ruleRelation,
+  sequenceFacts,
 } from "../packages/pageindex-loader/src/pdf/structure/hierarchy.js";
 import { headingContext, layoutCandidates } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
 import {
@@ -91,16 +92,7 @@ function outlineDepths(kept: readonly Heading[], marks: readonly Entry[]): Map<H
 /** The stack's questions over the matched headings, answered by the outline's depths. */
 function pairs(kept: readonly Heading[], depths: ReadonlyMap<Heading, number>, hctx: HeadingContext) {
   const indents = headingIndents(kept, hctx);
-  const lastOfClass = new Map<string, number>();
-  kept.forEach((h, i) => {
-    if (h.numbering) lastOfClass.set(numberingClass(h.numbering), i);
-  });
-  const nextToc = new Array<number | undefined>(kept.length);
-  let upcoming: number | undefined;
-  for (let i = kept.length - 1; i >= 0; i--) {
-    nextToc[i] = upcoming;
-    upcoming = kept[i]?.tocLevel ?? upcoming;
-  }
+  const { lastOfClass, nextToc } = sequenceFacts(kept);
   const x: number[][] = [];
   const y: Relation[] = [];
   const stack: { h: Heading; depth: number }[] = [];

@@ -21,15 +21,9 @@ import {
 } from "../src/pdf/structure/level-evidence.js";
 import { LEVEL_MODEL } from "../src/pdf/structure/level-evidence-weights.js";
 import type { SectionEntry } from "../src/pdf/types.js";
-import { body, buildPdf, type LineSpec } from "./fixtures/pdf-builder.js";
+import { body, buildPdf, headingLine } from "./fixtures/pdf-builder.js";
 
-const h = (text: string, size: number, extra: Partial<LineSpec> = {}): LineSpec => ({
-  text,
-  size,
-  bold: true,
-  gap: 14,
-  ...extra,
-});
+const h = headingLine;
 
 /** A manual of two chapters, the first with two indented, smaller, numbered sections. */
 async function manual(): Promise<{ headings: Heading[]; ctx: HeadingContext }> {

@@ -95,6 +95,27 @@ function lookRelation(
   return "same";
 }
 
+/**
+ * What the stack needs to know ahead about a heading sequence: the index of each numbering
+ * class's last heading, and for each heading the TOC level of the next one the TOC placed.
+ */
+export function sequenceFacts(headings: readonly Heading[]): {
+  lastOfClass: Map<string, number>;
+  nextToc: (number | undefined)[];
+} {
+  const lastOfClass = new Map<string, number>();
+  headings.forEach((h, i) => {
+    if (h.numbering) lastOfClass.set(numberingClass(h.numbering), i);
+  });
+  const nextToc = new Array<number | undefined>(headings.length);
+  let upcoming: number | undefined;
+  for (let i = headings.length - 1; i >= 0; i--) {
+    nextToc[i] = upcoming;
+    upcoming = headings[i]?.tocLevel ?? upcoming;
+  }
+  return { lastOfClass, nextToc };
+}
+
 /** Indentation this close is the same margin. */
 const SAME_MARGIN = 4;
 
@@ -148,17 +169,7 @@ export function nestHeadings(headings: readonly Heading[], options: NestOptions 
     classCounts.set(c, left);
     if (left <= 0) openClasses.delete(c);
   };
-  const lastOfClass = new Map<string, number>();
-  headings.forEach((h, i) => {
-    if (h.numbering) lastOfClass.set(numberingClass(h.numbering), i);
-  });
-  // The TOC level of the next heading placed by the TOC, for each heading.
-  const nextToc = new Array<number | undefined>(headings.length);
-  let upcoming: number | undefined;
-  for (let i = headings.length - 1; i >= 0; i--) {
-    nextToc[i] = upcoming;
-    upcoming = headings[i]?.tocLevel ?? upcoming;
-  }
+  const { lastOfClass, nextToc } = sequenceFacts(headings);
   headings.forEach((h, i) => {
     const series: SeriesGoesOn = (c) => options.seriesParents !== false && (lastOfClass.get(c) ?? -1) > i;
     const entry: SectionEntry = { title: h.title, page: h.page, line: h.line, children: [] };
