@@ -13,15 +13,9 @@ import {
 } from "../src/pdf/structure/heading-evidence.js";
 import { HEADING_MODEL } from "../src/pdf/structure/heading-evidence-weights.js";
 import { headingContext, layoutCandidates, layoutContext } from "../src/pdf/structure/layout.js";
-import { body, buildPdf, type LineSpec, type PageSpec, tocPage } from "./fixtures/pdf-builder.js";
+import { body, buildPdf, headingLine, type PageSpec, tocPage } from "./fixtures/pdf-builder.js";
 
-const h = (text: string, size: number, extra: Partial<LineSpec> = {}): LineSpec => ({
-  text,
-  size,
-  bold: true,
-  gap: 14,
-  ...extra,
-});
+const h = headingLine;
 
 /** Each candidate's title with its features, from generated pages. */
 async function featuresOf(pages: PageSpec[]): Promise<Map<string, HeadingFeatures>> {

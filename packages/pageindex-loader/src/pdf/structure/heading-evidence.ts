@@ -100,7 +100,7 @@ export interface HeadingContext {
 }
 
 /** The usual left margin of each page: the most common left edge of its lines, by characters. */
-function pageMargins(pages: readonly ParsedPage[]): Map<number, number> {
+export function pageMargins(pages: readonly ParsedPage[]): Map<number, number> {
   const out = new Map<number, number>();
   for (const page of pages) {
     const xs = new Map<number, number>();

@@ -3,7 +3,23 @@ import type { Heading } from "./candidates.js";
 import { numberingClass } from "./numbering.js";
 import { compareStyle } from "./style.js";
 
-type Relation = "higher" | "same" | "lower";
+/** How an open heading relates to the next one: `higher` (the next goes inside it), `same` (siblings) or `lower` (it closes). */
+export type Relation = "higher" | "same" | "lower";
+
+/** What the stack knows when it asks how an open heading relates to the next one. */
+export interface RelationState {
+  /** Numbering classes of the open headings. */
+  openClasses: ReadonlySet<string>;
+  /** Whether a heading of this numbering class comes after the one being placed. */
+  series: (numberingClass: string) => boolean;
+  /** The TOC level of the next heading the printed TOC placed, after the one being placed. */
+  nextTocLevel: number | undefined;
+  /** Whether the open heading is the one placed just before (the top of the stack, nothing between). */
+  previous: boolean;
+}
+
+/** Decides how an open heading `open` relates to the next heading `next`. */
+export type RelationOf = (open: Heading, next: Heading, state: RelationState) => Relation;
 
 const invert = (c: -1 | 0 | 1): Relation => (c < 0 ? "higher" : c > 0 ? "lower" : "same");
 
@@ -31,14 +47,17 @@ function relation(
   // The TOC's next entry is a child of e ("Prefaces" set large between "Part I" and its "1
   // Introduction"): what comes between is inside e too.
   if (eToc && nextTocLevel !== undefined && nextTocLevel > (e.tocLevel as number)) return "higher";
-  const r = ruleRelation(e, h, openClasses, series);
+  const r = lookRelation(e, h, openClasses, series);
   return eToc && r === "lower" ? "same" : r;
 }
 
-/** Whether a heading of this numbering class comes after the one being placed. */
-type SeriesGoesOn = (numberingClass: string) => boolean;
+type SeriesGoesOn = RelationState["series"];
 
-function ruleRelation(
+/** The rules of this module as a {@link RelationOf}: printed-TOC levels, keywords, numbering, then look. */
+export const ruleRelation: RelationOf = (open, next, state) =>
+  relation(open, next, state.openClasses, state.series, state.nextTocLevel);
+
+function lookRelation(
   e: Heading,
   h: Heading,
   openClasses: ReadonlySet<string>,
@@ -76,6 +95,27 @@ function ruleRelation(
   return "same";
 }
 
+/**
+ * What the stack needs to know ahead about a heading sequence: the index of each numbering
+ * class's last heading, and for each heading the TOC level of the next one the TOC placed.
+ */
+export function sequenceFacts(headings: readonly Heading[]): {
+  lastOfClass: Map<string, number>;
+  nextToc: (number | undefined)[];
+} {
+  const lastOfClass = new Map<string, number>();
+  headings.forEach((h, i) => {
+    if (h.numbering) lastOfClass.set(numberingClass(h.numbering), i);
+  });
+  const nextToc = new Array<number | undefined>(headings.length);
+  let upcoming: number | undefined;
+  for (let i = headings.length - 1; i >= 0; i--) {
+    nextToc[i] = upcoming;
+    upcoming = headings[i]?.tocLevel ?? upcoming;
+  }
+  return { lastOfClass, nextToc };
+}
+
 /** Indentation this close is the same margin. */
 const SAME_MARGIN = 4;
 
@@ -107,6 +147,8 @@ export interface NestOptions {
    * at the chapters' margin after "3.3", even though the chapters are bold and it is not).
    */
   indent?: (h: Heading) => number;
+  /** How an open heading relates to the next one (default: the rules of this module). */
+  relation?: RelationOf;
 }
 
 /**
@@ -127,17 +169,7 @@ export function nestHeadings(headings: readonly Heading[], options: NestOptions 
     classCounts.set(c, left);
     if (left <= 0) openClasses.delete(c);
   };
-  const lastOfClass = new Map<string, number>();
-  headings.forEach((h, i) => {
-    if (h.numbering) lastOfClass.set(numberingClass(h.numbering), i);
-  });
-  // The TOC level of the next heading placed by the TOC, for each heading.
-  const nextToc = new Array<number | undefined>(headings.length);
-  let upcoming: number | undefined;
-  for (let i = headings.length - 1; i >= 0; i--) {
-    nextToc[i] = upcoming;
-    upcoming = headings[i]?.tocLevel ?? upcoming;
-  }
+  const { lastOfClass, nextToc } = sequenceFacts(headings);
   headings.forEach((h, i) => {
     const series: SeriesGoesOn = (c) => options.seriesParents !== false && (lastOfClass.get(c) ?? -1) > i;
     const entry: SectionEntry = { title: h.title, page: h.page, line: h.line, children: [] };
@@ -153,7 +185,12 @@ export function nestHeadings(headings: readonly Heading[], options: NestOptions 
         pop();
         continue;
       }
-      const r = relation(top.heading, h, openClasses, series, nextToc[i]);
+      const r = (options.relation ?? ruleRelation)(top.heading, h, {
+        openClasses,
+        series,
+        nextTocLevel: nextToc[i],
+        previous: top.heading === headings[i - 1],
+      });
       if (r === "higher") break;
       pop();
       if (r === "same") break;

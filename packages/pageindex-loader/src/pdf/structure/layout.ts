@@ -11,6 +11,8 @@ import {
 import { type HeadingContext, keepLikelyHeadings } from "./heading-evidence.js";
 import { nestHeadings } from "./hierarchy.js";
 import { dropAdmonitions, dropLabels } from "./labels.js";
+import { levelRelation } from "./level-evidence.js";
+import { LEVEL_MODEL } from "./level-evidence-weights.js";
 import { dropInitials } from "./numbering.js";
 import { findContentsCopies, findPrintedToc, type PrintedToc } from "./printed-toc.js";
 import { type BodyStyle, bodyStyle } from "./style.js";
@@ -156,12 +158,14 @@ export function headingContext(ctx: LayoutContext): HeadingContext {
 
 /**
  * The layout path: heading candidates ({@link layoutCandidates}), those the per-heading model
- * takes for headings ({@link keepLikelyHeadings}), nested into a hierarchy.
+ * takes for headings ({@link keepLikelyHeadings}), nested into a hierarchy by the rules of
+ * hierarchy.ts, or by the level model (level-evidence.ts) where its fit chose to overrule them.
  */
 export function layoutStructure(ctx: LayoutContext): LayoutResult {
   const candidates = layoutCandidates(ctx);
-  const all = keepLikelyHeadings(candidates.headings, headingContext(ctx));
-  const entries = nestHeadings(all);
+  const hctx = headingContext(ctx);
+  const all = keepLikelyHeadings(candidates.headings, hctx);
+  const entries = nestHeadings(all, LEVEL_MODEL.overrule < 1 ? { relation: levelRelation(all, hctx) } : {});
   const parts = layoutConfidence(entries, all, ctx.pages, ctx.body.size);
   const toc = ctx.toc ? { entries: ctx.toc.entries.length, located: ctx.toc.headings.length } : undefined;
   const evidence = treeFeatures(entries, parts, toc);

@@ -1,0 +1,64 @@
+/**
+ * The split dev set's PDFs as the layout evaluations read them (issue 26): each PDF with a usable
+ * outline, its reference entries (layout-devset-score.ts) and its layout context, in
+ * SPLIT_DEVSET order, optionally one half or the PDFs whose label holds a string. Shared by
+ * eval-devset-layout.ts, diagnose-devset-layout.ts and fit-level-evidence.ts.
+ */
+import { basename } from "node:path";
+import type { ParsedPdf } from "../packages/pageindex-loader/src/pdf/read/read-pdf.js";
+import { type LayoutContext, layoutContext } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
+import { outlineStructure } from "../packages/pageindex-loader/src/pdf/structure/outline.js";
+import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
+import { SPLIT_DEVSET, type SplitDoc } from "./devset-split.js";
+import { referenceEntries } from "./layout-devset-score.js";
+import { parsedPdf } from "./parsed-pdf-cache.js";
+import type { Entry } from "./structure-match.js";
+
+/** One dev-set PDF ready for the layout path. */
+export interface LayoutDevDoc {
+  doc: SplitDoc;
+  /** `package/file.pdf`, as the reports print it. */
+  label: string;
+  pdf: ParsedPdf;
+  /** The outline's tree (the whole of it, every level). */
+  outline: SectionEntry[];
+  reference: Entry[];
+  ctx: LayoutContext;
+}
+
+/** Which PDFs to read. */
+export interface LayoutDevsetOptions {
+  cache: string;
+  half?: string | undefined;
+  only?: string | undefined;
+}
+
+/** The dev set's PDFs with a usable outline (a PDF whose package is not fetched is skipped). */
+export async function* layoutDevsetDocs(options: LayoutDevsetOptions): AsyncGenerator<LayoutDevDoc> {
+  for (const doc of SPLIT_DEVSET) {
+    if (options.half && doc.half !== options.half) continue;
+    const label = `${doc.pkg}/${basename(doc.path).replace(/\.gz$/, "")}`;
+    if (options.only && !label.includes(options.only)) continue;
+    const pdf = await parsedPdf(doc, options.cache);
+    if (!pdf) continue;
+    const outline = outlineStructure(pdf.outline);
+    if (!outline.usable) continue;
+    yield {
+      doc,
+      label,
+      pdf,
+      outline: outline.entries,
+      reference: referenceEntries(outline.entries),
+      ctx: layoutContext(pdf.pages, { pageLabels: pdf.pageLabels }),
+    };
+  }
+}
+
+/** Every node of a tree with its depth (1 = top), in document order. */
+export function allLevels(list: readonly SectionEntry[], level = 1, out: Entry[] = []): Entry[] {
+  for (const e of list) {
+    out.push({ title: e.title, page: e.page, level });
+    allLevels(e.children, level + 1, out);
+  }
+  return out;
+}
