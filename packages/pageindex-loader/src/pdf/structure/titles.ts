@@ -58,14 +58,28 @@ export function stripLeaders(title: string): string {
 }
 
 /** Control characters (other than tab and newline), DEL and BOMs, which some producers put in titles. */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f\ufeff]/g;
+const isControl = (code: number): boolean =>
+  (code < 0x20 && code !== 0x09 && code !== 0x0a) || code === 0x7f || code === 0xfeff;
+
+/** The text without control characters; the same string when it has none (the usual case). */
+function dropControls(raw: string): string {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < raw.length; i++) {
+    if (!isControl(raw.charCodeAt(i))) continue;
+    out += raw.slice(from, i);
+    from = i + 1;
+  }
+  return from === 0 ? raw : out + raw.slice(from);
+}
 
 /** Collapses whitespace and drops dot leaders and a trailing page number set off by leaders or a tab. */
 export function cleanTitle(raw: string): string {
-  return stripLeaders(raw.replace(CONTROL, "")).replace(/\s+/g, " ").trim();
+  return stripLeaders(dropControls(raw)).replace(/\s+/g, " ").trim();
 }
 
-const ASCII = /^[\u0000-\u007f]*$/;
+/** Any character outside ASCII (a UTF-16 code unit above 127). */
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * {@link normalizeTitle} of ASCII text in one pass (the general path's five expressions cost the
@@ -85,7 +99,8 @@ function normalizeAscii(title: string, sep: string): string {
     if (c >= 97 && c <= 122) word(title[i] as string);
     else if (c >= 65 && c <= 90) word(String.fromCharCode(c + 32));
     else if (c >= 48 && c <= 57) word(title[i] as string);
-    else if (c === 39 || c === 96) continue; // ' and ` vanish inside a word
+    // ' and ` vanish, even inside a word ("don't" reads "dont").
+    else if (c === 39 || c === 96) continue;
     else if (c === 38) {
       gap = true;
       word("and");
@@ -97,7 +112,7 @@ function normalizeAscii(title: string, sep: string): string {
 
 /** Lower-case words without punctuation or accents: "ITEM 7. MANAGEMENT’S" → "item 7 managements". */
 export function normalizeTitle(title: string): string {
-  if (ASCII.test(title)) return normalizeAscii(title, " ");
+  if (!NON_ASCII.test(title)) return normalizeAscii(title, " ");
   return title
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -110,7 +125,7 @@ export function normalizeTitle(title: string): string {
 
 /** Letters and digits only; robust to letter-spaced or small-caps headings ("I NTRODUCTION"). */
 export function compactTitle(title: string): string {
-  if (ASCII.test(title)) return normalizeAscii(title, "");
+  if (!NON_ASCII.test(title)) return normalizeAscii(title, "");
   return normalizeTitle(title).replace(/\s+/g, "");
 }
 
