@@ -89,23 +89,23 @@ const NON_ASCII = /[\u0080-\uffff]/;
 function normalizeAscii(title: string, sep: string): string {
   let out = "";
   let gap = false;
-  const word = (w: string): void => {
-    if (gap && out.length > 0) out += sep;
-    out += w;
-    gap = false;
-  };
   for (let i = 0; i < title.length; i++) {
     const c = title.charCodeAt(i);
-    if (c >= 97 && c <= 122) word(title[i] as string);
-    else if (c >= 65 && c <= 90) word(String.fromCharCode(c + 32));
-    else if (c >= 48 && c <= 57) word(title[i] as string);
+    let w: string;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) w = title[i] as string;
+    else if (c >= 65 && c <= 90) w = String.fromCharCode(c + 32);
     // ' and ` vanish, even inside a word ("don't" reads "dont").
     else if (c === 39 || c === 96) continue;
     else if (c === 38) {
+      w = "and";
       gap = true;
-      word("and");
+    } else {
       gap = true;
-    } else gap = true;
+      continue;
+    }
+    if (gap && out.length > 0) out += sep;
+    out += w;
+    gap = c === 38;
   }
   return out;
 }
