@@ -5,7 +5,7 @@ import { pdfToTree } from "../src/index.js";
 import { joinLines } from "../src/pdf/text/dehyphenate.js";
 import { glyphNames } from "../src/pdf/text/glyph-names.js";
 import { fontRepairs, glyphTokens, repairStrings } from "../src/pdf/text/ligatures.js";
-import { nextWord, Vocabulary } from "../src/pdf/text/vocabulary.js";
+import { Vocabulary } from "../src/pdf/text/vocabulary.js";
 import { body, buildPdf, type LineSpec, type PageSpec } from "./fixtures/pdf-builder.js";
 
 const load = (bytes: Uint8Array) => pdfToTree(bytes, { summaries: "none" }, { name: "fixture.pdf" });
@@ -269,47 +269,5 @@ describe("extractive summaries of PDF text", () => {
     expect(plain("ls lists the files of a directory. It takes options.")).toBe(
       "ls lists the files of a directory. It takes options.",
     );
-  });
-});
-
-describe("vocabulary words", () => {
-  /** The words as the expression that defines them finds them. */
-  const byExpression = (text: string): string[] =>
-    [...text.matchAll(/(?<![\p{L}-]|-\s)\p{L}+(?:-\p{L}+)*(?!\p{L}|-\s)/gu)].map((m) => m[0]);
-  const byScan = (text: string): string[] => {
-    const out: string[] = [];
-    for (let [s, e] = nextWord(text, 0); s >= 0; [s, e] = nextWord(text, e)) out.push(text.slice(s, e));
-    return out;
-  };
-
-  it("finds the words, compounds and line-end breaks the expression finds", () => {
-    const samples = [
-      "the sys-\ntems are well-known",
-      "manip- ulated data, self-contained-\nness",
-      "a-b-\nc d--e -f g- h",
-      "Café naïve-ÉTÉ 𝐀𝐁c-𝐃 x\u00a0-\u00a0y",
-      "-\nleading and trailing-",
-      "",
-    ];
-    for (const text of samples) expect(byScan(text)).toEqual(byExpression(text));
-  });
-
-  it("agrees with the expression on random text", () => {
-    const alphabet = ["a", "B", "é", "𝐀", "-", " ", "\n", "\u00a0", "1", ".", "😀", "ß"];
-    let seed = 7;
-    const random = (): number => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed / 2147483648;
-    };
-    for (let n = 0; n < 400; n++) {
-      const text = Array.from(
-        { length: 1 + Math.floor(random() * 30) },
-        () => alphabet[Math.floor(random() * alphabet.length)],
-      ).join("");
-      expect(byScan(text), JSON.stringify(text)).toEqual(byExpression(text));
-    }
-    const vocab = Vocabulary.fromTexts(["Well-known sys-\ntems; well-known"]);
-    expect(vocab.compoundCount("well", "known")).toBe(2);
-    expect(vocab.count("sys")).toBe(0);
   });
 });

@@ -78,6 +78,9 @@ export function cleanTitle(raw: string): string {
   return stripLeaders(dropControls(raw)).replace(/\s+/g, " ").trim();
 }
 
+/** A lower-case ASCII letter or a digit. */
+const isWordChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+
 /** Any character outside ASCII (a UTF-16 code unit above 127). */
 const NON_ASCII = /[\u0080-\uffff]/;
 
@@ -87,25 +90,23 @@ const NON_ASCII = /[\u0080-\uffff]/;
  * "&" read as "and", anything else a word break; `sep` joins the words ("" compacts them).
  */
 function normalizeAscii(title: string, sep: string): string {
+  const t = title.toLowerCase();
   let out = "";
   let gap = false;
-  for (let i = 0; i < title.length; i++) {
-    const c = title.charCodeAt(i);
-    let w: string;
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) w = title[i] as string;
-    else if (c >= 65 && c <= 90) w = String.fromCharCode(c + 32);
-    // ' and ` vanish, even inside a word ("don't" reads "dont").
-    else if (c === 39 || c === 96) continue;
-    else if (c === 38) {
-      w = "and";
-      gap = true;
-    } else {
-      gap = true;
+  for (let i = 0; i < t.length; ) {
+    const c = t.charCodeAt(i);
+    if (isWordChar(c)) {
+      let j = i + 1;
+      while (j < t.length && isWordChar(t.charCodeAt(j))) j++;
+      out += gap && out.length > 0 ? sep + t.slice(i, j) : t.slice(i, j);
+      gap = false;
+      i = j;
       continue;
     }
-    if (gap && out.length > 0) out += sep;
-    out += w;
-    gap = c === 38;
+    // ' and ` vanish, even inside a word ("don't" reads "dont"); "&" reads "and".
+    if (c === 38) out += out.length > 0 ? `${sep}and` : "and";
+    if (c !== 39 && c !== 96) gap = true;
+    i++;
   }
   return out;
 }
