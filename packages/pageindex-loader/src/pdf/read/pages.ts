@@ -9,8 +9,8 @@ import { assembleLines, type RawTextItem } from "./lines.js";
 /**
  * Font names (and so weights) per pdf.js font id. pdf.js's text content only names fonts by
  * an internal id; the PostScript name reaches the main thread when a page's operator list is
- * built. Fonts are shared by the whole document, so a few pages' operator lists name them all
- * (see {@link coverFonts} for which).
+ * built. Fonts are shared by the whole document, so only pages that use a font not seen yet
+ * pay for an operator list (a handful per document).
  */
 export class FontBook {
   private readonly styles = new Map<string, FontStyle>();
@@ -18,13 +18,7 @@ export class FontBook {
   /** Per font id, the character codes whose text pdf.js gets wrong and what they read (see {@link fontRepairs}). */
   readonly repairs = new Map<string, Map<number, string>>();
 
-  /** Whether every one of the fonts has been learnt. */
-  knows(fontIds: readonly string[]): boolean {
-    return fontIds.every((id) => this.styles.has(id));
-  }
-
-  /** Learns the fonts not known yet from the page's operator list. */
-  async learn(page: PDFPageProxy, fontIds: readonly string[]): Promise<void> {
+  async learn(page: PDFPageProxy, fontIds: string[]): Promise<void> {
     const unknown = fontIds.filter((id) => !this.styles.has(id));
     if (unknown.length === 0) return;
     try {
@@ -102,52 +96,25 @@ async function repairGlyphs(
   return out;
 }
 
-/** A page's text as pdf.js extracts it, before its lines are assembled (see {@link assemblePage}). */
-export interface PageText {
-  pageNumber: number;
-  items: RawTextItem[];
-  /** The pdf.js ids of the fonts its text uses. */
-  fontIds: string[];
-  top: number;
-  height: number;
-}
-
-/** Reads one page's text items. Frees the page's resources after. */
-export async function readPageText(doc: PDFDocumentProxy, pageNumber: number): Promise<PageText> {
+/** Reads one page: lines with style, text and token count. Frees the page's resources after. */
+export async function readPage(
+  doc: PDFDocumentProxy,
+  pageNumber: number,
+  fonts: FontBook,
+): Promise<ParsedPage> {
   const page = await doc.getPage(pageNumber);
   try {
     const content = await page.getTextContent();
+    await fonts.learn(page, Object.keys(content.styles));
     const [, , , top = 792] = page.view;
     const bottom = page.view[1] ?? 0;
     const items = content.items.filter(
       (item): item is RawTextItem & (typeof content.items)[number] => "str" in item,
     ) as RawTextItem[];
-    return { pageNumber, items, fontIds: Object.keys(content.styles), top, height: top - bottom };
+    const lines = assembleLines(await repairGlyphs(page, items, fonts), fonts.styleOf, top);
+    const text = lines.map((l) => l.text).join("\n");
+    return lazyTokens({ pageNumber, text, lines, top, height: top - bottom });
   } finally {
     page.cleanup();
   }
-}
-
-/**
- * A page's lines with style, text and token count, once {@link FontBook} knows its fonts. Only
- * a page that shows a font in need of repair is opened again (`page` when the caller holds it).
- */
-export async function assemblePage(
-  doc: PDFDocumentProxy,
-  text: PageText,
-  fonts: FontBook,
-  page?: PDFPageProxy,
-): Promise<ParsedPage> {
-  const { pageNumber, items, top, height } = text;
-  let repaired = items;
-  if (items.some((item) => fonts.repairs.has(item.fontName))) {
-    const open = page ?? (await doc.getPage(pageNumber));
-    try {
-      repaired = await repairGlyphs(open, items, fonts);
-    } finally {
-      if (!page) open.cleanup();
-    }
-  }
-  const lines = assembleLines(repaired, fonts.styleOf, top);
-  return lazyTokens({ pageNumber, text: lines.map((l) => l.text).join("\n"), lines, top, height });
 }

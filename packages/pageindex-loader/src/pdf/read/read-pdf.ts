@@ -3,9 +3,8 @@ import type { PDFDocumentProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { PdfCorruptError } from "../errors.js";
 import type { OutlineEntry, ParsedPage } from "../types.js";
 import { openPdf } from "./document.js";
-import { coverFonts } from "./font-cover.js";
 import { readOutline } from "./outline.js";
-import { assemblePage, FontBook, type PageText, readPageText } from "./pages.js";
+import { FontBook, readPage } from "./pages.js";
 
 /** What a PDF's document information dictionary (or XMP metadata) says, trimmed; empty fields left out. */
 export interface PdfInfo {
@@ -70,16 +69,8 @@ async function readInfo(doc: PDFDocumentProxy): Promise<PdfInfo> {
 }
 
 /**
- * Pages read together: their fonts are learnt from as few of their operator lists as cover them
- * all ({@link coverFonts}); more pages cover better and hold more text items in memory at once
- * (on the dev-set manuals 32 pages came within a few percent of the whole document).
- */
-const FONT_WINDOW = 32;
-
-/**
  * Reads a PDF one page at a time (each page's pdf.js resources are released before the next),
- * so memory holds the extracted text and line facts of the pages, and the text items of at most
- * {@link FONT_WINDOW} pages, never all pages' drawing data.
+ * so memory holds the extracted text and line facts, never all pages' drawing data.
  */
 export async function readPdf(data: Uint8Array, options: ReadPdfOptions): Promise<ParsedPdf> {
   const doc = await openPdf(data, options);
@@ -98,59 +89,17 @@ export async function readPdf(data: Uint8Array, options: ReadPdfOptions): Promis
     const pages: ParsedPage[] = [];
     const unreadablePages: number[] = [];
     let firstError: unknown;
-    const unreadable = (n: number, error: unknown): ParsedPage => {
-      firstError ??= error;
-      unreadablePages.push(n);
-      return { pageNumber: n, text: "", tokenCount: 0, lines: [], top: 792, height: 792 };
-    };
-    for (let from = 1; from <= pageCount; from += FONT_WINDOW) {
-      const to = Math.min(pageCount, from + FONT_WINDOW - 1);
-      const texts = new Map<number, PageText>();
-      for (let n = from; n <= to; n++) {
-        throwIfAborted(options.signal);
-        try {
-          texts.set(n, await readPageText(doc, n));
-        } catch (error) {
-          unreadable(n, error);
-        }
-        options.onPage?.(n, pageCount);
+    for (let n = 1; n <= pageCount; n++) {
+      throwIfAborted(options.signal);
+      try {
+        pages.push(await readPage(doc, n, fonts));
+      } catch (error) {
+        firstError ??= error;
+        unreadablePages.push(n);
+        pages.push({ pageNumber: n, text: "", tokenCount: 0, lines: [], top: 792, height: 792 });
       }
-      const window = [...texts.values()];
-      const wanted = new Set(window.flatMap((t) => t.fontIds.filter((id) => !fonts.knows([id]))));
-      const byPage = new Map<number, ParsedPage>();
-      for (const n of coverFonts(
-        window.map((t) => ({ pageNumber: t.pageNumber, fontIds: t.fontIds, cost: t.items.length })),
-        wanted,
-      )) {
-        throwIfAborted(options.signal);
-        const text = texts.get(n) as PageText;
-        try {
-          const page = await doc.getPage(n);
-          try {
-            await fonts.learn(page, text.fontIds);
-            // Its operator list is at hand: a repair on this page reads it again for free.
-            byPage.set(n, await assemblePage(doc, text, fonts, page));
-          } finally {
-            page.cleanup();
-          }
-        } catch (error) {
-          byPage.set(n, unreadable(n, error));
-        }
-      }
-      for (let n = from; n <= to; n++) {
-        const text = texts.get(n);
-        let page = byPage.get(n);
-        if (!page && text) {
-          try {
-            page = await assemblePage(doc, text, fonts);
-          } catch (error) {
-            page = unreadable(n, error);
-          }
-        }
-        pages.push(page ?? { pageNumber: n, text: "", tokenCount: 0, lines: [], top: 792, height: 792 });
-      }
+      options.onPage?.(n, pageCount);
     }
-    unreadablePages.sort((a, b) => a - b);
     if (unreadablePages.length === pageCount) {
       const detail = (firstError as Error | undefined)?.message ?? "no page could be read";
       throw new PdfCorruptError(options.source, detail, { cause: firstError });
