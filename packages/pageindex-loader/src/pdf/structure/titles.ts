@@ -85,9 +85,9 @@ const isWordChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && 
 const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
- * {@link normalizeTitle} of ASCII text in one pass (the general path's five expressions cost the
- * layout path a tenth of raw text extraction): letters lower-cased, digits kept, quotes dropped,
- * "&" read as "and", anything else a word break; `sep` joins the words ("" compacts them).
+ * {@link normalizeTitle} of ASCII text in one pass instead of the general path's six (the
+ * printed-contents index normalises every body line twice): letters lower-cased, digits kept,
+ * quotes dropped, "&" read as "and", anything else a word break; `sep` joins the words ("" compacts them).
  */
 function normalizeAscii(title: string, sep: string): string {
   const t = title.toLowerCase();
