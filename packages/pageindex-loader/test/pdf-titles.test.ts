@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cleanTitle as cleanModelTitle } from "../src/pdf/llm/entries.js";
-import { cleanTitle, stripLeaders } from "../src/pdf/structure/titles.js";
+import { isCaps } from "../src/pdf/structure/style.js";
+import { cleanTitle, compactTitle, normalizeTitle, stripLeaders } from "../src/pdf/structure/titles.js";
 
 describe("dot leaders", () => {
   it("drops spaced, mixed and unspaced leaders with the page number after them", () => {
@@ -33,5 +34,45 @@ describe("dot leaders", () => {
 
   it("cleans a model's titles the same way", () => {
     expect(cleanModelTitle("1.1 Legalese . . . . . 5")).toBe("1.1 Legalese");
+  });
+});
+
+describe("title normalising", () => {
+  // A combining accent sends a title down the general (Unicode) path and normalises away, so
+  // each pair checks the one-pass ASCII path against the general one.
+  const ascii = [
+    "ITEM 7. MANAGEMENT'S Discussion",
+    "  Don't & DON`T--3.2 (Ab)c  ",
+    "R&D&&Q",
+    "&leading and trailing&",
+    "tab\tand\nnewline\u0001control",
+    "1.2.3",
+    "...",
+    "",
+  ];
+
+  it("reads ASCII titles as the general path does", () => {
+    for (const t of ascii) {
+      expect(normalizeTitle(t)).toBe(normalizeTitle(`${t}\u0301`));
+      expect(compactTitle(t)).toBe(compactTitle(`${t}\u0301`));
+    }
+    expect(normalizeTitle("  Don't & DON`T--3.2 (Ab)c  ")).toBe("dont and dont 3 2 ab c");
+    expect(compactTitle("R&D&&Q")).toBe("randdandandq");
+    expect(normalizeTitle("Café ÉTÉ")).toBe("cafe ete");
+  });
+
+  it("drops control characters and BOMs from titles", () => {
+    expect(cleanTitle("\ufeffIntro\u0007duction\u007f  to\tit")).toBe("Introduction to it");
+  });
+
+  it("takes a line for capitals when its three or more letters are all upper case", () => {
+    expect(isCaps("INTRODUCTION")).toBe(true);
+    expect(isCaps("1.2 API")).toBe(true);
+    expect(isCaps("AB 12")).toBe(false);
+    expect(isCaps("Introduction")).toBe(false);
+    expect(isCaps("ÉTÉ CHAUD")).toBe(true);
+    expect(isCaps("ÉTÉ chaud")).toBe(false);
+    expect(isCaps("ÉTÉ")).toBe(true);
+    expect(isCaps("日本語")).toBe(false);
   });
 });

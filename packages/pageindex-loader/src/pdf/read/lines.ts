@@ -25,6 +25,12 @@ interface LineAcc {
 
 const round = (n: number): number => Math.round(n * 2) / 2;
 
+const NOT_SPACE = /\S/;
+/** What does not count as a line's visible text: spaces, and leader runs of dots or rules. */
+const HIDDEN = /\s+|\.{2,}|[·…_]{2,}/g;
+/** Whether a text may hold any of {@link HIDDEN} (most words do not: no copy is made for them). */
+const MAYBE_HIDDEN = /[\s.·…_]/;
+
 function dominantSize(sizes: Map<number, number>, fallback: number): number {
   let best = fallback;
   let bestCount = -1;
@@ -83,7 +89,7 @@ export function assembleLines(
     const x = t[4] ?? 0;
     const y = t[5] ?? 0;
     const str = item.str;
-    if (str.length > 0 && str.trim() === "") {
+    if (str.length > 0 && !NOT_SPACE.test(str)) {
       // Whitespace items carry unreliable positions; they only separate words. One far
       // narrower than a word space is a kern inside a word (TeX output: "Typ es", "Co ersive").
       const kern = item.width > 0 && item.width < 0.1 * size;
@@ -107,7 +113,7 @@ export function assembleLines(
       cur.parts.push(str);
       eol = false;
       cur.end = Math.max(cur.end, x + item.width);
-      const visible = str.replace(/\s+|\.{2,}|[·…_]{2,}/g, "").length;
+      const visible = MAYBE_HIDDEN.test(str) ? str.replace(HIDDEN, "").length : str.length;
       if (visible > 0) {
         const style = styleOf(item.fontName);
         cur.chars += visible;

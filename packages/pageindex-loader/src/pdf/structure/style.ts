@@ -45,6 +45,16 @@ export function bodyStyle(pages: readonly ParsedPage[]): BodyStyle {
 
 /** True when a line's letters are all upper case (and there are a few). */
 export function isCaps(text: string): boolean {
+  // ASCII text is decided in one scan, most lines at their first lower-case letter.
+  let upper = 0;
+  let ascii = true;
+  for (let i = 0; i < text.length && ascii; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 97 && c <= 122) return false;
+    if (c >= 65 && c <= 90) upper++;
+    else if (c > 127) ascii = false;
+  }
+  if (ascii) return upper >= 3;
   const letters = text.replace(/[^\p{L}]/gu, "");
   return letters.length >= 3 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
 }

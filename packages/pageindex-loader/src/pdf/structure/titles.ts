@@ -57,20 +57,63 @@ export function stripLeaders(title: string): string {
   return t;
 }
 
+/** Control characters (other than tab and newline), DEL and BOMs, which some producers put in titles. */
+const isControl = (code: number): boolean =>
+  (code < 0x20 && code !== 0x09 && code !== 0x0a) || code === 0x7f || code === 0xfeff;
+
+/** The text without control characters; the same string when it has none (the usual case). */
+function dropControls(raw: string): string {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < raw.length; i++) {
+    if (!isControl(raw.charCodeAt(i))) continue;
+    out += raw.slice(from, i);
+    from = i + 1;
+  }
+  return from === 0 ? raw : out + raw.slice(from);
+}
+
 /** Collapses whitespace and drops dot leaders and a trailing page number set off by leaders or a tab. */
 export function cleanTitle(raw: string): string {
-  // Control characters (other than tab/newline) and BOMs that some producers put in titles.
-  const t = Array.from(raw)
-    .filter((c) => {
-      const code = c.charCodeAt(0);
-      return !((code < 0x20 && c !== "\t" && c !== "\n") || code === 0x7f || code === 0xfeff);
-    })
-    .join("");
-  return stripLeaders(t).replace(/\s+/g, " ").trim();
+  return stripLeaders(dropControls(raw)).replace(/\s+/g, " ").trim();
+}
+
+/** A lower-case ASCII letter or a digit. */
+const isWordChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+
+/** Any character outside ASCII (a UTF-16 code unit above 127). */
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/**
+ * {@link normalizeTitle} of ASCII text in one pass instead of the general path's six (the
+ * printed-contents index normalises every body line twice): letters lower-cased, digits kept,
+ * quotes dropped, "&" read as "and", anything else a word break; `sep` joins the words ("" compacts them).
+ */
+function normalizeAscii(title: string, sep: string): string {
+  const t = title.toLowerCase();
+  let out = "";
+  let gap = false;
+  for (let i = 0; i < t.length; ) {
+    const c = t.charCodeAt(i);
+    if (isWordChar(c)) {
+      let j = i + 1;
+      while (j < t.length && isWordChar(t.charCodeAt(j))) j++;
+      out += gap && out.length > 0 ? sep + t.slice(i, j) : t.slice(i, j);
+      gap = false;
+      i = j;
+      continue;
+    }
+    // ' and ` vanish, even inside a word ("don't" reads "dont"); "&" reads "and".
+    if (c === 38) out += out.length > 0 ? `${sep}and` : "and";
+    if (c !== 39 && c !== 96) gap = true;
+    i++;
+  }
+  return out;
 }
 
 /** Lower-case words without punctuation or accents: "ITEM 7. MANAGEMENT’S" → "item 7 managements". */
 export function normalizeTitle(title: string): string {
+  if (!NON_ASCII.test(title)) return normalizeAscii(title, " ");
   return title
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -83,6 +126,7 @@ export function normalizeTitle(title: string): string {
 
 /** Letters and digits only; robust to letter-spaced or small-caps headings ("I NTRODUCTION"). */
 export function compactTitle(title: string): string {
+  if (!NON_ASCII.test(title)) return normalizeAscii(title, "");
   return normalizeTitle(title).replace(/\s+/g, "");
 }
 
