@@ -230,6 +230,93 @@ describe("document choice from section evidence", () => {
     expect(docs[0]?.metadata.nodeId).toBe(target.nodeId);
   });
 
+  /**
+   * Twelve manuals whose logbooks all log bee swarms; the pond manual's visitors' section, the
+   * one that answers, names a swarm once, so it ranks below the first page of candidates.
+   */
+  function crowdedLibrary(): { reader: SectionLibraryReader; target: { docId: string; nodeId: string } } {
+    const topics = [...TOPICS, "hatchery", "stable", "kennel", "mill", "pond"];
+    const trees = topics.map((t) =>
+      topicManual(
+        t,
+        t === "pond"
+          ? [{ title: "Visitors", text: "A swarm once passed over the pond.", startPage: 19, endPage: 19 }]
+          : [
+              {
+                title: "Swarm log",
+                text: `Bee swarm seen at the ${t}: the swarm of bees settled near the hive box; swarm logged.`,
+                startPage: 19,
+                endPage: 19,
+              },
+            ],
+      ),
+    );
+    const pond = trees.find((t) => t.docId === "pond-manual") as TreeDocument;
+    const visitors = pond.nodes.find((n) => n.title === "Visitors");
+    return {
+      reader: new SectionLibraryReader(trees),
+      target: { docId: pond.docId, nodeId: visitors?.nodeId as string },
+    };
+  }
+  const SWARM = "what to do about a swarm of bees";
+
+  it("looks at the next candidates when the model picks none of the first", async () => {
+    const { reader, target } = crowdedLibrary();
+    const pick = (prompt: string) => {
+      const id = offeredId(prompt, "Visitors");
+      return JSON.stringify({ relevant: id ? [{ id, score: 0.9, reason: "passing swarm" }] : [] });
+    };
+    const model = new ScriptedChatModel([pick, pick]);
+    const retriever = new PageIndexRetriever({ reader, model, k: 3, cache: false });
+    const docs = await retriever.invoke(SWARM);
+    // The pond manual is not on the first page of candidates; it is on the second.
+    expect(model.prompts[0]).not.toMatch(/name="Pond Operations Manual"/);
+    expect(model.prompts[1]).toMatch(/name="Pond Operations Manual"/);
+    expect(model.calls).toBe(2);
+    expect(retriever.lastRun?.stats.roundTrips).toBe(2);
+    expect(docs[0]?.metadata).toMatchObject({ docId: target.docId, nodeId: target.nodeId, judge: "llm" });
+  });
+
+  it("keeps the near misses of both pages when neither holds a strong pick", async () => {
+    const { reader } = crowdedLibrary();
+    const nearMiss = (prompt: string) =>
+      JSON.stringify({ relevant: [{ id: offeredId(prompt, "Swarm log"), score: 0.2, reason: "maybe" }] });
+    const model = new ScriptedChatModel([nearMiss, nearMiss], { fallback: JSON.stringify({ relevant: [] }) });
+    const retriever = new PageIndexRetriever({ reader, model, k: 3, maxDocuments: 2, cache: false });
+    await retriever.invoke(SWARM);
+    const first = /<toc doc="d1" name="([^"]*)"/.exec(model.prompts[0] as string)?.[1];
+    const second = /<toc doc="d1" name="([^"]*)"/.exec(model.prompts[1] as string)?.[1];
+    expect(retriever.lastRun?.stats.usage.byStep?.["choose-library"]?.calls).toBe(2);
+    // Both near misses searched: one document from each page.
+    const searched = retriever.lastRun?.docIds.map((id) => id.replace("-manual", "")) ?? [];
+    expect(searched).toHaveLength(2);
+    expect(first?.toLowerCase()).toContain(searched[0]);
+    expect(second?.toLowerCase()).toContain(searched[1]);
+  });
+
+  it("takes no second look after an unusable answer, and warns when the model picks nothing", async () => {
+    const { reader, target } = crowdedLibrary();
+    const garbage = new ScriptedChatModel(["The pond, I think."], {
+      fallback: JSON.stringify({ relevant: [] }),
+    });
+    const retriever = new PageIndexRetriever({ reader, model: garbage, retries: 0, k: 3, cache: false });
+    await retriever.invoke(SWARM);
+    expect(retriever.lastRun?.stats.usage.byStep?.["choose-library"]?.calls).toBe(1);
+    expect(retriever.lastRun?.warnings.some((w) => w.startsWith("library choice unusable"))).toBe(true);
+
+    const none = new ScriptedChatModel([], { fallback: JSON.stringify({ relevant: [] }) });
+    const quiet = new PageIndexRetriever({ reader, model: none, k: 3, cache: false });
+    const docs = await quiet.invoke(SWARM);
+    expect(quiet.lastRun?.stats.usage.byStep?.["choose-library"]?.calls).toBe(2);
+    expect(quiet.lastRun?.stats.fallbacks).toBe(0);
+    expect(quiet.lastRun?.warnings).toContain(
+      "library choice: the model picked none of the 13 best candidate documents; chose lexically",
+    );
+    // Chosen lexically, never empty.
+    expect(docs.length).toBeGreaterThan(0);
+    expect(target.docId).toBe("pond-manual");
+  });
+
   it("offline: searches the best documents separately and ranks their sections by the library's evidence", async () => {
     // A handbook whose every chapter says "frost" leads the document ranking; the answer is one
     // section of another manual that matches the whole question.

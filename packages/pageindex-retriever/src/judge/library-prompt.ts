@@ -97,13 +97,14 @@ export function libraryPrompt(
 }
 
 /**
- * Documents the library prompt offers at most (the best candidates). With the library's length
- * prior the answer's document is among the first few (Debian dev set: top 3 in 34 of 36), so the
- * budget goes to their sections: 7 documents and 0.35 of `maxPromptTokens` answered all 36 with
- * the oracle at 2,305 tokens and 1.14 round trips; 5 documents missed one (2,646, 1.17), 10 cost
- * 2,511 and 1.19.
+ * Documents a library prompt offers at most (the best candidates; the search offers the next ones
+ * in a second prompt only when the model picks none of these). With the library's length prior
+ * the answer's document is among the first few (Debian dev set: top 3 in 34 of 36), so the budget
+ * goes to their sections: 7 documents and 0.35 of `maxPromptTokens` answered all 36 with the
+ * oracle at 2,305 tokens and 1.14 round trips; 5 documents missed one (2,646, 1.17), 10 cost 2,511
+ * and 1.19.
  */
-const OFFERED_DOCUMENTS = 7;
+export const LIBRARY_PAGE_DOCUMENTS = 7;
 /** Sections per document the library prompt offers at most (strongest first across documents). */
 const OFFERED_SECTIONS = 12;
 /**
@@ -128,7 +129,7 @@ export function fitLibraryPrompt(
   request: LibraryChoiceRequest,
   expert: ExpertKnowledge,
 ): { messages: BaseMessage[]; offered: OfferedDocument[] } {
-  const docs = request.documents.slice(0, OFFERED_DOCUMENTS);
+  const docs = request.documents.slice(0, LIBRARY_PAGE_DOCUMENTS);
   // Sections beyond each document's best, strongest first (a document's own stay in order).
   const extra = docs
     .flatMap((hit, d) =>

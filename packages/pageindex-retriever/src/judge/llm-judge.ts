@@ -150,12 +150,9 @@ export class LlmJudge implements Judge {
     const { picks, unknown } = readLibraryAnswer(answer.value, offered);
     if (unknown.length > 0)
       run.warn(`library choice: dropped ids not offered (${unknown.slice(0, 5).join(", ")})`);
-    if (picks.length === 0) {
-      throw new UnusableJudgmentError(
-        unknown.length > 0 ? "only ids not offered" : "nothing picked",
-        answer.attempts,
-      );
-    }
+    // Only ids not offered is an unusable answer; none at all is one ("none of these fits").
+    if (picks.length === 0 && unknown.length > 0)
+      throw new UnusableJudgmentError("only ids not offered", answer.attempts);
     const sections = offered.reduce((sum, d) => sum + d.sections.length, 0);
     return { picks, judge: "llm", roundTrips: answer.attempts, offered: sections };
   }

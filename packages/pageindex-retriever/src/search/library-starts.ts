@@ -7,6 +7,7 @@
  */
 import { getNode, pathToRoot, type TreeReader } from "pageindex-core";
 import { isCatalogReader, type LibraryDocumentHit, type LibraryReader } from "pageindex-store";
+import { LIBRARY_PAGE_DOCUMENTS } from "../judge/library-prompt.js";
 import type { LibraryPick } from "../judge/types.js";
 import type { Candidate, RankedDocument, TrailStep } from "../types.js";
 import { rankCandidates } from "./collect.js";
@@ -153,32 +154,62 @@ async function sectionStart(
 }
 
 /**
+ * One library prompt over `documents` (the judge shows as many as fit): its picks, the round
+ * trips it took, and whether the answer was usable (an unusable one has no picks and is not
+ * worth a second look: the model could not answer, not "none of these").
+ */
+async function choosePage(
+  ctx: SearchLedger,
+  documents: readonly LibraryDocumentHit[],
+  maxDocuments: number,
+): Promise<{ picks: LibraryPick[]; roundTrips: number; usable: boolean }> {
+  const choice = await ctx.judge.chooseInLibrary?.(
+    {
+      documents,
+      max: maxDocuments,
+      promptTokens: Math.max(1, Math.floor(ctx.settings.maxPromptTokens * PROMPT_SHARE)),
+    },
+    ctx,
+  );
+  ctx.counters.nodesJudged += choice?.offered ?? 0;
+  if (!choice) return { picks: [], roundTrips: 0, usable: false };
+  return { picks: choice.picks, roundTrips: choice.roundTrips, usable: choice.judge !== "lexical-fallback" };
+}
+
+/**
  * The judge picks documents and sections among the best candidates (one prompt, see
- * `Judge.chooseInLibrary`). No usable pick: only the round trips it took, so the caller chooses
- * from the library's ranking.
+ * `Judge.chooseInLibrary`). When it picks none of them, or only near misses, it gets one second
+ * look at the next {@link LIBRARY_PAGE_DOCUMENTS} (a round trip more, only then): a question in
+ * a user's words can rank its document below the first page lexically (Debian library dev set:
+ * 3 of 66 below the 7th, one of them 9th). No usable pick: only the round trips it took, so the
+ * caller chooses from the library's ranking.
  */
 async function askJudge(
   ctx: SearchLedger,
   hits: readonly LibraryDocumentHit[],
   maxDocuments: number,
 ): Promise<LibraryPlan | { chain: number }> {
-  const choice = await ctx.judge.chooseInLibrary?.(
-    {
-      documents: hits,
-      max: maxDocuments,
-      promptTokens: Math.max(1, Math.floor(ctx.settings.maxPromptTokens * PROMPT_SHARE)),
-    },
-    ctx,
-  );
-  const chain = choice?.roundTrips ?? 0;
+  const weak = ctx.settings.weakBranchScore;
+  const strong = (picks: readonly LibraryPick[]) => picks.some((p) => p.score > weak);
+  const first = await choosePage(ctx, hits.slice(0, LIBRARY_PAGE_DOCUMENTS), maxDocuments);
+  let chain = first.roundTrips;
+  let picks = first.picks;
+  if (first.usable && !strong(picks) && hits.length > LIBRARY_PAGE_DOCUMENTS) {
+    const next = hits.slice(LIBRARY_PAGE_DOCUMENTS, 2 * LIBRARY_PAGE_DOCUMENTS);
+    const second = await choosePage(ctx, next, maxDocuments);
+    chain += second.roundTrips;
+    // A strong pick on the second page wins; otherwise the near misses of both stay.
+    picks = strong(second.picks) ? second.picks : [...picks, ...second.picks];
+  }
   ctx.noteChain(chain);
-  ctx.counters.nodesJudged += choice?.offered ?? 0;
-  if (!choice) return { chain };
+  if (first.usable && picks.length === 0)
+    ctx.warnings.push(
+      `library choice: the model picked none of the ${Math.min(hits.length, 2 * LIBRARY_PAGE_DOCUMENTS)} best candidate documents; chose lexically`,
+    );
   // A document picked only weakly (a near miss) beside a strong pick is not searched: it stays
   // in the ranking (weak sections of a searched document are left to the search's weak rule).
-  const weak = ctx.settings.weakBranchScore;
-  const strongDocs = new Set(choice.picks.filter((p) => p.score > weak).map((p) => p.docId));
-  const picks = strongDocs.size > 0 ? choice.picks.filter((p) => strongDocs.has(p.docId)) : choice.picks;
+  const strongDocs = new Set(picks.filter((p) => p.score > weak).map((p) => p.docId));
+  if (strongDocs.size > 0) picks = picks.filter((p) => strongDocs.has(p.docId));
   const chosen: string[] = [];
   for (const p of picks) {
     if (!chosen.includes(p.docId) && chosen.length < maxDocuments) chosen.push(p.docId);
