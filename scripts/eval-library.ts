@@ -22,7 +22,12 @@
  *
  * Run: pnpm -r --filter "./packages/**" run build && npx tsx scripts/eval-library.ts
  *   [--split dev|validation|all] [--only TEXT] [--noise N] [--verbose] [--rebuild]
+ *   [--model-url URL [--hard] [--concurrency N]]
  * `--noise N`: the oracle also names N near misses a prompt (at score 0.2), as real models do.
+ * `--model-url` adds two settings with a real model behind an OpenAI-compatible URL (e.g. the
+ * llm-bridge of ../shared/tools, answered by capable models reading the prompts only): document
+ * named and library-wide (`documentSelection: "llm"`); `--concurrency N` asks N questions at once
+ * (one answerer each), `--hard` keeps the hard questions only.
  * `--only` keeps questions whose id or document id contains TEXT; `--rebuild` builds the trees
  * and the store again (the store is rebuilt by itself when the store or retriever code changes
  * in a commit). Writes .bench-out/eval-library.json and prints a table.
@@ -30,8 +35,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { Bm25Index, bm25Doc, tokenize, tokenizeQuery } from "pageindex-core";
 import { PageIndexRetriever, type PageIndexRetrieverInput } from "pageindex-retriever";
+import { chatModelFromSpec } from "../packages/pageindex-cli/src/cli/model-spec.js";
 import { goldNumbers, holdsGold } from "./library-devset/gold.js";
 import {
   type LibraryFile,
@@ -55,6 +62,7 @@ function args() {
   if (argv.includes("--help")) {
     console.log(
       "npx tsx scripts/eval-library.ts [--split dev|validation|all] [--only TEXT] [--noise N] [--verbose] [--rebuild]\n" +
+        "  [--model-url URL [--hard] [--concurrency N]]\n" +
         "The validation split is never used for tuning: tune on dev, check on validation once.",
     );
     process.exit(0);
@@ -68,6 +76,9 @@ function args() {
     noise: Number(value("--noise") ?? 0),
     verbose: argv.includes("--verbose"),
     rebuild: argv.includes("--rebuild"),
+    modelUrl: value("--model-url"),
+    hard: argv.includes("--hard"),
+    concurrency: Math.max(1, Number(value("--concurrency") ?? 1)),
   };
 }
 
@@ -85,6 +96,8 @@ interface Setting {
   name: string;
   named: boolean;
   oracle: boolean;
+  /** A real model (`--model-url`) instead of the oracle. */
+  real?: boolean;
   options: Partial<PageIndexRetrieverInput>;
 }
 
@@ -93,6 +106,24 @@ const SETTINGS: Setting[] = [
   { name: "offline, library-wide", named: false, oracle: false, options: {} },
   { name: "oracle, document named", named: true, oracle: true, options: {} },
   { name: "oracle, library-wide", named: false, oracle: true, options: { documentSelection: "llm" } },
+];
+
+const MODEL_SETTINGS: Setting[] = [
+  // A person-paced model: no attempt times out (a retry would queue the same prompt twice).
+  {
+    name: "model, document named",
+    named: true,
+    oracle: false,
+    real: true,
+    options: { timeoutMs: 3_600_000 },
+  },
+  {
+    name: "model, library-wide",
+    named: false,
+    oracle: false,
+    real: true,
+    options: { documentSelection: "llm", timeoutMs: 3_600_000 },
+  },
 ];
 
 /** Plain BM25 over every page of every document: the top 3 pages. */
@@ -148,12 +179,19 @@ function summarise(outcomes: readonly Outcome[]): Summary {
 }
 
 async function main(): Promise<void> {
-  const { split, only, noise, verbose, rebuild } = args();
+  const { split, only, noise, verbose, rebuild, modelUrl, hard, concurrency } = args();
   const file = join(HERE, "library-devset", "questions.json");
   const all = (JSON.parse(readFileSync(file, "utf8")) as { questions: LibraryQuestion[] }).questions;
   const questions = all.filter(
-    (q) => (split === "all" || q.split === split) && (!only || q.id.includes(only) || q.docId.includes(only)),
+    (q) =>
+      (split === "all" || q.split === split) &&
+      (!only || q.id.includes(only) || q.docId.includes(only)) &&
+      (!hard || q.difficulty === "hard"),
   );
+  const real = modelUrl
+    ? ((await chatModelFromSpec(`compatible:bridge@${modelUrl}`, {}))?.model as BaseChatModel)
+    : undefined;
+  const settings = real ? [...SETTINGS, ...MODEL_SETTINGS] : SETTINGS;
   const files = libraryFiles();
   const started = performance.now();
   const trees = await libraryTrees(files, rebuild);
@@ -187,13 +225,14 @@ async function main(): Promise<void> {
   }
   const results: Record<string, Record<string, Outcome>> = {};
   const evalStarted = performance.now();
-  for (const q of questions) {
+  const ask = async (q: LibraryQuestion) => {
     const row: Record<string, Outcome> = { "plain BM25 over all pages": baseline(q) };
-    for (const setting of SETTINGS) {
+    for (const setting of settings) {
       const retriever = new PageIndexRetriever({
         reader: store,
         cache: false,
         ...(setting.oracle ? { model: oracle } : {}),
+        ...(setting.real && real ? { model: real } : {}),
         ...setting.options,
         ...(setting.named ? { docIds: [q.docId] } : {}),
       });
@@ -229,10 +268,16 @@ async function main(): Promise<void> {
       if (!row["offline, library-wide"]?.hit)
         console.log(`    offline library-wide top: ${row["offline, library-wide"]?.top.join(", ")}`);
     }
-  }
+  };
+  // Questions asked `concurrency` at a time (a real model answers slowly; order kept in results).
+  let next = 0;
+  const worker = async () => {
+    while (next < questions.length) await ask(questions[next++] as LibraryQuestion);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, questions.length) }, worker));
   const evalMs = performance.now() - evalStarted;
 
-  const names = ["plain BM25 over all pages", ...SETTINGS.map((s) => s.name)];
+  const names = ["plain BM25 over all pages", ...settings.map((s) => s.name)];
   const groups: Array<[string, LibraryQuestion[]]> = [];
   for (const s of split === "all" ? ["dev", "validation"] : [split]) {
     const inSplit = questions.filter((q) => q.split === s);
