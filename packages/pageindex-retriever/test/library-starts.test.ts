@@ -269,9 +269,12 @@ describe("document choice from section evidence", () => {
     const model = new ScriptedChatModel([pick, pick]);
     const retriever = new PageIndexRetriever({ reader, model, k: 3, cache: false });
     const docs = await retriever.invoke(SWARM);
-    // The pond manual is not on the first page of candidates; it is on the second.
+    // The pond manual is not on the first page of candidates; it is on the second. Only the
+    // first prompt says that more candidates follow an empty answer.
     expect(model.prompts[0]).not.toMatch(/name="Pond Operations Manual"/);
     expect(model.prompts[1]).toMatch(/name="Pond Operations Manual"/);
+    expect(model.prompts[0]).toMatch(/answer with an empty list: the next candidates are then listed/);
+    expect(model.prompts[1]).not.toMatch(/the next candidates are then listed/);
     expect(model.calls).toBe(2);
     expect(retriever.lastRun?.stats.roundTrips).toBe(2);
     expect(docs[0]?.metadata).toMatchObject({ docId: target.docId, nodeId: target.nodeId, judge: "llm" });

@@ -116,6 +116,7 @@ export class CachedJudge implements Judge {
       "choose-library",
       request.max,
       request.promptTokens,
+      request.more ? "more" : "last",
       request.documents.map(
         (d) => `${d.docId}@${d.card.versionId}:${d.sections.map((s) => s.nodeId).join(",")}`,
       ),

@@ -76,6 +76,10 @@ const TASK =
   "none of its listed sections does, pick the document's id (`d…`, the doc attribute of its block): it " +
   "is then searched from its table of contents.";
 
+/** Said when more candidates follow an empty answer (see `LibraryChoiceRequest.more`). */
+const MORE =
+  "If no listed document is likely to hold the answer, answer with an empty list: the next candidates are then listed.";
+
 /**
  * The first prompt of a library question: the best candidate documents, each with its
  * best-matching sections in their outline context, so the model picks documents and sections
@@ -87,9 +91,11 @@ export function libraryPrompt(
   maxDocuments: number,
   detail: LibraryPromptDetail,
   expert: ExpertKnowledge,
+  more = false,
 ): BaseMessage[] {
+  const none = more ? ` ${MORE}` : "";
   return [
-    system(`${TASK} Pick from at most ${maxDocuments} document(s).`, expert),
+    system(`${TASK} Pick from at most ${maxDocuments} document(s).${none}`, expert),
     new HumanMessage(
       `Question: ${query}\n\nCandidate documents:\n${docs.map((d) => documentBlock(d, detail)).join("\n")}`,
     ),
@@ -148,7 +154,10 @@ export function fitLibraryPrompt(
         return { key: `s${n}`, section };
       }),
     }));
-    return { messages: libraryPrompt(query, offered, request.max, detail, expert), offered };
+    return {
+      messages: libraryPrompt(query, offered, request.max, detail, expert, request.more ?? false),
+      offered,
+    };
   };
   const fits = (offer: ReturnType<typeof make>) => promptTokens(offer.messages) <= request.promptTokens;
   for (const detail of DETAILS) {

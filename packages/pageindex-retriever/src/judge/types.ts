@@ -99,6 +99,11 @@ export interface LibraryChoiceRequest {
   max: number;
   /** Largest prompt (tokens): sections and documents are dropped from the tail to fit. */
   promptTokens: number;
+  /**
+   * Whether more candidates follow when nothing here is picked (the search then shows the next
+   * ones once): a prompt may say so, so that a model answers "none" rather than guess.
+   */
+  more?: boolean;
 }
 
 /** One pick of a library choice: a section (a start point) or a whole document (searched from its root). */

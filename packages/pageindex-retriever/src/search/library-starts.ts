@@ -162,12 +162,14 @@ async function choosePage(
   ctx: SearchLedger,
   documents: readonly LibraryDocumentHit[],
   maxDocuments: number,
+  more: boolean,
 ): Promise<{ picks: LibraryPick[]; roundTrips: number; usable: boolean }> {
   const choice = await ctx.judge.chooseInLibrary?.(
     {
       documents,
       max: maxDocuments,
       promptTokens: Math.max(1, Math.floor(ctx.settings.maxPromptTokens * PROMPT_SHARE)),
+      more,
     },
     ctx,
   );
@@ -191,12 +193,13 @@ async function askJudge(
 ): Promise<LibraryPlan | { chain: number }> {
   const weak = ctx.settings.weakBranchScore;
   const strong = (picks: readonly LibraryPick[]) => picks.some((p) => p.score > weak);
-  const first = await choosePage(ctx, hits.slice(0, LIBRARY_PAGE_DOCUMENTS), maxDocuments);
+  const more = hits.length > LIBRARY_PAGE_DOCUMENTS;
+  const first = await choosePage(ctx, hits.slice(0, LIBRARY_PAGE_DOCUMENTS), maxDocuments, more);
   let chain = first.roundTrips;
   let picks = first.picks;
-  if (first.usable && !strong(picks) && hits.length > LIBRARY_PAGE_DOCUMENTS) {
+  if (first.usable && !strong(picks) && more) {
     const next = hits.slice(LIBRARY_PAGE_DOCUMENTS, 2 * LIBRARY_PAGE_DOCUMENTS);
-    const second = await choosePage(ctx, next, maxDocuments);
+    const second = await choosePage(ctx, next, maxDocuments, false);
     chain += second.roundTrips;
     // A strong pick on the second page wins; otherwise the near misses of both stay.
     picks = strong(second.picks) ? second.picks : [...picks, ...second.picks];
