@@ -34,7 +34,7 @@ import {
 import { collectDocuments } from "./search/collect.js";
 import { type DocumentScoring, planStarts, readableStarts } from "./search/documents.js";
 import { SearchLedger } from "./search/ledger.js";
-import { fuseLibraryEvidence, rescueFromLibrary } from "./search/library-starts.js";
+import { fuseLibraryEvidence, rescueFromLibrary, withLibraryPicks } from "./search/library-starts.js";
 import { STRATEGIES } from "./search/strategies.js";
 import type { PageIndexDocumentMetadata, RetrievalRun, SearchStrategy } from "./types.js";
 
@@ -378,7 +378,10 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
     });
     const { strategy } = search;
     const plan = await readableStarts(ctx, await planStarts(ctx, documents));
-    const searched = plan.starts.length > 0 ? await STRATEGIES[strategy](ctx, plan) : [];
+    const searched = withLibraryPicks(
+      plan,
+      plan.starts.length > 0 ? await STRATEGIES[strategy](ctx, plan) : [],
+    );
     // Hook: sections matched in the library, nothing found by the search: they stand in.
     const candidates = await fuseLibraryEvidence(ctx, plan, await rescueFromLibrary(ctx, plan, searched));
     ctx.assertModelUsable();

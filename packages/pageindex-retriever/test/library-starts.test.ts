@@ -162,6 +162,49 @@ describe("document choice from section evidence", () => {
     expect(again[0]?.metadata.nodeId).toBe(target.nodeId);
   });
 
+  it("returns a section picked for its own text, and opens a wider pick scored clearly above the narrower", async () => {
+    const { reader } = library();
+    const apiary = await reader.getSkeleton("apiary-manual");
+    const records = apiary.nodes.find((n) => n.title === "Records");
+    const logbook = apiary.nodes.find((n) => n.title === "Logbook");
+    // "Records" with its own text picked ("self"): a result, and opened for its subsections.
+    const self = new ScriptedChatModel(
+      [
+        (prompt) =>
+          JSON.stringify({
+            relevant: [{ id: /^\[(s\d+)\] Records \(/m.exec(prompt)?.[1], score: 0.8, self: true }],
+          }),
+      ],
+      { fallback: JSON.stringify({ relevant: [] }) },
+    );
+    const retriever = new PageIndexRetriever({ reader, model: self, k: 3, cache: false });
+    const docs = await retriever.invoke("records of a bee swarm");
+    expect(docs[0]?.metadata).toMatchObject({ nodeId: records?.nodeId, judge: "llm" });
+    // Its own text, not its subsections'.
+    expect(docs[0]?.pageContent).toContain("Records of the apiary");
+    expect(docs[0]?.pageContent).not.toContain("logbook records every inspection");
+    expect(self.prompts[1]).toMatch(/Opened: .*Records/);
+
+    // "Records" at 0.8 beside its "Logbook" at 0.4: the model means the whole chapter.
+    const wider = new ScriptedChatModel(
+      [
+        (prompt) =>
+          JSON.stringify({
+            relevant: [
+              { id: /^\[(s\d+)\] Records \(/m.exec(prompt)?.[1], score: 0.8 },
+              { id: offeredId(prompt, "Logbook"), score: 0.4 },
+            ],
+          }),
+      ],
+      { fallback: JSON.stringify({ relevant: [] }) },
+    );
+    const both = new PageIndexRetriever({ reader, model: wider, k: 3, cache: false });
+    const found = await both.invoke("records of a bee swarm in the logbook");
+    expect(wider.prompts[0]).toMatch(/^\[s\d+\] Records › Logbook/m);
+    expect(wider.prompts[1]).toMatch(/Opened: .*Records/);
+    expect(found.some((d) => d.metadata.nodeId === logbook?.nodeId)).toBe(true);
+  });
+
   it("does not search a document picked only weakly beside a strong pick", async () => {
     const { reader, target } = library();
     const model = new ScriptedChatModel([

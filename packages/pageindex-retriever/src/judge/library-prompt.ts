@@ -74,7 +74,8 @@ const TASK =
   "title (pages)`, some with a line of summary. Pick the sections that most likely contain the answer, " +
   "best first, by their ids (`s…`); they are opened and read. When a document may hold the answer but " +
   "none of its listed sections does, pick the document's id (`d…`, the doc attribute of its block): it " +
-  "is then searched from its table of contents.";
+  'is then searched from its table of contents. Add "self": true when a section\'s own text, before ' +
+  "its subsections, answers.";
 
 /** Said when more candidates follow an empty answer (see `LibraryChoiceRequest.more`). */
 const MORE =
@@ -218,6 +219,7 @@ export function readLibraryAnswer(
       ...(section ? { nodeId: section.nodeId } : {}),
       score: normaliseScore(item.score, rank),
       reason: modelReason(item.reason, "chosen by the model from the library's matches"),
+      ...(section && item.self === true ? { self: true } : {}),
     });
   }
   return { picks, unknown };

@@ -113,6 +113,8 @@ export interface LibraryPick {
   nodeId?: string;
   score: number;
   reason: string;
+  /** The picked section's own text (before its subsections) answers: it is a result itself. */
+  self?: boolean;
 }
 
 /** What a judge picked in a library (ids validated against what was offered), best first. */

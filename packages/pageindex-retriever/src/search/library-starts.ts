@@ -27,12 +27,19 @@ const SECTIONS_PER_DOCUMENT = 12;
 const PROMPT_SHARE = 0.35;
 /** A library match counts for the sections above it, less at each level up. */
 const ANCESTOR_DECAY = 0.8;
+/**
+ * How much more sure of a wider pick than of the picks inside it the model must be for the wider
+ * one to be opened too (scores a model leaves out are made up from the rank, 0.05 apart).
+ */
+const WIDER_MARGIN = 0.1;
 /** Least rank weight of a searched document's sections (as in the catalog path). */
 const MIN_RANK_PRIOR = 0.25;
 
 /** What a library-based plan adds: the hits, to rescue a search that found nothing. */
 export interface LibraryPlan extends StartPlan {
   library: LibraryDocumentHit[];
+  /** Sections the model picked for their own text ("self"): results before any search. */
+  found?: Candidate[];
   /** Whether the documents were searched separately, their results to be ranked by {@link fuseLibraryEvidence}. */
   fuse?: boolean;
 }
@@ -224,15 +231,23 @@ async function askJudge(
   weighByRank(ctx, chosen, (id) => best.get(id) ?? 0);
   const starts: WorkItem[] = [];
   const rooted = new Set<string>();
+  const found: Candidate[] = [];
   const below = await pickedAncestors(ctx, picks);
   for (const p of picks) {
     const { docId } = p;
-    if (!chosen.includes(docId) || (p.nodeId !== undefined && below.has(`${docId}/${p.nodeId}`))) continue;
+    if (!chosen.includes(docId)) continue;
+    const wider = p.nodeId !== undefined && below.has(`${docId}/${p.nodeId}`);
+    if (wider && !p.self) continue;
     const item =
       p.nodeId === undefined
         ? undefined
         : await sectionStart(ctx, docId, p.nodeId, { score: p.score, reason: p.reason, chain });
-    if (item) starts.push(item);
+    if (item?.parent && p.self && item.parent.childIds.length > 0) {
+      // Its own text answers: a result now; opened as well (as a table-of-contents pick with
+      // "self" is) unless a narrower pick inside it is where to look.
+      found.push(ctx.candidate(docId, item.parent, p, "llm", item.trail));
+      if (!wider) starts.push({ ...item, answered: true });
+    } else if (item) starts.push(item);
     else if (!rooted.has(docId)) {
       rooted.add(docId);
       starts.push({ ...rootItem(docId, chain), priority: p.score });
@@ -242,15 +257,17 @@ async function askJudge(
   const ranking = rankingOf(hits).sort(
     (a, b) => (order.get(a.docId) ?? chosen.length) - (order.get(b.docId) ?? chosen.length),
   );
-  return { starts, chain, ranking, library: [...hits] };
+  return { starts, chain, ranking, library: [...hits], ...(found.length > 0 ? { found } : {}) };
 }
 
 /**
  * Picked sections with another picked section inside them (`docId/nodeId`): the narrower pick is
- * where to look, so the wider one is not opened (as when both show in one outline).
+ * where to look, so the wider one is not opened (as when both show in one outline) — unless the
+ * wider is scored clearly above everything picked inside it ({@link WIDER_MARGIN}): then the model
+ * means the whole (an "Introduction" whose listed subsections it rated lower), and it is opened.
  */
 async function pickedAncestors(ctx: SearchLedger, picks: readonly LibraryPick[]): Promise<Set<string>> {
-  const out = new Set<string>();
+  const inside = new Map<string, number>(); // wider pick → best score picked inside it
   for (const p of picks) {
     if (p.nodeId === undefined) continue;
     const { docId } = p;
@@ -258,11 +275,28 @@ async function pickedAncestors(ctx: SearchLedger, picks: readonly LibraryPick[])
     let node = skeleton ? getNode(skeleton, p.nodeId) : undefined;
     while (skeleton && node && node.parentId !== null) {
       const parentId: string = node.parentId;
-      if (picks.some((o) => o.docId === docId && o.nodeId === parentId)) out.add(`${docId}/${parentId}`);
+      if (picks.some((o) => o.docId === docId && o.nodeId === parentId)) {
+        const key = `${docId}/${parentId}`;
+        inside.set(key, Math.max(inside.get(key) ?? 0, p.score));
+      }
       node = getNode(skeleton, parentId);
     }
   }
+  const out = new Set<string>();
+  for (const p of picks) {
+    const key = `${p.docId}/${p.nodeId}`;
+    const best = inside.get(key);
+    if (best !== undefined && p.score <= best + WIDER_MARGIN) out.add(key);
+  }
   return out;
+}
+
+/** The search's results after the sections the model picked for their own text (see {@link LibraryPlan}). */
+export function withLibraryPicks(plan: StartPlan, searched: Candidate[]): Candidate[] {
+  const found = (plan as Partial<LibraryPlan>).found;
+  if (!found || found.length === 0) return searched;
+  const known = new Set(searched.map((c) => `${c.docId}/${c.node.nodeId}`));
+  return [...found.filter((c) => !known.has(`${c.docId}/${c.node.nodeId}`)), ...searched];
 }
 
 /**
