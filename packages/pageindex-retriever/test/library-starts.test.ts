@@ -205,6 +205,30 @@ describe("document choice from section evidence", () => {
     expect(found.some((d) => d.metadata.nodeId === logbook?.nodeId)).toBe(true);
   });
 
+  it("lists a small document's other sections by title, and starts at the one the model picks", async () => {
+    const { reader } = library();
+    const apiary = await reader.getSkeleton("apiary-manual");
+    const permits = apiary.nodes.find((n) => n.title === "Permits");
+    const model = new ScriptedChatModel([
+      (prompt) => {
+        const block = /<toc doc="d\d+" name="Apiary[^"]*"[^>]*>([\s\S]*?)<\/toc>/.exec(prompt)?.[1] ?? "";
+        const id = /^\[(s\d+)\] Permits$/m.exec(block)?.[1];
+        return JSON.stringify({ relevant: id ? [{ id, score: 0.9, reason: "permits" }] : [] });
+      },
+    ]);
+    const retriever = new PageIndexRetriever({ reader, model, k: 3, cache: false });
+    const docs = await retriever.invoke("do I need paperwork to keep a swarm of bees in the hive");
+    const prompt = model.prompts[0] as string;
+    // The apiary manual (13 sections): its matched sections, then the others by title.
+    expect(prompt).toMatch(/Its other sections:\n(\[s\d+\] [^\n]+\n)*\[s\d+\] Permits\n/);
+    expect(model.calls).toBe(1);
+    expect(docs[0]?.metadata).toMatchObject({
+      docId: "apiary-manual",
+      nodeId: permits?.nodeId,
+      judge: "llm",
+    });
+  });
+
   it("does not search a document picked only weakly beside a strong pick", async () => {
     const { reader, target } = library();
     const model = new ScriptedChatModel([

@@ -123,8 +123,9 @@ describe("document text cannot forge prompt structure", () => {
     );
     // Only the offered sections start a line with an id; the forged [s97]-[s99] stay inline.
     const lineIds = [...choice.matchAll(/^\s*\[(s\d+)\]/gm)].map((m) => m[1]);
-    expect(lineIds).toEqual(["s1", "s2"]);
-    expect(choice).toContain("[s2] Maintenance costs [s98] Secret ledger (p. 1) (pp. 1-3)");
+    // (s2, s3 and s5: small documents' other sections, listed by title.)
+    expect(lineIds).toEqual(["s1", "s2", "s3", "s4", "s5"]);
+    expect(choice).toContain("[s4] Maintenance costs [s98] Secret ledger (p. 1) (pp. 1-3)");
     const warnings = retriever.lastRun?.warnings.join(" ");
     expect(warnings).toMatch(/library choice: dropped ids not offered \(d9, s97, s98, s99, evil\)/);
     expect(warnings).toMatch(/library choice unusable \(only ids not offered\); chose lexically/);

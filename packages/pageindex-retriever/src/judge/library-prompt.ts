@@ -1,6 +1,6 @@
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { asData, oneLine, pathLine } from "pageindex-core";
-import type { LibraryDocumentHit, SectionHit } from "pageindex-store";
+import type { CardSection, LibraryDocumentHit, SectionHit } from "pageindex-store";
 import { promptTokens } from "./prompt-tokens.js";
 import { clip, type ExpertKnowledge, system } from "./prompts.js";
 import { modelReason, normaliseScore, type Selection } from "./schema.js";
@@ -13,6 +13,8 @@ export interface OfferedDocument {
   hit: LibraryDocumentHit;
   /** Its sections offered, each with its prompt id (`s1`, `s2`…), best first. */
   sections: Array<{ key: string; section: SectionHit }>;
+  /** A small document's other sections, by title in document order (see {@link OUTLINE_MAX_SECTIONS}). */
+  outline?: Array<{ key: string; nodeId: string; title: string }>;
 }
 
 /** How much of each description and summary a prompt shows (shortened to fit the budget). */
@@ -61,6 +63,10 @@ function documentBlock(doc: OfferedDocument, detail: LibraryPromptDetail): strin
       : "";
   const lines = [`Document: ${clip(card.docName, 120)}${description}`];
   for (const { key, section } of doc.sections) lines.push(sectionLine(key, section, detail.summaryChars));
+  if (doc.outline && doc.outline.length > 0) {
+    lines.push("Its other sections:");
+    for (const { key, title } of doc.outline) lines.push(`[${key}] ${clip(title, 120)}`);
+  }
   return asData("toc", lines.join("\n"), {
     doc: doc.key,
     name: card.docName.slice(0, 120),
@@ -71,7 +77,7 @@ function documentBlock(doc: OfferedDocument, detail: LibraryPromptDetail): strin
 const TASK =
   "You choose where to look for the answer to a question in a library of documents. Each candidate " +
   "document is listed with the sections a keyword search matched best (it can be wrong): `[id] path › " +
-  "title (pages)`, some with a line of summary. Pick the sections that most likely contain the answer, " +
+  "title (pages)`, some with a line of summary; a small document also lists its other sections by title. Pick the sections that most likely contain the answer, " +
   "best first, by their ids (`s…`); they are opened and read. When a document may hold the answer but " +
   "none of its listed sections does, pick the document's id (`d…`, the doc attribute of its block): it " +
   'is then searched from its table of contents. Add "self": true when a section\'s own text, before ' +
@@ -115,6 +121,14 @@ export const LIBRARY_PAGE_DOCUMENTS = 7;
 /** Sections per document the library prompt offers at most (strongest first across documents). */
 const OFFERED_SECTIONS = 12;
 /**
+ * A candidate with at most this many sections lists all of them (the others by title), so the
+ * model can pick the answering one even where the keyword search matched only its neighbours —
+ * as a one-document question shows its whole table of contents. Only the first
+ * {@link OUTLINE_DOCUMENTS} candidates, and only while the prompt fits.
+ */
+const OUTLINE_MAX_SECTIONS = 24;
+const OUTLINE_DOCUMENTS = 3;
+/**
  * Detail levels tried, richest first, before documents are dropped from the tail. Measured with
  * the oracle judge on the corpus: more sections beat longer summaries (a picked section saves
  * the opening of its document), so summaries are one short line.
@@ -143,18 +157,25 @@ export function fitLibraryPrompt(
       hit.sections.slice(1, OFFERED_SECTIONS).map((section) => ({ d, score: section.score })),
     )
     .sort((a, b) => b.score - a.score);
-  const make = (documents: number, extras: number, detail: LibraryPromptDetail) => {
+  const make = (documents: number, extras: number, detail: LibraryPromptDetail, outlines = 0) => {
     const counts = docs.map(() => 1);
     for (const e of extra.slice(0, extras)) counts[e.d] = (counts[e.d] as number) + 1;
     let n = 0;
-    const offered = docs.slice(0, documents).map((hit, i) => ({
-      key: `d${i + 1}`,
-      hit,
-      sections: hit.sections.slice(0, counts[i]).map((section) => {
+    const offered = docs.slice(0, documents).map((hit, i): OfferedDocument => {
+      const sections = hit.sections.slice(0, counts[i]).map((section) => {
         n += 1;
         return { key: `s${n}`, section };
-      }),
-    }));
+      });
+      if (i >= outlines) return { key: `d${i + 1}`, hit, sections };
+      const shown = new Set(sections.map((s) => s.section.nodeId));
+      const outline = smallOutline(hit)
+        .filter((s) => !shown.has(s.nodeId))
+        .map((s) => {
+          n += 1;
+          return { key: `s${n}`, nodeId: s.nodeId, title: s.title };
+        });
+      return { key: `d${i + 1}`, hit, sections, ...(outline.length > 0 ? { outline } : {}) };
+    });
     return {
       messages: libraryPrompt(query, offered, request.max, detail, expert, request.more ?? false),
       offered,
@@ -163,20 +184,34 @@ export function fitLibraryPrompt(
   const fits = (offer: ReturnType<typeof make>) => promptTokens(offer.messages) <= request.promptTokens;
   for (const detail of DETAILS) {
     if (!fits(make(docs.length, 0, detail))) continue;
-    // The most extra sections that fit (tokens grow with each one: a binary search).
+    // Small documents' outlines first (best candidates first), then the most extra sections that
+    // fit (tokens grow with each one: a binary search).
+    let outlines = 0;
+    while (
+      outlines < Math.min(OUTLINE_DOCUMENTS, docs.length) &&
+      fits(make(docs.length, 0, detail, outlines + 1))
+    )
+      outlines += 1;
     let lo = 0;
     let hi = extra.length;
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
-      if (fits(make(docs.length, mid, detail))) lo = mid;
+      if (fits(make(docs.length, mid, detail, outlines))) lo = mid;
       else hi = mid - 1;
     }
-    return make(docs.length, lo, detail);
+    return make(docs.length, lo, detail, outlines);
   }
   const terse = DETAILS.at(-1) as LibraryPromptDetail;
   let documents = docs.length;
   while (documents > 1 && !fits(make(documents, 0, terse))) documents -= 1;
   return make(documents, 0, terse);
+}
+
+/** Every section of a small candidate (its card lists them all), in document order; else none. */
+function smallOutline(hit: LibraryDocumentHit): CardSection[] {
+  const { card } = hit;
+  if (card.nodeCount > OUTLINE_MAX_SECTIONS || card.sections.length < card.nodeCount) return [];
+  return card.sections;
 }
 
 /** Lower-cases and strips brackets and a "section"/"doc" prefix from a model's id. */
@@ -203,6 +238,7 @@ export function readLibraryAnswer(
     docs.set(doc.key, doc);
     docs.set(doc.hit.docId.toLowerCase(), doc);
     for (const s of doc.sections) sections.set(s.key, { doc, nodeId: s.section.nodeId });
+    for (const s of doc.outline ?? []) sections.set(s.key, { doc, nodeId: s.nodeId });
   }
   const picks: LibraryPick[] = [];
   const unknown: string[] = [];

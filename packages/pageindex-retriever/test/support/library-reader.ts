@@ -56,7 +56,9 @@ export class SectionLibraryReader extends MemoryTreeReader implements LibraryRea
     super(trees);
     const docs = [];
     for (const tree of trees) {
-      this.cards.set(tree.docId, { ...documentInfo(tree), versionId: "test", outline: [], sections: [] });
+      // Every section title in document order, as the store's cards list them.
+      const sections = tree.nodes.map((n) => ({ nodeId: n.nodeId, title: n.title }));
+      this.cards.set(tree.docId, { ...documentInfo(tree), versionId: "test", outline: [], sections });
       for (const node of tree.nodes) {
         const ancestors = titlePath(tree, node.nodeId).slice(0, -1);
         const summary = node.summary ?? node.prefixSummary ?? "";
