@@ -6,7 +6,8 @@
  * the mean per half. Also each tree's evidence features and score (tree-evidence.ts) and whether
  * it is below the warning line. `--features FILE` writes rows for scripts/fit-tree-evidence.ts.
  * Reference entries whose bookmark is a page off the printed title are moved to it
- * (reference-pages.ts; the `moved` column); `--outline-pages` keeps the bookmarks' pages.
+ * (reference-pages.ts; the `moved` column), a PDF whose bookmark titles are mostly printed
+ * nowhere is set aside (listed at the end); `--outline-pages` keeps the outline as it is.
  *
  * Run: npx tsx scripts/eval-devset-layout.ts [--half train|validation] [--only NAME] [--show NAME] [--features rows.json] [--outline-pages]
  */
@@ -48,17 +49,21 @@ export interface LayoutRow {
 
 const pct = (x: number): string => (100 * x).toFixed(1);
 const rows: LayoutRow[] = [];
+const skipped: string[] = [];
 
 console.log(
   "half | producer | doc | pages | reference | moved | layout | F1 | F1 any level | missed | extra | wrong depth | confidence | warned",
 );
 console.log("--- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---");
-for await (const { doc, label, pdf, reference, moved, ctx } of layoutDevsetDocs({
-  cache: values.cache as string,
-  half: values.half,
-  only: values.only,
-  outlinePages: values["outline-pages"],
-})) {
+for await (const { doc, label, pdf, reference, moved, ctx } of layoutDevsetDocs(
+  {
+    cache: values.cache as string,
+    half: values.half,
+    only: values.only,
+    outlinePages: values["outline-pages"],
+  },
+  (label, why) => skipped.push(`${label} (${why})`),
+)) {
   const result = layoutStructure(ctx);
   const predicted = topTwo(result.entries);
   const scores = layoutF1(reference, result.entries);
@@ -94,4 +99,5 @@ for (const half of ["train", "validation"]) {
     `${half} | ${list.length} | ${sum((r) => r.moved)} (${list.filter((r) => r.moved > 0).length}) | ${pct(mean((r) => r.f1))} | ${pct(mean((r) => r.f1AnyLevel))} | ${sum((r) => r.missed)} | ${sum((r) => r.extra)} | ${sum((r) => r.wrongDepth)} | ${warned.length} | ${bad.filter((r) => r.confidence < LOW_CONFIDENCE).length} / ${bad.length}`,
   );
 }
+if (skipped.length > 0) console.log(`\nno reference: ${skipped.join(", ")}`);
 if (values.features) writeFileSync(values.features, JSON.stringify(rows, null, 1));

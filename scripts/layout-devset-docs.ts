@@ -13,7 +13,7 @@ import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js
 import { SPLIT_DEVSET, type SplitDoc } from "./devset-split.js";
 import { referenceEntries } from "./layout-devset-score.js";
 import { parsedPdf } from "./parsed-pdf-cache.js";
-import { onPrintedPages, printedFurniture } from "./reference-pages.js";
+import { noReference, onPrintedPages, printedFurniture } from "./reference-pages.js";
 import type { Entry } from "./structure-match.js";
 
 /** One dev-set PDF ready for the layout path. */
@@ -40,8 +40,14 @@ export interface LayoutDevsetOptions {
   outlinePages?: boolean | undefined;
 }
 
-/** The dev set's PDFs with a usable outline (a PDF whose package is not fetched is skipped). */
-export async function* layoutDevsetDocs(options: LayoutDevsetOptions): AsyncGenerator<LayoutDevDoc> {
+/**
+ * The dev set's PDFs with a usable outline (a PDF whose package is not fetched is skipped, and
+ * one whose bookmark titles are mostly printed nowhere: `onSkip` hears why).
+ */
+export async function* layoutDevsetDocs(
+  options: LayoutDevsetOptions,
+  onSkip: (label: string, why: string) => void = () => {},
+): AsyncGenerator<LayoutDevDoc> {
   for (const doc of SPLIT_DEVSET) {
     if (options.half && doc.half !== options.half) continue;
     const label = `${doc.pkg}/${basename(doc.path).replace(/\.gz$/, "")}`;
@@ -53,8 +59,12 @@ export async function* layoutDevsetDocs(options: LayoutDevsetOptions): AsyncGene
     const ctx = layoutContext(pdf.pages, { pageLabels: pdf.pageLabels });
     const bookmarked = referenceEntries(outline.entries);
     const printed = options.outlinePages
-      ? { entries: bookmarked, moved: 0 }
+      ? { entries: bookmarked, moved: 0, unprinted: 0 }
       : onPrintedPages(bookmarked, pdf.pages, printedFurniture(pdf.pages, ctx.furniture));
+    if (noReference(printed)) {
+      onSkip(label, `${printed.unprinted} of ${bookmarked.length} bookmark titles printed nowhere`);
+      continue;
+    }
     yield {
       doc,
       label,
