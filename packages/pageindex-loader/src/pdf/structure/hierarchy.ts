@@ -72,11 +72,7 @@ function lookRelation(
   }
   if (eKey !== hKey) return eKey ? "higher" : "lower";
   if (en?.kind === "dotted" && hn?.kind === "dotted") {
-    const byDepth = Math.sign((en.depth as number) - (hn.depth as number)) as -1 | 0 | 1;
-    // A series that starts again in a stronger look is a new, outer one: the chapters' "1.
-    // Introduction" after the preface's "2. We Need Feedback!".
-    if (byDepth === 0 && restarts(en.value, hn.value) && compareStyle(e.style, h.style) > 0) return "lower";
-    return invert(byDepth);
+    return invert(Math.sign((en.depth as number) - (hn.depth as number)) as -1 | 0 | 1);
   }
   if (en && hn && numberingClass(en) !== numberingClass(hn)) {
     return openClasses.has(numberingClass(hn)) ? "lower" : "higher";
@@ -97,15 +93,6 @@ function lookRelation(
   // …and the next member of that series closes it ("Note 13" after Note 12's sub-headings).
   if (!en && hn && openClasses.has(numberingClass(hn))) return "lower";
   return "same";
-}
-
-/** `next` numbers no successor of `open` in its series ("1" after "2", "3.1" after "3.4"). */
-function restarts(open: string, next: string): boolean {
-  const a = open.split(".");
-  const b = next.split(".");
-  const last = (parts: string[]) => Number(parts.pop());
-  const [x, y] = [last(a), last(b)];
-  return a.join(".") === b.join(".") && Number.isInteger(x) && Number.isInteger(y) && y <= x;
 }
 
 /**
