@@ -67,6 +67,26 @@ describe("layout depth follows the document", () => {
     ]);
   });
 
+  it("an unnumbered 'Index' in the appendices' look after the last one is their sibling", async () => {
+    const appendix = (letter: string, title: string, p: number): PageSpec => ({
+      lines: [h(`Appendix ${letter} ${title}`, 16), ...body(8, p), h("Details", 12), ...body(8, p + 100)],
+    });
+    const tree = await layout([
+      chapter(1, "Arrays", 1),
+      appendix("A", "Suggested Responses", 2),
+      appendix("B", "Free Documentation License", 3),
+      { lines: [h("Index", 16), ...body(10, 4)] },
+    ]);
+    expect(outline(tree)).toEqual([
+      ...chapterOutline(1, "Arrays"),
+      "Appendix A Suggested Responses",
+      "  Details",
+      "Appendix B Free Documentation License",
+      "  Details",
+      "Index",
+    ]);
+  });
+
   it("a bare 'Chapter 2' label over the chapter's title is folded into it; 'PART I' over 'Item 1.' stays", async () => {
     const tree = await layout([
       { lines: [h("Chapter 1", 18), h("Getting Started", 18, 30), ...body(10, 1)] },
