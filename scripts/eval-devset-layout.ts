@@ -85,9 +85,9 @@ for await (const { doc, label, pdf, reference, moved, ctx } of layoutDevsetDocs(
   }
 }
 console.log(
-  "\nhalf | PDFs | entries moved (PDFs) | mean level-aware F1 | mean F1 any level | missed | extra | wrong depth | warned | warned with F1 < 0.8 / all with F1 < 0.8",
+  "\nhalf | PDFs | entries moved (PDFs) | mean level-aware F1 | mean F1 any level | missed | extra | wrong depth | warned | warned mean F1 | warned with F1 < 0.8 / all with F1 < 0.8",
 );
-console.log("--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:");
+console.log("--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:");
 for (const half of ["train", "validation"]) {
   const list = rows.filter((r) => r.half === half);
   if (list.length === 0) continue;
@@ -96,7 +96,7 @@ for (const half of ["train", "validation"]) {
   const bad = list.filter((r) => r.f1 < 0.8);
   const sum = (f: (r: LayoutRow) => number) => list.reduce((s, r) => s + f(r), 0);
   console.log(
-    `${half} | ${list.length} | ${sum((r) => r.moved)} (${list.filter((r) => r.moved > 0).length}) | ${pct(mean((r) => r.f1))} | ${pct(mean((r) => r.f1AnyLevel))} | ${sum((r) => r.missed)} | ${sum((r) => r.extra)} | ${sum((r) => r.wrongDepth)} | ${warned.length} | ${bad.filter((r) => r.confidence < LOW_CONFIDENCE).length} / ${bad.length}`,
+    `${half} | ${list.length} | ${sum((r) => r.moved)} (${list.filter((r) => r.moved > 0).length}) | ${pct(mean((r) => r.f1))} | ${pct(mean((r) => r.f1AnyLevel))} | ${sum((r) => r.missed)} | ${sum((r) => r.extra)} | ${sum((r) => r.wrongDepth)} | ${warned.length} | ${warned.length === 0 ? "-" : pct(warned.reduce((t, r) => t + r.f1, 0) / warned.length)} | ${bad.filter((r) => r.confidence < LOW_CONFIDENCE).length} / ${bad.length}`,
   );
 }
 if (skipped.length > 0) console.log(`\nno reference: ${skipped.join(", ")}`);
