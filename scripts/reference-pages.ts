@@ -8,12 +8,13 @@
  * whose titles are mostly printed nowhere in the document (file names such as
  * "SLIP_LU_UserGuide-1.cpt") is no reference at all: no tree built from the pages can match it.
  */
-import type { ParsedPage } from "../packages/pageindex-loader/src/pdf/read/read-pdf.js";
+
 import {
   type Furniture,
   textFurniture,
   withEdgeBands,
 } from "../packages/pageindex-loader/src/pdf/text/running-heads.js";
+import type { ParsedPage } from "../packages/pageindex-loader/src/pdf/types.js";
 import { printedOn } from "./section-starts-score.js";
 import type { Entry } from "./structure-match.js";
 

@@ -90,7 +90,10 @@ describe("tree evidence", () => {
     expect(faq.listLike).toBe(0);
     // Prose stays doubted, numbered or not, with or without a dash in it.
     const prose = treeFeatures(
-      [entry("1 Introduction", 2), entry("2. Reading - the data file is then read by the program and its", 4)],
+      [
+        entry("1 Introduction", 2),
+        entry("2. Reading - the data file is then read by the program and its", 4),
+      ],
       agreeing,
       undefined,
     );
