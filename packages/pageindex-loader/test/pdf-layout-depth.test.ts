@@ -87,6 +87,54 @@ describe("layout depth follows the document", () => {
     ]);
   });
 
+  it("a contents entry wrapping onto a line like an earlier entry's wrap is read on, not ended there", async () => {
+    const entry = (text: string, indent: number): LineSpec => ({ text, indent, gap: 4 });
+    const leader = (title: string, page: number) =>
+      `${title} ${".".repeat(Math.max(3, 56 - title.length))} ${page}`;
+    const toc: PageSpec = {
+      lines: [
+        { text: "Contents", size: 16, bold: true, gap: 6 },
+        entry(leader("1 Arrays", 2), 0),
+        entry("1.1 Partial AC: (#=)/2 - constraint equal, (#\\=)/2 - constraint not equal,", 18),
+        entry("(#<)/2 - constraint less than, (#=<)/2 - constraint less than or equal,", 40),
+        entry(leader("(#>)/2 - constraint greater than", 2), 40),
+        entry("1.2 Full AC: (#=#)/2 - constraint equal, (#\\=#)/2 - constraint not equal,", 18),
+        entry("(#<#)/2 - constraint less than, (#=<#)/2 - constraint less than or equal,", 40),
+        entry(leader("(#>#)/2 - constraint greater than", 2), 40),
+        entry(leader("2 Interfacing Prolog and C", 3), 0),
+        entry(leader("2.1 Introduction", 3), 18),
+        entry(leader("2.2 Calling C from Prolog", 3), 18),
+        entry(leader("3 Options", 4), 0),
+      ],
+    };
+    const section = (title: string, p: number) => [h(title, 12), ...body(6, p)];
+    const tree = await layout([
+      toc,
+      {
+        lines: [
+          h("1 Arrays", 16),
+          ...body(4, 1),
+          ...section("1.1 Partial AC", 2),
+          ...section("1.2 Full AC", 3),
+        ],
+      },
+      {
+        lines: [
+          h("2 Interfacing Prolog and C", 16),
+          ...body(4, 4),
+          ...section("2.1 Introduction", 5),
+          ...section("2.2 Calling C from Prolog", 6),
+        ],
+      },
+      { lines: [h("3 Options", 16), ...body(10, 7)] },
+    ]);
+    expect(tree.nodes.filter((n) => n.level === 1).map((n) => n.title)).toEqual([
+      "1 Arrays",
+      "2 Interfacing Prolog and C",
+      "3 Options",
+    ]);
+  });
+
   it("a bare 'Chapter 2' label over the chapter's title is folded into it; 'PART I' over 'Item 1.' stays", async () => {
     const tree = await layout([
       { lines: [h("Chapter 1", 18), h("Getting Started", 18, 30), ...body(10, 1)] },

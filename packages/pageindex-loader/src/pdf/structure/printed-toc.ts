@@ -111,8 +111,10 @@ function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined
       (n > 15 || (/[.;,]$/.test(split.title) && n > 8));
     const key = compactTitle(split.title);
     // A repeat with its page number is another entry of that name ("Detailed Description"
-    // under every class of a reference manual); without one it is the body's first heading.
-    if (bodyLike || (seen.has(key) && split.printed === undefined)) {
+    // under every class of a reference manual); without one it is the body's first heading,
+    // unless it wraps an entry still waiting for its page number (GNU Prolog's "Full AC: …"
+    // entries wrap onto lines that differ from the "Partial AC: …" ones only in symbols).
+    if (bodyLike || (seen.has(key) && split.printed === undefined && !wrapping)) {
       if (out.length > 0) break;
       continue;
     }
