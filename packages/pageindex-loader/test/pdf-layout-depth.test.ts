@@ -135,6 +135,34 @@ describe("layout depth follows the document", () => {
     ]);
   });
 
+  it("a contents entry numbered again at the margin after indented entries of its depth is outside them", async () => {
+    const toc = tocPage([
+      { title: "Preface", page: 2 },
+      { title: "1. Document Conventions", page: 2, level: 2 },
+      { title: "2. We Need Feedback!", page: 2, level: 2 },
+      { title: "1. Introduction", page: 3 },
+      { title: "1.1. Documentation Goals", page: 3, level: 2 },
+      { title: "2. Using the Tool", page: 4 },
+      { title: "2.1. Installation", page: 4, level: 2 },
+    ]);
+    const tree = await layout([
+      toc,
+      { lines: [h("Preface", 20), ...body(4, 1), h("1. Document Conventions", 14), ...body(4, 2)] },
+      { lines: [h("2. We Need Feedback!", 14), ...body(8, 3)] },
+      { lines: [h("1. Introduction", 20), ...body(4, 4), h("1.1. Documentation Goals", 14), ...body(6, 5)] },
+      { lines: [h("2. Using the Tool", 20), ...body(4, 6), h("2.1. Installation", 14), ...body(6, 7)] },
+    ]);
+    expect(outline(tree)).toEqual([
+      "Preface",
+      "  1. Document Conventions",
+      "  2. We Need Feedback!",
+      "1. Introduction",
+      "  1.1. Documentation Goals",
+      "2. Using the Tool",
+      "  2.1. Installation",
+    ]);
+  });
+
   it("a bare 'Chapter 2' label over the chapter's title is folded into it; 'PART I' over 'Item 1.' stays", async () => {
     const tree = await layout([
       { lines: [h("Chapter 1", 18), h("Getting Started", 18, 30), ...body(10, 1)] },

@@ -124,7 +124,7 @@ export function sequenceFacts(headings: readonly Heading[]): {
 }
 
 /** Indentation this close is the same margin. */
-const SAME_MARGIN = 4;
+export const SAME_MARGIN = 4;
 
 /** Whether `h` sits at or left of `open`'s margin while `open`'s children are indented past it. */
 function outdented(open: Open, h: Heading, indent: (h: Heading) => number): boolean {
