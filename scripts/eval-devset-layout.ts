@@ -5,20 +5,20 @@
  * bookmark with the same start page, a similar title and the same level; level-aware F1 per PDF,
  * the mean per half. Also each tree's evidence features and score (tree-evidence.ts) and whether
  * it is below the warning line. `--features FILE` writes rows for scripts/fit-tree-evidence.ts.
+ * Reference entries whose bookmark is a page off the printed title are moved to it
+ * (reference-pages.ts; the `moved` column), a PDF whose bookmark titles are mostly printed
+ * nowhere is set aside (listed at the end); `--outline-pages` keeps the outline as it is.
  *
- * Run: npx tsx scripts/eval-devset-layout.ts [--half train|validation] [--only NAME] [--show NAME] [--features rows.json]
+ * Run: npx tsx scripts/eval-devset-layout.ts [--half train|validation] [--only NAME] [--show NAME] [--features rows.json] [--outline-pages]
  */
 import { writeFileSync } from "node:fs";
-import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { LOW_CONFIDENCE } from "../packages/pageindex-loader/src/pdf/structure/confidence.js";
-import { layoutContext, layoutStructure } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
-import { outlineStructure } from "../packages/pageindex-loader/src/pdf/structure/outline.js";
+import { layoutStructure } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
 import type { TreeFeatures } from "../packages/pageindex-loader/src/pdf/structure/tree-evidence.js";
 import { DEBIAN_CACHE } from "./debian-docs.js";
-import { SPLIT_DEVSET } from "./devset-split.js";
-import { layoutF1, referenceEntries, showEntries, topTwo } from "./layout-devset-score.js";
-import { parsedPdf } from "./parsed-pdf-cache.js";
+import { layoutDevsetDocs } from "./layout-devset-docs.js";
+import { layoutF1, showEntries, topTwo } from "./layout-devset-score.js";
 
 const { values } = parseArgs({
   options: {
@@ -27,6 +27,7 @@ const { values } = parseArgs({
     only: { type: "string" },
     show: { type: "string" },
     features: { type: "string" },
+    "outline-pages": { type: "boolean", default: false },
   },
 });
 
@@ -40,27 +41,30 @@ export interface LayoutRow {
   missed: number;
   extra: number;
   wrongDepth: number;
+  /** Reference entries moved to the page printing their title. */
+  moved: number;
   confidence: number;
   features: TreeFeatures;
 }
 
 const pct = (x: number): string => (100 * x).toFixed(1);
 const rows: LayoutRow[] = [];
+const skipped: string[] = [];
 
 console.log(
-  "half | producer | doc | pages | reference | layout | F1 | F1 any level | missed | extra | wrong depth | confidence | warned",
+  "half | producer | doc | pages | reference | moved | layout | F1 | F1 any level | missed | extra | wrong depth | confidence | warned",
 );
-console.log("--- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---");
-for (const doc of SPLIT_DEVSET) {
-  if (values.half && doc.half !== values.half) continue;
-  const label = `${doc.pkg}/${basename(doc.path).replace(/\.gz$/, "")}`;
-  if (values.only && !label.includes(values.only)) continue;
-  const pdf = await parsedPdf(doc, values.cache as string);
-  if (!pdf) continue;
-  const outline = outlineStructure(pdf.outline);
-  if (!outline.usable) continue;
-  const reference = referenceEntries(outline.entries);
-  const result = layoutStructure(layoutContext(pdf.pages, { pageLabels: pdf.pageLabels }));
+console.log("--- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---");
+for await (const { doc, label, pdf, reference, moved, ctx } of layoutDevsetDocs(
+  {
+    cache: values.cache as string,
+    half: values.half,
+    only: values.only,
+    outlinePages: values["outline-pages"],
+  },
+  (label, why) => skipped.push(`${label} (${why})`),
+)) {
+  const result = layoutStructure(ctx);
   const predicted = topTwo(result.entries);
   const scores = layoutF1(reference, result.entries);
   const row: LayoutRow = {
@@ -68,21 +72,22 @@ for (const doc of SPLIT_DEVSET) {
     half: doc.half,
     producer: doc.producer,
     ...scores,
+    moved,
     confidence: result.confidence.score,
     features: result.evidence,
   };
   rows.push(row);
   console.log(
-    `${doc.half} | ${doc.producer} | ${label} | ${pdf.pageCount} | ${reference.length} | ${predicted.length} | ${pct(row.f1)} | ${pct(row.f1AnyLevel)} | ${row.missed} | ${row.extra} | ${row.wrongDepth} | ${row.confidence.toFixed(2)} | ${row.confidence < LOW_CONFIDENCE ? "yes" : ""}`,
+    `${doc.half} | ${doc.producer} | ${label} | ${pdf.pageCount} | ${reference.length} | ${moved} | ${predicted.length} | ${pct(row.f1)} | ${pct(row.f1AnyLevel)} | ${row.missed} | ${row.extra} | ${row.wrongDepth} | ${row.confidence.toFixed(2)} | ${row.confidence < LOW_CONFIDENCE ? "yes" : ""}`,
   );
   if (values.show && label.includes(values.show)) {
     showEntries(reference, predicted);
   }
 }
 console.log(
-  "\nhalf | PDFs | mean level-aware F1 | mean F1 any level | missed | extra | wrong depth | warned | warned with F1 < 0.8 / all with F1 < 0.8",
+  "\nhalf | PDFs | entries moved (PDFs) | mean level-aware F1 | mean F1 any level | missed | extra | wrong depth | warned | warned mean F1 | warned with F1 < 0.8 / all with F1 < 0.8",
 );
-console.log("--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:");
+console.log("--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:");
 for (const half of ["train", "validation"]) {
   const list = rows.filter((r) => r.half === half);
   if (list.length === 0) continue;
@@ -91,7 +96,8 @@ for (const half of ["train", "validation"]) {
   const bad = list.filter((r) => r.f1 < 0.8);
   const sum = (f: (r: LayoutRow) => number) => list.reduce((s, r) => s + f(r), 0);
   console.log(
-    `${half} | ${list.length} | ${pct(mean((r) => r.f1))} | ${pct(mean((r) => r.f1AnyLevel))} | ${sum((r) => r.missed)} | ${sum((r) => r.extra)} | ${sum((r) => r.wrongDepth)} | ${warned.length} | ${bad.filter((r) => r.confidence < LOW_CONFIDENCE).length} / ${bad.length}`,
+    `${half} | ${list.length} | ${sum((r) => r.moved)} (${list.filter((r) => r.moved > 0).length}) | ${pct(mean((r) => r.f1))} | ${pct(mean((r) => r.f1AnyLevel))} | ${sum((r) => r.missed)} | ${sum((r) => r.extra)} | ${sum((r) => r.wrongDepth)} | ${warned.length} | ${warned.length === 0 ? "-" : pct(warned.reduce((t, r) => t + r.f1, 0) / warned.length)} | ${bad.filter((r) => r.confidence < LOW_CONFIDENCE).length} / ${bad.length}`,
   );
 }
+if (skipped.length > 0) console.log(`\nno reference: ${skipped.join(", ")}`);
 if (values.features) writeFileSync(values.features, JSON.stringify(rows, null, 1));

@@ -1,8 +1,9 @@
 /**
  * The split dev set's PDFs as the layout evaluations read them (issue 26): each PDF with a usable
- * outline, its reference entries (layout-devset-score.ts) and its layout context, in
- * SPLIT_DEVSET order, optionally one half or the PDFs whose label holds a string. Shared by
- * eval-devset-layout.ts, diagnose-devset-layout.ts and fit-level-evidence.ts.
+ * outline, its reference entries (layout-devset-score.ts, moved to the pages that print their
+ * titles: reference-pages.ts) and its layout context, in SPLIT_DEVSET order, optionally one half
+ * or the PDFs whose label holds a string. Shared by eval-devset-layout.ts,
+ * diagnose-devset-layout.ts and fit-level-evidence.ts.
  */
 import { basename } from "node:path";
 import type { ParsedPdf } from "../packages/pageindex-loader/src/pdf/read/read-pdf.js";
@@ -12,6 +13,7 @@ import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js
 import { SPLIT_DEVSET, type SplitDoc } from "./devset-split.js";
 import { referenceEntries } from "./layout-devset-score.js";
 import { parsedPdf } from "./parsed-pdf-cache.js";
+import { noReference, onPrintedPages, printedFurniture } from "./reference-pages.js";
 import type { Entry } from "./structure-match.js";
 
 /** One dev-set PDF ready for the layout path. */
@@ -22,7 +24,10 @@ export interface LayoutDevDoc {
   pdf: ParsedPdf;
   /** The outline's tree (the whole of it, every level). */
   outline: SectionEntry[];
+  /** The outline's top two levels, each on the page that prints its title. */
   reference: Entry[];
+  /** Reference entries moved off their bookmark's page (0 with `outlinePages`). */
+  moved: number;
   ctx: LayoutContext;
 }
 
@@ -31,10 +36,18 @@ export interface LayoutDevsetOptions {
   cache: string;
   half?: string | undefined;
   only?: string | undefined;
+  /** Keep the bookmarks' own pages (the reference before reference-pages.ts). */
+  outlinePages?: boolean | undefined;
 }
 
-/** The dev set's PDFs with a usable outline (a PDF whose package is not fetched is skipped). */
-export async function* layoutDevsetDocs(options: LayoutDevsetOptions): AsyncGenerator<LayoutDevDoc> {
+/**
+ * The dev set's PDFs with a usable outline (a PDF whose package is not fetched is skipped, and
+ * one whose bookmark titles are mostly printed nowhere: `onSkip` hears why).
+ */
+export async function* layoutDevsetDocs(
+  options: LayoutDevsetOptions,
+  onSkip: (label: string, why: string) => void = () => {},
+): AsyncGenerator<LayoutDevDoc> {
   for (const doc of SPLIT_DEVSET) {
     if (options.half && doc.half !== options.half) continue;
     const label = `${doc.pkg}/${basename(doc.path).replace(/\.gz$/, "")}`;
@@ -43,13 +56,23 @@ export async function* layoutDevsetDocs(options: LayoutDevsetOptions): AsyncGene
     if (!pdf) continue;
     const outline = outlineStructure(pdf.outline);
     if (!outline.usable) continue;
+    const ctx = layoutContext(pdf.pages, { pageLabels: pdf.pageLabels });
+    const bookmarked = referenceEntries(outline.entries);
+    const printed = options.outlinePages
+      ? { entries: bookmarked, moved: 0, unprinted: 0 }
+      : onPrintedPages(bookmarked, pdf.pages, printedFurniture(pdf.pages, ctx.furniture));
+    if (noReference(printed)) {
+      onSkip(label, `${printed.unprinted} of ${bookmarked.length} bookmark titles printed nowhere`);
+      continue;
+    }
     yield {
       doc,
       label,
       pdf,
       outline: outline.entries,
-      reference: referenceEntries(outline.entries),
-      ctx: layoutContext(pdf.pages, { pageLabels: pdf.pageLabels }),
+      reference: printed.entries,
+      moved: printed.moved,
+      ctx,
     };
   }
 }

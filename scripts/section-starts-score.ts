@@ -78,7 +78,7 @@ export function isHeading(title: string, line: string, next: string | undefined)
 const bodyLines = (text: string): string[] => text.split("\n").filter((l) => l.trim().length > 0);
 
 /** The title is printed on the page as a heading (outside running heads). */
-function printedOn(
+export function printedOn(
   page: ParsedPage | undefined,
   skip: ReadonlySet<number> | undefined,
   title: string,

@@ -67,6 +67,102 @@ describe("layout depth follows the document", () => {
     ]);
   });
 
+  it("an unnumbered 'Index' in the appendices' look after the last one is their sibling", async () => {
+    const appendix = (letter: string, title: string, p: number): PageSpec => ({
+      lines: [h(`Appendix ${letter} ${title}`, 16), ...body(8, p), h("Details", 12), ...body(8, p + 100)],
+    });
+    const tree = await layout([
+      chapter(1, "Arrays", 1),
+      appendix("A", "Suggested Responses", 2),
+      appendix("B", "Free Documentation License", 3),
+      { lines: [h("Index", 16), ...body(10, 4)] },
+    ]);
+    expect(outline(tree)).toEqual([
+      ...chapterOutline(1, "Arrays"),
+      "Appendix A Suggested Responses",
+      "  Details",
+      "Appendix B Free Documentation License",
+      "  Details",
+      "Index",
+    ]);
+  });
+
+  it("a contents entry wrapping onto a line like an earlier entry's wrap is read on, not ended there", async () => {
+    const entry = (text: string, indent: number): LineSpec => ({ text, indent, gap: 4 });
+    const leader = (title: string, page: number) =>
+      `${title} ${".".repeat(Math.max(3, 56 - title.length))} ${page}`;
+    const toc: PageSpec = {
+      lines: [
+        { text: "Contents", size: 16, bold: true, gap: 6 },
+        entry(leader("1 Arrays", 2), 0),
+        entry("1.1 Partial AC: (#=)/2 - constraint equal, (#\\=)/2 - constraint not equal,", 18),
+        entry("(#<)/2 - constraint less than, (#=<)/2 - constraint less than or equal,", 40),
+        entry(leader("(#>)/2 - constraint greater than", 2), 40),
+        entry("1.2 Full AC: (#=#)/2 - constraint equal, (#\\=#)/2 - constraint not equal,", 18),
+        entry("(#<#)/2 - constraint less than, (#=<#)/2 - constraint less than or equal,", 40),
+        entry(leader("(#>#)/2 - constraint greater than", 2), 40),
+        entry(leader("2 Interfacing Prolog and C", 3), 0),
+        entry(leader("2.1 Introduction", 3), 18),
+        entry(leader("2.2 Calling C from Prolog", 3), 18),
+        entry(leader("3 Options", 4), 0),
+      ],
+    };
+    const section = (title: string, p: number) => [h(title, 12), ...body(6, p)];
+    const tree = await layout([
+      toc,
+      {
+        lines: [
+          h("1 Arrays", 16),
+          ...body(4, 1),
+          ...section("1.1 Partial AC", 2),
+          ...section("1.2 Full AC", 3),
+        ],
+      },
+      {
+        lines: [
+          h("2 Interfacing Prolog and C", 16),
+          ...body(4, 4),
+          ...section("2.1 Introduction", 5),
+          ...section("2.2 Calling C from Prolog", 6),
+        ],
+      },
+      { lines: [h("3 Options", 16), ...body(10, 7)] },
+    ]);
+    expect(tree.nodes.filter((n) => n.level === 1).map((n) => n.title)).toEqual([
+      "1 Arrays",
+      "2 Interfacing Prolog and C",
+      "3 Options",
+    ]);
+  });
+
+  it("a contents entry numbered again at the margin after indented entries of its depth is outside them", async () => {
+    const toc = tocPage([
+      { title: "Preface", page: 2 },
+      { title: "1. Document Conventions", page: 2, level: 2 },
+      { title: "2. We Need Feedback!", page: 2, level: 2 },
+      { title: "1. Introduction", page: 3 },
+      { title: "1.1. Documentation Goals", page: 3, level: 2 },
+      { title: "2. Using the Tool", page: 4 },
+      { title: "2.1. Installation", page: 4, level: 2 },
+    ]);
+    const tree = await layout([
+      toc,
+      { lines: [h("Preface", 20), ...body(4, 1), h("1. Document Conventions", 14), ...body(4, 2)] },
+      { lines: [h("2. We Need Feedback!", 14), ...body(8, 3)] },
+      { lines: [h("1. Introduction", 20), ...body(4, 4), h("1.1. Documentation Goals", 14), ...body(6, 5)] },
+      { lines: [h("2. Using the Tool", 20), ...body(4, 6), h("2.1. Installation", 14), ...body(6, 7)] },
+    ]);
+    expect(outline(tree)).toEqual([
+      "Preface",
+      "  1. Document Conventions",
+      "  2. We Need Feedback!",
+      "1. Introduction",
+      "  1.1. Documentation Goals",
+      "2. Using the Tool",
+      "  2.1. Installation",
+    ]);
+  });
+
   it("a bare 'Chapter 2' label over the chapter's title is folded into it; 'PART I' over 'Item 1.' stays", async () => {
     const tree = await layout([
       { lines: [h("Chapter 1", 18), h("Getting Started", 18, 30), ...body(10, 1)] },

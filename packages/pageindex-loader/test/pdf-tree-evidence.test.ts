@@ -70,6 +70,63 @@ describe("tree evidence", () => {
     expect(evidenceScore(f)).toBeLessThan(LOW_CONFIDENCE);
   });
 
+  it('"Index", "Preface" and a FAQ\'s questions are titles, not doubts', () => {
+    const manual = [entry("Preface", 2), entry("1 Introduction", 3), entry("2 Usage", 5), entry("Index", 9)];
+    const f = treeFeatures(manual, agreeing, undefined);
+    expect(f.wordTitles).toBe(0);
+    expect(evidenceDoubts(f)).toEqual([]);
+
+    const faq = treeFeatures(
+      [
+        entry("1 General questions", 2, [
+          entry("1.1 What is the difference between this program and the other ones around it?", 2),
+          entry("1.2 How do I report a bug that I found in the program's output?", 3),
+        ]),
+        entry("2 Installation", 4, [entry("2.1 Why does the installer stop when the disk is full?", 4)]),
+      ],
+      agreeing,
+      undefined,
+    );
+    expect(faq.listLike).toBe(0);
+    // Prose stays doubted, numbered or not, with or without a dash in it.
+    const prose = treeFeatures(
+      [
+        entry("1 Introduction", 2),
+        entry("2. Reading - the data file is then read by the program and its", 4),
+      ],
+      agreeing,
+      undefined,
+    );
+    expect(prose.listLike).toBe(0.5);
+  });
+
+  it("a tree the evidence doubts is below the warning line even where the model would pass it", async () => {
+    const titles = [
+      "1 Introduction",
+      "2 Installation",
+      "3 Reading the data is done by e.g.",
+      "4 Options",
+      "5 Examples",
+    ];
+    const pages: PageSpec[] = titles.map((title, i) => ({
+      lines: [heading(title, 20), ...body(14, i)],
+    }));
+    const tree = await pdfToTree(await buildPdf({ pages }), { structure: "layout", summaries: "none" });
+    expect(tree.nodes.filter((n) => n.level === 1).map((n) => n.title)).toEqual(titles);
+    // One title in five reads like a list item: the fitted model alone would keep the tree above the line.
+    const f = treeFeatures(
+      titles.map((t, i) => entry(t, i + 1)),
+      agreeing,
+      undefined,
+    );
+    expect(evidenceScore(f)).toBeGreaterThan(LOW_CONFIDENCE);
+    const confidence = (tree.metadata?.pdf as { layoutConfidence?: { score?: number; doubts?: string[] } })
+      ?.layoutConfidence;
+    expect(confidence?.doubts?.join("; ")).toMatch(/list items/);
+    expect(confidence?.score).toBeLessThan(LOW_CONFIDENCE);
+    expect((tree.build.warnings ?? []).find((w) => /low confidence/.test(w))).toMatch(/list items/);
+  });
+
   it("the loader's result and its warning say so for a layout tree of bare-word chapters", async () => {
     const names = ["ONE", "TWO", "THREE", "FOUR"];
     const pages: PageSpec[] = names.map((name, i) => ({

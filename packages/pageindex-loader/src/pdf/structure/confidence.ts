@@ -16,8 +16,8 @@ export interface LayoutConfidence {
   readable: number;
   /**
    * How likely the tree is right by the evidence every document carries (printed contents,
-   * numbering, titles, wrappers), as the fitted model weighs it (see tree-evidence.ts); 1 when
-   * not weighed.
+   * numbering, titles, wrappers), as the fitted model weighs it (see tree-evidence.ts), at most
+   * {@link DOUBTED} once the evidence names a doubt; 1 when not weighed (no doubt named).
    */
   evidence?: number;
   /** What in that evidence disagrees with the tree, in words. */
@@ -26,6 +26,9 @@ export interface LayoutConfidence {
 
 /** Below this score the tree carries a warning, and `auto` with a model prefers the LLM path. */
 export const LOW_CONFIDENCE = 0.5;
+
+/** The highest score of a tree whose evidence names a doubt: just below the warning line. */
+export const DOUBTED = 0.49;
 
 const CODE_CHARS = /[=*;{}<>|\\~^]/;
 

@@ -53,6 +53,10 @@ function relation(
 
 type SeriesGoesOn = RelationState["series"];
 
+/** Size and weight alike (capitals and italics are a title's own spelling). */
+const sameLook = (a: Heading, b: Heading): boolean =>
+  compareStyle({ ...a.style, caps: false, italic: false }, { ...b.style, caps: false, italic: false }) === 0;
+
 /** The rules of this module as a {@link RelationOf}: printed-TOC levels, keywords, numbering, then look. */
 export const ruleRelation: RelationOf = (open, next, state) =>
   relation(open, next, state.openClasses, state.series, state.nextTocLevel);
@@ -70,6 +74,9 @@ function lookRelation(
   if (en?.kind === "keyword" && hn?.kind === "keyword") {
     return invert(Math.sign((en.tier as number) - (hn.tier as number)) as -1 | 0 | 1);
   }
+  // A keyword series that has ended ("Appendix B", the last one) holds no unnumbered heading of
+  // its own look after it: "Index", set as the appendices are, is their sibling.
+  if (eKey && !hn && !series(numberingClass(en)) && sameLook(e, h)) return "same";
   if (eKey !== hKey) return eKey ? "higher" : "lower";
   if (en?.kind === "dotted" && hn?.kind === "dotted") {
     return invert(Math.sign((en.depth as number) - (hn.depth as number)) as -1 | 0 | 1);
@@ -117,7 +124,7 @@ export function sequenceFacts(headings: readonly Heading[]): {
 }
 
 /** Indentation this close is the same margin. */
-const SAME_MARGIN = 4;
+export const SAME_MARGIN = 4;
 
 /** Whether `h` sits at or left of `open`'s margin while `open`'s children are indented past it. */
 function outdented(open: Open, h: Heading, indent: (h: Heading) => number): boolean {

@@ -1,7 +1,7 @@
 import { findFurniture } from "../text/running-heads.js";
 import type { ParsedPage, SectionEntry } from "../types.js";
 import { findHeadings, type Heading } from "./candidates.js";
-import { type LayoutConfidence, layoutConfidence } from "./confidence.js";
+import { DOUBTED, type LayoutConfidence, layoutConfidence } from "./confidence.js";
 import {
   dropPagedRunningHeads,
   foldChapterLabels,
@@ -171,8 +171,9 @@ export function layoutStructure(ctx: LayoutContext): LayoutResult {
   const evidence = treeFeatures(entries, parts, toc);
   // The model lowers the score only where it can name what disagrees: a tree without doubts
   // (a short manual without a printed TOC, unnumbered headings) is not warned for lack of proof.
+  // A named doubt always warns (the score goes below the line); the model says how far below.
   const doubts = evidenceDoubts(evidence);
-  const likely = doubts.length > 0 ? evidenceScore(evidence) : 1;
+  const likely = doubts.length > 0 ? Math.min(evidenceScore(evidence), DOUBTED) : 1;
   const result: LayoutResult = {
     entries,
     headingCount: all.length,

@@ -1,7 +1,7 @@
 import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import type { Heading } from "./candidates.js";
-import { nestHeadings } from "./hierarchy.js";
+import { nestHeadings, type RelationOf, ruleRelation, SAME_MARGIN } from "./hierarchy.js";
 import { LineIndex } from "./line-index.js";
 import { type Numbering, parseNumbering } from "./numbering.js";
 import { isCaps, styleOf } from "./style.js";
@@ -111,8 +111,10 @@ function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined
       (n > 15 || (/[.;,]$/.test(split.title) && n > 8));
     const key = compactTitle(split.title);
     // A repeat with its page number is another entry of that name ("Detailed Description"
-    // under every class of a reference manual); without one it is the body's first heading.
-    if (bodyLike || (seen.has(key) && split.printed === undefined)) {
+    // under every class of a reference manual); without one it is the body's first heading,
+    // unless it wraps an entry still waiting for its page number (GNU Prolog's "Full AC: …"
+    // entries wrap onto lines that differ from the "Partial AC: …" ones only in symbols).
+    if (bodyLike || (seen.has(key) && split.printed === undefined && !wrapping)) {
       if (out.length > 0) break;
       continue;
     }
@@ -152,6 +154,24 @@ function modalSize(sizes: readonly number[]): number {
   let most = 0;
   for (const [s, n] of counts) if (n > most) [best, most] = [s, n];
   return best / 10;
+}
+
+/**
+ * The rules' relation, except that on one page a numbered entry set left of an open entry of
+ * the same dotted depth is outside it: SystemTap's chapters "1. Introduction" at the preface's
+ * margin after the preface's indented "2. We Need Feedback!". Only on one page, as a TOC's
+ * margin may shift from page to page.
+ */
+function outdentedNumbers(raw: readonly TocLine[]): RelationOf {
+  return (open, next, state) => {
+    const a = raw[open.line] as TocLine;
+    const b = raw[next.line] as TocLine;
+    const on = open.numbering;
+    const nn = next.numbering;
+    const sameDepth = on?.kind === "dotted" && nn?.kind === "dotted" && on.depth === nn.depth;
+    if (sameDepth && a.page === b.page && b.x < a.x - SAME_MARGIN) return "lower";
+    return ruleRelation(open, next, state);
+  };
 }
 
 /** Joins wrapped TOC lines: a line without a page number continues into a more indented or lower-case next line. */
@@ -283,7 +303,14 @@ export function findPrintedToc(
       walk(e.children, depth + 1);
     }
   };
-  walk(nestHeadings(proxies, { seriesParents: false, indent: (h) => (raw[h.line] as TocLine).x }), 1);
+  walk(
+    nestHeadings(proxies, {
+      seriesParents: false,
+      indent: (h) => (raw[h.line] as TocLine).x,
+      relation: outdentedNumbers(raw),
+    }),
+    1,
+  );
   const entries: TocEntry[] = raw.map((l, i) => ({
     title: l.title,
     ...(l.printed !== undefined ? { printed: l.printed } : {}),
