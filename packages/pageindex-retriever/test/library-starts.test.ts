@@ -380,8 +380,9 @@ describe("document choice from section evidence", () => {
     expect(quiet.lastRun?.stats.usage.byStep?.["choose-library"]?.calls).toBe(2);
     expect(quiet.lastRun?.stats.fallbacks).toBe(0);
     expect(quiet.lastRun?.warnings).toContain(
-      "library choice: the model picked none of the 13 best candidate documents; chose lexically",
+      "library choice: the model picked none of the 13 best candidate documents; searching the best one lexically chosen",
     );
+    expect(quiet.lastRun?.docIds).toHaveLength(1);
     // Chosen lexically, never empty.
     expect(docs.length).toBeGreaterThan(0);
     expect(target.docId).toBe("pond-manual");

@@ -82,6 +82,9 @@ export async function planFromLibrary(
     const chosen = await askJudge(ctx, hits, scope.maxDocuments);
     if ("starts" in chosen) return chosen;
     chain = chosen.chain; // the lexical choice below waited for the failed answer
+    // The model looked at the candidates and picked none: the lexical choice is a long shot, so
+    // only its best document is searched (each searched document costs the model a prompt more).
+    if (chosen.declined) return offlineStarts(ctx, hits, ranking, { ...scope, maxDocuments: 1 }, chain);
   }
   return offlineStarts(ctx, hits, ranking, scope, chain);
 }
@@ -197,7 +200,7 @@ async function askJudge(
   ctx: SearchLedger,
   hits: readonly LibraryDocumentHit[],
   maxDocuments: number,
-): Promise<LibraryPlan | { chain: number }> {
+): Promise<LibraryPlan | { chain: number; declined?: boolean }> {
   const weak = ctx.settings.weakBranchScore;
   const strong = (picks: readonly LibraryPick[]) => picks.some((p) => p.score > weak);
   const more = hits.length > LIBRARY_PAGE_DOCUMENTS;
@@ -212,9 +215,10 @@ async function askJudge(
     picks = strong(second.picks) ? second.picks : [...picks, ...second.picks];
   }
   ctx.noteChain(chain);
-  if (first.usable && picks.length === 0)
+  const declined = first.usable && picks.length === 0;
+  if (declined)
     ctx.warnings.push(
-      `library choice: the model picked none of the ${Math.min(hits.length, 2 * LIBRARY_PAGE_DOCUMENTS)} best candidate documents; chose lexically`,
+      `library choice: the model picked none of the ${Math.min(hits.length, 2 * LIBRARY_PAGE_DOCUMENTS)} best candidate documents; searching the best one lexically chosen`,
     );
   // A document picked only weakly (a near miss) beside a strong pick is not searched: it stays
   // in the ranking (weak sections of a searched document are left to the search's weak rule).
@@ -224,7 +228,7 @@ async function askJudge(
   for (const p of picks) {
     if (!chosen.includes(p.docId) && chosen.length < maxDocuments) chosen.push(p.docId);
   }
-  if (chosen.length === 0) return { chain };
+  if (chosen.length === 0) return { chain, declined };
   ctx.docIds = chosen;
   const best = new Map<string, number>();
   for (const p of picks) best.set(p.docId, Math.max(best.get(p.docId) ?? 0, p.score));
