@@ -340,8 +340,8 @@ describe("document choice from section evidence", () => {
     // first prompt says that more candidates follow an empty answer.
     expect(model.prompts[0]).not.toMatch(/name="Pond Operations Manual"/);
     expect(model.prompts[1]).toMatch(/name="Pond Operations Manual"/);
-    expect(model.prompts[0]).toMatch(/answer with an empty list: the next candidates are then listed/);
-    expect(model.prompts[1]).not.toMatch(/the next candidates are then listed/);
+    expect(model.prompts[0]).toMatch(/answer with an empty list and put in "search" the words/);
+    expect(model.prompts[1]).not.toMatch(/the next candidates are listed/);
     expect(model.calls).toBe(2);
     expect(retriever.lastRun?.stats.roundTrips).toBe(2);
     expect(docs[0]?.metadata).toMatchObject({ docId: target.docId, nodeId: target.nodeId, judge: "llm" });
@@ -364,6 +364,43 @@ describe("document choice from section evidence", () => {
     expect(second?.toLowerCase()).toContain(searched[1]);
   });
 
+  it("searches the library again with the model's words for the second look", async () => {
+    const { reader, target } = crowdedLibrary();
+    const model = new ScriptedChatModel([
+      // Nothing fits: the model says what the answering section would talk about.
+      JSON.stringify({ relevant: [], search: "swarm passed over the pond" }),
+      (prompt) => {
+        const id = offeredId(prompt, "Visitors");
+        return JSON.stringify({ relevant: id ? [{ id, score: 0.9, reason: "passing swarm" }] : [] });
+      },
+    ]);
+    const retriever = new PageIndexRetriever({ reader, model, k: 3, cache: false });
+    const docs = await retriever.invoke(SWARM);
+    // The pond manual, last of the first search, comes first on the second page.
+    expect(model.prompts[1]).toMatch(/<toc doc="d1" name="Pond Operations Manual"/);
+    expect(model.prompts[1]).toMatch(/^\[s\d+\] Records › Visitors/m);
+    expect(retriever.lastRun?.stats.roundTrips).toBe(2);
+    expect(docs[0]?.metadata).toMatchObject({ docId: target.docId, nodeId: target.nodeId });
+  });
+
+  it("keeps the model's search words and self picks in the judgment cache", async () => {
+    const { reader, target } = crowdedLibrary();
+    const model = new ScriptedChatModel([
+      JSON.stringify({ relevant: [], search: "swarm passed over the pond" }),
+      (prompt) => {
+        const id = offeredId(prompt, "Visitors");
+        return JSON.stringify({ relevant: id ? [{ id, score: 0.9, self: true }] : [] });
+      },
+    ]);
+    const retriever = new PageIndexRetriever({ reader, model, k: 3 });
+    const first = await retriever.invoke(SWARM);
+    const again = await retriever.invoke(SWARM);
+    expect(model.calls).toBe(2);
+    expect(retriever.lastRun?.stats.cacheHits).toBe(2);
+    expect(again.map((d) => d.metadata.nodeId)).toEqual(first.map((d) => d.metadata.nodeId));
+    expect(again[0]?.metadata.nodeId).toBe(target.nodeId);
+  });
+
   it("takes no second look after an unusable answer, and warns when the model picks nothing", async () => {
     const { reader, target } = crowdedLibrary();
     const garbage = new ScriptedChatModel(["The pond, I think."], {
@@ -380,7 +417,7 @@ describe("document choice from section evidence", () => {
     expect(quiet.lastRun?.stats.usage.byStep?.["choose-library"]?.calls).toBe(2);
     expect(quiet.lastRun?.stats.fallbacks).toBe(0);
     expect(quiet.lastRun?.warnings).toContain(
-      "library choice: the model picked none of the 13 best candidate documents; searching the best one lexically chosen",
+      "library choice: the model picked none of the 13 candidate documents offered; searching the best one lexically chosen",
     );
     expect(quiet.lastRun?.docIds).toHaveLength(1);
     // Chosen lexically, never empty.
@@ -512,7 +549,7 @@ describe("document choice from section evidence", () => {
     );
     const reader = new SectionLibraryReader(trees);
     const model = new ScriptedChatModel([], { fallback: JSON.stringify({ relevant: [] }) });
-    const maxPromptTokens = 2000;
+    const maxPromptTokens = 2500;
     const retriever = new PageIndexRetriever({
       reader,
       model,

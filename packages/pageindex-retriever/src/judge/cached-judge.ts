@@ -128,7 +128,8 @@ export class CachedJudge implements Judge {
       if (!choice) return undefined;
       offered = choice.offered;
       const verdicts = choice.picks.map((p) => ({ ...p, nodeId: p.nodeId ?? "", relevant: true }));
-      return { judgment: { verdicts, judge: choice.judge }, roundTrips: choice.roundTrips };
+      const search = choice.search ? { search: choice.search } : {};
+      return { judgment: { verdicts, judge: choice.judge, ...search }, roundTrips: choice.roundTrips };
     });
     if (!outcome) return undefined;
     const picks = outcome.judgment.verdicts.map((v) => ({
@@ -136,8 +137,16 @@ export class CachedJudge implements Judge {
       ...(v.nodeId ? { nodeId: v.nodeId } : {}),
       score: v.score,
       reason: v.reason,
+      ...(v.self ? { self: true } : {}),
     }));
-    return { picks, judge: outcome.judgment.judge, roundTrips: outcome.roundTrips, offered };
+    const { search } = outcome.judgment;
+    return {
+      picks,
+      judge: outcome.judgment.judge,
+      roundTrips: outcome.roundTrips,
+      offered,
+      ...(typeof search === "string" && search ? { search } : {}),
+    };
   }
 
   private key(

@@ -1,9 +1,9 @@
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import { asData, oneLine, pathLine } from "pageindex-core";
+import { asData, clipModelText, oneLine, pathLine } from "pageindex-core";
 import type { CardSection, LibraryDocumentHit, SectionHit } from "pageindex-store";
 import { promptTokens } from "./prompt-tokens.js";
 import { clip, type ExpertKnowledge, system } from "./prompts.js";
-import { modelReason, normaliseScore, type Selection } from "./schema.js";
+import { type LibrarySelection, modelReason, normaliseScore } from "./schema.js";
 import type { LibraryChoiceRequest, LibraryPick } from "./types.js";
 
 /** A candidate document as the library prompt offers it: a short id and its evidence. */
@@ -85,7 +85,9 @@ const TASK =
 
 /** Said when more candidates follow an empty answer (see `LibraryChoiceRequest.more`). */
 const MORE =
-  "If no listed document is likely to hold the answer, answer with an empty list: the next candidates are then listed.";
+  'If no listed document is likely to hold the answer, answer with an empty list and put in "search" the words ' +
+  "the answering section would use (commands, options, technical terms): the library is searched again with " +
+  "them and the next candidates are listed.";
 
 /**
  * The first prompt of a library question: the best candidate documents, each with its
@@ -229,9 +231,9 @@ function cleanId(raw: unknown): string {
  * or an offered document's own id), validated against what was offered; the rest in `unknown`.
  */
 export function readLibraryAnswer(
-  selection: Selection,
+  selection: LibrarySelection,
   offered: readonly OfferedDocument[],
-): { picks: LibraryPick[]; unknown: string[] } {
+): { picks: LibraryPick[]; unknown: string[]; search?: string } {
   const docs = new Map<string, OfferedDocument>();
   const sections = new Map<string, { doc: OfferedDocument; nodeId: string }>();
   for (const doc of offered) {
@@ -258,5 +260,7 @@ export function readLibraryAnswer(
       ...(section && item.self === true ? { self: true } : {}),
     });
   }
-  return { picks, unknown };
+  // Search words only where nothing was picked (they are for the next candidates), one line.
+  const search = picks.length === 0 ? clipModelText(oneLine(selection.search ?? ""), 300) : "";
+  return { picks, unknown, ...(search ? { search } : {}) };
 }

@@ -7,6 +7,7 @@ import {
   pathToRoot,
   type TreeSkeleton,
 } from "pageindex-core";
+import type { z } from "zod/v4";
 import { UnusableJudgmentError } from "../errors.js";
 import { fitLibraryPrompt, readLibraryAnswer } from "./library-prompt.js";
 import { promptTokens } from "./prompt-tokens.js";
@@ -17,7 +18,13 @@ import {
   judgeOutlinePrompt,
   singleShotPrompt,
 } from "./prompts.js";
-import { modelReason, normaliseScore, type Selection, SelectionSchema } from "./schema.js";
+import {
+  LibrarySelectionSchema,
+  modelReason,
+  normaliseScore,
+  type Selection,
+  SelectionSchema,
+} from "./schema.js";
 import {
   type DocumentChoice,
   type DocumentChoiceRequest,
@@ -43,8 +50,8 @@ export interface LlmJudgeOptions {
 }
 
 /** A model's selection and how many sequential calls asking took. */
-interface Answer {
-  value: Selection;
+interface Answer<S extends Selection = Selection> {
+  value: S;
   attempts: number;
 }
 
@@ -146,15 +153,21 @@ export class LlmJudge implements Judge {
   async chooseInLibrary(request: LibraryChoiceRequest, run: JudgeRun): Promise<LibraryChoice | undefined> {
     const { messages, offered } = fitLibraryPrompt(run.query, request, this.expertKnowledge);
     if (!run.takeStep(promptTokens(messages))) return undefined;
-    const answer = await this.select(run, messages, "choose-library");
-    const { picks, unknown } = readLibraryAnswer(answer.value, offered);
+    const answer = await this.select(run, messages, "choose-library", LibrarySelectionSchema);
+    const { picks, unknown, search } = readLibraryAnswer(answer.value, offered);
     if (unknown.length > 0)
       run.warn(`library choice: dropped ids not offered (${unknown.slice(0, 5).join(", ")})`);
     // Only ids not offered is an unusable answer; none at all is one ("none of these fits").
     if (picks.length === 0 && unknown.length > 0)
       throw new UnusableJudgmentError("only ids not offered", answer.attempts);
-    const sections = offered.reduce((sum, d) => sum + d.sections.length, 0);
-    return { picks, judge: "llm", roundTrips: answer.attempts, offered: sections };
+    const sections = offered.reduce((sum, d) => sum + d.sections.length + (d.outline?.length ?? 0), 0);
+    return {
+      picks,
+      judge: "llm",
+      roundTrips: answer.attempts,
+      offered: sections,
+      ...(search ? { search } : {}),
+    };
   }
 
   /** One judgment of an offered id set, within the budget, its ids validated. */
@@ -236,9 +249,14 @@ export class LlmJudge implements Judge {
    * Asks the model for a selection; throws {@link UnusableJudgmentError} when its answer could
    * not be used, after noting whether the model answered at all or refused.
    */
-  private async select(run: JudgeRun, messages: BaseMessage[], step: string): Promise<Answer> {
+  private async select<S extends Selection = Selection>(
+    run: JudgeRun,
+    messages: BaseMessage[],
+    step: string,
+    schema: z.ZodType<S> = SelectionSchema as unknown as z.ZodType<S>,
+  ): Promise<Answer<S>> {
     const result = await invokeStructured(this.model, {
-      schema: SelectionSchema,
+      schema,
       messages,
       ...run.callOptions(step),
     });

@@ -25,8 +25,20 @@ export const SelectionSchema = z.object({
   relevant: z.array(SelectionItemSchema).describe("sections that may contain the answer, best first"),
 });
 
+/**
+ * A library prompt's answer: the picks, and, when none of the candidates fits, the words the
+ * answering section would use, for the library to be searched with again.
+ */
+export const LibrarySelectionSchema = SelectionSchema.extend({
+  search: z
+    .string()
+    .optional()
+    .describe("when no listed document fits: words the answering section would use, to search again"),
+});
+
 export type SelectionItem = z.infer<typeof SelectionItemSchema>;
 export type Selection = z.infer<typeof SelectionSchema>;
+export type LibrarySelection = z.infer<typeof LibrarySelectionSchema>;
 
 /** Clamps a model's score into [0, 1]; a missing or odd score counts as fairly confident. */
 export function normaliseScore(score: number | undefined, rank: number): number {

@@ -29,6 +29,8 @@ export interface Judgment {
   judge: JudgeKind;
   /** Why the model's answer was not used, for `lexical-fallback`. */
   error?: string;
+  /** A library choice's search words (see {@link LibraryChoice}`.search`). */
+  search?: string;
 }
 
 /** One judging request: which of these candidates (siblings under `parent`) can hold the answer. */
@@ -101,7 +103,8 @@ export interface LibraryChoiceRequest {
   promptTokens: number;
   /**
    * Whether more candidates follow when nothing here is picked (the search then shows the next
-   * ones once): a prompt may say so, so that a model answers "none" rather than guess.
+   * ones once, found with the choice's `search` words when it gives some): a prompt may say so,
+   * so that a model answers "none" rather than guess.
    */
   more?: boolean;
 }
@@ -125,6 +128,12 @@ export interface LibraryChoice {
   roundTrips: number;
   /** Sections offered (for `stats.nodesJudged`). */
   offered: number;
+  /**
+   * When nothing offered fits: the words the answering section would use (a question in a
+   * user's words rarely shares them with the manual); the library is searched again with them
+   * for the next candidates. Only letters and digits reach the search.
+   */
+  search?: string;
 }
 
 /** A judgment plus the sequential model calls it took (for round-trip accounting). */

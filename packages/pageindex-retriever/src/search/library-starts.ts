@@ -79,7 +79,7 @@ export async function planFromLibrary(
   const ranking = rankingOf(hits);
   let chain = 0;
   if (ctx.judge.usesModel && ctx.judge.chooseInLibrary) {
-    const chosen = await askJudge(ctx, hits, scope.maxDocuments);
+    const chosen = await askJudge(ctx, reader, hits, scope);
     if ("starts" in chosen) return chosen;
     chain = chosen.chain; // the lexical choice below waited for the failed answer
     // The model looked at the candidates and picked none: the lexical choice is a long shot, so
@@ -132,6 +132,40 @@ async function offlineStarts(
 }
 
 /**
+ * The second look's candidates: the documents the library finds for the model's `search` words
+ * that were not on the first page, then the first search's next ones; at most a page. Those
+ * found by the words join `hits` (the run's ranking and rescue see them).
+ */
+async function nextPage(
+  ctx: SearchLedger,
+  reader: LibraryReader,
+  hits: LibraryDocumentHit[],
+  page: readonly LibraryDocumentHit[],
+  scope: DocumentScope,
+  search: string | undefined,
+): Promise<LibraryDocumentHit[]> {
+  const shown = new Set(page.map((h) => h.docId));
+  const found = search
+    ? await reader.searchLibrary(search, {
+        limit: scope.candidates,
+        sectionsPerDocument: SECTIONS_PER_DOCUMENT,
+        ...(scope.filter ? { filter: scope.filter } : {}),
+      })
+    : [];
+  const known = new Set(hits.map((h) => h.docId));
+  for (const hit of found) if (!known.has(hit.docId)) hits.push(hit);
+  ctx.counters.documentsConsidered = hits.length;
+  const out: LibraryDocumentHit[] = [];
+  for (const hit of [...found, ...hits.slice(page.length)]) {
+    if (shown.has(hit.docId)) continue;
+    shown.add(hit.docId);
+    out.push(hit);
+    if (out.length === LIBRARY_PAGE_DOCUMENTS) break;
+  }
+  return out;
+}
+
+/**
  * A start at a section the model picked (judged already: a leaf is then a result), or
  * `undefined` when the section is no longer in the document (the index is ahead of or behind
  * the tree).
@@ -173,7 +207,7 @@ async function choosePage(
   documents: readonly LibraryDocumentHit[],
   maxDocuments: number,
   more: boolean,
-): Promise<{ picks: LibraryPick[]; roundTrips: number; usable: boolean }> {
+): Promise<{ picks: LibraryPick[]; roundTrips: number; usable: boolean; search?: string }> {
   const choice = await ctx.judge.chooseInLibrary?.(
     {
       documents,
@@ -185,40 +219,53 @@ async function choosePage(
   );
   ctx.counters.nodesJudged += choice?.offered ?? 0;
   if (!choice) return { picks: [], roundTrips: 0, usable: false };
-  return { picks: choice.picks, roundTrips: choice.roundTrips, usable: choice.judge !== "lexical-fallback" };
+  return {
+    picks: choice.picks,
+    roundTrips: choice.roundTrips,
+    usable: choice.judge !== "lexical-fallback",
+    ...(choice.search ? { search: choice.search } : {}),
+  };
 }
 
 /**
  * The judge picks documents and sections among the best candidates (one prompt, see
  * `Judge.chooseInLibrary`). When it picks none of them, or only near misses, it gets one second
- * look at the next {@link LIBRARY_PAGE_DOCUMENTS} (a round trip more, only then): a question in
- * a user's words can rank its document below the first page lexically (Debian library dev set:
- * 3 of 66 below the 7th, one of them 9th). No usable pick: only the round trips it took, so the
- * caller chooses from the library's ranking.
+ * look (a round trip more, only then) at the next {@link LIBRARY_PAGE_DOCUMENTS} candidates:
+ * first those the library finds for the words the model said the answering section would use
+ * (a question in a user's words rarely shares them with the manual), then the next of the first
+ * search. Debian library dev set: 3 of 66 questions rank their document below the 7th (9th,
+ * 46th, not in the first 60). No usable pick: only the round trips it took, so the caller
+ * chooses from the library's ranking.
  */
 async function askJudge(
   ctx: SearchLedger,
-  hits: readonly LibraryDocumentHit[],
-  maxDocuments: number,
+  reader: LibraryReader,
+  hits: LibraryDocumentHit[],
+  scope: DocumentScope,
 ): Promise<LibraryPlan | { chain: number; declined?: boolean }> {
+  const { maxDocuments } = scope;
   const weak = ctx.settings.weakBranchScore;
   const strong = (picks: readonly LibraryPick[]) => picks.some((p) => p.score > weak);
-  const more = hits.length > LIBRARY_PAGE_DOCUMENTS;
-  const first = await choosePage(ctx, hits.slice(0, LIBRARY_PAGE_DOCUMENTS), maxDocuments, more);
+  const page = hits.slice(0, LIBRARY_PAGE_DOCUMENTS);
+  const first = await choosePage(ctx, page, maxDocuments, true);
   let chain = first.roundTrips;
   let picks = first.picks;
-  if (first.usable && !strong(picks) && more) {
-    const next = hits.slice(LIBRARY_PAGE_DOCUMENTS, 2 * LIBRARY_PAGE_DOCUMENTS);
-    const second = await choosePage(ctx, next, maxDocuments, false);
-    chain += second.roundTrips;
-    // A strong pick on the second page wins; otherwise the near misses of both stay.
-    picks = strong(second.picks) ? second.picks : [...picks, ...second.picks];
+  let offered = page.length;
+  if (first.usable && !strong(picks)) {
+    const next = await nextPage(ctx, reader, hits, page, scope, first.search);
+    offered += next.length;
+    if (next.length > 0) {
+      const second = await choosePage(ctx, next, maxDocuments, false);
+      chain += second.roundTrips;
+      // A strong pick on the second page wins; otherwise the near misses of both stay.
+      picks = strong(second.picks) ? second.picks : [...picks, ...second.picks];
+    }
   }
   ctx.noteChain(chain);
   const declined = first.usable && picks.length === 0;
   if (declined)
     ctx.warnings.push(
-      `library choice: the model picked none of the ${Math.min(hits.length, 2 * LIBRARY_PAGE_DOCUMENTS)} best candidate documents; searching the best one lexically chosen`,
+      `library choice: the model picked none of the ${offered} candidate documents offered; searching the best one lexically chosen`,
     );
   // A document picked only weakly (a near miss) beside a strong pick is not searched: it stays
   // in the ranking (weak sections of a searched document are left to the search's weak rule).
