@@ -22,7 +22,7 @@
  *
  * Run: pnpm -r --filter "./packages/**" run build && npx tsx scripts/eval-library.ts
  *   [--split dev|validation|all] [--only TEXT] [--noise N] [--verbose] [--rebuild]
- *   [--model-url URL [--hard] [--concurrency N]]
+ *   [--model-url URL [--hard] [--concurrency N]] [--out FILE]
  * `--noise N`: the oracle also names N near misses a prompt (at score 0.2), as real models do.
  * `--model-url` adds two settings with a real model behind an OpenAI-compatible URL (e.g. the
  * llm-bridge of ../shared/tools, answered by capable models reading the prompts only): document
@@ -30,7 +30,8 @@
  * (one answerer each), `--hard` keeps the hard questions only.
  * `--only` keeps questions whose id or document id contains TEXT; `--rebuild` builds the trees
  * and the store again (the store is rebuilt by itself when the store or retriever code changes
- * in a commit). Writes .bench-out/eval-library.json and prints a table.
+ * in a commit). Writes .bench-out/eval-library.json (or `--out FILE`: two runs at once need two
+ * files) and prints a table.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -62,7 +63,7 @@ function args() {
   if (argv.includes("--help")) {
     console.log(
       "npx tsx scripts/eval-library.ts [--split dev|validation|all] [--only TEXT] [--noise N] [--verbose] [--rebuild]\n" +
-        "  [--model-url URL [--hard] [--concurrency N]]\n" +
+        "  [--model-url URL [--hard] [--concurrency N]] [--out FILE]\n" +
         "The validation split is never used for tuning: tune on dev, check on validation once.",
     );
     process.exit(0);
@@ -79,6 +80,7 @@ function args() {
     modelUrl: value("--model-url"),
     hard: argv.includes("--hard"),
     concurrency: Math.max(1, Number(value("--concurrency") ?? 1)),
+    out: value("--out") ?? join(".bench-out", "eval-library.json"),
   };
 }
 
@@ -179,7 +181,7 @@ function summarise(outcomes: readonly Outcome[]): Summary {
 }
 
 async function main(): Promise<void> {
-  const { split, only, noise, verbose, rebuild, modelUrl, hard, concurrency } = args();
+  const { split, only, noise, verbose, rebuild, modelUrl, hard, concurrency, out } = args();
   const file = join(HERE, "library-devset", "questions.json");
   const all = (JSON.parse(readFileSync(file, "utf8")) as { questions: LibraryQuestion[] }).questions;
   const questions = all.filter(
@@ -310,10 +312,9 @@ async function main(): Promise<void> {
     }
   }
   console.log(`\nevaluation ${(evalMs / 1000).toFixed(0)} s for ${questions.length} questions`);
-  const out = resolve(".bench-out");
-  mkdirSync(out, { recursive: true });
+  mkdirSync(dirname(resolve(out)), { recursive: true });
   writeFileSync(
-    join(out, "eval-library.json"),
+    resolve(out),
     `${JSON.stringify(
       {
         split,
