@@ -34,6 +34,12 @@ export interface ReadPdfOptions {
   source: string;
   password?: string;
   signal?: AbortSignal;
+  /**
+   * Whether to read the outline (default true). A build whose structure is forced to the
+   * layout or the model never looks at it, and resolving every bookmark's destination costs a
+   * few per cent of reading a long manual.
+   */
+  outline?: boolean;
   /** Called after each page. */
   onPage?: (pagesParsed: number, pageCount: number) => void;
 }
@@ -78,7 +84,7 @@ export async function readPdf(data: Uint8Array, options: ReadPdfOptions): Promis
   const doc = await openPdf(data, options);
   try {
     const pageCount = doc.numPages;
-    const outline = await readOutline(doc);
+    const outline = options.outline === false ? [] : await readOutline(doc);
     let pageLabels: string[] | null = null;
     try {
       pageLabels = await doc.getPageLabels();
