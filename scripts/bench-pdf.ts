@@ -179,12 +179,14 @@ const jobsOf = (s: Sample): Job[] => [
 const run = (job: Job, s: Sample): Promise<unknown> => {
   if (job === "raw") return rawPdfParse(s.bytes);
   if (job === "read") return readPdf(s.bytes.slice(), { source: s.name });
-  if (job === "baseline" && baselineTree)
+  if (job === "baseline") {
+    if (!baselineTree) throw new Error("no --baseline loader");
     return baselineTree(
       s.bytes.slice(),
       { structure: "layout", summaries: "none" },
       { name: s.name, path: s.name },
     );
+  }
   return build(s.bytes, s.name, job);
 };
 
