@@ -6,7 +6,9 @@
 // (`process.cpuUsage()`: user + system over all threads, so the neighbours' load on a shared
 // machine counts less than in wall time). A file's ratio is the median over runs of loader time /
 // raw time of the same run; the set's ratio is the median over runs of the summed times' ratio,
-// with its range. `--outline` also times the outline path, `--read` the loader's read step alone.
+// with its range. `--outline` also times the outline path, `--read` the loader's read step alone,
+// `--baseline FILE` another loader's layout path (FILE: its `pdf/loader.ts`, e.g. from a checkout
+// of main), so a change is compared with what it replaces under the same load.
 //
 // PDFs: generated ones (pdf-lib, the tests' builder: a numbered report with a printed contents
 // page, no outline, and the CLI's sample; `--generated 0` skips both), dev-set manuals from seven
@@ -15,7 +17,7 @@
 // a.pdf,b.pdf` adds files.
 //
 // Usage: pnpm build && npx tsx scripts/bench-pdf.ts [--runs N] [--devset a,b|none] [--generated N]
-//        [--corpus] [--files a.pdf,b.pdf] [--outline] [--read]
+//        [--corpus] [--files a.pdf,b.pdf] [--outline] [--read] [--baseline FILE]
 import { readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,6 +46,7 @@ const { values } = parseArgs({
     files: { type: "string" },
     outline: { type: "boolean", default: false },
     read: { type: "boolean", default: false },
+    baseline: { type: "string" },
   },
 });
 const runs = Math.max(1, Number.parseInt(values.runs ?? "5", 10) || 5);
@@ -149,7 +152,12 @@ const median = (xs: readonly number[]): number => {
 };
 const f2 = (x: number) => x.toFixed(2);
 
-type Job = "raw" | "layout" | "outline" | "read";
+type Job = "raw" | "layout" | "outline" | "read" | "baseline";
+
+type BuildTree = typeof pdfToTree;
+const baselineTree: BuildTree | undefined = values.baseline
+  ? ((await import(resolve(values.baseline))) as { pdfToTree: BuildTree }).pdfToTree
+  : undefined;
 
 const list = await samples();
 if (list.length === 0) {
@@ -166,10 +174,19 @@ const jobsOf = (s: Sample): Job[] => [
   "layout",
   ...(values.outline && info.get(s.name)?.outline ? (["outline"] as const) : []),
   ...(values.read ? (["read"] as const) : []),
+  ...(baselineTree ? (["baseline"] as const) : []),
 ];
 const run = (job: Job, s: Sample): Promise<unknown> => {
   if (job === "raw") return rawPdfParse(s.bytes);
   if (job === "read") return readPdf(s.bytes.slice(), { source: s.name });
+  if (job === "baseline") {
+    if (!baselineTree) throw new Error("no --baseline loader");
+    return baselineTree(
+      s.bytes.slice(),
+      { structure: "layout", summaries: "none" },
+      { name: s.name, path: s.name },
+    );
+  }
   return build(s.bytes, s.name, job);
 };
 
@@ -205,6 +222,7 @@ console.log(
 const extra = [
   values.outline ? "outline path × wall | outline × CPU" : "",
   values.read ? "read step × wall" : "",
+  baselineTree ? "baseline layout × CPU" : "",
 ]
   .filter(Boolean)
   .join(" | ");
@@ -235,6 +253,7 @@ for (const s of list) {
         : ["no usable outline", "-"]),
     );
   if (values.read) cells.push(f2(ratio(byJob, "read", "wall")));
+  if (baselineTree) cells.push(f2(ratio(byJob, "baseline", "cpu")));
   console.log(cells.join(" | "));
 }
 
@@ -258,6 +277,7 @@ for (const job of [
   "layout",
   ...(values.outline ? ["outline"] : []),
   ...(values.read ? ["read"] : []),
+  ...(baselineTree ? ["baseline"] : []),
 ] as Job[]) {
   for (const key of ["wall", "cpu"] as const) {
     const rs = setRatios(job, key);
@@ -265,4 +285,8 @@ for (const job of [
       `  ${job} / raw, ${key === "cpu" ? "CPU " : "wall"}: median ${f2(median(rs))}× (runs: ${rs.map(f2).join(", ")})`,
     );
   }
+}
+if (baselineTree) {
+  const rs = setRatios("layout", "cpu").map((x, r) => x / (setRatios("baseline", "cpu")[r] as number));
+  console.log(`  layout / baseline, CPU : median ${f2(median(rs))}× (runs: ${rs.map(f2).join(", ")})`);
 }

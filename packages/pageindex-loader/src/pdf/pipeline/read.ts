@@ -64,6 +64,8 @@ export async function readDocument(run: PdfRun, bytes: Uint8Array): Promise<Read
     source: run.label,
     ...(options.password !== undefined ? { password: options.password } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    // Only the outline path (tried in "auto" or forced) reads bookmarks.
+    outline: options.structure !== "layout" && options.structure !== "llm",
     onPage: (n, total) => {
       progress.pagesParsed = n;
       progress.pageCount = total;

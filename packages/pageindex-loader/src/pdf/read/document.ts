@@ -57,6 +57,9 @@ export async function openPdf(data: Uint8Array, options: OpenPdfOptions): Promis
     // Hands each font's program and code maps to this side, so glyphs a partial ToUnicode map
     // loses ("fi", em dash) can be named from the font itself (see pdf/text/ligatures.ts).
     fontExtraProperties: true,
+    // Images are never read (only text and fonts are), so the operator lists that name fonts
+    // skip decoding them: pdf.js drops every image above this many pixels from an operator list.
+    maxImageSize: 0,
     stopAtErrors: false,
   });
   let doc: PDFDocumentProxy;

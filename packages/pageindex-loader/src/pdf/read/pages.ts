@@ -1,16 +1,24 @@
+import { throwIfAborted } from "pageindex-core";
 import type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { countDocumentTokens } from "../../common/token-count.js";
 import { fontRepairs, glyphTokens, type PdfJsFontFacts, repairStrings } from "../text/ligatures.js";
 import type { ParsedPage } from "../types.js";
 import { loadPdfJs } from "./document.js";
+import { fontPages } from "./font-pages.js";
 import { type FontStyle, fontStyleFromName } from "./fonts.js";
 import { assembleLines, type RawTextItem } from "./lines.js";
 
 /**
+ * Operator lists without annotations: text content has none either, so their fonts and glyphs
+ * are never needed (and a form's appearance streams are not drawn for nothing).
+ */
+const PAGE_DRAWING = { annotationMode: 0 } as const; // pdf.js AnnotationMode.DISABLE
+
+/**
  * Font names (and so weights) per pdf.js font id. pdf.js's text content only names fonts by
  * an internal id; the PostScript name reaches the main thread when a page's operator list is
- * built. Fonts are shared by the whole document, so only pages that use a font not seen yet
- * pay for an operator list (a handful per document).
+ * built. Fonts are shared by the whole document, so a few pages' operator lists name them all
+ * (see {@link fontPages} for which).
  */
 export class FontBook {
   private readonly styles = new Map<string, FontStyle>();
@@ -22,7 +30,7 @@ export class FontBook {
     const unknown = fontIds.filter((id) => !this.styles.has(id));
     if (unknown.length === 0) return;
     try {
-      await page.getOperatorList();
+      await page.getOperatorList(PAGE_DRAWING);
     } catch {
       // A page whose drawing operators cannot be read still has its text; weights stay unknown.
     }
@@ -62,10 +70,41 @@ export function lazyTokens(page: Omit<ParsedPage, "tokenCount">): ParsedPage {
   }) as ParsedPage;
 }
 
+/** A page's text as pdf.js extracts it, before its fonts are named: the first of two passes. */
+export interface PageText {
+  pageNumber: number;
+  items: RawTextItem[];
+  /** The pdf.js ids of the fonts the text uses. */
+  fontIds: string[];
+  /** Top and bottom of the page's view (user space). */
+  top: number;
+  bottom: number;
+}
+
+/** Extracts one page's text items. Frees the page's resources after. */
+export async function readPageText(doc: PDFDocumentProxy, pageNumber: number): Promise<PageText> {
+  const page = await doc.getPage(pageNumber);
+  try {
+    const content = await page.getTextContent();
+    const [, , , top = 792] = page.view;
+    const items = content.items.filter(
+      (item): item is RawTextItem & (typeof content.items)[number] => "str" in item,
+    ) as RawTextItem[];
+    return { pageNumber, items, fontIds: Object.keys(content.styles), top, bottom: page.view[1] ?? 0 };
+  } finally {
+    page.cleanup();
+  }
+}
+
+/** Whether any of the page's text is set in a font whose glyphs need repair. */
+const needsRepair = (text: PageText, fonts: FontBook): boolean =>
+  text.fontIds.some((id) => fonts.repairs.has(id));
+
 /**
  * The page's text items with the glyphs pdf.js misread put right, for fonts {@link FontBook}
  * found in need (a partial ToUnicode map): only such pages pay for reading their operator
- * list, where each glyph's character code is.
+ * list, where each glyph's character code is. An unreadable operator list leaves the text as
+ * pdf.js extracted it.
  */
 async function repairGlyphs(
   page: PDFPageProxy,
@@ -81,7 +120,13 @@ async function repairGlyphs(
   });
   if (byFont.size === 0) return items;
   const { OPS } = await loadPdfJs();
-  const tokens = glyphTokens(await page.getOperatorList(), OPS, fonts.repairs);
+  let ops: Awaited<ReturnType<PDFPageProxy["getOperatorList"]>>;
+  try {
+    ops = await page.getOperatorList(PAGE_DRAWING);
+  } catch {
+    return items;
+  }
+  const tokens = glyphTokens(ops, OPS, fonts.repairs);
   const out = [...items];
   for (const [font, indices] of byFont) {
     const fixed = repairStrings(
@@ -96,25 +141,57 @@ async function repairGlyphs(
   return out;
 }
 
-/** Reads one page: lines with style, text and token count. Frees the page's resources after. */
-export async function readPage(
+/**
+ * Names the fonts of the pages' text from the operator lists of a few light pages (see
+ * {@link fontPages}), repairing those pages' glyphs while their operator list is at hand.
+ * Returns the repaired items by page index.
+ */
+export async function learnFonts(
   doc: PDFDocumentProxy,
-  pageNumber: number,
+  texts: readonly (PageText | undefined)[],
   fonts: FontBook,
-): Promise<ParsedPage> {
-  const page = await doc.getPage(pageNumber);
-  try {
-    const content = await page.getTextContent();
-    await fonts.learn(page, Object.keys(content.styles));
-    const [, , , top = 792] = page.view;
-    const bottom = page.view[1] ?? 0;
-    const items = content.items.filter(
-      (item): item is RawTextItem & (typeof content.items)[number] => "str" in item,
-    ) as RawTextItem[];
-    const lines = assembleLines(await repairGlyphs(page, items, fonts), fonts.styleOf, top);
-    const text = lines.map((l) => l.text).join("\n");
-    return lazyTokens({ pageNumber, text, lines, top, height: top - bottom });
-  } finally {
-    page.cleanup();
+  signal?: AbortSignal,
+): Promise<Map<number, RawTextItem[]>> {
+  const repaired = new Map<number, RawTextItem[]>();
+  for (const i of fontPages(texts.map((t) => t && { fontIds: t.fontIds, items: t.items.length }))) {
+    throwIfAborted(signal);
+    const text = texts[i] as PageText;
+    const page = await doc.getPage(text.pageNumber);
+    try {
+      await fonts.learn(page, text.fontIds);
+      if (needsRepair(text, fonts)) repaired.set(i, await repairGlyphs(page, text.items, fonts));
+    } finally {
+      page.cleanup();
+    }
   }
+  return repaired;
+}
+
+/**
+ * Finishes one page once its fonts are named: repairs its glyphs (when a font needs it and
+ * `repaired` has not yet) and groups its items into styled lines.
+ */
+export async function finishPage(
+  doc: PDFDocumentProxy,
+  text: PageText,
+  fonts: FontBook,
+  repaired: RawTextItem[] | undefined,
+): Promise<ParsedPage> {
+  let items = repaired ?? text.items;
+  if (!repaired && needsRepair(text, fonts)) {
+    const page = await doc.getPage(text.pageNumber);
+    try {
+      items = await repairGlyphs(page, text.items, fonts);
+    } finally {
+      page.cleanup();
+    }
+  }
+  const lines = assembleLines(items, fonts.styleOf, text.top);
+  return lazyTokens({
+    pageNumber: text.pageNumber,
+    text: lines.map((l) => l.text).join("\n"),
+    lines,
+    top: text.top,
+    height: text.top - text.bottom,
+  });
 }

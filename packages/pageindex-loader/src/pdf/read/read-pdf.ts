@@ -4,7 +4,7 @@ import { PdfCorruptError } from "../errors.js";
 import type { OutlineEntry, ParsedPage } from "../types.js";
 import { openPdf } from "./document.js";
 import { readOutline } from "./outline.js";
-import { FontBook, readPage } from "./pages.js";
+import { FontBook, finishPage, learnFonts, type PageText, readPageText } from "./pages.js";
 
 /** What a PDF's document information dictionary (or XMP metadata) says, trimmed; empty fields left out. */
 export interface PdfInfo {
@@ -34,6 +34,12 @@ export interface ReadPdfOptions {
   source: string;
   password?: string;
   signal?: AbortSignal;
+  /**
+   * Whether to read the outline (default true). A build whose structure is forced to the
+   * layout or the model never looks at it, and resolving every bookmark's destination costs a
+   * few per cent of reading a long manual.
+   */
+  outline?: boolean;
   /** Called after each page. */
   onPage?: (pagesParsed: number, pageCount: number) => void;
 }
@@ -70,13 +76,15 @@ async function readInfo(doc: PDFDocumentProxy): Promise<PdfInfo> {
 
 /**
  * Reads a PDF one page at a time (each page's pdf.js resources are released before the next),
- * so memory holds the extracted text and line facts, never all pages' drawing data.
+ * so memory holds the extracted text and line facts, never all pages' drawing data. Two passes:
+ * every page's text first, then, once a few light pages' operator lists have named the fonts
+ * (see {@link learnFonts}), each page's styled lines.
  */
 export async function readPdf(data: Uint8Array, options: ReadPdfOptions): Promise<ParsedPdf> {
   const doc = await openPdf(data, options);
   try {
     const pageCount = doc.numPages;
-    const outline = await readOutline(doc);
+    const outline = options.outline === false ? [] : await readOutline(doc);
     let pageLabels: string[] | null = null;
     try {
       pageLabels = await doc.getPageLabels();
@@ -85,24 +93,36 @@ export async function readPdf(data: Uint8Array, options: ReadPdfOptions): Promis
     }
     const info = await readInfo(doc);
     const infoTitle = info.title;
-    const fonts = new FontBook();
-    const pages: ParsedPage[] = [];
+    const texts: Array<PageText | undefined> = [];
     const unreadablePages: number[] = [];
     let firstError: unknown;
     for (let n = 1; n <= pageCount; n++) {
       throwIfAborted(options.signal);
       try {
-        pages.push(await readPage(doc, n, fonts));
+        texts.push(await readPageText(doc, n));
       } catch (error) {
         firstError ??= error;
         unreadablePages.push(n);
-        pages.push({ pageNumber: n, text: "", tokenCount: 0, lines: [], top: 792, height: 792 });
+        texts.push(undefined);
       }
       options.onPage?.(n, pageCount);
     }
     if (unreadablePages.length === pageCount) {
       const detail = (firstError as Error | undefined)?.message ?? "no page could be read";
       throw new PdfCorruptError(options.source, detail, { cause: firstError });
+    }
+    const fonts = new FontBook();
+    const repaired = await learnFonts(doc, texts, fonts, options.signal);
+    const pages: ParsedPage[] = [];
+    for (const [i, text] of texts.entries()) {
+      throwIfAborted(options.signal);
+      pages.push(
+        text
+          ? await finishPage(doc, text, fonts, repaired.get(i))
+          : { pageNumber: i + 1, text: "", tokenCount: 0, lines: [], top: 792, height: 792 },
+      );
+      // Free each page's items as it is done: lines are all the later steps read.
+      texts[i] = undefined;
     }
     return {
       pageCount,

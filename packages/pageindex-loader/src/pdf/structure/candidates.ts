@@ -121,7 +121,11 @@ const DANGLING = /\b(and|of|or|the|to|for|in|on|with|a|an|by|from|at)$|[,&/-]$/i
 /** Rough printed width of a line in points: capitals and digits are wider than lower case, a tab is a wide gap. */
 function approxWidth(line: PdfLine): number {
   let units = 0;
-  for (const c of line.text) units += c === "\t" ? 2 : c === " " ? 0.28 : /[A-Z0-9]/.test(c) ? 0.65 : 0.5;
+  for (const c of line.text) {
+    const code = c.charCodeAt(0);
+    const wide = (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
+    units += c === "\t" ? 2 : c === " " ? 0.28 : wide ? 0.65 : 0.5;
+  }
   return units * line.size;
 }
 
@@ -158,6 +162,9 @@ export function findHeadings(pages: readonly ParsedPage[], options: FindHeadings
       const styled = notSmaller && (bigger || (line.bold && !body.bold));
       const numbering = parseNumbering(line.text);
       const gapped = line.gapBefore === 0 || line.gapBefore >= body.leading * 1.25 || i === 0;
+      // Body text, the bulk of the lines, can take no strength below: an unstyled line needs a
+      // gap before it and, unless a keyword numbers it, capitals or a number.
+      if (!styled && (!gapped || (numbering === undefined && !style.caps))) continue;
 
       // Join wrapped heading lines of the same look.
       let raw = line.text;

@@ -64,8 +64,11 @@ export class LineIndex {
   /** The compact text with and without its numbering (one form when they are equal). */
   private static forms(text: string): string[] {
     const a = compactTitle(text);
-    const b = compactTitle(stripNumbering(text));
-    return [...new Set([a, b])].filter((k) => k.length > 0);
+    const stripped = stripNumbering(text);
+    // Most lines carry no numbering: stripped, they are themselves, and compact the same.
+    const b = stripped === text.trim() ? a : compactTitle(stripped);
+    if (a === b) return a.length > 0 ? [a] : [];
+    return [a, b].filter((k) => k.length > 0);
   }
 
   /** Lines whose key starts with `prefix`. */

@@ -4,6 +4,11 @@ import { Vocabulary } from "./vocabulary.js";
 
 /** A word broken by a hyphen (or a soft hyphen) at the end of a line. */
 const LINE_END_BREAK = /(\p{L}+)([-\u00ad])$/u;
+/** {@link LINE_END_BREAK}'s match, tried only on a line that ends in a hyphen (the regex scans the whole line). */
+function lineEndBreak(line: string): RegExpExecArray | null {
+  const last = line.charCodeAt(line.length - 1);
+  return last === 0x2d || last === 0xad ? LINE_END_BREAK.exec(line) : null;
+}
 /** The first word of a line, the punctuation stuck to it, and the rest of the line. */
 const LINE_START_WORD = /^(\p{L}+)(\S*)\s*(.*)$/su;
 /** A hyphen and a space inside a line, where pdf.js joined a line-end break with the next run. */
@@ -33,7 +38,7 @@ export function isHyphenatedWord(left: string, right: string, vocab: Vocabulary,
  * split that word between two texts.
  */
 export function continuesBrokenWord(previous: string, line: string): boolean {
-  return LINE_END_BREAK.test(previous) && LINE_START_WORD.test(line);
+  return lineEndBreak(previous) !== null && LINE_START_WORD.test(line);
 }
 
 /** Joins "manip- ulated" inside one line when the document says it is one word. */
@@ -67,8 +72,8 @@ export function joinLines(
     let line = joinInlineBreaks(carry ?? (lines[i] as string), vocab);
     carry = undefined;
     const next = lines[i + 1];
-    const end = LINE_END_BREAK.exec(line);
-    const start = next === undefined || footnotes.has(next) ? null : LINE_START_WORD.exec(next);
+    const end = lineEndBreak(line);
+    const start = !end || next === undefined || footnotes.has(next) ? null : LINE_START_WORD.exec(next);
     if (end && start) {
       const left = end[1] as string;
       const right = start[1] as string;
