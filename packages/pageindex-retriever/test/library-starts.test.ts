@@ -383,6 +383,41 @@ describe("document choice from section evidence", () => {
     expect(docs[0]?.metadata).toMatchObject({ docId: target.docId, nodeId: target.nodeId });
   });
 
+  it("weighs unsure picks against the candidates the model's words find, keeping the surer choice", async () => {
+    const { reader, target } = crowdedLibrary();
+    const unsure = (prompt: string) =>
+      JSON.stringify({
+        relevant: [{ id: offeredId(prompt, "Swarm log"), score: 0.5, reason: "maybe" }],
+        search: "swarm passed over the pond",
+      });
+    const visitors = (score: number) => (prompt: string) =>
+      JSON.stringify({ relevant: [{ id: offeredId(prompt, "Visitors"), score }] });
+    // The second look is surer: its pick wins.
+    const surer = new ScriptedChatModel([unsure, visitors(0.9)]);
+    const docs = await new PageIndexRetriever({ reader, model: surer, k: 3, cache: false }).invoke(SWARM);
+    expect(surer.prompts[0]).toMatch(/Give "search" too when no pick of yours scores above 0.7/);
+    expect(surer.prompts[1]).toMatch(/<toc doc="d1" name="Pond Operations Manual"/);
+    expect(docs[0]?.metadata).toMatchObject({ docId: target.docId, nodeId: target.nodeId });
+
+    // The second look is less sure: the first choice stays.
+    const lessSure = new ScriptedChatModel([unsure, visitors(0.4)], {
+      fallback: JSON.stringify({ relevant: [] }),
+    });
+    const retriever = new PageIndexRetriever({ reader, model: lessSure, k: 3, cache: false });
+    await retriever.invoke(SWARM);
+    expect(lessSure.prompts[1]).toMatch(/name="Pond Operations Manual"/);
+    expect(retriever.lastRun?.docIds).not.toContain(target.docId);
+
+    // A sure pick takes no second look, search words or not.
+    const sure = new ScriptedChatModel([
+      (prompt) =>
+        JSON.stringify({ relevant: [{ id: offeredId(prompt, "Swarm log"), score: 0.9 }], search: "pond" }),
+    ]);
+    const once = new PageIndexRetriever({ reader, model: sure, k: 3, cache: false });
+    await once.invoke(SWARM);
+    expect(once.lastRun?.stats.usage.byStep?.["choose-library"]?.calls).toBe(1);
+  });
+
   it("keeps the model's search words and self picks in the judgment cache", async () => {
     const { reader, target } = crowdedLibrary();
     const model = new ScriptedChatModel([

@@ -83,11 +83,18 @@ const TASK =
   'is then searched from its table of contents. Add "self": true when a section\'s own text, before ' +
   "its subsections, answers.";
 
+/**
+ * A library pick scored at most this is unsure: with search words, the next candidates are looked
+ * at too, and the surer of the two choices is kept.
+ */
+export const SURE_SCORE = 0.7;
+
 /** Said when more candidates follow an empty answer (see `LibraryChoiceRequest.more`). */
 const MORE =
   'If no listed document is likely to hold the answer, answer with an empty list and put in "search" the words ' +
   "the answering section would use (commands, options, technical terms): the library is searched again with " +
-  "them and the next candidates are listed.";
+  'them and the next candidates are listed. Give "search" too when no pick of yours scores above ' +
+  `${SURE_SCORE}: the next candidates are then weighed against your picks.`;
 
 /**
  * The first prompt of a library question: the best candidate documents, each with its
@@ -260,7 +267,7 @@ export function readLibraryAnswer(
       ...(section && item.self === true ? { self: true } : {}),
     });
   }
-  // Search words only where nothing was picked (they are for the next candidates), one line.
-  const search = picks.length === 0 ? clipModelText(oneLine(selection.search ?? ""), 300) : "";
+  // Search words for the next candidates, one line.
+  const search = clipModelText(oneLine(selection.search ?? ""), 300);
   return { picks, unknown, ...(search ? { search } : {}) };
 }

@@ -7,7 +7,7 @@
  */
 import { getNode, pathToRoot, type TreeReader } from "pageindex-core";
 import { isCatalogReader, type LibraryDocumentHit, type LibraryReader } from "pageindex-store";
-import { LIBRARY_PAGE_DOCUMENTS } from "../judge/library-prompt.js";
+import { LIBRARY_PAGE_DOCUMENTS, SURE_SCORE } from "../judge/library-prompt.js";
 import type { LibraryPick } from "../judge/types.js";
 import type { Candidate, RankedDocument, TrailStep } from "../types.js";
 import { rankCandidates } from "./collect.js";
@@ -131,6 +131,11 @@ async function offlineStarts(
   return { starts, chain, ranking, library: [...hits], fuse: true };
 }
 
+/** The best score among picks (0 for none). */
+function bestScore(picks: readonly LibraryPick[]): number {
+  return picks.reduce((top, p) => Math.max(top, p.score), 0);
+}
+
 /**
  * The second look's candidates: the documents the library finds for the model's `search` words
  * that were not on the first page, then the first search's next ones; at most a page. Those
@@ -229,8 +234,9 @@ async function choosePage(
 
 /**
  * The judge picks documents and sections among the best candidates (one prompt, see
- * `Judge.chooseInLibrary`). When it picks none of them, or only near misses, it gets one second
- * look (a round trip more, only then) at the next {@link LIBRARY_PAGE_DOCUMENTS} candidates:
+ * `Judge.chooseInLibrary`). When it picks none of them, or only near misses, or only unsure picks
+ * (≤ {@link SURE_SCORE}) and says where else to look, it gets one second look (a round trip more,
+ * only then) at the next {@link LIBRARY_PAGE_DOCUMENTS} candidates:
  * first those the library finds for the words the model said the answering section would use
  * (a question in a user's words rarely shares them with the manual), then the next of the first
  * search. Debian library dev set: 3 of 66 questions rank their document below the 7th (9th,
@@ -251,14 +257,21 @@ async function askJudge(
   let chain = first.roundTrips;
   let picks = first.picks;
   let offered = page.length;
-  if (first.usable && !strong(picks)) {
+  // Unsure picks with search words: the model doubts its choice and says where else to look.
+  const unsure = strong(picks) && first.search !== undefined && bestScore(picks) <= SURE_SCORE;
+  if (first.usable && (!strong(picks) || unsure)) {
     const next = await nextPage(ctx, reader, hits, page, scope, first.search);
     offered += next.length;
     if (next.length > 0) {
       const second = await choosePage(ctx, next, maxDocuments, false);
       chain += second.roundTrips;
-      // A strong pick on the second page wins; otherwise the near misses of both stay.
-      picks = strong(second.picks) ? second.picks : [...picks, ...second.picks];
+      if (unsure) {
+        // The surer of the two choices (the first on a tie).
+        if (bestScore(second.picks) > bestScore(picks)) picks = second.picks;
+      } else {
+        // A strong pick on the second page wins; otherwise the near misses of both stay.
+        picks = strong(second.picks) ? second.picks : [...picks, ...second.picks];
+      }
     }
   }
   ctx.noteChain(chain);
