@@ -120,7 +120,8 @@ export function libraryPrompt(
 
 /**
  * Documents a library prompt offers at most (the best candidates; the search offers the next ones
- * in a second prompt only when the model picks none of these). With the library's length prior
+ * in a second prompt only when the model picks none of these, only near misses, or only unsure
+ * picks with search words). With the library's length prior
  * the answer's document is among the first few (Debian dev set: top 3 in 34 of 36), so the budget
  * goes to their sections: 7 documents and 0.35 of `maxPromptTokens` answered all 36 with the
  * oracle at 2,305 tokens and 1.14 round trips; 5 documents missed one (2,646, 1.17), 10 cost 2,511
