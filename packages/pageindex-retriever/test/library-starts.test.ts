@@ -326,14 +326,19 @@ describe("document choice from section evidence", () => {
     };
   }
   const SWARM = "what to do about a swarm of bees";
+  /** The model's "nothing fits", with the words the answering section would use. */
+  const SEARCH_POND = JSON.stringify({ relevant: [], search: "swarm passed over the pond" });
+  /** A scripted answer picking the pond manual's "Visitors" section (nothing when not offered). */
+  const pickVisitors =
+    (score: number, extra: { self?: boolean } = {}) =>
+    (prompt: string) => {
+      const id = offeredId(prompt, "Visitors");
+      return JSON.stringify({ relevant: id ? [{ id, score, reason: "passing swarm", ...extra }] : [] });
+    };
 
   it("looks at the next candidates when the model picks none of the first", async () => {
     const { reader, target } = crowdedLibrary();
-    const pick = (prompt: string) => {
-      const id = offeredId(prompt, "Visitors");
-      return JSON.stringify({ relevant: id ? [{ id, score: 0.9, reason: "passing swarm" }] : [] });
-    };
-    const model = new ScriptedChatModel([pick, pick]);
+    const model = new ScriptedChatModel([pickVisitors(0.9), pickVisitors(0.9)]);
     const retriever = new PageIndexRetriever({ reader, model, k: 3, cache: false });
     const docs = await retriever.invoke(SWARM);
     // The pond manual is not on the first page of candidates; it is on the second. Only the
@@ -368,11 +373,8 @@ describe("document choice from section evidence", () => {
     const { reader, target } = crowdedLibrary();
     const model = new ScriptedChatModel([
       // Nothing fits: the model says what the answering section would talk about.
-      JSON.stringify({ relevant: [], search: "swarm passed over the pond" }),
-      (prompt) => {
-        const id = offeredId(prompt, "Visitors");
-        return JSON.stringify({ relevant: id ? [{ id, score: 0.9, reason: "passing swarm" }] : [] });
-      },
+      SEARCH_POND,
+      pickVisitors(0.9),
     ]);
     const retriever = new PageIndexRetriever({ reader, model, k: 3, cache: false });
     const docs = await retriever.invoke(SWARM);
@@ -390,17 +392,15 @@ describe("document choice from section evidence", () => {
         relevant: [{ id: offeredId(prompt, "Swarm log"), score: 0.5, reason: "maybe" }],
         search: "swarm passed over the pond",
       });
-    const visitors = (score: number) => (prompt: string) =>
-      JSON.stringify({ relevant: [{ id: offeredId(prompt, "Visitors"), score }] });
     // The second look is surer: its pick wins.
-    const surer = new ScriptedChatModel([unsure, visitors(0.9)]);
+    const surer = new ScriptedChatModel([unsure, pickVisitors(0.9)]);
     const docs = await new PageIndexRetriever({ reader, model: surer, k: 3, cache: false }).invoke(SWARM);
     expect(surer.prompts[0]).toMatch(/Give "search" too when no pick of yours scores above 0.7/);
     expect(surer.prompts[1]).toMatch(/<toc doc="d1" name="Pond Operations Manual"/);
     expect(docs[0]?.metadata).toMatchObject({ docId: target.docId, nodeId: target.nodeId });
 
     // The second look is less sure: the first choice stays.
-    const lessSure = new ScriptedChatModel([unsure, visitors(0.4)], {
+    const lessSure = new ScriptedChatModel([unsure, pickVisitors(0.4)], {
       fallback: JSON.stringify({ relevant: [] }),
     });
     const retriever = new PageIndexRetriever({ reader, model: lessSure, k: 3, cache: false });
@@ -420,13 +420,7 @@ describe("document choice from section evidence", () => {
 
   it("keeps the model's search words and self picks in the judgment cache", async () => {
     const { reader, target } = crowdedLibrary();
-    const model = new ScriptedChatModel([
-      JSON.stringify({ relevant: [], search: "swarm passed over the pond" }),
-      (prompt) => {
-        const id = offeredId(prompt, "Visitors");
-        return JSON.stringify({ relevant: id ? [{ id, score: 0.9, self: true }] : [] });
-      },
-    ]);
+    const model = new ScriptedChatModel([SEARCH_POND, pickVisitors(0.9, { self: true })]);
     const retriever = new PageIndexRetriever({ reader, model, k: 3 });
     const first = await retriever.invoke(SWARM);
     const again = await retriever.invoke(SWARM);
