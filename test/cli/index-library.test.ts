@@ -7,8 +7,10 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexFiles } from "../../packages/pageindex-cli/src/cli/commands/index-files.js";
+import { body, buildPdf, headingLine } from "../../packages/pageindex-loader/test/fixtures/pdf-builder.js";
 import { captureIo, countingStore, libraryContext, writeLibrary } from "../support/index-library.js";
 import { BIN, cli } from "./run-cli.js";
 
@@ -108,6 +110,65 @@ describe("pageindex index over a library", () => {
     await expect(indexFiles(libraryContext(store, captureIo(), {}), [only], {})).rejects.toThrow(
       /Nothing to index in .*pictures; 1 file skipped \(not .*\): photo\.png/,
     );
+  });
+});
+
+describe("pageindex index: gzip-compressed documents", () => {
+  it("indexes a folder's .md.gz and .pdf.gz (as Debian ships its manuals) under their file names", async () => {
+    const folder = join(dir, "compressed");
+    await mkdir(folder);
+    const guide =
+      "# Prekill hooks\n\nA hook runs before the killer ends a process.\n\n## Setup\n\nList the hooks in the config.\n";
+    await writeFile(join(folder, "hooks.md.gz"), gzipSync(guide));
+    await writeFile(join(folder, "hooks.md"), "# Plain copy\n\nThe same name, not compressed.\n");
+    const pdf = await buildPdf({
+      pages: [{ lines: [headingLine("Backups", 20), ...body(12, 3)] }, { lines: body(14, 4) }],
+    });
+    await writeFile(join(folder, "manual.pdf.gz"), gzipSync(pdf));
+    await writeFile(join(folder, "archive.tar.gz"), gzipSync("not a document"));
+    const io = captureIo();
+    const { store } = countingStore();
+    expect(await indexFiles(libraryContext(store, io), [folder], {})).toBe(0);
+    const { documents } = JSON.parse(io.stdout.join("")) as {
+      documents: Array<{ status: string; docId: string }>;
+    };
+    expect(documents.map((d) => [d.docId, d.status]).sort()).toEqual([
+      ["hooks.md", "indexed"],
+      ["hooks.md.gz", "indexed"],
+      ["manual.pdf.gz", "indexed"],
+    ]);
+    // The content's name (no .gz) titles the tree; the source stays the file on disk.
+    const markdown = await store.getTree("hooks.md.gz");
+    expect(markdown).toMatchObject({
+      kind: "markdown",
+      docName: "hooks.md",
+      source: join(folder, "hooks.md.gz"),
+    });
+    expect(markdown.nodes.map((n) => n.title)).toEqual(["Prekill hooks", "Setup"]);
+    const manual = await store.getTree("manual.pdf.gz");
+    expect(manual).toMatchObject({ kind: "pdf", docName: "manual.pdf", pageCount: 2 });
+    // Indexing again skips all three: the content hash is the same.
+    io.stdout.length = 0;
+    await indexFiles(libraryContext(store, io), [folder], {});
+    const again = JSON.parse(io.stdout.join("")) as { documents: Array<{ status: string }> };
+    expect(again.documents.map((d) => d.status)).toEqual(["unchanged", "unchanged", "unchanged"]);
+  });
+
+  it("reports a damaged .gz as that file's failure and indexes the rest", async () => {
+    const folder = join(dir, "damaged-gz");
+    await mkdir(folder);
+    await writeFile(join(folder, "good.md"), "# Good\n\nText.\n");
+    await writeFile(join(folder, "broken.md.gz"), gzipSync("# Broken\n\nText.\n").subarray(0, 12));
+    const io = captureIo();
+    const { store } = countingStore();
+    expect(await indexFiles(libraryContext(store, io), [folder], {})).not.toBe(0);
+    const { documents } = JSON.parse(io.stdout.join("")) as {
+      documents: Array<{ status: string; docId: string; error?: string }>;
+    };
+    const broken = documents.find((d) => d.docId === "broken.md.gz");
+    expect(broken?.status).toBe("failed");
+    expect(broken?.error).toMatch(/broken\.md\.gz is a damaged gzip file/);
+    expect(documents.find((d) => d.docId === "good.md")?.status).toBe("indexed");
   });
 });
 

@@ -3,6 +3,7 @@ import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
 import { PageIndexError } from "pageindex-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeText, readSource, sha256Hex } from "../src/common/source.js";
@@ -153,5 +154,60 @@ describe("decodeText", () => {
       expect(tree.build.warnings).toEqual(["1 stray NUL byte(s) dropped from the text"]);
       expect(tree.nodes.map((n) => [n.title, n.text.includes("\uFFFD")])).toEqual([["Log", false]]);
     });
+  });
+});
+
+describe("readSource: gzip-compressed input", () => {
+  it("decompresses a .gz path, Blob or bytes by their content, and drops the .gz from the name", async () => {
+    const path = join(dir, "guide.md.gz");
+    await writeFile(path, gzipSync("# Guide\n"));
+    const fromPath = await readSource(path);
+    expect(new TextDecoder().decode(fromPath.bytes)).toBe("# Guide\n");
+    expect(fromPath).toMatchObject({ name: "guide.md", path, label: path });
+    const fromFile = await readSource(new File([gzipSync("# F\n")], "notes.MD.GZ"));
+    expect(fromFile).toMatchObject({ name: "notes.MD" });
+    expect(new TextDecoder().decode(fromFile.bytes)).toBe("# F\n");
+    // Named by its content, not its name: gzip bytes under a plain name are decompressed too.
+    const misnamed = await readSource(new Uint8Array(gzipSync("# M\n")), { name: "plain.md" });
+    expect(new TextDecoder().decode(misnamed.bytes)).toBe("# M\n");
+    const kept = await readSource(path, { decompress: false });
+    expect(kept.name).toBe("guide.md.gz");
+    expect(kept.bytes.subarray(0, 2)).toEqual(new Uint8Array([0x1f, 0x8b]));
+  });
+
+  it("loads a compressed Markdown file into the same tree as the plain one", async () => {
+    const text = "# Install\n\nRun the script.\n\n## Options\n\nFlags.\n";
+    const plain = await new MarkdownTreeLoader({ text, name: "install.md" }).loadTree();
+    const path = join(dir, "install.md.gz");
+    await writeFile(path, gzipSync(text));
+    const compressed = await new MarkdownTreeLoader(path).loadTree();
+    expect(compressed.docName).toBe("install.md");
+    expect(compressed.nodes).toEqual(plain.nodes);
+    expect(compressed.contentHash).toBe(plain.contentHash);
+  });
+
+  it("holds the decompressed size to maxBytes, so a decompression bomb fails fast", async () => {
+    const bomb = gzipSync(Buffer.alloc(5_000_000, 0x61)); // ~5 kB that inflates to 5 MB
+    expect(bomb.byteLength).toBeLessThan(10_000);
+    const error = await readSource(new Uint8Array(bomb), { name: "bomb.md.gz", maxBytes: 1_000_000 }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SourceTooLargeError);
+    expect((error as SourceTooLargeError).maxBytes).toBe(1_000_000);
+    expect((error as Error).message).toBe(
+      "bomb.md.gz decompresses to more than 1000000 bytes, over the limit (maxBytes option)",
+    );
+    // Exactly at the limit is within it.
+    const exact = await readSource(new Uint8Array(gzipSync(Buffer.alloc(1000, 0x61))), { maxBytes: 1000 });
+    expect(exact.bytes.byteLength).toBe(1000);
+  });
+
+  it("names the file when its gzip stream is damaged or truncated", async () => {
+    const path = join(dir, "cut.md.gz");
+    await writeFile(path, gzipSync("# Cut short\n\nsome text that will not arrive\n").subarray(0, 15));
+    const error = await readSource(path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnsupportedContentError);
+    expect((error as UnsupportedContentError).source).toBe(path);
+    expect((error as Error).message).toContain(`${path} is a damaged gzip file`);
   });
 });

@@ -2,10 +2,12 @@ import { readdir, stat } from "node:fs/promises";
 import { extname, join, resolve } from "node:path";
 import { CliError, EXIT } from "./output.js";
 
-/** File types `index` accepts. */
+/** File types `index` accepts, each also gzip-compressed (`guide.md.gz`, as Debian ships its docs). */
 export const INDEXABLE_EXTENSIONS = [".pdf", ".md", ".markdown", ".mdx", ".txt"];
 
-const isIndexable = (path: string) => INDEXABLE_EXTENSIONS.includes(extname(path).toLowerCase());
+/** Whether `index` takes the file: an accepted extension, before a `.gz` if there is one. */
+const isIndexable = (path: string) =>
+  INDEXABLE_EXTENSIONS.includes(extname(path.replace(/\.gz$/i, "")).toLowerCase());
 
 /** Stats a path given on the command line. @throws {CliError} when nothing is there. */
 async function statInput(input: string): Promise<Awaited<ReturnType<typeof stat>>> {
@@ -42,7 +44,7 @@ export async function expandInputs(inputs: string[], skipped: string[] = []): Pr
       out.push(path);
     } else {
       throw new CliError(
-        `Unsupported file type: ${input} (index accepts ${INDEXABLE_EXTENSIONS.join(", ")})`,
+        `Unsupported file type: ${input} (index accepts ${INDEXABLE_EXTENSIONS.join(", ")}, each also as .gz)`,
         EXIT.usage,
       );
     }

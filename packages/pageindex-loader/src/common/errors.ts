@@ -34,8 +34,12 @@ export class SourceTooLargeError extends LoaderInputError {
   /** The limit it exceeded. */
   readonly maxBytes: number;
 
-  constructor(source: string, bytes: number, maxBytes: number) {
-    super(source, `${source} is ${bytes} bytes, over the ${maxBytes}-byte limit (maxBytes option)`);
+  /** @param message overrides the default message (e.g. for a compressed file's inflated size). */
+  constructor(source: string, bytes: number, maxBytes: number, message?: string) {
+    super(
+      source,
+      message ?? `${source} is ${bytes} bytes, over the ${maxBytes}-byte limit (maxBytes option)`,
+    );
     this.bytes = bytes;
     this.maxBytes = maxBytes;
   }

@@ -9,6 +9,7 @@ import {
   SourceTooLargeError,
   UnsupportedContentError,
 } from "./errors.js";
+import { contentName, gunzipBounded, isGzip } from "./gzip.js";
 
 /** In-memory text given directly (not a path). */
 export interface TextInput {
@@ -43,8 +44,16 @@ export interface LoadedSource {
 export interface ReadSourceOptions {
   /** Name to use when the input carries none (bytes, unnamed Blob). */
   name?: string;
-  /** Reject inputs larger than this many bytes with {@link SourceTooLargeError}. Default: no limit. */
+  /**
+   * Reject inputs larger than this many bytes with {@link SourceTooLargeError}; a gzip input is
+   * held to it once decompressed too. Default: no limit.
+   */
   maxBytes?: number;
+  /**
+   * Decompress gzip input (`guide.md.gz`, `manual.pdf.gz`, recognised by its bytes, not its name)
+   * and drop the `.gz` from its name. Default: true.
+   */
+  decompress?: boolean;
 }
 
 function isTextInput(input: unknown): input is TextInput {
@@ -72,13 +81,23 @@ async function readPath(path: string, maxBytes: number | undefined): Promise<Uin
 }
 
 /**
- * Reads any {@link SourceInput} into memory.
+ * Reads any {@link SourceInput} into memory; gzip input is decompressed (unless `decompress` is
+ * false) and its name loses the `.gz`.
  * @throws {SourceNotFoundError} when a path does not exist.
  * @throws {SourceReadError} when a path is a directory or unreadable.
- * @throws {SourceTooLargeError} when the input exceeds `maxBytes`.
+ * @throws {SourceTooLargeError} when the input, or gzip input once decompressed, exceeds `maxBytes`.
+ * @throws {UnsupportedContentError} when gzip input is damaged or truncated.
  * @throws {InvalidInputError} when the input is none of the accepted types.
  */
 export async function readSource(input: SourceInput, options: ReadSourceOptions = {}): Promise<LoadedSource> {
+  const loaded = await readRaw(input, options);
+  if (options.decompress === false || loaded.text !== undefined || !isGzip(loaded.bytes)) return loaded;
+  const bytes = await gunzipBounded(loaded.bytes, loaded.label, options.maxBytes);
+  return { ...loaded, bytes, ...(loaded.name !== undefined ? { name: contentName(loaded.name) } : {}) };
+}
+
+/** Reads the input's bytes as they are (see {@link readSource}). */
+async function readRaw(input: SourceInput, options: ReadSourceOptions): Promise<LoadedSource> {
   const { maxBytes } = options;
   const check = (loaded: LoadedSource): LoadedSource => {
     if (maxBytes !== undefined && loaded.bytes.byteLength > maxBytes) {

@@ -155,10 +155,19 @@ interface Run {
   signal: AbortSignal;
 }
 
-/** Loads one file into a tree with the run's settings (PDF or Markdown by content). */
-function loadTree(run: Run, file: string, docId: string, bytes: Uint8Array, usage: UsageTracker) {
+/**
+ * Loads one file into a tree with the run's settings (PDF or Markdown by content). `name` is the
+ * content's name: a compressed file's without its `.gz` (`readSource` decompressed the bytes).
+ */
+function loadTree(
+  run: Run,
+  file: string,
+  name: string,
+  docId: string,
+  bytes: Uint8Array,
+  usage: UsageTracker,
+) {
   const { options, model } = run;
-  const name = basename(file);
   const progress = run.progress.document(printable(name));
   progress.start(printable(name));
   const common = {
@@ -208,7 +217,8 @@ async function indexOne(run: Run, file: string): Promise<IndexOutcome> {
     docId = target.docId;
     // One bounded read (the loader's guard): these bytes are hashed and parsed, never read twice.
     const { readSource } = await import("pageindex-loader");
-    const { bytes } = await readSource(file, { maxBytes: MAX_INPUT_BYTES });
+    const source = await readSource(file, { maxBytes: MAX_INPUT_BYTES });
+    const { bytes } = source;
     const contentHash = createHash("sha256").update(bytes).update(run.settings).digest("hex");
     let renamed = target.taken
       ? `the id "${target.taken.docId}" belongs to ${target.taken.source}; indexed as "${docId}"`
@@ -227,7 +237,7 @@ async function indexOne(run: Run, file: string): Promise<IndexOutcome> {
     if (renamed) progress.log(`${name}: ${printable(renamed)}`);
     const started = performance.now();
     const usage = new UsageTracker();
-    const loading = loadTree(run, file, docId, bytes, usage);
+    const loading = loadTree(run, file, source.name ?? basename(file), docId, bytes, usage);
     stop = loading.progress.stop;
     const tree = await loading.tree;
     tree.contentHash = contentHash;
@@ -311,7 +321,7 @@ function skippedNote(skipped: readonly string[]): string {
   if (skipped.length === 0) return "";
   const shown = skipped.slice(0, 5).map((file) => basename(file));
   const more = skipped.length > shown.length ? ` and ${skipped.length - shown.length} more` : "";
-  return `; ${plural(skipped.length, "file")} skipped (not ${INDEXABLE_EXTENSIONS.join(", ")}): ${shown.join(", ")}${more}`;
+  return `; ${plural(skipped.length, "file")} skipped (not ${INDEXABLE_EXTENSIONS.join(", ")} or one of those .gz): ${shown.join(", ")}${more}`;
 }
 
 /**
