@@ -152,6 +152,14 @@ describe("pageindex index: gzip-compressed documents", () => {
     await indexFiles(libraryContext(store, io), [folder], {});
     const again = JSON.parse(io.stdout.join("")) as { documents: Array<{ status: string }> };
     expect(again.documents.map((d) => d.status)).toEqual(["unchanged", "unchanged", "unchanged"]);
+    // Another folder's file of the same name keeps the .md.gz last in its path-derived id.
+    const other = join(dir, "compressed-too");
+    await mkdir(other);
+    await writeFile(join(other, "hooks.md.gz"), gzipSync("# Other hooks\n\nElsewhere.\n"));
+    io.stdout.length = 0;
+    await indexFiles(libraryContext(store, io), [other], {});
+    const [twin] = (JSON.parse(io.stdout.join("")) as { documents: Array<{ docId: string }> }).documents;
+    expect(twin?.docId).toMatch(/^hooks-[0-9a-f]{8}\.md\.gz$/);
   });
 
   it("reports a damaged .gz as that file's failure and indexes the rest", async () => {

@@ -29,10 +29,13 @@ export interface FileDocId {
   taken?: { docId: string; source: string };
 }
 
-/** `notes.md` + a path → `notes-1a2b3c4d.md`: the extension stays last so the id still reads as a file. */
+/**
+ * `notes.md` + a path → `notes-1a2b3c4d.md` (`notes.md.gz` → `notes-1a2b3c4d.md.gz`): the
+ * extension stays last so the id still reads as a file.
+ */
 export function pathDerivedId(id: string, path: string): string {
   const hash = createHash("sha256").update(resolve(path)).digest("hex").slice(0, 8);
-  const ext = extname(id);
+  const ext = /\.[^.]+\.gz$/i.exec(id)?.[0] ?? extname(id);
   return toDocId(`${id.slice(0, id.length - ext.length)}-${hash}${ext}`);
 }
 
