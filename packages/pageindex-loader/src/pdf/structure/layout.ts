@@ -78,7 +78,10 @@ function tocSkip(ctx: LayoutContext): {
   const toc = ctx.toc;
   const copies = ctx.contentsCopies ?? [];
   if (!toc) return { skipPages: new Set(copies) };
-  return { skipPages: new Set([...toc.pages.slice(0, -1), ...copies]), skipBefore: toc.end };
+  return {
+    skipPages: new Set([...(toc.shortPages ?? []), ...toc.pages.slice(0, -1), ...copies]),
+    skipBefore: toc.end,
+  };
 }
 
 /** A body heading that is most of a TOC title on its page: a piece of that title's display. */
