@@ -471,6 +471,16 @@ describe("layout depth follows the document", () => {
     expect(outline(tree)).toEqual([...chapterOutline(1, "Introduction"), ...chapterOutline(2, "Usage")]);
   });
 
+  it("a command line or a parameter set in a heading's look ('$ gcc …', '&optional') is not a section", async () => {
+    const code = (text: string): LineSpec => ({ text, bold: true, size: 12, gap: 14 });
+    const tree = await layout([
+      { lines: [h("1 Overview", 16), ...body(4, 1), code("$ gcc -g -o sample sample.c"), ...body(6, 2)] },
+      { lines: [h("1.1 Scope", 12), ...body(4, 3), code("&optional error"), ...body(6, 4)] },
+      { lines: [h("2 Usage", 16), ...body(4, 5), h("2.1 Scope", 12), ...body(8, 6)] },
+    ]);
+    expect(outline(tree)).toEqual([...chapterOutline(1, "Overview"), ...chapterOutline(2, "Usage")]);
+  });
+
   it("admonitions ('Note', 'Tip', 'Caution:') are not sections", async () => {
     const boxed = (label: string, p: number): LineSpec[] => [h(label, 12), ...body(2, p)];
     const tree = await layout([

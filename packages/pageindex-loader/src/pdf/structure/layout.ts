@@ -94,6 +94,12 @@ function partOf(body: string, toc: string): boolean {
 /** The title of a contents page itself, as a TOC entry. */
 const CONTENTS_ENTRY = /^(?:short contents|contents|table of contents|summary contents)$/i;
 
+/**
+ * A line opening with a shell prompt or a sigil ("$ gcc -g …", "&optional error", "#include") is
+ * code set in a heading's look, never a section's title.
+ */
+const PROMPT_OR_SIGIL = /^[$&%#>@]/;
+
 const byPosition = (a: Heading, b: Heading): number => a.page - b.page || a.line - b.line;
 
 /** The layout path's heading candidates in document order, before the heading model weighs them. */
@@ -110,7 +116,7 @@ export interface LayoutCandidates {
 export function layoutCandidates(ctx: LayoutContext): LayoutCandidates {
   const found = dropInitials(
     findHeadings(ctx.pages, { body: ctx.body, furniture: ctx.furniture, ...tocSkip(ctx) }).filter(
-      (h) => h.strength === "strong",
+      (h) => h.strength === "strong" && !PROMPT_OR_SIGIL.test(h.title.trim()),
     ),
   );
   // A contents page's own title read as an entry ("Short Contents" over Texinfo's chapters) is
