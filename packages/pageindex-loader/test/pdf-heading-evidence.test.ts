@@ -10,15 +10,9 @@ import {
   type HeadingFeatures,
   headingFeatures,
   headingScore,
-  MIN_CANDIDATES,
 } from "../src/pdf/structure/heading-evidence.js";
 import { HEADING_MODEL } from "../src/pdf/structure/heading-evidence-weights.js";
-import {
-  headingContext,
-  layoutCandidates,
-  layoutContext,
-  layoutStructure,
-} from "../src/pdf/structure/layout.js";
+import { headingContext, layoutCandidates, layoutContext } from "../src/pdf/structure/layout.js";
 import { body, buildPdf, headingLine, type PageSpec, tocPage } from "./fixtures/pdf-builder.js";
 
 const h = headingLine;
@@ -99,36 +93,6 @@ describe("heading evidence", () => {
     expect(f.get("Overview of the System@1")?.bareWord).toBe(0);
     expect(f.get("Examples@2")?.repeated).toBe(1);
     expect(f.get("Examples@3")?.repeated).toBe(1);
-  });
-
-  it("weighs a short manual's candidates too (from 15), and leaves a handful alone", async () => {
-    // Chapters the contents lists, each page with a bold body-size line it does not list.
-    const build = async (chapters: number) => {
-      const titles = Array.from(
-        { length: chapters },
-        (_, i) => `${i + 1} Topic ${String.fromCharCode(65 + i)}`,
-      );
-      const pages: PageSpec[] = [
-        tocPage(titles.map((t, i) => ({ title: t, page: i + 2 }))),
-        ...titles.map((t, i) => ({
-          lines: [
-            h(t, 16),
-            ...body(6, i),
-            { text: `Setting ${i + 1} applies`, bold: true, gap: 10 },
-            ...body(6, i + 50),
-          ],
-        })),
-      ];
-      const pdf = await readPdf(await buildPdf({ pages }), { source: "fixture.pdf" });
-      const ctx = layoutContext(pdf.pages, { pageLabels: pdf.pageLabels });
-      return { candidates: layoutCandidates(ctx).headings.length, kept: layoutStructure(ctx).headingCount };
-    };
-    const short = await build(9);
-    expect(short.candidates).toBe(18);
-    expect(short.kept).toBe(9);
-    const handful = await build(5);
-    expect(handful.candidates).toBeLessThan(MIN_CANDIDATES);
-    expect(handful.kept).toBe(handful.candidates);
   });
 
   it("the fitted model keeps a listed chapter heading and drops what only looks like one", () => {

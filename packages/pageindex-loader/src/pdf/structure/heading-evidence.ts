@@ -182,12 +182,9 @@ export function headingScore(f: HeadingFeatures, model: HeadingModel = HEADING_M
 /**
  * Fewer candidates than this and the model stays out: it was fitted on manuals of dozens to
  * hundreds of headings, and its document-wide features (how many pages a look covers, repeats,
- * what the contents lists of a look) say little about a handful. Chosen on train-package PDFs
- * (eval-devset-layout.ts --extra): from 15 on, two short manuals of 25 and 29 candidates gain
- * (87.5 → 100 %, 68.2 → 93.8 %) and none loses; below it, made-up pages of a few headings lose
- * chapters (the tests' fixtures).
+ * what the contents lists of a look) say little about a handful.
  */
-export const MIN_CANDIDATES = 15;
+export const MIN_CANDIDATES = 30;
 
 /**
  * Keeps the candidates the model takes for headings. A short document ({@link MIN_CANDIDATES}),
