@@ -136,8 +136,8 @@ describe("tree evidence", () => {
       undefined,
     );
     expect(f.symbolTitles).toBeCloseTo(3 / 6);
+    // A named doubt puts the tree below the warning line whatever the model's score (layout.ts).
     expect(evidenceDoubts(f).join("; ")).toMatch(/open with a symbol/);
-    expect(evidenceScore(f)).toBeLessThan(LOW_CONFIDENCE);
     // Quoted and bracketed titles are titles.
     const quoted = treeFeatures(
       [entry('"Hello" in C', 2), entry("(Optional) Tuning", 4)],

@@ -5,6 +5,6 @@
  */
 // The shape of `EvidenceModel` (tree-evidence.ts), written out: that module imports this one.
 export const EVIDENCE_MODEL: { bias: number; weights: readonly number[] } = {
-  bias: -1.7779,
-  weights: [0.23, 0, -0.7801, -0.7952, 1.3198, 0.7986, 0.0304, -0.7857, -1.2601],
+  bias: -2.0954,
+  weights: [0.2322, 0, -0.8917, -0.7446, 1.6446, 0.7915, 0.0775, -0.705, 0],
 };
