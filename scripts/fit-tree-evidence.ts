@@ -68,8 +68,8 @@ writeFileSync(
   target,
   `/**
  * Fitted by scripts/fit-tree-evidence.ts on the train half of the split dev set and more PDFs of
- * its packages (${train.length} PDFs;
- * target: level-aware F1 ≥ ${GOOD_F1}). Weights in FEATURE_NAMES order: ${FEATURE_NAMES.join(", ")}.
+ * its packages (${train.length} PDFs; target: level-aware F1 ≥ ${GOOD_F1}). Weights in FEATURE_NAMES
+ * order: ${FEATURE_NAMES.join(", ")}.
  */
 // The shape of \`EvidenceModel\` (tree-evidence.ts), written out: that module imports this one.
 export const EVIDENCE_MODEL: { bias: number; weights: readonly number[] } = ${JSON.stringify(model)};
