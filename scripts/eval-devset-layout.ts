@@ -4,12 +4,13 @@
  * (read one level down when a single top bookmark holds everything), a layout node matches a
  * bookmark with the same start page, a similar title and the same level; level-aware F1 per PDF,
  * the mean per half. Also each tree's evidence features and score (tree-evidence.ts) and whether
- * it is below the warning line. `--features FILE` writes rows for scripts/fit-tree-evidence.ts.
+ * it is below the warning line. `--features FILE` writes rows for scripts/fit-tree-evidence.ts;
+ * `--extra` adds more train-package PDFs (half "train-extra", fitting rows only: TRAIN_EXTRA).
  * Reference entries whose bookmark is a page off the printed title are moved to it
  * (reference-pages.ts; the `moved` column), a PDF whose bookmark titles are mostly printed
  * nowhere is set aside (listed at the end); `--outline-pages` keeps the outline as it is.
  *
- * Run: npx tsx scripts/eval-devset-layout.ts [--half train|validation] [--only NAME] [--show NAME] [--features rows.json] [--outline-pages]
+ * Run: npx tsx scripts/eval-devset-layout.ts [--half train|validation] [--only NAME] [--show NAME] [--features rows.json] [--outline-pages] [--extra]
  */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     show: { type: "string" },
     features: { type: "string" },
     "outline-pages": { type: "boolean", default: false },
+    extra: { type: "boolean", default: false },
   },
 });
 
@@ -55,12 +57,13 @@ console.log(
   "half | producer | doc | pages | reference | moved | layout | F1 | F1 any level | missed | extra | wrong depth | confidence | warned",
 );
 console.log("--- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---");
-for await (const { doc, label, pdf, reference, moved, ctx } of layoutDevsetDocs(
+for await (const { doc, label, pdf, reference, moved, ctx, extra } of layoutDevsetDocs(
   {
     cache: values.cache as string,
     half: values.half,
     only: values.only,
     outlinePages: values["outline-pages"],
+    extra: values.extra,
   },
   (label, why) => skipped.push(`${label} (${why})`),
 )) {
@@ -69,7 +72,7 @@ for await (const { doc, label, pdf, reference, moved, ctx } of layoutDevsetDocs(
   const scores = layoutF1(reference, result.entries);
   const row: LayoutRow = {
     label,
-    half: doc.half,
+    half: extra ? "train-extra" : doc.half,
     producer: doc.producer,
     ...scores,
     moved,
@@ -78,7 +81,7 @@ for await (const { doc, label, pdf, reference, moved, ctx } of layoutDevsetDocs(
   };
   rows.push(row);
   console.log(
-    `${doc.half} | ${doc.producer} | ${label} | ${pdf.pageCount} | ${reference.length} | ${moved} | ${predicted.length} | ${pct(row.f1)} | ${pct(row.f1AnyLevel)} | ${row.missed} | ${row.extra} | ${row.wrongDepth} | ${row.confidence.toFixed(2)} | ${row.confidence < LOW_CONFIDENCE ? "yes" : ""}`,
+    `${row.half} | ${doc.producer} | ${label} | ${pdf.pageCount} | ${reference.length} | ${moved} | ${predicted.length} | ${pct(row.f1)} | ${pct(row.f1AnyLevel)} | ${row.missed} | ${row.extra} | ${row.wrongDepth} | ${row.confidence.toFixed(2)} | ${row.confidence < LOW_CONFIDENCE ? "yes" : ""}`,
   );
   if (values.show && label.includes(values.show)) {
     showEntries(reference, predicted);
@@ -88,7 +91,7 @@ console.log(
   "\nhalf | PDFs | entries moved (PDFs) | mean level-aware F1 | mean F1 any level | missed | extra | wrong depth | warned | warned mean F1 | warned with F1 < 0.8 / all with F1 < 0.8",
 );
 console.log("--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:");
-for (const half of ["train", "validation"]) {
+for (const half of ["train", "validation", "train-extra"]) {
   const list = rows.filter((r) => r.half === half);
   if (list.length === 0) continue;
   const mean = (f: (r: LayoutRow) => number) => list.reduce((s, r) => s + f(r), 0) / list.length;

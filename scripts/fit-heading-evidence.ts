@@ -6,7 +6,10 @@
  * level-aware F1 of the trees built with it. Writes heading-evidence-weights.ts; prints both halves
  * at that cut (validation is reported, never used to choose).
  *
- * Run: npx tsx scripts/fit-heading-evidence.ts [--dry]
+ * `--extra` adds more PDFs of the train packages (TRAIN_EXTRA) to the fit; `--train-only` reads no
+ * validation PDF (nothing of validation is printed).
+ *
+ * Run: npx tsx scripts/fit-heading-evidence.ts [--dry] [--extra] [--train-only]
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -23,6 +26,7 @@ import {
   headingScore,
   keepLikelyHeadings,
 } from "../packages/pageindex-loader/src/pdf/structure/heading-evidence.js";
+import { HEADING_MODEL } from "../packages/pageindex-loader/src/pdf/structure/heading-evidence-weights.js";
 import { nestHeadings } from "../packages/pageindex-loader/src/pdf/structure/hierarchy.js";
 import {
   headingContext,
@@ -33,13 +37,18 @@ import {
 import { outlineStructure } from "../packages/pageindex-loader/src/pdf/structure/outline.js";
 import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
 import { DEBIAN_CACHE } from "./debian-docs.js";
-import { SPLIT_DEVSET } from "./devset-split.js";
+import { SPLIT_DEVSET, TRAIN, TRAIN_EXTRA } from "./devset-split.js";
 import { layoutF1, referenceEntries } from "./layout-devset-score.js";
 import { parsedPdf } from "./parsed-pdf-cache.js";
 import { type Entry, SIMILARITY, similar } from "./structure-match.js";
 
 const { values } = parseArgs({
-  options: { cache: { type: "string", default: DEBIAN_CACHE }, dry: { type: "boolean" } },
+  options: {
+    cache: { type: "string", default: DEBIAN_CACHE },
+    dry: { type: "boolean" },
+    extra: { type: "boolean" },
+    "train-only": { type: "boolean" },
+  },
 });
 
 interface Doc {
@@ -61,7 +70,9 @@ function flatten(list: readonly SectionEntry[], out: SectionEntry[] = []): Secti
 }
 
 const docs: Doc[] = [];
-for (const doc of SPLIT_DEVSET) {
+const extraDocs = new Set(values.extra ? TRAIN_EXTRA : []);
+const sources = [...(values["train-only"] ? TRAIN : SPLIT_DEVSET), ...extraDocs];
+for (const doc of sources) {
   const pdf = await parsedPdf(doc, values.cache as string);
   if (!pdf) continue;
   const outline = outlineStructure(pdf.outline);
@@ -71,7 +82,7 @@ for (const doc of SPLIT_DEVSET) {
   const { headings } = layoutCandidates(ctx);
   const features = headingFeatures(headings, headingContext(ctx));
   docs.push({
-    half: doc.half,
+    half: extraDocs.has(doc) ? "train-extra" : doc.half,
     label: `${doc.pkg}/${doc.path}`,
     ctx,
     headings,
@@ -83,7 +94,8 @@ for (const doc of SPLIT_DEVSET) {
   });
 }
 
-const train = docs.filter((d) => d.half === "train");
+// With --extra, more PDFs of the train packages fit the model and choose the cut too.
+const train = docs.filter((d) => d.half === "train" || d.half === "train-extra");
 const xs = train.flatMap((d) => d.x.map((r) => [1, ...r]));
 const ys = train.flatMap((d) => d.y);
 console.log(`train candidates: ${ys.length}, headings among them: ${ys.filter((v) => v === 1).length}`);
@@ -100,6 +112,18 @@ const meanF1 = (list: readonly Doc[], model: HeadingModel): number =>
       layoutF1(d.reference, nestHeadings(keepLikelyHeadings(d.headings, headingContext(d.ctx), model))).f1,
     0,
   ) / list.length;
+console.log(
+  `train mean F1 with the weights in use: ${(100 * meanF1(train, HEADING_MODEL)).toFixed(1)}` +
+    (values.extra
+      ? ` (train half alone ${(
+          100 *
+            meanF1(
+              train.filter((d) => d.half === "train"),
+              HEADING_MODEL,
+            )
+        ).toFixed(1)})`
+      : ""),
+);
 let best: HeadingModel = { ...base, threshold: 0, lookWeight: 0 };
 let bestF1 = meanF1(train, best);
 console.log(`train mean F1 keeping every candidate: ${(100 * bestF1).toFixed(1)}`);
@@ -128,8 +152,9 @@ console.log(
   `cut: ${model.threshold}`,
   `look weight: ${model.lookWeight}`,
 );
-for (const half of ["train", "validation"]) {
+for (const half of ["train", "train-extra", "validation"]) {
   const list = docs.filter((d) => d.half === half);
+  if (list.length === 0) continue;
   let right = 0;
   let all = 0;
   for (const d of list) {
@@ -141,7 +166,7 @@ for (const half of ["train", "validation"]) {
     });
   }
   console.log(
-    `${half}: candidates classified right (p ≥ 0.5) ${((100 * right) / all).toFixed(1)} %, mean tree F1 ${(100 * meanF1(list, model)).toFixed(1)}`,
+    `${half}: candidates classified right (p ≥ 0.5) ${((100 * right) / all).toFixed(1)} %, mean tree F1 ${(100 * meanF1(list, model)).toFixed(1)} (weights in use ${(100 * meanF1(list, HEADING_MODEL)).toFixed(1)})`,
   );
 }
 if (!values.dry) {

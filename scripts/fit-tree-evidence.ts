@@ -1,15 +1,18 @@
 /**
  * Fits the layout tree's evidence model (packages/pageindex-loader/src/pdf/structure/
  * tree-evidence.ts): a logistic regression from a tree's features to "level-aware F1 ≥ 0.8",
- * on the TRAIN half's rows only (written by `scripts/eval-devset-layout.ts --features FILE`),
+ * on the TRAIN half's rows and the extra train-package PDFs only (written by
+ * `scripts/eval-devset-layout.ts --extra --features FILE`),
  * L2-regularised, classes weighted to equal total weight (few trees are bad: unweighted, no
  * score would fall below the warning line), by full-batch gradient descent. Writes the weights to tree-evidence-weights.ts
  * and prints how the fitted score separates good from bad trees on both halves.
  *
- * Run: npx tsx scripts/eval-devset-layout.ts --features /tmp/rows.json && npx tsx scripts/fit-tree-evidence.ts /tmp/rows.json
+ * Run: npx tsx scripts/eval-devset-layout.ts --half train --extra --features /tmp/rows.json && npx tsx scripts/fit-tree-evidence.ts /tmp/rows.json
  */
+import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DOUBTED } from "../packages/pageindex-loader/src/pdf/structure/confidence.js";
 import {
   type EvidenceModel,
   evidenceDoubts,
@@ -27,7 +30,8 @@ const RATE = 0.5;
 const file = process.argv[2];
 if (!file) throw new Error("usage: fit-tree-evidence.ts rows.json");
 const rows = JSON.parse(readFileSync(file, "utf8")) as LayoutRow[];
-const train = rows.filter((r) => r.half === "train");
+// The train half and the extra train-package PDFs (eval-devset-layout.ts --extra): never validation.
+const train = rows.filter((r) => r.half === "train" || r.half === "train-extra");
 const x = (r: LayoutRow): number[] => FEATURE_NAMES.map((n) => r.features[n]);
 const y = (r: LayoutRow): number => (r.f1 >= GOOD_F1 ? 1 : 0);
 
@@ -63,21 +67,24 @@ const target = join(
 writeFileSync(
   target,
   `/**
- * Fitted by scripts/fit-tree-evidence.ts on the train half of the split dev set (${train.length} PDFs;
- * target: level-aware F1 ≥ ${GOOD_F1}). Weights in FEATURE_NAMES order: ${FEATURE_NAMES.join(", ")}.
+ * Fitted by scripts/fit-tree-evidence.ts on the train half of the split dev set and more PDFs of
+ * its packages (${train.length} PDFs; target: level-aware F1 ≥ ${GOOD_F1}). Weights in FEATURE_NAMES
+ * order: ${FEATURE_NAMES.join(", ")}.
  */
 // The shape of \`EvidenceModel\` (tree-evidence.ts), written out: that module imports this one.
 export const EVIDENCE_MODEL: { bias: number; weights: readonly number[] } = ${JSON.stringify(model)};
 `,
 );
+// Formatted as the linter wants it.
+execFileSync("npx", ["biome", "format", "--write", target], { stdio: "ignore" });
 console.log(`weights written to ${target}`);
 console.log(FEATURE_NAMES.map((n, i) => `${n}: ${model.weights[i]}`).join(", "), `bias: ${model.bias}`);
-for (const half of ["train", "validation"]) {
+for (const half of ["train", "train-extra", "validation"]) {
   const list = rows.filter((r) => r.half === half);
-  // As the loader weighs it: the score warns only where some evidence disagrees (a doubt it can name).
+  // As the loader weighs it (layout.ts): a named doubt puts the tree below the line, at most DOUBTED.
   const scored = list.map((r) => ({
     r,
-    p: evidenceDoubts(r.features).length > 0 ? evidenceScore(r.features, model) : 1,
+    p: evidenceDoubts(r.features).length > 0 ? Math.min(evidenceScore(r.features, model), DOUBTED) : 1,
   }));
   const good = scored.filter((s) => y(s.r) === 1);
   const bad = scored.filter((s) => y(s.r) === 0);

@@ -10,7 +10,7 @@ import type { ParsedPdf } from "../packages/pageindex-loader/src/pdf/read/read-p
 import { type LayoutContext, layoutContext } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
 import { outlineStructure } from "../packages/pageindex-loader/src/pdf/structure/outline.js";
 import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
-import { SPLIT_DEVSET, type SplitDoc } from "./devset-split.js";
+import { SPLIT_DEVSET, type SplitDoc, TRAIN_EXTRA } from "./devset-split.js";
 import { referenceEntries } from "./layout-devset-score.js";
 import { parsedPdf } from "./parsed-pdf-cache.js";
 import { noReference, onPrintedPages, printedFurniture } from "./reference-pages.js";
@@ -29,6 +29,8 @@ export interface LayoutDevDoc {
   /** Reference entries moved off their bookmark's page (0 with `outlinePages`). */
   moved: number;
   ctx: LayoutContext;
+  /** One of TRAIN_EXTRA: a fitting row, not in the train half's mean. */
+  extra: boolean;
 }
 
 /** Which PDFs to read. */
@@ -38,6 +40,8 @@ export interface LayoutDevsetOptions {
   only?: string | undefined;
   /** Keep the bookmarks' own pages (the reference before reference-pages.ts). */
   outlinePages?: boolean | undefined;
+  /** Also the extra train-package PDFs (TRAIN_EXTRA), after the split set, with `extra` set. */
+  extra?: boolean | undefined;
 }
 
 /**
@@ -48,7 +52,8 @@ export async function* layoutDevsetDocs(
   options: LayoutDevsetOptions,
   onSkip: (label: string, why: string) => void = () => {},
 ): AsyncGenerator<LayoutDevDoc> {
-  for (const doc of SPLIT_DEVSET) {
+  const extra = new Set<SplitDoc>(options.extra ? TRAIN_EXTRA : []);
+  for (const doc of [...SPLIT_DEVSET, ...extra]) {
     if (options.half && doc.half !== options.half) continue;
     const label = `${doc.pkg}/${basename(doc.path).replace(/\.gz$/, "")}`;
     if (options.only && !label.includes(options.only)) continue;
@@ -73,6 +78,7 @@ export async function* layoutDevsetDocs(
       reference: printed.entries,
       moved: printed.moved,
       ctx,
+      extra: extra.has(doc),
     };
   }
 }

@@ -421,6 +421,35 @@ describe("layout depth follows the document", () => {
     ]);
   });
 
+  it("a full table of contents after a short one (Texinfo) is the contents, and neither is sections", async () => {
+    const titles = ["Basics", "Arrays", "Ranges", "Strings", "Files", "Errors"];
+    // Chapters start on page 4: a short contents, a blank verso, then the full contents.
+    const shortContents: PageSpec = {
+      lines: [
+        { text: "Short Contents", size: 16, bold: true, gap: 6 },
+        ...titles.map((t, i) => tocLine(`${i + 1} ${t}`, i + 4)),
+      ],
+    };
+    const full = tocPage(
+      titles.flatMap((t, i) => [
+        { title: `${i + 1} ${t}`, page: i + 4 },
+        { title: `${i + 1}.1 Scope`, page: i + 4, level: 2 },
+      ]),
+    );
+    const plain = (text: string): LineSpec => ({ text, gap: 14 });
+    const tree = await layout([
+      shortContents,
+      { lines: ["ii"] },
+      full,
+      // The sections are set like body text: only the full contents places them.
+      ...titles.map((t, i) => ({
+        lines: [h(`${i + 1} ${t}`, 16), ...body(8, i), plain(`${i + 1}.1 Scope`), ...body(8, i + 100)],
+      })),
+    ]);
+    expect(tree.metadata?.pdf).toMatchObject({ printedToc: { pages: [3] } });
+    expect(outline(tree)).toEqual(titles.flatMap((t, i) => chapterOutline(i + 1, t)));
+  });
+
   it("a second copy of the contents at the back (Texinfo) is not sections", async () => {
     const entries = [
       { title: "1 Introduction", page: 2 },
@@ -440,6 +469,16 @@ describe("layout depth follows the document", () => {
       { lines: backLines },
     ]);
     expect(outline(tree)).toEqual([...chapterOutline(1, "Introduction"), ...chapterOutline(2, "Usage")]);
+  });
+
+  it("a command line or a parameter set in a heading's look ('$ gcc …', '&optional') is not a section", async () => {
+    const code = (text: string): LineSpec => ({ text, bold: true, size: 12, gap: 14 });
+    const tree = await layout([
+      { lines: [h("1 Overview", 16), ...body(4, 1), code("$ gcc -g -o sample sample.c"), ...body(6, 2)] },
+      { lines: [h("1.1 Scope", 12), ...body(4, 3), code("&optional error"), ...body(6, 4)] },
+      { lines: [h("2 Usage", 16), ...body(4, 5), h("2.1 Scope", 12), ...body(8, 6)] },
+    ]);
+    expect(outline(tree)).toEqual([...chapterOutline(1, "Overview"), ...chapterOutline(2, "Usage")]);
   });
 
   it("admonitions ('Note', 'Tip', 'Caution:') are not sections", async () => {

@@ -100,6 +100,53 @@ describe("tree evidence", () => {
     expect(prose.listLike).toBe(0.5);
   });
 
+  it("doubts a chapter title read again as its first section, and labels read twice in a row", () => {
+    const repeated = treeFeatures(
+      [
+        entry("1 Developer Notes", 3, [entry("Developer Notes", 3), entry("1.1 The Development Cycle", 4)]),
+        entry("2 Storage Design", 9, [entry("2.1 Connections", 9), entry("Connections", 9)]),
+      ],
+      agreeing,
+      undefined,
+    );
+    expect(repeated.repeatedTitles).toBeCloseTo(2 / 6);
+    expect(evidenceDoubts(repeated).join("; ")).toMatch(/repeat the one before/);
+    // The same title under two parents, or in another case, is no doubt: a guide's "Observer"
+    // chapter and the reference's "observer" module.
+    const guide = treeFeatures(
+      [
+        entry("1 User's Guide", 3, [entry("1.1 Introduction", 3), entry("1.2 Observer", 4)]),
+        entry("2 Reference Manual", 9, [entry("Observer", 10), entry("observer", 11), entry("ttb", 12)]),
+      ],
+      agreeing,
+      undefined,
+    );
+    expect(guide.repeatedTitles).toBe(0);
+    expect(evidenceDoubts(guide)).toEqual([]);
+  });
+
+  it("doubts titles that open with a symbol: a function's parameters read as sections", () => {
+    const f = treeFeatures(
+      [
+        entry("1 Introduction", 3),
+        entry("2 UIOP/UTILITY", 5, [entry("&optional error", 6), entry("&rest format-arguments", 7)]),
+        entry("3 UIOP/OS", 9, [entry("&allow-other-keys", 10)]),
+      ],
+      agreeing,
+      undefined,
+    );
+    expect(f.symbolTitles).toBeCloseTo(3 / 6);
+    // A named doubt puts the tree below the warning line whatever the model's score (layout.ts).
+    expect(evidenceDoubts(f).join("; ")).toMatch(/open with a symbol/);
+    // Quoted and bracketed titles are titles.
+    const quoted = treeFeatures(
+      [entry('"Hello" in C', 2), entry("(Optional) Tuning", 4)],
+      agreeing,
+      undefined,
+    );
+    expect(quoted.symbolTitles).toBe(0);
+  });
+
   it("a tree the evidence doubts is below the warning line even where the model would pass it", async () => {
     const titles = [
       "1 Introduction",

@@ -78,7 +78,10 @@ function tocSkip(ctx: LayoutContext): {
   const toc = ctx.toc;
   const copies = ctx.contentsCopies ?? [];
   if (!toc) return { skipPages: new Set(copies) };
-  return { skipPages: new Set([...toc.pages.slice(0, -1), ...copies]), skipBefore: toc.end };
+  return {
+    skipPages: new Set([...(toc.shortPages ?? []), ...toc.pages.slice(0, -1), ...copies]),
+    skipBefore: toc.end,
+  };
 }
 
 /** A body heading that is most of a TOC title on its page: a piece of that title's display. */
@@ -90,6 +93,12 @@ function partOf(body: string, toc: string): boolean {
 
 /** The title of a contents page itself, as a TOC entry. */
 const CONTENTS_ENTRY = /^(?:short contents|contents|table of contents|summary contents)$/i;
+
+/**
+ * A line opening with a shell prompt or a sigil ("$ gcc -g …", "&optional error", "#include") is
+ * code set in a heading's look, never a section's title.
+ */
+const PROMPT_OR_SIGIL = /^[$&%#>@]/;
 
 const byPosition = (a: Heading, b: Heading): number => a.page - b.page || a.line - b.line;
 
@@ -107,7 +116,7 @@ export interface LayoutCandidates {
 export function layoutCandidates(ctx: LayoutContext): LayoutCandidates {
   const found = dropInitials(
     findHeadings(ctx.pages, { body: ctx.body, furniture: ctx.furniture, ...tocSkip(ctx) }).filter(
-      (h) => h.strength === "strong",
+      (h) => h.strength === "strong" && !PROMPT_OR_SIGIL.test(h.title.trim()),
     ),
   );
   // A contents page's own title read as an entry ("Short Contents" over Texinfo's chapters) is

@@ -20,6 +20,8 @@ export interface TocEntry {
 export interface PrintedToc {
   /** Physical pages the TOC occupies. */
   pages: number[];
+  /** Pages of a shorter contents before it (chapters only), which it replaced: no sections either. */
+  shortPages?: number[];
   entries: TocEntry[];
   /** Physical minus printed page number, when the TOC has page numbers and some titles were found. */
   offset?: number;
@@ -242,6 +244,55 @@ export function findContentsCopies(
   return out;
 }
 
+/** How many pages may separate a short contents from the full one after it (a blank verso). */
+const CONTENTS_GAP = 3;
+
+/** The run of TOC-like pages starting at `from` (empty when that page is none). */
+function tocRun(pages: readonly ParsedPage[], from: number, options: FindTocOptions): number[] {
+  const run: number[] = [];
+  // Once started a TOC runs on past the scanned pages (a 700-page manual's contents fill pages 5 to 30).
+  for (let n = from; n <= pages.length; n++) {
+    const page = pages[n - 1] as ParsedPage;
+    const continuing = run.length > 0;
+    if (continuing && page.lines.slice(0, 8).some((l) => LIST_OF.test(normalizeTitle(l.text)))) break;
+    if (!looksLikeTocPage(page, options.furniture?.get(n), continuing)) break;
+    run.push(n);
+  }
+  return run;
+}
+
+/**
+ * The pages of the printed table of contents: the first run of TOC-like pages starting within
+ * the scanned pages, or a fuller contents right after it. A short contents (chapters only) is
+ * often followed by the full one (Texinfo's "Short Contents" then "Table of Contents"): a run
+ * titled as contents that starts within {@link CONTENTS_GAP} pages of the first and lists more
+ * entries replaces it.
+ */
+function contentsRun(
+  pages: readonly ParsedPage[],
+  options: FindTocOptions,
+): { pages: number[]; shortPages?: number[] } {
+  const entryCount = (run: readonly number[]): number =>
+    run.reduce((n, p) => n + tocLinesOf(pages[p - 1] as ParsedPage, options.furniture?.get(p)).length, 0);
+  let best: number[] = [];
+  for (let n = 1; n <= Math.min(options.scanPages, pages.length); n++) {
+    const run = tocRun(pages, n, options);
+    if (run.length > 0) {
+      best = run;
+      break;
+    }
+  }
+  const last = best[best.length - 1] as number;
+  for (let n = last + 1; n <= Math.min(last + CONTENTS_GAP, pages.length); n++) {
+    const page = pages[n - 1] as ParsedPage;
+    if (!page.lines.slice(0, 8).some((l) => CONTENTS_TITLE.test(normalizeTitle(l.text)))) continue;
+    const run = tocRun(pages, n, options);
+    if (run.length > 0 && entryCount(run) > entryCount(best)) return { pages: run, shortPages: best };
+    break;
+  }
+  return { pages: best };
+}
+
 /**
  * Finds a printed table of contents in the first pages, reads its entries (title, printed
  * page, level) and places them: the printed→physical offset is the most common difference
@@ -252,17 +303,8 @@ export function findPrintedToc(
   pages: readonly ParsedPage[],
   options: FindTocOptions,
 ): PrintedToc | undefined {
-  const tocPages: number[] = [];
-  // The TOC must start within the first pages; once started it runs on past them (a 700-page
-  // manual's contents fill pages 5 to 30).
-  for (const page of pages) {
-    const continuing = tocPages.length > 0 && tocPages[tocPages.length - 1] === page.pageNumber - 1;
-    if (!continuing && page.pageNumber > options.scanPages) break;
-    if (continuing && page.lines.slice(0, 8).some((l) => LIST_OF.test(normalizeTitle(l.text)))) break;
-    if (looksLikeTocPage(page, options.furniture?.get(page.pageNumber), continuing))
-      tocPages.push(page.pageNumber);
-    else if (tocPages.length > 0) break;
-  }
+  const run = contentsRun(pages, options);
+  const tocPages = run.pages;
   if (tocPages.length === 0) return undefined;
 
   const raw = joinWrapped(
@@ -439,5 +481,12 @@ export function findPrintedToc(
   });
   headings.sort((a, b) => a.page - b.page || a.line - b.line);
 
-  return { pages: tocPages, end, entries, ...(offset !== undefined ? { offset } : {}), headings };
+  return {
+    pages: tocPages,
+    ...(run.shortPages ? { shortPages: run.shortPages } : {}),
+    end,
+    entries,
+    ...(offset !== undefined ? { offset } : {}),
+    headings,
+  };
 }

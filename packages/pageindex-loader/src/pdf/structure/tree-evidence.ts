@@ -27,6 +27,13 @@ export interface TreeFeatures {
   depth: number;
   /** Numbered headings nest as their numbers say (the layout confidence's `numbering`). */
   numbering: number;
+  /**
+   * Share of top-two-level titles (numbering aside) that repeat the title just before them: a
+   * chapter's title read again as its first section, a label read twice.
+   */
+  repeatedTitles: number;
+  /** Share of top-two-level titles opening with a symbol ("&optional error"): code, not titles. */
+  symbolTitles: number;
 }
 
 /** The features in the order the weights use. */
@@ -38,6 +45,8 @@ export const FEATURE_NAMES = [
   "numbered",
   "depth",
   "numbering",
+  "repeatedTitles",
+  "symbolTitles",
 ] as const satisfies ReadonlyArray<keyof TreeFeatures>;
 
 /** Fitted logistic weights: a bias, and one weight per feature in {@link FEATURE_NAMES} order. */
@@ -74,6 +83,27 @@ function sentenceLike(title: string): boolean {
 
 const share = (n: number, of: number): number => (of === 0 ? 0 : n / of);
 
+/**
+ * Share of top-two-level nodes whose title is the one just before it in reading order, numbering
+ * aside where one of the two has none: a chapter's title again under it, a label twice in a row.
+ * ("1.1 Details" after "2.1 Details" are two sections; the same title under two parents,
+ * "Observer" in a guide and in a reference, is no doubt.)
+ */
+function repeatedShare(entries: readonly SectionEntry[]): number {
+  // Case counts: a guide's "Observer" chapter and the reference's "observer" module are two.
+  const key = (t: string): string => stripNumbering(t).replace(/\s+/g, " ").trim();
+  const flat = entries.flatMap((e) => [e, ...e.children]).map((e) => e.title);
+  const repeats = (a: string, b: string): boolean =>
+    key(a) !== "" &&
+    key(a) === key(b) &&
+    (parseNumbering(a) === undefined || parseNumbering(b) === undefined);
+  const repeated = flat.filter((t, i) => i > 0 && repeats(t, flat[i - 1] as string));
+  return share(repeated.length, flat.length);
+}
+
+/** A title opening with a symbol ("&optional error", "-x", "(define"): code or a parameter, not a title. */
+const SYMBOL_START = /^[^\p{L}\p{N}"'“‘(]/u;
+
 /** The features of a layout tree. */
 export function treeFeatures(
   entries: readonly SectionEntry[],
@@ -91,6 +121,8 @@ export function treeFeatures(
     numbered: share(top.filter((t) => parseNumbering(t) !== undefined).length, top.length),
     depth: confidence.depth,
     numbering: confidence.numbering,
+    repeatedTitles: repeatedShare(entries),
+    symbolTitles: share(topTwo.filter((t) => SYMBOL_START.test(t.trim())).length, topTwo.length),
   };
 }
 
@@ -110,5 +142,10 @@ export function evidenceDoubts(features: TreeFeatures): string[] {
   if (features.wordTitles > 0) out.push('top-level titles that are bare words ("ONE", "CHAPTER")');
   if (features.listLike >= 0.1) out.push("titles that read like list items or sentences");
   if (features.wrapper > 0) out.push('one wrapper node (a title page or a "Version" line) holds the tree');
+  // Above what good train trees show (Erlang's guides repeat a chapter's title once: up to 0.14).
+  if (features.repeatedTitles >= 0.15)
+    out.push("titles that repeat the one before them (a running head or a label read as a section)");
+  if (features.symbolTitles >= 0.1)
+    out.push('titles that open with a symbol ("&optional"): code read as headings');
   return out;
 }
