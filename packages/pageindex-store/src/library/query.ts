@@ -119,6 +119,16 @@ export const AGGREGATION = {
    * 63 at 2,545 tokens); 1,000 lost two offline and one oracle question of the first 36.
    */
   candidateRows: 3_000,
+  /**
+   * When some sections hold several of a query's terms (see {@link atLeastOf}), the sections
+   * holding one term only are candidates too when the rarest terms' rows fit in this many (a
+   * rare word alone can still outweigh two common ones); else they are left out, so a query's
+   * cost follows the rows holding several of its terms, not the library's size. Measured on the
+   * Debian library dev set (66 questions; offline hit@3, right document in the top 3, oracle):
+   * 300: 41, 58, 64; 500: 42, 58, 64; 1,000: 42, 60, 64; 3,000: 42, 59, 64 (without the
+   * co-occurrence candidates, 3,000 rows of the rarest terms: 42, 59, 64).
+   */
+  singleTermRows: 1_000,
 } as const;
 
 /** A query term and how many rows (sections, or cards) hold it. */
@@ -128,18 +138,72 @@ export interface CountedTerm extends QueryTerm {
 
 /**
  * The terms that choose candidates ({@link AGGREGATION}`.candidateRows`): the rarest first,
- * while together they are found in at most `budget` rows, and at least one. Query order kept.
+ * while together they are found in at most `budget` rows, and at least `least` (default one).
+ * Query order kept.
  */
-export function candidateTerms<T extends CountedTerm>(terms: readonly T[], budget: number): T[] {
+export function candidateTerms<T extends CountedTerm>(terms: readonly T[], budget: number, least = 1): T[] {
   const rarest = [...terms].sort((a, b) => a.rows - b.rows);
   const kept = new Set<T>();
   let rows = 0;
   for (const term of rarest) {
-    if (kept.size > 0 && rows + term.rows > budget) break;
+    if (kept.size >= least && rows + term.rows > budget) break;
     kept.add(term);
     rows += term.rows;
   }
   return terms.filter((t) => kept.has(t));
+}
+
+/**
+ * Conjunctions at most in a co-occurrence query (`atLeastOf(m, k terms)` holds C(k, m) of them):
+ * bounds the query's size, so its cost stays that of merging a few posting lists.
+ */
+export const MAX_CONJUNCTIONS = 256;
+
+function combinations(k: number, m: number): number {
+  let out = 1;
+  for (let i = 0; i < m; i += 1) out = (out * (k - i)) / (i + 1);
+  return out;
+}
+
+/**
+ * The terms whose co-occurrence (at least `m` of them in a row) chooses candidates: the query's
+ * terms found in some row, the rarest of them as many as keep C(k, m) ≤ {@link MAX_CONJUNCTIONS},
+ * in query order; none when fewer than `m` are found.
+ */
+export function cooccurringTerms<T extends CountedTerm>(terms: readonly T[], m: number): T[] {
+  let k = Math.min(terms.length, m);
+  while (k < terms.length && combinations(k + 1, m) <= MAX_CONJUNCTIONS) k += 1;
+  if (m < 2 || k < m) return [];
+  const rarest = new Set([...terms].sort((a, b) => a.rows - b.rows).slice(0, k));
+  return terms.filter((t) => rarest.has(t));
+}
+
+/** How an engine writes a boolean query over terms (see {@link atLeastOf}). */
+export interface BooleanSyntax {
+  term(term: string): string;
+  and(left: string, right: string): string;
+  or(left: string, right: string): string;
+  /** Rows matching `left` and not holding `term`. */
+  without(left: string, term: string): string;
+}
+
+/**
+ * A boolean query matching the rows that hold at least `m` of `terms` (1 ≤ m ≤ terms.length):
+ * `t₁ AND atLeast(m−1, rest) OR atLeast(m, rest) NOT t₁`. The two branches never match the same
+ * row, and each term appears once in the branch a row matches, so an engine that scores the
+ * query's matching occurrences (FTS5's bm25) scores each term of a row once. A GIN or FTS5 index
+ * answers it by merging posting lists, before a single row is read or scored: what a query
+ * costs is then the rows holding several of its terms, not the rows holding any.
+ */
+export function atLeastOf(m: number, terms: readonly string[], syntax: BooleanSyntax): string {
+  const [first, ...rest] = terms;
+  if (first === undefined || m < 1 || m > terms.length)
+    throw new RangeError(`atLeastOf(${m}, ${terms.length} terms)`);
+  if (m === 1) return terms.map((t) => syntax.term(t)).reduce((a, b) => syntax.or(a, b));
+  const withFirst = syntax.and(syntax.term(first), atLeastOf(m - 1, rest, syntax));
+  return m > rest.length
+    ? withFirst
+    : syntax.or(withFirst, syntax.without(atLeastOf(m, rest, syntax), first));
 }
 
 /** A section's score once back matter is discounted (unless the query asks for it). */

@@ -17,6 +17,7 @@ import {
   bySectionScore,
   candidateTerms,
   cardFieldTerms,
+  cooccurringTerms,
   discounted,
   type LibraryQuery,
   type QueryTerm,
@@ -35,7 +36,7 @@ import type {
   SearchLibraryOptions,
   SectionHit,
 } from "../types.js";
-import { ftsCandidateMatch, ftsMatch } from "./match.js";
+import { ftsAtLeastMatch, ftsCandidateMatch, ftsMatch } from "./match.js";
 import { type Connection, openConnection, type Statement } from "./open.js";
 import { SECTION_ID, sectionId, sectionOwner } from "./schema.js";
 
@@ -72,16 +73,27 @@ interface SectionRow {
   end_line: number | null;
 }
 
+/** A section row id and its FTS5 rank (bm25, lower is better). */
+interface RankedRow {
+  id: number;
+  rank: number;
+}
+
 /** A scored section row before its fields are loaded; `docId` is its document's row number. */
 interface ScoredRow extends ScoredSection {
   id: number;
   doc: number;
 }
 
-/** A search's terms found in some section, and the rare ones that choose its candidates. */
+/** A search's terms found in some section, and how they choose its candidates. */
 interface Candidates {
   all: QueryTerm[];
+  /** The rows holding at least `m` of these terms are candidates (when two or more are found). */
+  several?: { terms: QueryTerm[]; m: number };
+  /** The rows holding any of these are candidates (none when `several` found enough). */
   rare: QueryTerm[];
+  /** The terms rare in sections, whose cards are scored (see `cardScores`). */
+  uncommon: QueryTerm[];
 }
 
 /** Which documents a search may return: all (`undefined`), or these document rows. */
@@ -398,22 +410,44 @@ export class SqliteLibraryIndex implements LibraryIndex {
   }
 
   /**
-   * The terms a search matches rows by: the query's terms found in some section, and the rarest
-   * of them, those that together are found in at most `candidateRows` sections (see
-   * {@link candidateTerms}). Rows holding a rare term are scored on every term
-   * ({@link ftsCandidateMatch}): FTS5 scores each row its query matches, so a query's cost follows
-   * the rare terms' rows, not the library's size. Each term costs one count that stops past the
-   * budget. Undefined (every term searched) when a few documents are searched one range each, or
-   * when no term is in any section (a card may still hold one).
+   * The terms a search matches rows by: the query's terms found in some section, and how they
+   * choose candidates. Rows holding several of the (rarest few) terms come first: the index
+   * intersects their posting lists before scoring anything, and the fewest terms a row must hold
+   * (2, 3, …) is the least whose rows fit in `candidateRows` (see `atLeastOf`). Rows holding
+   * one term only join them when the rarest terms' rows fit in {@link AGGREGATION}`.singleTermRows`,
+   * or, when no row holds two terms, are the candidates on their own (the rarest terms, together
+   * in at most `candidateRows` rows, always one; see {@link candidateTerms}). FTS5 scores each
+   * row its query matches (about 5 µs a row), so a query's cost follows these rows, not the
+   * library's size. Each term and each tier costs one count that stops past the budget.
+   * Undefined (every term searched) when a few documents are searched one range each, or when
+   * no term is in any section (a card may still hold one).
    */
   private candidates(q: LibraryQuery, scope: Scope): Candidates | undefined {
     if (scope && scope.length <= RANGE_QUERIES) return undefined;
     const probe = "SELECT count(*) FROM (SELECT 1 FROM section_terms WHERE section_terms MATCH ? LIMIT ?)";
-    const found = q.terms
-      .map((t) => ({ ...t, rows: Number(this.value(probe, ftsMatch([t]), this.candidateRows + 1)) }))
-      .filter((t) => t.rows > 0);
+    const count = (match: string) => Number(this.value(probe, match, this.candidateRows + 1));
+    const found = q.terms.map((t) => ({ ...t, rows: count(ftsMatch([t])) })).filter((t) => t.rows > 0);
     if (found.length === 0) return undefined;
-    return { all: found, rare: candidateTerms(found, this.candidateRows) };
+    const uncommon = candidateTerms(found, this.candidateRows);
+    for (let m = 2; ; m += 1) {
+      const several = cooccurringTerms(found, m);
+      if (several.length === 0) break;
+      const rows = count(ftsAtLeastMatch(several, several, m));
+      if (rows === 0) break;
+      if (rows <= this.candidateRows || m === several.length) {
+        const rare = candidateTerms(found, Math.min(this.candidateRows, AGGREGATION.singleTermRows), 0);
+        return { all: found, several: { terms: several, m }, rare, uncommon };
+      }
+    }
+    return { all: found, rare: uncommon, uncommon };
+  }
+
+  /** The FTS5 queries whose matches are a search's candidates, each scored on every term. */
+  private candidateMatches(chosen: Candidates): string[] {
+    const out: string[] = [];
+    if (chosen.several) out.push(ftsAtLeastMatch(chosen.all, chosen.several.terms, chosen.several.m));
+    if (chosen.rare.length > 0) out.push(ftsCandidateMatch(chosen.all, chosen.rare));
+    return out;
   }
 
   /**
@@ -430,7 +464,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
     rows: number,
     chosen: Candidates | undefined,
   ): ScoredRow[] {
-    let found: Array<{ id: number; rank: number }>;
+    let found: RankedRow[];
     if (scope && scope.length <= RANGE_QUERIES) {
       // A few documents' rows are few: every term is scored.
       const match = ftsMatch(q.terms);
@@ -448,20 +482,23 @@ export class SqliteLibraryIndex implements LibraryIndex {
       });
     } else if (scope || (filter && Object.keys(filter).length > 0)) {
       if (chosen === undefined) return [];
-      const match = ftsCandidateMatch(chosen.all, chosen.rare);
       const { where, params } = filterClause(filter);
       const only = scope ? `AND d.doc IN (${scope.join(",")})` : "";
       const source = `SELECT rowid AS id, rank FROM section_terms WHERE section_terms MATCH ?
            AND (rowid / ${SECTION_ID.perDocument}) IN (SELECT d.doc FROM documents d WHERE ${where} ${only})
          ORDER BY rank LIMIT ?`;
-      found = this.rows(source, match, ...params, rows);
-      // The rare terms' sections may all lie outside the allowed documents: then every term.
+      found = mergedRows(
+        this.candidateMatches(chosen).map((match) => this.rows(source, match, ...params, rows)),
+        rows,
+      );
+      // The candidates may all lie outside the allowed documents: then every term.
       if (found.length === 0) found = this.rows(source, ftsMatch(q.terms), ...params, rows);
     } else {
       if (chosen === undefined) return [];
-      found = this.rows(
-        "SELECT rowid AS id, rank FROM section_terms WHERE section_terms MATCH ? ORDER BY rank LIMIT ?",
-        ftsCandidateMatch(chosen.all, chosen.rare),
+      const source =
+        "SELECT rowid AS id, rank FROM section_terms WHERE section_terms MATCH ? ORDER BY rank LIMIT ?";
+      found = mergedRows(
+        this.candidateMatches(chosen).map((match) => this.rows(source, match, rows)),
         rows,
       );
     }
@@ -488,7 +525,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
     filter: CatalogFilter | undefined,
     chosen: Candidates | undefined,
   ): Map<string, number> {
-    const rare = new Set(chosen?.rare.map((t) => t.term));
+    const rare = new Set(chosen?.uncommon.map((t) => t.term));
     const common = new Set(chosen?.all.flatMap((t) => (rare.has(t.term) ? [] : [t.term])));
     const uncommon = q.terms.filter((t) => !common.has(t.term));
     const restricted = scope !== undefined || (filter !== undefined && Object.keys(filter).length > 0);
@@ -589,6 +626,17 @@ export class SqliteLibraryIndex implements LibraryIndex {
       .raw(false)
       .all(...params) as T[];
   }
+}
+
+/**
+ * The rows of several candidate queries, each once (a row two queries match scores the same in
+ * both: every query scores every term), best first.
+ */
+function mergedRows(lists: ReadonlyArray<readonly RankedRow[]>, limit: number): RankedRow[] {
+  if (lists.length === 1) return [...(lists[0] ?? [])];
+  const byId = new Map<number, RankedRow>();
+  for (const list of lists) for (const row of list) byId.set(row.id, row);
+  return [...byId.values()].sort((a, b) => a.rank - b.rank || a.id - b.id).slice(0, limit);
 }
 
 /** A section row as a hit, with its (discounted) score. */
