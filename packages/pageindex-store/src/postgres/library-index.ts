@@ -53,6 +53,11 @@ export interface PostgresLibraryIndexOptions extends PostgresConnectionOptions {
    * query's cost does not grow with the library.
    */
   candidateRows?: number;
+  /**
+   * Rows holding one query term only read beside those holding several (default
+   * {@link AGGREGATION}`.singleTermRows`): the rarest terms' rows, when they fit.
+   */
+  singleTermRows?: number;
   /** Documents written per transaction by {@link PostgresLibraryIndex.putDocuments} (default 500). */
   writeBatchDocs?: number;
 }
@@ -178,6 +183,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
   private readonly tables: LibraryTables;
   private readonly lockKey: string;
   private readonly candidateRows: number;
+  private readonly singleTermRows: number;
   private readonly writeBatchDocs: number;
   private owned = false;
 
@@ -192,6 +198,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     this.lockKey = `pageindex-library ${schema}`;
     this.commandTimeoutMs = Math.max(0, options.commandTimeoutMs ?? DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS);
     this.candidateRows = Math.max(1, options.candidateRows ?? AGGREGATION.candidateRows);
+    this.singleTermRows = Math.max(0, options.singleTermRows ?? AGGREGATION.singleTermRows);
     this.writeBatchDocs = Math.max(1, options.writeBatchDocs ?? 500);
   }
 
@@ -547,7 +554,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
    * The candidates of rows holding at least `m` of `several` (the GIN index intersects their
    * posting lists: no other row is read), at most `candidateRows` + 1 (one more shows an
    * overflow), and the rows holding one of the rarest terms only while those fit in
-   * {@link AGGREGATION}`.singleTermRows`.
+   * `singleTermRows`.
    */
   private cooccurrenceSources(
     terms: readonly RankedTerm[],
@@ -556,9 +563,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
   ): CandidateSource[] {
     const chosen = atLeast(m, several);
     const sources: CandidateSource[] = [{ query: chosen, rows: this.candidateRows + 1 }];
-    const single = candidateTerms(terms, Math.min(this.candidateRows, AGGREGATION.singleTermRows), 0);
-    if (single.length > 0)
-      sources.push({ query: `(${anyOf(single)}) & !(${chosen})`, rows: AGGREGATION.singleTermRows });
+    const single = candidateTerms(terms, Math.min(this.candidateRows, this.singleTermRows), 0);
+    if (single.length > 0) sources.push({ query: `(${anyOf(single)}) & !(${chosen})`, rows: this.singleTermRows });
     return sources;
   }
 

@@ -53,6 +53,11 @@ export interface SqliteLibraryIndexOptions {
    * most this many are scored, each on every query term.
    */
   candidateRows?: number;
+  /**
+   * Sections holding one query term only that a query scores beside those holding several
+   * (default {@link AGGREGATION}`.singleTermRows`): the rarest terms' rows, when they fit.
+   */
+  singleTermRows?: number;
 }
 
 /** Documents named by `docIds` are searched one row-id range each up to this many; more go through a filter. */
@@ -127,12 +132,14 @@ export class SqliteLibraryIndex implements LibraryIndex {
   private readonly db: Connection;
   private readonly statements = new Map<string, Statement>();
   private readonly candidateRows: number;
+  private readonly singleTermRows: number;
 
   private constructor(db: Connection, path: string, options: SqliteLibraryIndexOptions) {
     this.db = db;
     this.path = path;
     this.readOnly = options.readOnly ?? false;
     this.candidateRows = Math.max(1, options.candidateRows ?? AGGREGATION.candidateRows);
+    this.singleTermRows = Math.max(0, options.singleTermRows ?? AGGREGATION.singleTermRows);
   }
 
   /**
@@ -414,7 +421,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
    * choose candidates. Rows holding several of the (rarest few) terms come first: the index
    * intersects their posting lists before scoring anything, and the fewest terms a row must hold
    * (2, 3, …) is the least whose rows fit in `candidateRows` (see `atLeastOf`). Rows holding
-   * one term only join them when the rarest terms' rows fit in {@link AGGREGATION}`.singleTermRows`,
+   * one term only join them when the rarest terms' rows fit in `singleTermRows`,
    * or, when no row holds two terms, are the candidates on their own (the rarest terms, together
    * in at most `candidateRows` rows, always one; see {@link candidateTerms}). FTS5 scores each
    * row its query matches (about 5 µs a row), so a query's cost follows these rows, not the
@@ -435,7 +442,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
       const rows = count(ftsAtLeastMatch(several, several, m));
       if (rows === 0) break;
       if (rows <= this.candidateRows || m === several.length) {
-        const rare = candidateTerms(found, Math.min(this.candidateRows, AGGREGATION.singleTermRows), 0);
+        const rare = candidateTerms(found, Math.min(this.candidateRows, this.singleTermRows), 0);
         return { all: found, several: { terms: several, m }, rare, uncommon };
       }
     }
