@@ -564,7 +564,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
     const chosen = atLeast(m, several);
     const sources: CandidateSource[] = [{ query: chosen, rows: this.candidateRows + 1 }];
     const single = candidateTerms(terms, Math.min(this.candidateRows, this.singleTermRows), 0);
-    if (single.length > 0) sources.push({ query: `(${anyOf(single)}) & !(${chosen})`, rows: this.singleTermRows });
+    if (single.length > 0)
+      sources.push({ query: `(${anyOf(single)}) & !(${chosen})`, rows: this.singleTermRows });
     return sources;
   }
 
