@@ -302,6 +302,35 @@ export function rankDocuments<H extends ScoredSection>(
   return out.slice(0, options.limit);
 }
 
+/**
+ * The documents whose node counts {@link rankDocuments} still needs, given the counts known
+ * (`sizes`): the length prior only ever lowers a score, so a document whose unlowered score
+ * ranks below `limit` documents already exact can never rise into them. Needed: the documents
+ * with sections and no known count among the first 2 × `limit` of the ranking as it stands, and the
+ * one with the best section score after the prior (every score is scaled to it). Asking until
+ * none is left ranks exactly as if every count were known, reading a few documents' counts
+ * instead of one per document found (up to {@link AGGREGATION}`.sectionRows`).
+ */
+export function unsizedContenders<H extends ScoredSection>(
+  documents: readonly DocumentSections<H>[],
+  cardScores: ReadonlyMap<string, number>,
+  limit: number,
+  sizes: ReadonlyMap<string, number>,
+): string[] {
+  const needed = new Set<string>();
+  const withSections = new Set(documents.map((d) => d.docId));
+  // Twice `limit`: fewer rounds of asking, for a few more counts read.
+  for (const hit of rankDocuments(documents, cardScores, { limit: 2 * limit, sectionsPerDocument: 0, sizes }))
+    if (withSections.has(hit.docId) && !sizes.has(hit.docId)) needed.add(hit.docId);
+  let best: { docId: string; score: number } | undefined;
+  for (const d of documents) {
+    const score = d.score / sizeFactor(sizes.get(d.docId));
+    if (!best || score > best.score) best = { docId: d.docId, score };
+  }
+  if (best && !sizes.has(best.docId)) needed.add(best.docId);
+  return [...needed];
+}
+
 /** What a document's section score is divided by for its length ({@link AGGREGATION}`.sizePrior`). */
 export function sizeFactor(nodeCount: number | undefined): number {
   return 1 + AGGREGATION.sizePrior * Math.log1p(Math.max(0, nodeCount ?? 0));

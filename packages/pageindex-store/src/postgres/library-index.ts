@@ -20,6 +20,7 @@ import {
   SECTION_FIELDS,
   searchLimits,
   toDocumentMatch,
+  unsizedContenders,
 } from "../library/query.js";
 import type {
   LibraryDocumentHit,
@@ -668,10 +669,15 @@ export class PostgresLibraryIndex implements LibraryIndex {
       const documents = aggregateSections(sections);
       const cardScores = await this.rankCards(db, weighted.cards, options);
       // Ranked first; then only the cards of the documents returned are read.
-      const sizes = await this.nodeCounts(
-        db,
-        documents.map((d) => d.docId),
-      );
+      const sizes = new Map<string, number>();
+      for (
+        let ask = unsizedContenders(documents, cardScores, limits.limit, sizes);
+        ask.length > 0;
+        ask = unsizedContenders(documents, cardScores, limits.limit, sizes)
+      ) {
+        const counted = await this.nodeCounts(db, ask);
+        for (const docId of ask) sizes.set(docId, counted.get(docId) ?? 0);
+      }
       const ranked = rankDocuments(documents, cardScores, { ...limits, sizes });
       if (ranked.length === 0) return [];
       const { rows } = await db.query(

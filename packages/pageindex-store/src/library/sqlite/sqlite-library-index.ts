@@ -27,6 +27,7 @@ import {
   sectionFieldTerms,
   summaryLine,
   toDocumentMatch,
+  unsizedContenders,
 } from "../query.js";
 import type {
   LibraryDocumentHit,
@@ -284,10 +285,17 @@ export class SqliteLibraryIndex implements LibraryIndex {
       const documents = aggregateSections(
         this.scored(q, scope, options.filter, AGGREGATION.sectionRows, chosen),
       );
-      const ranked = rankDocuments(documents, this.cardScores(q, scope, options.filter, chosen), {
-        ...limits,
-        sizes: this.nodeCounts(documents.map((d) => Number(d.docId))),
-      });
+      const cardScores = this.cardScores(q, scope, options.filter, chosen);
+      const sizes = new Map<string, number>();
+      for (
+        let ask = unsizedContenders(documents, cardScores, limits.limit, sizes);
+        ask.length > 0;
+        ask = unsizedContenders(documents, cardScores, limits.limit, sizes)
+      ) {
+        const counted = this.nodeCounts(ask.map(Number));
+        for (const doc of ask) sizes.set(doc, counted.get(doc) ?? 0);
+      }
+      const ranked = rankDocuments(documents, cardScores, { ...limits, sizes });
       const cards = this.cardsOf(ranked.map((r) => Number(r.docId)));
       const docIds = new Map([...cards].map(([doc, card]) => [doc, card.docId]));
       const full = this.loadSections(
