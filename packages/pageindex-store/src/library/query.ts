@@ -110,9 +110,10 @@ export const AGGREGATION = {
   /** Section rows an engine scores per query at most (best first), before aggregating. */
   sectionRows: 400,
   /**
-   * Sections a query scores at most, as the SQLite index counts them (its `candidateRows`): the
-   * rows holding the query's rarest terms, those that together are found in at most this many
-   * sections (always one term), each scored on every term. FTS5 scores every row its query
+   * Sections a query scores at most, as the engines count them (their `candidateRows`): the rows
+   * holding at least m of the query's terms (see {@link atLeastOf}), m = 2, 3, … until they fit;
+   * when no row holds two, the rows holding its rarest terms, those that together are found in at
+   * most this many sections (always one term). Each is scored on every term. FTS5 scores every row its query
    * matches (about 5 µs a row), so a query of common words would cost more the larger the
    * library. Measured on the Debian library dev set (scripts/eval-library.ts --split dev): 3,000
    * ranks as 20,000 did (66 questions: offline hit@3 42, right document in the top 3 59; oracle

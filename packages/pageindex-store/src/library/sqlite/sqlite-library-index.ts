@@ -49,9 +49,9 @@ export interface SqliteLibraryIndexOptions {
   /** Open for reading only: never creates or writes the file (writes throw `StoreReadOnlyError`). */
   readOnly?: boolean;
   /**
-   * Sections a query scores at most, as its rarest terms count them (default
-   * {@link AGGREGATION}`.candidateRows`): the rows holding the terms that together are found in at
-   * most this many are scored, each on every query term.
+   * Sections a query scores at most (default {@link AGGREGATION}`.candidateRows`): those holding
+   * at least m of its terms, m the least whose rows fit; when no section holds two, those holding
+   * its rarest terms, together in at most this many. Each is scored on every query term.
    */
   candidateRows?: number;
   /**
