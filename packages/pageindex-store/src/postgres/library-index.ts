@@ -600,7 +600,9 @@ export class PostgresLibraryIndex implements LibraryIndex {
       );
       return (await db.query(sql, params.values)).rows;
     };
-    for (let m = 2; ; m += 1) {
+    // Every row holding a term fits the one-term budget: read them all (a small library).
+    const rows = terms.reduce((sum, t) => sum + t.rows, 0);
+    for (let m = 2; rows > Math.min(this.candidateRows, this.singleTermRows); m += 1) {
       const several = cooccurringTerms(terms, m);
       if (several.length === 0) break;
       const ranked = await rank(this.cooccurrenceSources(terms, several, m));

@@ -444,6 +444,9 @@ export class SqliteLibraryIndex implements LibraryIndex {
     const found = q.terms.map((t) => ({ ...t, rows: count(ftsMatch([t])) })).filter((t) => t.rows > 0);
     if (found.length === 0) return undefined;
     const uncommon = candidateTerms(found, this.candidateRows);
+    // Every row holding a term fits the one-term budget: one query scores them all (a small library).
+    if (found.reduce((sum, t) => sum + t.rows, 0) <= Math.min(this.candidateRows, this.singleTermRows))
+      return { all: found, rare: found, uncommon };
     for (let m = 2; ; m += 1) {
       const several = cooccurringTerms(found, m);
       if (several.length === 0) break;
