@@ -9,7 +9,7 @@ import { libraryEntry } from "../src/library/entry.js";
 import { LIBRARY_FILE, SqliteLibraryIndex } from "../src/library/sqlite/sqlite-library-index.js";
 import { StoreReadOnlyError } from "../src/store/errors.js";
 import { startFixture, type Writer } from "./helpers/spawn.js";
-import { libraryBehaviour, libraryTree } from "./library.behaviour.js";
+import { crowdedLibrary, libraryBehaviour, libraryTree, pairedLibrary } from "./library.behaviour.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/library-process.ts", import.meta.url));
 const dirs: string[] = [];
@@ -85,6 +85,36 @@ describe("SqliteLibraryIndex: files and processes", () => {
     const same = everything.find((h) => h.docId === "doc-7" && h.title === "Housing");
     expect(candidates[0]?.score).toBeCloseTo(same?.score ?? Number.NaN, 9);
     expect(everything.length).toBeGreaterThan(20);
+  });
+
+  it("scores the sections holding several query terms, not every section holding one of them", async () => {
+    const dir = await folder();
+    const all = await SqliteLibraryIndex.open(dir);
+    await all.putDocuments(crowdedLibrary());
+    const everything = await all.searchSections("widget sprocket", { limit: 100 });
+    await all.close();
+    const few = await SqliteLibraryIndex.open(dir, { readOnly: true, candidateRows: 10, singleTermRows: 5 });
+    // "widget" and "sprocket" are in 13 sections each (more than 5): only the section holding
+    // both is scored, with the score it has when every section is.
+    const candidates = await few.searchSections("widget sprocket", { limit: 100 });
+    expect(candidates.map((h) => [h.docId, h.title])).toEqual([["both", "Widget alignment"]]);
+    expect(candidates[0]?.score).toBeCloseTo(everything[0]?.score ?? Number.NaN, 9);
+    expect(everything[0]?.docId).toBe("both");
+    expect(everything.length).toBe(25);
+    expect((await few.searchLibrary("widget sprocket", { limit: 1 })).map((h) => h.docId)).toEqual(["both"]);
+    // A rare word's sections (3, at most 5) are scored beside them; the common words' are not.
+    const rare = await few.searchSections("widget sprocket okapi", { limit: 100 });
+    expect(rare.map((h) => h.docId).sort()).toEqual(["both", "okapi-0", "okapi-1", "okapi-2"]);
+    await few.close();
+  });
+
+  it("asks for rows holding more of the terms while those holding fewer overflow the budget", async () => {
+    const index = await SqliteLibraryIndex.open(await folder(), { candidateRows: 2, singleTermRows: 0 });
+    await index.putDocuments(pairedLibrary());
+    // Five sections hold two of the words (more than 2): the one holding all three is scored.
+    const hits = await index.searchSections("widget sprocket okapi", { limit: 10 });
+    expect(hits.map((h) => h.docId)).toEqual(["all-three"]);
+    await index.close();
   });
 
   it("keeps what it indexed across a reopen", async () => {

@@ -62,6 +62,44 @@ function topicEntry(
 
 const docIds = (hits: ReadonlyArray<{ docId: string }>) => hits.map((h) => h.docId);
 
+/**
+ * A library where each of two words fills more sections than a small candidate budget: 12
+ * documents about widgets, 12 about sprockets, written first, then the one document whose
+ * section holds both ("both"), and 3 about okapis (a rare word). Written in that order, so an
+ * engine reading the first rows holding a word (a LIMIT over a posting list) meets the answer
+ * last.
+ */
+export function crowdedLibrary(): LibraryEntry[] {
+  const one = (docId: string, word: string) =>
+    libraryEntry(
+      libraryTree(docId, [leaf(`${word} care`, `How to clean a ${word} and oil the ${word}.`)]),
+      `v-${docId}`,
+    );
+  return [
+    ...Array.from({ length: 12 }, (_, i) => one(`widget-${i}`, "Widget")),
+    ...Array.from({ length: 12 }, (_, i) => one(`sprocket-${i}`, "Sprocket")),
+    libraryEntry(
+      libraryTree("both", [
+        leaf("Mounting", "Parts of the frame."),
+        leaf("Widget alignment", "Line the widget up with the sprocket teeth."),
+      ]),
+      "v-both",
+    ),
+    ...Array.from({ length: 3 }, (_, i) => one(`okapi-${i}`, "Okapi")),
+  ];
+}
+
+/**
+ * Four documents whose section holds two of "widget", "sprocket", "okapi", then the one whose
+ * section holds all three ("all-three"): with a budget of 2, the rows holding two overflow it.
+ */
+export function pairedLibrary(): LibraryEntry[] {
+  const pairs = ["widget sprocket", "sprocket okapi", "widget okapi", "okapi widget"];
+  const doc = (docId: string, words: string) =>
+    libraryEntry(libraryTree(docId, [leaf(`Notes on ${words}`, `Some ${words} facts.`)]), `v-${docId}`);
+  return [...pairs.map((words, i) => doc(`pair-${i}`, words)), doc("all-three", "widget sprocket okapi")];
+}
+
 export function libraryBehaviour(open: LibraryFactory): void {
   const opened: LibraryIndex[] = [];
   const fresh = async (): Promise<LibraryIndex> => {

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { PostgresLibraryIndex, type PostgresPool } from "../src/index.js";
 import { libraryEntry } from "../src/library/entry.js";
 import { dropSchema, POSTGRES_URL, postgresReachable, testSchema } from "./helpers/postgres.js";
-import { libraryBehaviour, libraryTree } from "./library.behaviour.js";
+import { crowdedLibrary, libraryBehaviour, libraryTree, pairedLibrary } from "./library.behaviour.js";
 
 const available = await postgresReachable("postgres-library.test.ts");
 
@@ -16,6 +16,60 @@ describe.skipIf(!available)("PostgresLibraryIndex (real PostgreSQL server)", () 
     const schema = testSchema("library");
     schemas.push(schema);
     return PostgresLibraryIndex.fromUrl(POSTGRES_URL, { schema });
+  });
+});
+
+describe.skipIf(!available)("PostgresLibraryIndex candidates", () => {
+  const schemas: string[] = [];
+  afterAll(async () => {
+    for (const schema of schemas) await dropSchema(schema);
+  });
+  const open = async (options: { candidateRows?: number; singleTermRows?: number }) => {
+    const schema = testSchema("candidates");
+    schemas.push(schema);
+    return PostgresLibraryIndex.fromUrl(POSTGRES_URL, { schema, ...options });
+  };
+
+  it("reads the rows holding several query terms first, so a small budget still finds the answer", async () => {
+    const all = await open({});
+    const few = await open({ candidateRows: 10, singleTermRows: 5 });
+    try {
+      await all.putDocuments(crowdedLibrary());
+      await few.putDocuments(crowdedLibrary());
+      const everything = await all.searchSections("widget sprocket", { limit: 100 });
+      expect(everything.length).toBe(25);
+      // "widget" and "sprocket" are in 13 sections each: 10 rows of one of them, read in the order
+      // written, would miss the section holding both; it is read first, and scored as before.
+      const candidates = await few.searchSections("widget sprocket", { limit: 100 });
+      expect(candidates.map((h) => [h.docId, h.title])).toEqual([["both", "Widget alignment"]]);
+      expect(candidates[0]?.score).toBeCloseTo(everything[0]?.score ?? Number.NaN, 9);
+      expect((await few.searchLibrary("widget sprocket", { limit: 1 })).map((h) => h.docId)).toEqual([
+        "both",
+      ]);
+      // A rare word's sections (3, at most 5) are read beside them; the common words' are not.
+      const rare = await few.searchSections("widget sprocket okapi", { limit: 100 });
+      expect(rare.map((h) => h.docId).sort()).toEqual(["both", "okapi-0", "okapi-1", "okapi-2"]);
+    } finally {
+      await all.close();
+      await few.close();
+    }
+  });
+
+  it("asks for rows holding more of the terms while those holding fewer overflow the budget", async () => {
+    const index = await open({ candidateRows: 2, singleTermRows: 0 });
+    try {
+      await index.putDocuments(pairedLibrary());
+      const hits = await index.searchSections("widget sprocket okapi", { limit: 10 });
+      expect(hits.map((h) => h.docId)).toEqual(["all-three"]);
+      // No section holds two of these words: the rarest word's rows are read, at most the budget.
+      const single = await index.searchSections("widget zebra", { limit: 10 });
+      expect(single.map((h) => h.title)).toEqual([
+        expect.stringMatching(/widget/),
+        expect.stringMatching(/widget/),
+      ]);
+    } finally {
+      await index.close();
+    }
   });
 });
 

@@ -110,15 +110,26 @@ export const AGGREGATION = {
   /** Section rows an engine scores per query at most (best first), before aggregating. */
   sectionRows: 400,
   /**
-   * Sections a query scores at most, as the SQLite index counts them (its `candidateRows`): the
-   * rows holding the query's rarest terms, those that together are found in at most this many
-   * sections (always one term), each scored on every term. FTS5 scores every row its query
+   * Sections a query scores at most, as the engines count them (their `candidateRows`): the rows
+   * holding at least m of the query's terms (see {@link atLeastOf}), m = 2, 3, … until they fit;
+   * when no row holds two, the rows holding its rarest terms, those that together are found in at
+   * most this many sections (always one term). Each is scored on every term. FTS5 scores every row its query
    * matches (about 5 µs a row), so a query of common words would cost more the larger the
    * library. Measured on the Debian library dev set (scripts/eval-library.ts --split dev): 3,000
    * ranks as 20,000 did (66 questions: offline hit@3 42, right document in the top 3 59; oracle
    * 63 at 2,545 tokens); 1,000 lost two offline and one oracle question of the first 36.
    */
   candidateRows: 3_000,
+  /**
+   * When some sections hold several of a query's terms (see {@link atLeastOf}), the sections
+   * holding one term only are candidates too when the rarest terms' rows fit in this many (a
+   * rare word alone can still outweigh two common ones); else they are left out, so a query's
+   * cost follows the rows holding several of its terms, not the library's size. Measured on the
+   * Debian library dev set (66 questions; offline hit@3, right document in the top 3, oracle):
+   * 300: 41, 58, 64; 500: 42, 58, 64; 1,000: 42, 60, 64; 3,000: 42, 59, 64 (without the
+   * co-occurrence candidates, 3,000 rows of the rarest terms: 42, 59, 64).
+   */
+  singleTermRows: 1_000,
 } as const;
 
 /** A query term and how many rows (sections, or cards) hold it. */
@@ -128,18 +139,72 @@ export interface CountedTerm extends QueryTerm {
 
 /**
  * The terms that choose candidates ({@link AGGREGATION}`.candidateRows`): the rarest first,
- * while together they are found in at most `budget` rows, and at least one. Query order kept.
+ * while together they are found in at most `budget` rows, and at least `least` (default one).
+ * Query order kept.
  */
-export function candidateTerms<T extends CountedTerm>(terms: readonly T[], budget: number): T[] {
+export function candidateTerms<T extends CountedTerm>(terms: readonly T[], budget: number, least = 1): T[] {
   const rarest = [...terms].sort((a, b) => a.rows - b.rows);
   const kept = new Set<T>();
   let rows = 0;
   for (const term of rarest) {
-    if (kept.size > 0 && rows + term.rows > budget) break;
+    if (kept.size >= least && rows + term.rows > budget) break;
     kept.add(term);
     rows += term.rows;
   }
   return terms.filter((t) => kept.has(t));
+}
+
+/**
+ * Conjunctions at most in a co-occurrence query (`atLeastOf(m, k terms)` holds C(k, m) of them):
+ * bounds the query's size, so its cost stays that of merging a few posting lists.
+ */
+export const MAX_CONJUNCTIONS = 256;
+
+function combinations(k: number, m: number): number {
+  let out = 1;
+  for (let i = 0; i < m; i += 1) out = (out * (k - i)) / (i + 1);
+  return out;
+}
+
+/**
+ * The terms whose co-occurrence (at least `m` of them in a row) chooses candidates: the query's
+ * terms found in some row, the rarest of them as many as keep C(k, m) ≤ {@link MAX_CONJUNCTIONS},
+ * in query order; none when fewer than `m` are found.
+ */
+export function cooccurringTerms<T extends CountedTerm>(terms: readonly T[], m: number): T[] {
+  let k = Math.min(terms.length, m);
+  while (k < terms.length && combinations(k + 1, m) <= MAX_CONJUNCTIONS) k += 1;
+  if (m < 2 || k < m) return [];
+  const rarest = new Set([...terms].sort((a, b) => a.rows - b.rows).slice(0, k));
+  return terms.filter((t) => rarest.has(t));
+}
+
+/** How an engine writes a boolean query over terms (see {@link atLeastOf}). */
+export interface BooleanSyntax {
+  term(term: string): string;
+  and(left: string, right: string): string;
+  or(left: string, right: string): string;
+  /** Rows matching `left` and not holding `term`. */
+  without(left: string, term: string): string;
+}
+
+/**
+ * A boolean query matching the rows that hold at least `m` of `terms` (1 ≤ m ≤ terms.length):
+ * `t₁ AND atLeast(m−1, rest) OR atLeast(m, rest) NOT t₁`. The two branches never match the same
+ * row, and each term appears once in the branch a row matches, so an engine that scores the
+ * query's matching occurrences (FTS5's bm25) scores each term of a row once. A GIN or FTS5 index
+ * answers it by merging posting lists, before a single row is read or scored: what a query
+ * costs is then the rows holding several of its terms, not the rows holding any.
+ */
+export function atLeastOf(m: number, terms: readonly string[], syntax: BooleanSyntax): string {
+  const [first, ...rest] = terms;
+  if (first === undefined || m < 1 || m > terms.length)
+    throw new RangeError(`atLeastOf(${m}, ${terms.length} terms)`);
+  if (m === 1) return terms.map((t) => syntax.term(t)).reduce((a, b) => syntax.or(a, b));
+  const withFirst = syntax.and(syntax.term(first), atLeastOf(m - 1, rest, syntax));
+  return m > rest.length
+    ? withFirst
+    : syntax.or(withFirst, syntax.without(atLeastOf(m, rest, syntax), first));
 }
 
 /** A section's score once back matter is discounted (unless the query asks for it). */
@@ -236,6 +301,35 @@ export function rankDocuments<H extends ScoredSection>(
   }
   out.sort((a, b) => b.score - a.score || (a.docId < b.docId ? -1 : 1));
   return out.slice(0, options.limit);
+}
+
+/**
+ * The documents whose node counts {@link rankDocuments} still needs, given the counts known
+ * (`sizes`): the length prior only ever lowers a score, so a document whose unlowered score
+ * ranks below `limit` documents already exact can never rise into them. Needed: the documents
+ * with sections and no known count among the first 2 × `limit` of the ranking as it stands, and the
+ * one with the best section score after the prior (every score is scaled to it). Asking until
+ * none is left ranks exactly as if every count were known, reading a few documents' counts
+ * instead of one per document found (up to {@link AGGREGATION}`.sectionRows`).
+ */
+export function unsizedContenders<H extends ScoredSection>(
+  documents: readonly DocumentSections<H>[],
+  cardScores: ReadonlyMap<string, number>,
+  limit: number,
+  sizes: ReadonlyMap<string, number>,
+): string[] {
+  const needed = new Set<string>();
+  const withSections = new Set(documents.map((d) => d.docId));
+  // Twice `limit`: fewer rounds of asking, for a few more counts read.
+  for (const hit of rankDocuments(documents, cardScores, { limit: 2 * limit, sectionsPerDocument: 0, sizes }))
+    if (withSections.has(hit.docId) && !sizes.has(hit.docId)) needed.add(hit.docId);
+  let best: { docId: string; score: number } | undefined;
+  for (const d of documents) {
+    const score = d.score / sizeFactor(sizes.get(d.docId));
+    if (!best || score > best.score) best = { docId: d.docId, score };
+  }
+  if (best && !sizes.has(best.docId)) needed.add(best.docId);
+  return [...needed];
 }
 
 /** What a document's section score is divided by for its length ({@link AGGREGATION}`.sizePrior`). */

@@ -13,12 +13,14 @@ import {
   bySectionScore,
   type CountedTerm,
   candidateTerms,
+  cooccurringTerms,
   discounted,
   type LibraryQuery,
   rankDocuments,
   SECTION_FIELDS,
   searchLimits,
   toDocumentMatch,
+  unsizedContenders,
 } from "../library/query.js";
 import type {
   LibraryDocumentHit,
@@ -41,16 +43,22 @@ import {
 } from "./connection.js";
 import { type LibraryRows, libraryRows } from "./library-rows.js";
 import { ensureLibraryTables, type LibraryTables } from "./library-schema.js";
-import { anyOf, CARD_RANK_WEIGHTS, lexeme, SECTION_RANK_WEIGHTS } from "./library-vectors.js";
+import { anyOf, atLeast, CARD_RANK_WEIGHTS, lexeme, SECTION_RANK_WEIGHTS } from "./library-vectors.js";
 
 /** Options of {@link PostgresLibraryIndex}. */
 export interface PostgresLibraryIndexOptions extends PostgresConnectionOptions {
   /**
    * Most rows (sections, or cards) a query reads from the GIN index before ranking (default
-   * 20,000): the rarest query terms choose them (see `candidateTerms`), the others only rank
-   * them, so a query's cost does not grow with the library.
+   * {@link AGGREGATION}`.candidateRows`, 3,000): the rows holding several of the query's terms,
+   * or when none does its rarest terms' rows (see `candidateTerms`); every term ranks them, so a
+   * query's cost does not grow with the library.
    */
   candidateRows?: number;
+  /**
+   * Rows holding one query term only read beside those holding several (default
+   * {@link AGGREGATION}`.singleTermRows`): the rarest terms' rows, when they fit.
+   */
+  singleTermRows?: number;
   /** Documents written per transaction by {@link PostgresLibraryIndex.putDocuments} (default 500). */
   writeBatchDocs?: number;
 }
@@ -109,6 +117,12 @@ function idf(total: number, frequency: number): number {
 
 /** A query term with the weight it scores with (query weight × IDF) and how many rows hold it. */
 type RankedTerm = CountedTerm;
+
+/** Rows matching a tsquery, at most `rows` of them: candidates of a ranking. */
+interface CandidateSource {
+  query: string;
+  rows: number;
+}
 
 function optionalInt(value: unknown): number | undefined {
   return value === null || value === undefined ? undefined : Number(value);
@@ -170,6 +184,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
   private readonly tables: LibraryTables;
   private readonly lockKey: string;
   private readonly candidateRows: number;
+  private readonly singleTermRows: number;
   private readonly writeBatchDocs: number;
   private owned = false;
 
@@ -183,7 +198,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
     this.tables = tables;
     this.lockKey = `pageindex-library ${schema}`;
     this.commandTimeoutMs = Math.max(0, options.commandTimeoutMs ?? DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS);
-    this.candidateRows = Math.max(100, options.candidateRows ?? 20_000);
+    this.candidateRows = Math.max(1, options.candidateRows ?? AGGREGATION.candidateRows);
+    this.singleTermRows = Math.max(0, options.singleTermRows ?? AGGREGATION.singleTermRows);
     this.writeBatchDocs = Math.max(1, options.writeBatchDocs ?? 500);
   }
 
@@ -489,21 +505,29 @@ export class PostgresLibraryIndex implements LibraryIndex {
   }
 
   /**
-   * Ranks rows of `table` for weighted terms: candidates found through the GIN index by the
-   * rarest terms (at most `candidateRows`), each scored Σ weight × sat(tf), tf the term's
-   * field-weighted frequency from ts_rank and sat BM25's saturation tf·(k1+1)/(tf+k1).
+   * Ranks rows of `table` for weighted terms: candidates found through the GIN index (each
+   * source's rows, at most its `rows`), each scored Σ weight × sat(tf), tf the term's
+   * field-weighted frequency from ts_rank and sat BM25's saturation tf·(k1+1)/(tf+k1). Each
+   * row also says how many candidates the first source gave (`found`), so an overflow shows.
    */
   private rankSql(
     table: string,
     alias: string,
     weights: string,
     terms: readonly RankedTerm[],
+    sources: readonly CandidateSource[],
     params: Params,
     where: string,
     limit: number,
     columns: string,
   ): string {
-    const chosen = candidateTerms(terms, this.candidateRows);
+    const candidates = sources
+      .map(
+        (source, i) =>
+          `(SELECT *, ${i} AS source FROM ${table} ${alias} WHERE ${alias}.tsv @@ ${params.add(source.query)}::tsquery${where}
+           LIMIT ${params.add(source.rows)})`,
+      )
+      .join(" UNION ALL ");
     const tfs = terms
       .map(
         (t, i) =>
@@ -513,11 +537,79 @@ export class PostgresLibraryIndex implements LibraryIndex {
     const score = terms
       .map((t, i) => `${params.add(t.weight)}::float8 * tf${i} * ${K1 + 1} / (tf${i} + ${K1})`)
       .join(" + ");
-    return `SELECT ${columns}, ${score} AS score FROM (
-        SELECT * FROM ${table} ${alias} WHERE ${alias}.tsv @@ ${params.add(anyOf(chosen))}::tsquery${where}
-        LIMIT ${params.add(this.candidateRows)}) ${alias}
+    return `SELECT ${columns}, ${score} AS score, count(*) FILTER (WHERE ${alias}.source = 0) OVER () AS found
+      FROM (${candidates}) ${alias}
       CROSS JOIN LATERAL (SELECT ${tfs}) tf
       ORDER BY score DESC LIMIT ${params.add(limit)}`;
+  }
+
+  /**
+   * The rows holding the rarest terms, together in at most `candidateRows` rows (always one
+   * term): the candidates when no row holds two of a query's terms.
+   */
+  private rarestRows(terms: readonly RankedTerm[]): CandidateSource {
+    return { query: anyOf(candidateTerms(terms, this.candidateRows)), rows: this.candidateRows };
+  }
+
+  /**
+   * The candidates of rows holding at least `m` of `several` (the GIN index intersects their
+   * posting lists: no other row is read), at most `candidateRows` + 1 (one more shows an
+   * overflow), and the rows holding one of the rarest terms only while those fit in `oneTerm`.
+   */
+  private cooccurrenceSources(
+    terms: readonly RankedTerm[],
+    several: readonly RankedTerm[],
+    m: number,
+    oneTerm: number,
+  ): CandidateSource[] {
+    const chosen = atLeast(m, several);
+    const sources: CandidateSource[] = [{ query: chosen, rows: this.candidateRows + 1 }];
+    const single = candidateTerms(terms, Math.min(this.candidateRows, oneTerm), 0);
+    if (single.length > 0) sources.push({ query: `(${anyOf(single)}) & !(${chosen})`, rows: oneTerm });
+    return sources;
+  }
+
+  /**
+   * The best rows of `table` (at most `limit`, with their scores; see `rankSql`). Candidates: the
+   * rows holding at least m of the query's (rarest) terms, m = 2, 3, … while they overflow
+   * `candidateRows` (see {@link PostgresLibraryIndex.cooccurrenceSources}); when no row holds
+   * two, the rarest terms' rows (see `candidateTerms`).
+   */
+  private async rankRows(
+    db: PostgresQueryable,
+    target: { table: string; alias: "s" | "c"; weights: string; columns: string; oneTerm: number },
+    terms: readonly RankedTerm[],
+    options: { filter?: CatalogFilter; docIds?: readonly string[] },
+    limit: number,
+  ): Promise<PostgresRow[]> {
+    if (terms.length === 0) return [];
+    const rank = async (sources: readonly CandidateSource[]) => {
+      const params = new Params();
+      const where = restriction(target.alias, this.tables, params, options.filter, options.docIds);
+      const sql = this.rankSql(
+        target.table,
+        target.alias,
+        target.weights,
+        terms,
+        sources,
+        params,
+        where,
+        limit,
+        target.columns,
+      );
+      return (await db.query(sql, params.values)).rows;
+    };
+    // Every row holding a term fits the one-term budget: read them all (a small library).
+    const rows = terms.reduce((sum, t) => sum + t.rows, 0);
+    for (let m = 2; rows > Math.min(this.candidateRows, this.singleTermRows); m += 1) {
+      const several = cooccurringTerms(terms, m);
+      if (several.length === 0) break;
+      const ranked = await rank(this.cooccurrenceSources(terms, several, m, target.oneTerm));
+      const holding = Number(ranked[0]?.found ?? 0);
+      if (holding === 0) break; // no row holds m terms (then none holds more)
+      if (holding <= this.candidateRows || m === several.length) return ranked;
+    }
+    return rank([this.rarestRows(terms)]);
   }
 
   /** Section hits, discounted for back matter, best first (at most `rows`). */
@@ -528,21 +620,21 @@ export class PostgresLibraryIndex implements LibraryIndex {
     options: { filter?: CatalogFilter; docIds?: readonly string[] },
     rows: number,
   ): Promise<SectionHit[]> {
-    if (terms.length === 0) return [];
-    const params = new Params();
-    const where = restriction("s", this.tables, params, options.filter, options.docIds);
-    const sql = this.rankSql(
-      this.tables.sections,
-      "s",
-      SECTION_RANK_WEIGHTS,
+    const ranked = await this.rankRows(
+      db,
+      {
+        table: this.tables.sections,
+        alias: "s",
+        weights: SECTION_RANK_WEIGHTS,
+        columns:
+          "s.doc_id, s.node_id, s.title, s.ancestors, s.level, s.start_page, s.end_page, s.start_line, s.end_line, s.back_matter, s.summary",
+        oneTerm: this.singleTermRows,
+      },
       terms,
-      params,
-      where,
+      options,
       rows,
-      "s.doc_id, s.node_id, s.title, s.ancestors, s.level, s.start_page, s.end_page, s.start_line, s.end_line, s.back_matter, s.summary",
     );
-    const result = await db.query(sql, params.values);
-    return result.rows
+    return ranked
       .map((row) => sectionHit(row, discounted(Number(row.score), row.back_matter as boolean, query)))
       .filter((hit) => hit.score > 0)
       .sort(bySectionScore);
@@ -579,10 +671,15 @@ export class PostgresLibraryIndex implements LibraryIndex {
       const documents = aggregateSections(sections);
       const cardScores = await this.rankCards(db, weighted.cards, options);
       // Ranked first; then only the cards of the documents returned are read.
-      const sizes = await this.nodeCounts(
-        db,
-        documents.map((d) => d.docId),
-      );
+      const sizes = new Map<string, number>();
+      for (
+        let ask = unsizedContenders(documents, cardScores, limits.limit, sizes);
+        ask.length > 0;
+        ask = unsizedContenders(documents, cardScores, limits.limit, sizes)
+      ) {
+        const counted = await this.nodeCounts(db, ask);
+        for (const docId of ask) sizes.set(docId, counted.get(docId) ?? 0);
+      }
       const ranked = rankDocuments(documents, cardScores, { ...limits, sizes });
       if (ranked.length === 0) return [];
       const { rows } = await db.query(
@@ -613,20 +710,15 @@ export class PostgresLibraryIndex implements LibraryIndex {
     terms: readonly RankedTerm[],
     options: { filter?: CatalogFilter; docIds?: readonly string[] },
   ): Promise<Map<string, number>> {
-    if (terms.length === 0) return new Map();
-    const params = new Params();
-    const where = restriction("c", this.tables, params, options.filter, options.docIds);
-    const sql = this.rankSql(
-      this.tables.cards,
-      "c",
-      CARD_RANK_WEIGHTS,
+    const rows = await this.rankRows(
+      db,
+      // A card only lifts a document its sections found: cards holding one term are not read
+      // (at 1,000,000 documents the rarest term's ~500 cards were half a cold query's time).
+      { table: this.tables.cards, alias: "c", weights: CARD_RANK_WEIGHTS, columns: "c.doc_id", oneTerm: 0 },
       terms,
-      params,
-      where,
+      options,
       CARD_ROWS,
-      "c.doc_id",
     );
-    const { rows } = await db.query(sql, params.values);
     return new Map(
       rows.filter((row) => Number(row.score) > 0).map((row) => [row.doc_id as string, Number(row.score)]),
     );

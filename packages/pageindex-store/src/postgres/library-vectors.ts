@@ -6,6 +6,8 @@
 
 import type { DocumentCard } from "../catalog/card.js";
 import {
+  atLeastOf,
+  type BooleanSyntax,
   CARD_INDEX_FIELDS,
   cardFieldTerms,
   type QueryTerm,
@@ -81,4 +83,21 @@ export const CARD_RANK_WEIGHTS = rankWeights(CARD_INDEX_FIELDS);
 /** An OR of terms as a tsquery literal. */
 export function anyOf(terms: readonly QueryTerm[]): string {
   return terms.map((t) => lexeme(t.term)).join(" | ");
+}
+
+/** tsquery's boolean syntax. */
+const TSQUERY_SYNTAX: BooleanSyntax = {
+  term: lexeme,
+  and: (left, right) => `(${left}) & (${right})`,
+  or: (left, right) => `(${left}) | (${right})`,
+  without: (left, term) => `(${left}) & !${lexeme(term)}`,
+};
+
+/** A tsquery literal matching the rows holding at least `m` of `terms` (see `atLeastOf`). */
+export function atLeast(m: number, terms: readonly QueryTerm[]): string {
+  return atLeastOf(
+    m,
+    terms.map((t) => t.term),
+    TSQUERY_SYNTAX,
+  );
 }
