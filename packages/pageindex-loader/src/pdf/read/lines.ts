@@ -31,6 +31,18 @@ const HIDDEN = /\s+|\.{2,}|[·…_]{2,}/g;
 /** Whether a text may hold any of {@link HIDDEN} (most words do not: no copy is made for them). */
 const MAYBE_HIDDEN = /[\s.·…_]/;
 
+/**
+ * A line's runs joined as one text: spaces (and no-break spaces) collapsed, none around a tab,
+ * none at the ends. Each replacement runs only when the text holds what it replaces: most lines
+ * have single spaces and no tab, and would otherwise be copied twice for nothing.
+ */
+function tidy(joined: string): string {
+  let text = joined;
+  if (text.includes("  ") || text.includes("\u00a0")) text = text.replace(/[ \u00a0]+/g, " ");
+  if (text.includes("\t")) text = text.replace(/ ?\t ?/g, "\t");
+  return text.trim();
+}
+
 function dominantSize(sizes: Map<number, number>, fallback: number): number {
   let best = fallback;
   let bestCount = -1;
@@ -62,11 +74,7 @@ export function assembleLines(
 
   const flush = (): void => {
     if (!cur) return;
-    const text = cur.parts
-      .join("")
-      .replace(/[ \u00a0]+/g, " ")
-      .replace(/ ?\t ?/g, "\t")
-      .trim();
+    const text = tidy(cur.parts.join(""));
     if (text.length > 0 && cur.chars > 0) {
       lines.push({
         text,

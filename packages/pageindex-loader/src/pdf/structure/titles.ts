@@ -153,8 +153,14 @@ function tokenDice(a: string, b: string): number {
  * measure accepts letter-spaced headings and headings whose second line was not joined.
  */
 export function titleSimilarity(a: string, b: string): number {
-  const na = normalizeTitle(a);
-  const nb = normalizeTitle(b);
+  return normalizedSimilarity(normalizeTitle(a), normalizeTitle(b));
+}
+
+/**
+ * {@link titleSimilarity} of two titles already passed through {@link normalizeTitle}, for a
+ * caller that compares one title with many lines and normalises each once.
+ */
+export function normalizedSimilarity(na: string, nb: string): number {
   if (!na || !nb) return 0;
   if (na === nb) return 1;
   const ca = na.replace(/\s+/g, "");
