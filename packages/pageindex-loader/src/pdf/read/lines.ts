@@ -36,7 +36,8 @@ const WIDE_SPACES = new Set([
   0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
 ]);
 /** Whether a UTF-16 code unit is one `\s` matches. */
-const isSpaceCode = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || (c > 127 && WIDE_SPACES.has(c));
+const isSpaceCode = (c: number): boolean =>
+  c === 32 || (c >= 9 && c <= 13) || (c > 127 && WIDE_SPACES.has(c));
 /** Whether a text ends in a character `\s` matches (as `/\s$/`, without scanning the text). */
 const endsInSpace = (s: string): boolean => s.length > 0 && isSpaceCode(s.charCodeAt(s.length - 1));
 
