@@ -119,9 +119,12 @@ export function unpackItems(packed: PackedItems): RawTextItem[] {
   const items = new Array<RawTextItem>(count);
   for (let i = 0; i < count; i++) {
     const at = i * NUMBERS;
+    const length = transformLength[i] as number;
+    const transform = new Array<number>(length);
+    for (let k = 0; k < length; k++) transform[k] = numbers[at + k] as number;
     items[i] = {
       str: strs[i] as string,
-      transform: Array.from(numbers.subarray(at, at + (transformLength[i] as number))),
+      transform,
       width: numbers[at + 6] as number,
       height: numbers[at + 7] as number,
       fontName: fonts[i] as string,
