@@ -390,6 +390,32 @@ describe("layout path: audit regressions", () => {
     expect(lines.map((l) => l.text)).toEqual(["the types are."]);
   });
 
+  it("a line's weight counts its visible characters: no spaces of any width, no leader runs", () => {
+    // A bold title, then a regular run of an em space, dot leaders, two no-break spaces and the
+    // page number: 5 bold characters of 7 visible, so the line is bold.
+    const item = (str: string, x: number, width: number, fontName: string): RawTextItem => ({
+      str,
+      transform: [12, 0, 0, 12, x, 700],
+      width,
+      height: 12,
+      fontName,
+      hasEOL: false,
+    });
+    const lines = assembleLines(
+      [item("Intro", 100, 30, "bold"), item("\u2003......\u00a0\u00a012", 131, 60, "regular")],
+      (font) => ({ bold: font === "bold", italic: false }),
+      792,
+    );
+    expect(lines.map((l) => [l.text, l.bold])).toEqual([["Intro\u2003...... 12", true]]);
+    // Spaced dots are each one visible character: 5 bold of 13, not bold.
+    const spaced = assembleLines(
+      [item("Intro", 100, 30, "bold"), item(" . . . . . . 12", 131, 60, "regular")],
+      (font) => ({ bold: font === "bold", italic: false }),
+      792,
+    );
+    expect(spaced.map((l) => [l.text, l.bold])).toEqual([["Intro . . . . . . 12", false]]);
+  });
+
   it("page labels map a printed TOC's numbers, roman ones too, when titles cannot vote for an offset", async () => {
     // Headings drawn differently from their TOC titles ("Foreword" vs "A word first"): no title
     // is found, so only the PDF's page labels (i, ii, iii, then 1, 2…) can place the entries.

@@ -61,6 +61,19 @@ describe("title normalising", () => {
     expect(normalizeTitle("Café ÉTÉ")).toBe("cafe ete");
   });
 
+  it("reads bullets, dashes and curly quotes as word breaks, and other non-ASCII text as the general path does", () => {
+    expect(normalizeTitle("• Getting started — “quick” tour\u00a0(2)")).toBe("getting started quick tour 2");
+    expect(compactTitle("• Getting started — “quick” tour")).toBe("gettingstartedquicktour");
+    // A right single quote is dropped, not a break; a ligature, superscript or fullwidth
+    // ampersand decomposes to letters, digits or "and".
+    expect(normalizeTitle("Don’t – panic")).toBe("dont panic");
+    expect(normalizeTitle("ﬁle • x² ＆ y")).toBe("file x2 and y");
+    expect(compactTitle("Σ • ſ")).toBe("σs");
+    // Seen once as a break, a character stays one; a letter after it still takes the general path.
+    expect(normalizeTitle("a•b")).toBe("a b");
+    expect(normalizeTitle("a•é")).toBe("a e");
+  });
+
   it("drops control characters and BOMs from titles", () => {
     expect(cleanTitle("\ufeffIntro\u0007duction\u007f  to\tit")).toBe("Introduction to it");
   });

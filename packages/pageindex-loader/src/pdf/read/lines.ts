@@ -26,10 +26,62 @@ interface LineAcc {
 const round = (n: number): number => Math.round(n * 2) / 2;
 
 const NOT_SPACE = /\S/;
-/** What does not count as a line's visible text: spaces, and leader runs of dots or rules. */
-const HIDDEN = /\s+|\.{2,}|[·…_]{2,}/g;
-/** Whether a text may hold any of {@link HIDDEN} (most words do not: no copy is made for them). */
-const MAYBE_HIDDEN = /[\s.·…_]/;
+
+/**
+ * The characters `\s` matches beyond ASCII's tab to carriage return and space: ECMAScript's
+ * white space (no-break space, the Zs spaces, the BOM) and its line and paragraph separators.
+ */
+const WIDE_SPACES = new Set([
+  0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a,
+  0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
+]);
+/** Whether a UTF-16 code unit is one `\s` matches. */
+const isSpaceCode = (c: number): boolean =>
+  c === 32 || (c >= 9 && c <= 13) || (c > 127 && WIDE_SPACES.has(c));
+/** Whether a text ends in a character `\s` matches (as `/\s$/`, without scanning the text). */
+const endsInSpace = (s: string): boolean => s.length > 0 && isSpaceCode(s.charCodeAt(s.length - 1));
+
+/** Leader characters: a run of two or more of them (mixed) is hidden, like a run of dots. */
+const isLeader = (c: number): boolean => c === 0xb7 || c === 0x2026 || c === 0x5f; // · … _
+
+/**
+ * How many characters of a text count as visible: all but spaces and leader runs (two or more
+ * dots, or two or more of · … _). Counted in place: most runs hold spaces, and removing the
+ * hidden ones with a regex made a copy of nearly every run.
+ */
+function visibleLength(str: string): number {
+  let hidden = 0;
+  for (let i = 0; i < str.length; ) {
+    const c = str.charCodeAt(i);
+    if (isSpaceCode(c)) {
+      hidden++;
+      i++;
+      continue;
+    }
+    const dot = c === 0x2e;
+    if (!dot && !isLeader(c)) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < str.length && (dot ? str.charCodeAt(j) === 0x2e : isLeader(str.charCodeAt(j)))) j++;
+    if (j - i >= 2) hidden += j - i;
+    i = j;
+  }
+  return str.length - hidden;
+}
+
+/**
+ * A line's runs joined as one text: spaces (and no-break spaces) collapsed, none around a tab,
+ * none at the ends. Each replacement runs only when the text holds what it replaces: most lines
+ * have single spaces and no tab, and would otherwise be copied twice for nothing.
+ */
+function tidy(joined: string): string {
+  let text = joined;
+  if (text.includes("  ") || text.includes("\u00a0")) text = text.replace(/[ \u00a0]+/g, " ");
+  if (text.includes("\t")) text = text.replace(/ ?\t ?/g, "\t");
+  return text.trim();
+}
 
 function dominantSize(sizes: Map<number, number>, fallback: number): number {
   let best = fallback;
@@ -62,11 +114,7 @@ export function assembleLines(
 
   const flush = (): void => {
     if (!cur) return;
-    const text = cur.parts
-      .join("")
-      .replace(/[ \u00a0]+/g, " ")
-      .replace(/ ?\t ?/g, "\t")
-      .trim();
+    const text = tidy(cur.parts.join(""));
     if (text.length > 0 && cur.chars > 0) {
       lines.push({
         text,
@@ -93,7 +141,7 @@ export function assembleLines(
       // Whitespace items carry unreliable positions; they only separate words. One far
       // narrower than a word space is a kern inside a word (TeX output: "Typ es", "Co ersive").
       const kern = item.width > 0 && item.width < 0.1 * size;
-      if (cur && !kern && !/\s$/.test(cur.parts[cur.parts.length - 1] ?? "")) cur.parts.push(" ");
+      if (cur && !kern && !endsInSpace(cur.parts[cur.parts.length - 1] ?? "")) cur.parts.push(" ");
     } else if (str.length > 0) {
       const sameLine =
         cur !== undefined &&
@@ -106,14 +154,14 @@ export function assembleLines(
       } else {
         const gap = x - cur.end;
         const last = cur.parts[cur.parts.length - 1] ?? "";
-        const spaced = /\s$/.test(last) || /^\s/.test(str);
+        const spaced = endsInSpace(last) || /^\s/.test(str);
         if (gap > 1.5 * size) cur.parts.push("\t");
         else if (gap > 0.2 * size && !spaced) cur.parts.push(" ");
       }
       cur.parts.push(str);
       eol = false;
       cur.end = Math.max(cur.end, x + item.width);
-      const visible = MAYBE_HIDDEN.test(str) ? str.replace(HIDDEN, "").length : str.length;
+      const visible = visibleLength(str);
       if (visible > 0) {
         const style = styleOf(item.fontName);
         cur.chars += visible;

@@ -70,10 +70,74 @@ export function lazyTokens(page: Omit<ParsedPage, "tokenCount">): ParsedPage {
   }) as ParsedPage;
 }
 
+/**
+ * A page's text items packed while they wait for the second pass: strings and font ids in two
+ * arrays, the numbers in one typed array. pdf.js hands over an object and a transform array per
+ * item; kept for every page of a long manual until its fonts are named, they made the heap the
+ * garbage collector walks several times larger. The second pass unpacks one page at a time.
+ */
+export interface PackedItems {
+  readonly count: number;
+  readonly strs: string[];
+  readonly fonts: string[];
+  /** Per item: the transform's numbers (six, as pdf.js gives them), width, height. */
+  readonly numbers: Float64Array;
+  /** Per item: how many numbers its transform has. */
+  readonly transformLength: Uint8Array;
+  readonly eol: Uint8Array;
+}
+
+/** Numbers kept per item (see {@link PackedItems.numbers}). */
+const NUMBERS = 8;
+
+/** Packs pdf.js text items (see {@link PackedItems}). */
+export function packItems(items: readonly RawTextItem[]): PackedItems {
+  const count = items.length;
+  const strs = new Array<string>(count);
+  const fonts = new Array<string>(count);
+  const numbers = new Float64Array(count * NUMBERS);
+  const transformLength = new Uint8Array(count);
+  const eol = new Uint8Array(count);
+  for (let i = 0; i < count; i++) {
+    const item = items[i] as RawTextItem;
+    const t = item.transform;
+    const at = i * NUMBERS;
+    transformLength[i] = Math.min(6, t.length);
+    for (let k = 0; k < 6 && k < t.length; k++) numbers[at + k] = t[k] as number;
+    numbers[at + 6] = item.width;
+    numbers[at + 7] = item.height;
+    strs[i] = item.str;
+    fonts[i] = item.fontName;
+    eol[i] = item.hasEOL ? 1 : 0;
+  }
+  return { count, strs, fonts, numbers, transformLength, eol };
+}
+
+/** The items again, as {@link assembleLines} and glyph repair read them. */
+export function unpackItems(packed: PackedItems): RawTextItem[] {
+  const { count, strs, fonts, numbers, transformLength, eol } = packed;
+  const items = new Array<RawTextItem>(count);
+  for (let i = 0; i < count; i++) {
+    const at = i * NUMBERS;
+    const length = transformLength[i] as number;
+    const transform = new Array<number>(length);
+    for (let k = 0; k < length; k++) transform[k] = numbers[at + k] as number;
+    items[i] = {
+      str: strs[i] as string,
+      transform,
+      width: numbers[at + 6] as number,
+      height: numbers[at + 7] as number,
+      fontName: fonts[i] as string,
+      hasEOL: eol[i] === 1,
+    };
+  }
+  return items;
+}
+
 /** A page's text as pdf.js extracts it, before its fonts are named: the first of two passes. */
 export interface PageText {
   pageNumber: number;
-  items: RawTextItem[];
+  items: PackedItems;
   /** The pdf.js ids of the fonts the text uses. */
   fontIds: string[];
   /** Top and bottom of the page's view (user space). */
@@ -90,7 +154,13 @@ export async function readPageText(doc: PDFDocumentProxy, pageNumber: number): P
     const items = content.items.filter(
       (item): item is RawTextItem & (typeof content.items)[number] => "str" in item,
     ) as RawTextItem[];
-    return { pageNumber, items, fontIds: Object.keys(content.styles), top, bottom: page.view[1] ?? 0 };
+    return {
+      pageNumber,
+      items: packItems(items),
+      fontIds: Object.keys(content.styles),
+      top,
+      bottom: page.view[1] ?? 0,
+    };
   } finally {
     page.cleanup();
   }
@@ -153,13 +223,13 @@ export async function learnFonts(
   signal?: AbortSignal,
 ): Promise<Map<number, RawTextItem[]>> {
   const repaired = new Map<number, RawTextItem[]>();
-  for (const i of fontPages(texts.map((t) => t && { fontIds: t.fontIds, items: t.items.length }))) {
+  for (const i of fontPages(texts.map((t) => t && { fontIds: t.fontIds, items: t.items.count }))) {
     throwIfAborted(signal);
     const text = texts[i] as PageText;
     const page = await doc.getPage(text.pageNumber);
     try {
       await fonts.learn(page, text.fontIds);
-      if (needsRepair(text, fonts)) repaired.set(i, await repairGlyphs(page, text.items, fonts));
+      if (needsRepair(text, fonts)) repaired.set(i, await repairGlyphs(page, unpackItems(text.items), fonts));
     } finally {
       page.cleanup();
     }
@@ -177,11 +247,11 @@ export async function finishPage(
   fonts: FontBook,
   repaired: RawTextItem[] | undefined,
 ): Promise<ParsedPage> {
-  let items = repaired ?? text.items;
+  let items = repaired ?? unpackItems(text.items);
   if (!repaired && needsRepair(text, fonts)) {
     const page = await doc.getPage(text.pageNumber);
     try {
-      items = await repairGlyphs(page, text.items, fonts);
+      items = await repairGlyphs(page, items, fonts);
     } finally {
       page.cleanup();
     }

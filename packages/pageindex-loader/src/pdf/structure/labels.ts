@@ -14,7 +14,7 @@ export interface LabelContext {
 interface Following {
   /** Content lines (running heads and page numbers left out). */
   lines: number;
-  /** Of those, lines that read like body text: body size (or larger), mostly letters. */
+  /** Of those, lines that read like body text: body size (or larger), mostly letters (counted up to the first). */
   bodyLines: number;
 }
 
@@ -41,19 +41,18 @@ function following(headings: readonly Heading[], ctx: LabelContext): Following[]
     let lines = 0;
     let bodyLines = 0;
     const lastPage = next ? next.page : Math.min(ctx.pages.length, h.page + 1);
-    for (let p = h.page; p <= lastPage; p++) {
+    // Every rule asks for no body text: the first body line settles it, so counting stops there.
+    for (let p = h.page; p <= lastPage && bodyLines === 0; p++) {
       const page = ctx.pages[p - 1];
       if (!page) continue;
       const skip = ctx.furniture?.get(p);
       const from = p === h.page ? (h.endLine ?? h.line) + 1 : 0;
       const to = next && p === next.page ? next.line : page.lines.length;
-      for (let i = from; i < to; i++) {
+      for (let i = from; i < to && bodyLines === 0; i++) {
         if (skip?.has(i)) continue;
         lines++;
         if (bodyLike(page.lines[i] as PdfLine, ctx.body.size)) bodyLines++;
       }
-      // Only whether the count is small matters; stop early on long sections.
-      if (lines > LABEL_LINES && bodyLines > 0) break;
     }
     return { lines, bodyLines };
   });

@@ -1,6 +1,6 @@
 import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
-import { compactTitle, stripNumbering, titleSimilarity } from "./titles.js";
+import { compactTitle, normalizedSimilarity, normalizeTitle, stripNumbering } from "./titles.js";
 
 /** A line's place. */
 interface Pos {
@@ -9,8 +9,19 @@ interface Pos {
 }
 
 /** A line's letters-only text (with or without its numbering) and where it is. */
-interface Keyed extends Pos {
+interface Keyed {
   key: string;
+  pos: Pos;
+}
+
+/** A body line's forms that {@link LineIndex.find} compares titles with, worked out once per line. */
+interface LineForms {
+  /** The text and the text without its numbering, normalised ({@link normalizeTitle}). */
+  normal: string;
+  normalStripped: string;
+  /** Compact text of the line, and of the line joined with the next (a wrapped title); on first use. */
+  compact?: string;
+  joined?: string;
 }
 
 /** Share of a title a line must start with to be a candidate (the similarity bar is 0.8). */
@@ -38,6 +49,8 @@ export class LineIndex {
   private readonly sorted: Keyed[] = [];
   private readonly exact = new Map<string, Pos[]>();
   private readonly buckets = new Map<string, Pos[]>();
+  /** {@link LineForms} by page index and line: a line is a candidate for many titles. */
+  private readonly forms: Array<Array<LineForms | undefined> | undefined> = [];
 
   constructor(
     private readonly pages: readonly ParsedPage[],
@@ -47,22 +60,26 @@ export class LineIndex {
     for (const page of pages) {
       if (page.pageNumber < from.page) continue;
       const skip = furniture?.get(page.pageNumber);
-      page.lines.forEach((line, i) => {
+      const first = page.pageNumber === from.page ? Math.max(0, from.line) : 0;
+      for (let i = first; i < page.lines.length; i++) {
         // A running head repeats a title on every page: it is never where a section starts.
-        if ((page.pageNumber === from.page && i < from.line) || skip?.has(i)) return;
+        if (skip?.has(i)) continue;
+        // One place per line, shared by its keys: `find` tells lines apart by identity.
         const pos = { page: page.pageNumber, line: i };
-        for (const key of LineIndex.forms(line.text)) {
-          this.sorted.push({ key, ...pos });
+        for (const key of LineIndex.keys((page.lines[i] as PdfLine).text)) {
+          this.sorted.push({ key, pos });
           push(this.exact, key, pos);
           if (key.length >= 4) push(this.buckets, key.slice(0, BUCKET_CHARS), pos);
         }
-      });
+      }
     }
-    this.sorted.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.page - b.page || a.line - b.line));
+    this.sorted.sort((a, b) =>
+      a.key < b.key ? -1 : a.key > b.key ? 1 : a.pos.page - b.pos.page || a.pos.line - b.pos.line,
+    );
   }
 
   /** The compact text with and without its numbering (one form when they are equal). */
-  private static forms(text: string): string[] {
+  private static keys(text: string): string[] {
     const a = compactTitle(text);
     const stripped = stripNumbering(text);
     // Most lines carry no numbering: stripped, they are themselves, and compact the same.
@@ -83,13 +100,13 @@ export class LineIndex {
     for (let i = lo; i < this.sorted.length; i++) {
       const k = this.sorted[i] as Keyed;
       if (!k.key.startsWith(prefix)) break;
-      out.push(k);
+      out.push(k.pos);
     }
   }
 
   private candidates(title: string): Pos[] {
     const out: Pos[] = [];
-    for (const target of LineIndex.forms(title)) {
+    for (const target of LineIndex.keys(title)) {
       if (target.length < 4) continue;
       this.startingWith(target.slice(0, Math.max(4, Math.ceil(target.length * PREFIX_SHARE))), out);
       for (let k = Math.ceil(target.length * WRAP_SHARE); k < target.length; k++) {
@@ -101,27 +118,46 @@ export class LineIndex {
     return out;
   }
 
+  /** The line's normalised forms, worked out on its first comparison. */
+  private formsOf(pos: Pos, text: string): LineForms {
+    let page = this.forms[pos.page - 1];
+    if (!page) {
+      page = [];
+      this.forms[pos.page - 1] = page;
+    }
+    let forms = page[pos.line];
+    if (!forms) {
+      forms = { normal: normalizeTitle(text), normalStripped: normalizeTitle(stripNumbering(text)) };
+      page[pos.line] = forms;
+    }
+    return forms;
+  }
+
   /** Places where a title starts a line (also across a wrap onto the next line), scored 0..1. */
   find(title: string): Array<{ page: number; line: number; score: number }> {
-    const seen = new Set<string>();
+    const seen = new Set<Pos>();
     const out: Array<{ page: number; line: number; score: number }> = [];
-    const target = compactTitle(title);
-    const bare = compactTitle(stripNumbering(title));
     const strippedTitle = stripNumbering(title);
+    const target = compactTitle(title);
+    const bare = compactTitle(strippedTitle);
+    const normal = normalizeTitle(title);
+    const normalStripped = normalizeTitle(strippedTitle);
     for (const pos of this.candidates(title)) {
-      const id = `${pos.page}:${pos.line}`;
-      if (seen.has(id)) continue;
-      seen.add(id);
+      if (seen.has(pos)) continue;
+      seen.add(pos);
       const lines = (this.pages[pos.page - 1] as ParsedPage).lines;
       const text = (lines[pos.line] as PdfLine).text;
+      const forms = this.formsOf(pos, text);
       let score = Math.max(
-        titleSimilarity(title, text),
-        titleSimilarity(strippedTitle, stripNumbering(text)),
+        normalizedSimilarity(normal, forms.normal),
+        normalizedSimilarity(normalStripped, forms.normalStripped),
       );
       const next = lines[pos.line + 1];
       if (score < 0.8 && next) {
-        const here = compactTitle(text);
-        const joined = compactTitle(`${text} ${next.text}`);
+        forms.compact ??= compactTitle(text);
+        forms.joined ??= compactTitle(`${text} ${next.text}`);
+        const here = forms.compact;
+        const joined = forms.joined;
         for (const t of [target, bare]) {
           if (
             t.length > 0 &&

@@ -111,9 +111,8 @@ function normalizeAscii(title: string, sep: string): string {
   return out;
 }
 
-/** Lower-case words without punctuation or accents: "ITEM 7. MANAGEMENT’S" → "item 7 managements". */
-export function normalizeTitle(title: string): string {
-  if (!NON_ASCII.test(title)) return normalizeAscii(title, " ");
+/** {@link normalizeTitle} without the ASCII shortcuts: decomposed, accents dropped, punctuation a word break. */
+function normalizeAny(title: string): string {
   return title
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -124,10 +123,51 @@ export function normalizeTitle(title: string): string {
     .trim();
 }
 
+/** Per non-ASCII code unit: whether the general path reads it as a plain word break (learnt on first sight). */
+const wordBreaks = new Map<number, boolean>();
+
+/**
+ * Whether a non-ASCII code unit is nothing but a word break to {@link normalizeAny} (a bullet,
+ * a typographic quote or dash, a no-break space): asked of the general path itself, between two
+ * letters. Surrogates never are (a pair may decompose to letters: mathematical alphanumerics).
+ */
+function isWordBreak(code: number): boolean {
+  let known = wordBreaks.get(code);
+  if (known === undefined) {
+    known = (code < 0xd800 || code > 0xdfff) && normalizeAny(`a${String.fromCharCode(code)}b`) === "a b";
+    wordBreaks.set(code, known);
+  }
+  return known;
+}
+
+/**
+ * The title with each non-ASCII character replaced by a space, when every one of them is a
+ * plain word break ({@link isWordBreak}); `undefined` when one needs the general path. Body
+ * lines with a bullet or a curly quote then take the one-pass ASCII path.
+ */
+function asciiWithBreaks(title: string): string | undefined {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < title.length; i++) {
+    const code = title.charCodeAt(i);
+    if (code < 128) continue;
+    if (!isWordBreak(code)) return undefined;
+    out += `${title.slice(from, i)} `;
+    from = i + 1;
+  }
+  return from === 0 ? title : out + title.slice(from);
+}
+
+/** Lower-case words without punctuation or accents: "ITEM 7. MANAGEMENT’S" → "item 7 managements". */
+export function normalizeTitle(title: string): string {
+  const ascii = NON_ASCII.test(title) ? asciiWithBreaks(title) : title;
+  return ascii === undefined ? normalizeAny(title) : normalizeAscii(ascii, " ");
+}
+
 /** Letters and digits only; robust to letter-spaced or small-caps headings ("I NTRODUCTION"). */
 export function compactTitle(title: string): string {
-  if (!NON_ASCII.test(title)) return normalizeAscii(title, "");
-  return normalizeTitle(title).replace(/\s+/g, "");
+  const ascii = NON_ASCII.test(title) ? asciiWithBreaks(title) : title;
+  return ascii === undefined ? normalizeAny(title).replace(/\s+/g, "") : normalizeAscii(ascii, "");
 }
 
 function tokenDice(a: string, b: string): number {
@@ -153,8 +193,14 @@ function tokenDice(a: string, b: string): number {
  * measure accepts letter-spaced headings and headings whose second line was not joined.
  */
 export function titleSimilarity(a: string, b: string): number {
-  const na = normalizeTitle(a);
-  const nb = normalizeTitle(b);
+  return normalizedSimilarity(normalizeTitle(a), normalizeTitle(b));
+}
+
+/**
+ * {@link titleSimilarity} of two titles already passed through {@link normalizeTitle}, for a
+ * caller that compares one title with many lines and normalises each once.
+ */
+export function normalizedSimilarity(na: string, nb: string): number {
   if (!na || !nb) return 0;
   if (na === nb) return 1;
   const ca = na.replace(/\s+/g, "");

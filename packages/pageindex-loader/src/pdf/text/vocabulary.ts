@@ -37,13 +37,16 @@ export class Vocabulary {
     // A word broken at a line end ("sys-\ntems", "manip- ulated") is no evidence for its halves.
     for (const m of text.matchAll(/(?<![\p{L}-]|-\s)\p{L}+(?:-\p{L}+)*(?!\p{L}|-\s)/gu)) {
       const token = m[0].toLowerCase();
+      // Most words carry no hyphen: counted as they are, with no parts array.
+      if (!token.includes("-")) {
+        this.words.set(token, (this.words.get(token) ?? 0) + 1);
+        continue;
+      }
       const parts = token.split("-");
       for (const part of parts) this.words.set(part, (this.words.get(part) ?? 0) + 1);
-      if (parts.length > 1) {
-        for (let i = 0; i + 1 < parts.length; i++) {
-          const key = `${parts[i]}-${parts[i + 1]}`;
-          this.compounds.set(key, (this.compounds.get(key) ?? 0) + 1);
-        }
+      for (let i = 0; i + 1 < parts.length; i++) {
+        const key = `${parts[i]}-${parts[i + 1]}`;
+        this.compounds.set(key, (this.compounds.get(key) ?? 0) + 1);
       }
     }
   }
