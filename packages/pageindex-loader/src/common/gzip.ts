@@ -13,9 +13,12 @@ export function isGzip(bytes: Uint8Array): boolean {
   return GZIP_MAGIC.every((b, i) => bytes[i] === b);
 }
 
-/** A compressed file's name without its `.gz` suffix (`guide.md.gz` → `guide.md`), else the name itself. */
+/**
+ * A compressed file's name without its `.gz` suffix (`guide.md.gz` → `guide.md`), else the name
+ * itself. Only `.gz`, the suffix the CLI's folder walk and its document ids know too.
+ */
 export function contentName(name: string): string {
-  return name.replace(/\.(?:gz|gzip)$/i, "") || name;
+  return name.replace(/\.gz$/i, "") || name;
 }
 
 /**
