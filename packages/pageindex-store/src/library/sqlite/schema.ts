@@ -44,6 +44,29 @@ export function sectionOwner(id: number): { doc: number; backMatter: boolean } {
   return { doc, backMatter: id - doc * SECTION_ID.perDocument >= SECTION_ID.backMatter };
 }
 
+/**
+ * The champion lists' tables (see champions.ts; created when absent). `champions` holds each list (best first on the key);
+ * `champion_terms` how many rows each list holds and whether they are every row of the term;
+ * `section_lengths` each section's length in tokens (FTS5's document size), which a refill reads.
+ */
+export const CHAMPION_SCHEMA = `
+CREATE TABLE IF NOT EXISTS champions (
+  term TEXT NOT NULL,
+  impact REAL NOT NULL,
+  id INTEGER NOT NULL,
+  wf REAL NOT NULL,
+  len INTEGER NOT NULL,
+  PRIMARY KEY (term, impact, id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS champions_id ON champions (id);
+CREATE TABLE IF NOT EXISTS champion_terms (
+  term TEXT PRIMARY KEY,
+  kept INTEGER NOT NULL,
+  complete INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS section_lengths (id INTEGER PRIMARY KEY, len INTEGER NOT NULL);
+`;
+
 /** The tables of a library index file (created when absent). */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS library_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -78,6 +101,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS card_terms USING fts5 (
   ${CARD_INDEX_FIELDS.map((f) => f.name).join(", ")}, ${FTS_OPTIONS}
 );
 ${INTENTS_TABLE}
+${CHAMPION_SCHEMA}
 INSERT INTO section_terms (section_terms, rank) VALUES ('rank', '${bm25(SECTION_FIELDS)}');
 INSERT INTO card_terms (card_terms, rank) VALUES ('rank', '${bm25(CARD_INDEX_FIELDS)}');
 INSERT OR IGNORE INTO library_meta (key, value) VALUES ('schema', '${SCHEMA_VERSION}');
