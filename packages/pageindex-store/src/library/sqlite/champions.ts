@@ -121,20 +121,25 @@ export interface ChampionRow {
 export class ChampionLists {
   /** Rows a query reads per term. */
   readonly perTerm: number;
-  /** Rows a list keeps at most (twice `perTerm`: the slack deletes use up before a refill). */
+  /** Rows per term the file's lists are built for: fewer left after deletes, a list is rebuilt. */
+  private readonly listRows: number;
+  /** Rows a list keeps at most (twice `listRows`: the slack deletes use up before a refill). */
   readonly kept: number;
 
   /**
    * @param sql prepares a statement once per connection (the index's statement cache).
-   * @param perTerm rows a query reads per term (default {@link CHAMPIONS}`.perTerm`).
+   * @param listRows the rows per term the file's lists are built for (they keep twice as many).
+   * @param perTerm rows a query reads per term (at most `listRows`; default `listRows`).
    */
   constructor(
     private readonly db: Connection,
     private readonly sql: (source: string) => Statement,
-    perTerm: number = CHAMPIONS.perTerm,
+    listRows: number = CHAMPIONS.perTerm,
+    perTerm?: number,
   ) {
-    this.perTerm = Math.max(1, Math.floor(perTerm));
-    this.kept = Math.round((CHAMPIONS.kept / CHAMPIONS.perTerm) * this.perTerm);
+    this.listRows = Math.max(1, Math.floor(listRows));
+    this.kept = Math.round((CHAMPIONS.kept / CHAMPIONS.perTerm) * this.listRows);
+    this.perTerm = Math.max(1, Math.min(this.listRows, Math.floor(perTerm ?? this.listRows)));
   }
 
   /** Whether the file has the tables (a file of an earlier release opened read-only has not). */
@@ -180,7 +185,7 @@ export class ChampionLists {
 
   /**
    * Removes the rows of sections `first`…`last` (a document's row-id range) from the lists; a
-   * list left with fewer than `perTerm` rows of a term that has more is rebuilt from the index.
+   * list left with fewer than `listRows` rows of a term that has more is rebuilt from the index.
    * Inside the writer's transaction, after the sections left the FTS5 index.
    */
   remove(first: number, last: number): void {
@@ -197,7 +202,7 @@ export class ChampionLists {
       const left = Number(kept) - count;
       if (complete === 1 && left <= 0) {
         this.sql("DELETE FROM champion_terms WHERE term = ?").run(term);
-      } else if (complete !== 1 && left < this.perTerm) {
+      } else if (complete !== 1 && left < this.listRows) {
         this.rebuild([term]);
       } else {
         this.sql("UPDATE champion_terms SET kept = ? WHERE term = ?").run(left, term);

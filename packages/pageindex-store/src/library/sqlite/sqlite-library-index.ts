@@ -63,8 +63,9 @@ export interface SqliteLibraryIndexOptions {
   /**
    * Rows of each term's champion list (its best sections by the term's own BM25 contribution)
    * a library-wide query reads (default {@link CHAMPIONS}`.perTerm`): the sections holding one
-   * of its terms only that it scores, once its terms' rows outgrow `singleTermRows`. A file keeps
-   * the value it was created (or its lists built) with; later opens' values are ignored.
+   * of its terms only that it scores, once its terms' rows outgrow `singleTermRows`. The lists
+   * of a file keep twice the value it was created (or its lists built) with; a later open may
+   * read fewer rows, not more.
    */
   championRows?: number;
 }
@@ -155,9 +156,11 @@ export class SqliteLibraryIndex implements LibraryIndex {
     this.readOnly = options.readOnly ?? false;
     this.candidateRows = Math.max(1, options.candidateRows ?? AGGREGATION.candidateRows);
     this.singleTermRows = Math.max(0, options.singleTermRows ?? AGGREGATION.singleTermRows);
-    const championRows = ChampionLists.present(db) ? championRowsOf(db) : undefined;
+    const kept = ChampionLists.present(db) ? championRowsOf(db) : undefined;
     this.champions =
-      championRows === undefined ? undefined : new ChampionLists(db, (source) => this.sql(source), championRows);
+      kept === undefined
+        ? undefined
+        : new ChampionLists(db, (source) => this.sql(source), kept, options.championRows);
   }
 
   /**
@@ -506,7 +509,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
    * rarest terms' every row (scored as FTS5 scores them; exact for a row holding one of the
    * terms, which is every row outside the co-occurrence query when it asks for two terms). The
    * cost is then the rows holding several terms plus `championRows` per term, whatever the
-   * library's size.
+   * library's size (when two terms suffice to choose rows, as questions' rarer words do).
    */
   private libraryWide(chosen: Candidates): Array<string | RankedRow[]> {
     if (chosen.every || !this.champions) return this.candidateMatches(chosen);
@@ -517,7 +520,11 @@ export class SqliteLibraryIndex implements LibraryIndex {
     });
     // No row holds two of the terms: each list's every row (a one-word query still finds 200).
     if (!chosen.several) return [this.champions.best(terms, this.champions.kept)];
-    return [ftsAtLeastMatch(chosen.all, chosen.several.terms, chosen.several.m), this.champions.best(terms)];
+    const best = this.champions.best(terms);
+    // Rows holding two terms overflowed the budget: a list's row may hold another term that its
+    // score leaves out (a lower bound), so the rarest terms' rows are scored by FTS5 as before.
+    if (chosen.several.m > 2) return [...this.candidateMatches(chosen), best];
+    return [ftsAtLeastMatch(chosen.all, chosen.several.terms, chosen.several.m), best];
   }
 
   /**
