@@ -101,17 +101,17 @@ describe("SqliteLibraryIndex: champion lists", () => {
     await index.close();
   });
 
-  it("are built from the stored rows on the first writable open of a file without them", async () => {
+  it("are built from the stored rows on the first writable open asking for them", async () => {
     const dir = await folder();
     const file = join(dir, LIBRARY_FILE);
     const entries = Array.from({ length: 6 }, (_, i) => wordy(`doc-${i}`, i, i % 2 ? "sprocket" : "ratchet", 2));
-    const first = await SqliteLibraryIndex.open(dir, { championRows: PER_TERM });
+    // Without asking, a file has no lists (what an earlier release wrote too).
+    const first = await SqliteLibraryIndex.open(dir);
     await first.putDocuments(entries);
     const before = await first.searchLibrary("sprocket ratchet gears", { limit: 5 });
     await first.close();
-    // What an earlier release wrote: no champion tables.
-    const db = await openConnection(file, false);
-    db.exec("DROP TABLE champions; DROP TABLE champion_terms; DROP TABLE section_lengths;");
+    const db = await openConnection(file, true);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'champion%'").all()).toEqual([]);
     db.close();
 
     const reader = await SqliteLibraryIndex.open(dir, { readOnly: true, championRows: PER_TERM });
@@ -122,5 +122,16 @@ describe("SqliteLibraryIndex: champion lists", () => {
     await expectChampionsAgree(file, entries, PER_TERM);
     expect(await writer.searchLibrary("sprocket ratchet gears", { limit: 5 })).toEqual(before);
     await writer.close();
+    // A writer that does not ask keeps them in step all the same.
+    const later = await SqliteLibraryIndex.open(dir);
+    const replaced = wordy("doc-2", 9, "sprocket", 3);
+    await later.putDocument(replaced);
+    await later.removeDocument("doc-3");
+    await expectChampionsAgree(
+      file,
+      entries.filter((e) => e.card.docId !== "doc-3").map((e) => (e.card.docId === "doc-2" ? replaced : e)),
+      PER_TERM,
+    );
+    await later.close();
   });
 });

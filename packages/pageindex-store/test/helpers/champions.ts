@@ -8,7 +8,7 @@ import type { LibraryEntry } from "../../src/library/types.js";
 /**
  * Checks a library index file's champion lists against the documents it should hold, computed
  * here from the entries: each term's list is the best `kept` of the sections holding it (impact,
- * then row id), holds at least `perTerm` of them (or all), at most twice that, holds every one
+ * then the later row id), holds at least `perTerm` of them (or all), at most twice that, holds every one
  * when marked complete, and no list or length names a section that is gone.
  */
 export async function expectChampionsAgree(
@@ -47,9 +47,9 @@ export async function expectChampionsAgree(
       complete: number;
     }>;
     expect(meta.map((m) => m.term).sort()).toEqual([...expected.keys()].sort());
-    const read = db.prepare("SELECT id FROM champions WHERE term = ? ORDER BY impact DESC, id");
+    const read = db.prepare("SELECT id FROM champions WHERE term = ? ORDER BY impact DESC, id DESC");
     for (const { term, kept, complete } of meta) {
-      const all = (expected.get(term) ?? []).sort((a, b) => b.impact - a.impact || a.id - b.id);
+      const all = (expected.get(term) ?? []).sort((a, b) => b.impact - a.impact || b.id - a.id);
       const list = (read.all(term) as Array<{ id: number }>).map((r) => Number(r.id));
       expect(list.length, term).toBe(Number(kept));
       expect(list.length, term).toBeGreaterThanOrEqual(Math.min(perTerm, all.length));

@@ -78,7 +78,7 @@ async function assertRegularFiles(path: string): Promise<void> {
 export async function openConnection(
   path: string,
   readOnly: boolean,
-  championRows: number = CHAMPIONS.perTerm,
+  championRows?: number,
 ): Promise<Connection> {
   if (readOnly && !existsSync(path)) {
     throw new LibraryIndexError(path, "no library index file there to open read-only");
@@ -109,7 +109,12 @@ export async function openConnection(
   }
 }
 
-function checkSchema(db: Connection, path: string, readOnly: boolean, championRows: number): void {
+function checkSchema(
+  db: Connection,
+  path: string,
+  readOnly: boolean,
+  championRows: number | undefined,
+): void {
   const tables = new Set(
     (
       db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").raw().all() as unknown[][]
@@ -123,10 +128,7 @@ function checkSchema(db: Connection, path: string, readOnly: boolean, championRo
       );
     }
     if (readOnly) throw new LibraryIndexError(path, "the file is empty: no library index was written to it");
-    db.transaction(() => {
-      db.exec(SCHEMA);
-      setChampionRows(db, championRows);
-    }).immediate();
+    db.exec(`BEGIN IMMEDIATE; ${SCHEMA} COMMIT;`);
   }
   const version = (
     db.prepare("SELECT value FROM library_meta WHERE key = 'schema'").raw().get() as unknown[] | undefined
@@ -139,17 +141,17 @@ function checkSchema(db: Connection, path: string, readOnly: boolean, championRo
   }
   if (!readOnly) {
     migrateIntents(db, tables);
-    migrateChampions(db, tables, championRows);
+    if (championRows !== undefined) migrateChampions(db, championRows);
   }
 }
 
 /**
- * Builds the champion lists of a file written by an earlier release, from its FTS5 index (no
- * document is read again), in one transaction: a crash leaves the file as it was, and the next
- * writable open builds them again.
+ * Builds the champion lists of a file that has none (new, or written without them), from its
+ * FTS5 index (no document is read again), in one transaction: a crash leaves the file as it was,
+ * and the next writable open asking for lists builds them again.
  */
-function migrateChampions(db: Connection, tables: ReadonlySet<string>, championRows: number): void {
-  if (tables.has("champion_terms")) return;
+function migrateChampions(db: Connection, championRows: number): void {
+  if (ChampionLists.present(db)) return;
   db.transaction(() => {
     db.exec(CHAMPION_SCHEMA);
     const lists = new ChampionLists(db, (source) => db.prepare(source), setChampionRows(db, championRows));

@@ -45,8 +45,10 @@ export function sectionOwner(id: number): { doc: number; backMatter: boolean } {
 }
 
 /**
- * The champion lists' tables (see champions.ts; created when absent). `champions` holds each list (best first on the key);
- * `champion_terms` how many rows each list holds and whether they are every row of the term;
+ * The champion lists' tables (see champions.ts; created when absent). `champions` holds each
+ * list (its key in reverse is best first: impact, then the later row);
+ * `champion_terms` how many rows each list holds, whether they are every row of the term, and
+ * its last row (what a new row must beat once the list is short of its term's rows);
  * `section_lengths` each section's length in tokens (FTS5's document size), which a refill reads.
  */
 export const CHAMPION_SCHEMA = `
@@ -62,7 +64,9 @@ CREATE INDEX IF NOT EXISTS champions_id ON champions (id);
 CREATE TABLE IF NOT EXISTS champion_terms (
   term TEXT PRIMARY KEY,
   kept INTEGER NOT NULL,
-  complete INTEGER NOT NULL
+  complete INTEGER NOT NULL,
+  floor REAL NOT NULL,
+  floor_id INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS section_lengths (id INTEGER PRIMARY KEY, len INTEGER NOT NULL);
 `;
@@ -101,7 +105,6 @@ CREATE VIRTUAL TABLE IF NOT EXISTS card_terms USING fts5 (
   ${CARD_INDEX_FIELDS.map((f) => f.name).join(", ")}, ${FTS_OPTIONS}
 );
 ${INTENTS_TABLE}
-${CHAMPION_SCHEMA}
 INSERT INTO section_terms (section_terms, rank) VALUES ('rank', '${bm25(SECTION_FIELDS)}');
 INSERT INTO card_terms (card_terms, rank) VALUES ('rank', '${bm25(CARD_INDEX_FIELDS)}');
 INSERT OR IGNORE INTO library_meta (key, value) VALUES ('schema', '${SCHEMA_VERSION}');

@@ -61,11 +61,14 @@ export interface SqliteLibraryIndexOptions {
    */
   singleTermRows?: number;
   /**
-   * Rows of each term's champion list (its best sections by the term's own BM25 contribution)
-   * a library-wide query reads (default {@link CHAMPIONS}`.perTerm`): the sections holding one
-   * of its terms only that it scores, once its terms' rows outgrow `singleTermRows`. The lists
-   * of a file keep twice the value it was created (or its lists built) with; a later open may
-   * read fewer rows, not more.
+   * Gives the file champion lists (per term, its best sections by the term's own BM25
+   * contribution; see champions.ts), built on a writable open when it has none: a library-wide
+   * query then reads this many rows of each term's list (100 is the measured choice) in place of
+   * every section holding its rarest terms, once its terms' rows outgrow `singleTermRows`. Off
+   * by default: the lists cost every write (measured: 4.7 → 33-60 ms a document on the
+   * generated library; see the package README). A file keeps its lists (twice the value it was
+   * built with) and every writer keeps them in step, asked or not; a later open may read fewer
+   * rows, not more.
    */
   championRows?: number;
 }
@@ -393,9 +396,11 @@ export class SqliteLibraryIndex implements LibraryIndex {
     const terms = this.sql(
       "INSERT INTO section_terms (rowid, title, ancestors, summary, text) VALUES (?, ?, ?, ?, ?)",
     );
+    const indexed: Array<{ id: number; fields: readonly string[] }> = [];
     entry.sections.slice(0, SECTION_ID.maxSections).forEach((s, i) => {
       const id = sectionId(doc, i, s.backMatter);
       const fields = sectionFieldTerms(s);
+      indexed.push({ id, fields });
       row.run(
         id,
         s.nodeId,
@@ -409,8 +414,8 @@ export class SqliteLibraryIndex implements LibraryIndex {
         s.endLine ?? null,
       );
       terms.run(id, ...fields);
-      this.champions?.add(id, fields);
     });
+    this.champions?.add(indexed);
     this.sql("DELETE FROM write_intents WHERE doc_id = ? AND version_id = ?").run(card.docId, card.versionId);
   }
 
