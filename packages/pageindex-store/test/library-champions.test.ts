@@ -74,7 +74,11 @@ describe("SqliteLibraryIndex: champion lists", () => {
   it("ranks the answer first when a common term has more rows than its list", async () => {
     const dir = await folder();
     // Each list holds 2 rows; "widget" is in 13 sections, "sprocket" in 1, "gear" in 13.
-    const index = await SqliteLibraryIndex.open(dir, { championRows: 2, singleTermRows: 4, candidateRows: 6 });
+    const index = await SqliteLibraryIndex.open(dir, {
+      championRows: 2,
+      singleTermRows: 4,
+      candidateRows: 6,
+    });
     const filler = (i: number) =>
       libraryEntry(
         libraryTree(`common-${i}`, [
@@ -85,7 +89,9 @@ describe("SqliteLibraryIndex: champion lists", () => {
       );
     await index.putDocuments(Array.from({ length: 12 }, (_, i) => filler(i)));
     const answer = libraryEntry(
-      libraryTree("answer", [{ title: "Sprocket", text: "Fit the sprocket to the widget gear.", tokenCount: 8 }]),
+      libraryTree("answer", [
+        { title: "Sprocket", text: "Fit the sprocket to the widget gear.", tokenCount: 8 },
+      ]),
       "v1",
     );
     await index.putDocument(answer);
@@ -104,7 +110,9 @@ describe("SqliteLibraryIndex: champion lists", () => {
   it("are built from the stored rows on the first writable open asking for them", async () => {
     const dir = await folder();
     const file = join(dir, LIBRARY_FILE);
-    const entries = Array.from({ length: 6 }, (_, i) => wordy(`doc-${i}`, i, i % 2 ? "sprocket" : "ratchet", 2));
+    const entries = Array.from({ length: 6 }, (_, i) =>
+      wordy(`doc-${i}`, i, i % 2 ? "sprocket" : "ratchet", 2),
+    );
     // Without asking, a file has no lists (what an earlier release wrote too).
     const first = await SqliteLibraryIndex.open(dir);
     await first.putDocuments(entries);

@@ -7,8 +7,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { LibraryIndexError } from "../src/index.js";
 import { libraryEntry } from "../src/library/entry.js";
 import { LIBRARY_FILE, SqliteLibraryIndex } from "../src/library/sqlite/sqlite-library-index.js";
-import { StoreReadOnlyError } from "../src/store/errors.js";
 import type { SectionHit } from "../src/library/types.js";
+import { StoreReadOnlyError } from "../src/store/errors.js";
 import { startFixture, type Writer } from "./helpers/spawn.js";
 import { crowdedLibrary, libraryBehaviour, libraryTree, pairedLibrary } from "./library.behaviour.js";
 

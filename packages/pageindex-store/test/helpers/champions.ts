@@ -1,8 +1,8 @@
 import { expect } from "vitest";
+import { sectionFieldTerms } from "../../src/library/query.js";
 import { impact, weightedTerms } from "../../src/library/sqlite/champions.js";
 import { openConnection } from "../../src/library/sqlite/open.js";
 import { SECTION_ID, sectionId } from "../../src/library/sqlite/schema.js";
-import { sectionFieldTerms } from "../../src/library/query.js";
 import type { LibraryEntry } from "../../src/library/types.js";
 
 /**
@@ -18,7 +18,10 @@ export async function expectChampionsAgree(
 ): Promise<void> {
   const db = await openConnection(file, true);
   try {
-    const docRows = db.prepare("SELECT doc, doc_id FROM documents").all() as Array<{ doc: number; doc_id: string }>;
+    const docRows = db.prepare("SELECT doc, doc_id FROM documents").all() as Array<{
+      doc: number;
+      doc_id: string;
+    }>;
     const docOf = new Map(docRows.map((r) => [r.doc_id, Number(r.doc)]));
     expect([...docOf.keys()].sort()).toEqual(entries.map((e) => e.card.docId).sort());
     const expected = new Map<string, Array<{ id: number; impact: number }>>();

@@ -10,8 +10,6 @@ import { SECTION_FIELDS } from "../query.js";
 import type { Connection, Statement } from "./open.js";
 import { SECTION_ID } from "./schema.js";
 
-
-
 /** How many rows of each list a query reads, and how many a list keeps (the rest is slack for deletes). */
 export const CHAMPIONS = {
   /** Rows a query reads per term (its best by impact). */
@@ -147,7 +145,9 @@ export class ChampionLists {
 
   /** Whether the file has the tables (a file of an earlier release opened read-only has not). */
   static present(db: Connection): boolean {
-    return db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'champion_terms'").raw(true).get() !== undefined;
+    return (
+      db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'champion_terms'").raw(true).get() !== undefined
+    );
   }
 
   /**
@@ -212,7 +212,10 @@ export class ChampionLists {
    * Fills a connection's temp table (`champion_<name>`, columns a…e) with `rows`, in statements
    * of {@link BATCH_ROWS} rows (libsql's json_each cost ~8 µs an element; a statement ~50 µs).
    */
-  private batch(name: "lengths" | "rows" | "counts", rows: ReadonlyArray<ReadonlyArray<string | number>>): void {
+  private batch(
+    name: "lengths" | "rows" | "counts",
+    rows: ReadonlyArray<ReadonlyArray<string | number>>,
+  ): void {
     const table = `temp.champion_${name}`;
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (a, b, c, d, e); DELETE FROM ${table};`);
     const width = 5;
@@ -355,9 +358,9 @@ export class ChampionLists {
    */
   best(terms: ReadonlyArray<{ term: string; hits?: number }>, perTerm = this.perTerm): ChampionRow[] {
     const stats = bm25Stats(this.db);
-    const read = this.sql("SELECT id, wf, len FROM champions WHERE term = ? ORDER BY impact DESC, id DESC LIMIT ?").raw(
-      false,
-    );
+    const read = this.sql(
+      "SELECT id, wf, len FROM champions WHERE term = ? ORDER BY impact DESC, id DESC LIMIT ?",
+    ).raw(false);
     const scores = new Map<number, number>();
     for (const { term, hits } of terms) {
       const rows = read.all(term, perTerm) as Array<{ id: number; wf: number; len: number }>;

@@ -183,7 +183,9 @@ function setChampionRows(db: Connection, championRows: number): number {
 /** The rows per term of a file's champion lists, or undefined when it has none. */
 export function championRowsOf(db: Connection): number | undefined {
   const value = (
-    db.prepare("SELECT value FROM library_meta WHERE key = 'champion_rows'").raw(true).get() as unknown[] | undefined
+    db.prepare("SELECT value FROM library_meta WHERE key = 'champion_rows'").raw(true).get() as
+      | unknown[]
+      | undefined
   )?.[0];
   return value === undefined ? undefined : Number(value);
 }

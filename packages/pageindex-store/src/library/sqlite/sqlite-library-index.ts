@@ -580,7 +580,9 @@ export class SqliteLibraryIndex implements LibraryIndex {
       const source =
         "SELECT rowid AS id, rank FROM section_terms WHERE section_terms MATCH ? ORDER BY rank LIMIT ?";
       found = mergedRows(
-        this.libraryWide(chosen).map((match) => (typeof match === "string" ? this.rows(source, match, rows) : match)),
+        this.libraryWide(chosen).map((match) =>
+          typeof match === "string" ? this.rows(source, match, rows) : match,
+        ),
         rows,
       );
     }
