@@ -12,10 +12,13 @@ import { fileURLToPath } from "node:url";
 import { DocumentNotFoundError, type TreeDocument } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { PageIndexStore, SqliteLibraryIndex } from "../src/index.js";
+import { libraryEntry } from "../src/library/entry.js";
+import { CHAMPIONS } from "../src/library/sqlite/champions.js";
 import { LIBRARY_FOLDER } from "../src/library/sqlite/folder-library.js";
 import type { LibraryIndex } from "../src/library/types.js";
 import { openPostgresStore, PostgresLibraryIndex } from "../src/postgres/index.js";
 import type { CrashAction, CrashDoc, CrashJob, KillStep } from "./fixtures/library-crash-writer.js";
+import { expectChampionsAgree } from "./helpers/champions.js";
 import { dropSchema, postgresReachable, testSchema } from "./helpers/postgres.js";
 import { startFixture } from "./helpers/spawn.js";
 import { topicTree } from "./helpers/trees.js";
@@ -40,7 +43,8 @@ async function folderPlace(): Promise<Place> {
   const dir = await mkdtemp(join(tmpdir(), "pageindex-libcrash-"));
   return {
     job: { engine: "sqlite", location: dir },
-    open: () => PageIndexStore.fromPath(dir),
+    // With champion lists: the writer process (opened without asking) keeps them in step.
+    open: () => PageIndexStore.fromPath(dir, { championRows: CHAMPIONS.perTerm }),
     index: () => SqliteLibraryIndex.open(join(dir, LIBRARY_FOLDER)),
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };
@@ -180,10 +184,20 @@ async function searchesReadable(
   return found;
 }
 
-/** Index and heads agree: same documents, same versions, no intent left. */
+/**
+ * Index and heads agree: same documents, same versions, no intent left; on SQLite, each term's
+ * champion list is the best of the sections the heads' documents hold.
+ */
 async function agree(store: PageIndexStore, index: LibraryIndex): Promise<void> {
   expect(await index.pending()).toEqual(new Map());
-  expect(await index.indexedVersions()).toEqual(await headVersions(store));
+  const heads = await headVersions(store);
+  expect(await index.indexedVersions()).toEqual(heads);
+  if (index instanceof SqliteLibraryIndex) {
+    const entries = await Promise.all(
+      [...heads].map(async ([docId, versionId]) => libraryEntry(await store.getTree(docId), versionId)),
+    );
+    await expectChampionsAgree(index.path, entries, CHAMPIONS.perTerm);
+  }
 }
 
 const engines: Array<[string, () => Promise<Place>, boolean]> = [

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { LibraryIndexError } from "../src/index.js";
 import { libraryEntry } from "../src/library/entry.js";
 import { LIBRARY_FILE, SqliteLibraryIndex } from "../src/library/sqlite/sqlite-library-index.js";
+import type { SectionHit } from "../src/library/types.js";
 import { StoreReadOnlyError } from "../src/store/errors.js";
 import { startFixture, type Writer } from "./helpers/spawn.js";
 import { crowdedLibrary, libraryBehaviour, libraryTree, pairedLibrary } from "./library.behaviour.js";
@@ -35,8 +36,8 @@ describe("SqliteLibraryIndex: the library index contract", () => {
 });
 
 describe("SqliteLibraryIndex: files and processes", () => {
-  it("scores only the sections holding a query's rarest terms when its terms are found in many", async () => {
-    const index = await SqliteLibraryIndex.open(await folder(), { candidateRows: 10 });
+  it("scores the sections holding several terms and each term's best when its terms are found in many", async () => {
+    const index = await SqliteLibraryIndex.open(await folder(), { candidateRows: 10, championRows: 1 });
     const common = (i: number) =>
       libraryEntry(libraryTree(`common-${i}`, [{ title: "Widget", text: "A widget.", tokenCount: 2 }]), "v1");
     await index.putDocuments(Array.from({ length: 12 }, (_, i) => common(i)));
@@ -44,15 +45,18 @@ describe("SqliteLibraryIndex: files and processes", () => {
       { title: "Widget sprocket", text: "A sprocket widget.", tokenCount: 3 },
     ]);
     await index.putDocument(libraryEntry(rare, "v1"));
-    // "widget" is in 13 sections (> 10): only the sections holding "sprocket" are scored.
+    // "widget" is in 13 sections (> 10): the section holding both words is scored, and the best
+    // of each word's champion list (1 row; among equals the later one), not the 11 others.
     expect((await index.searchLibrary("widget sprocket", { limit: 20 })).map((h) => h.docId)).toEqual([
       "rare",
+      "common-11",
     ]);
     expect((await index.searchSections("widget sprocket", { limit: 20 })).map((h) => h.docId)).toEqual([
       "rare",
+      "common-11",
     ]);
-    // Alone, a common term is searched all the same.
-    expect(await index.searchLibrary("widget", { limit: 20 })).toHaveLength(13);
+    // Alone, a common term is searched in its whole list (twice the rows read per term).
+    expect(await index.searchSections("widget", { limit: 20 })).toHaveLength(2);
     await index.close();
   });
 
@@ -76,42 +80,62 @@ describe("SqliteLibraryIndex: files and processes", () => {
     const query = "gasket housing flange leaks";
     const everything = await all.searchSections(query, { limit: 100 });
     await all.close();
-    const few = await SqliteLibraryIndex.open(dir, { readOnly: true, candidateRows: 2 });
+    const few = await SqliteLibraryIndex.open(dir, { readOnly: true, candidateRows: 2, championRows: 1 });
     const candidates = await few.searchSections(query, { limit: 100 });
     await few.close();
-    // "flange" and "leaks" are in one section each: only doc-7's section holding them is scored,
-    // and with the weight of "housing" it also matches, as when every match is scored.
-    expect(candidates.map((h) => [h.docId, h.title])).toEqual([["doc-7", "Housing"]]);
-    const same = everything.find((h) => h.docId === "doc-7" && h.title === "Housing");
-    expect(candidates[0]?.score).toBeCloseTo(same?.score ?? Number.NaN, 9);
+    // "flange" and "leaks" are in one section each: doc-7's section holding them is scored, and
+    // with the weight of "housing" it also matches, as when every match is scored. Beside it, the
+    // best row of each term's list, scored on that term at least.
+    expect(candidates[0] && [candidates[0].docId, candidates[0].title]).toEqual(["doc-7", "Housing"]);
+    const scoreOf = (h: { docId: string; title: string }) =>
+      everything.find((e) => e.docId === h.docId && e.title === h.title)?.score ?? Number.NaN;
+    expect(candidates[0]?.score).toBeCloseTo(scoreOf(candidates[0] as SectionHit), 9);
+    expect(candidates.length).toBeLessThanOrEqual(1 + 4);
+    for (const hit of candidates) expect(hit.score).toBeLessThanOrEqual(scoreOf(hit) + 1e-9);
     expect(everything.length).toBeGreaterThan(20);
   });
 
   it("scores the sections holding several query terms, not every section holding one of them", async () => {
     const dir = await folder();
-    const all = await SqliteLibraryIndex.open(dir);
+    const all = await SqliteLibraryIndex.open(dir, { championRows: 2 });
     await all.putDocuments(crowdedLibrary());
     const everything = await all.searchSections("widget sprocket", { limit: 100 });
     await all.close();
-    const few = await SqliteLibraryIndex.open(dir, { readOnly: true, candidateRows: 10, singleTermRows: 5 });
-    // "widget" and "sprocket" are in 13 sections each (more than 5): only the section holding
-    // both is scored, with the score it has when every section is.
+    const few = await SqliteLibraryIndex.open(dir, {
+      readOnly: true,
+      candidateRows: 10,
+      singleTermRows: 5,
+      championRows: 2,
+    });
+    // "widget" and "sprocket" are in 13 sections each (more than 5): the section holding both is
+    // scored, and the 2 best of each word's list, each with the score it has when every section
+    // is (a row outside the two-term query holds one of the words only).
     const candidates = await few.searchSections("widget sprocket", { limit: 100 });
-    expect(candidates.map((h) => [h.docId, h.title])).toEqual([["both", "Widget alignment"]]);
-    expect(candidates[0]?.score).toBeCloseTo(everything[0]?.score ?? Number.NaN, 9);
+    expect(candidates[0] && [candidates[0].docId, candidates[0].title]).toEqual(["both", "Widget alignment"]);
+    expect(candidates).toHaveLength(1 + 2 + 2);
+    for (const hit of candidates) {
+      const same = everything.find((e) => e.docId === hit.docId && e.title === hit.title);
+      expect(hit.score).toBeCloseTo(same?.score ?? Number.NaN, 9);
+    }
     expect(everything[0]?.docId).toBe("both");
     expect(everything.length).toBe(25);
     expect((await few.searchLibrary("widget sprocket", { limit: 1 })).map((h) => h.docId)).toEqual(["both"]);
-    // A rare word's sections (3, at most 5) are scored beside them; the common words' are not.
+    // A rare word's best sections are scored beside them; most of the common words' are not.
     const rare = await few.searchSections("widget sprocket okapi", { limit: 100 });
-    expect(rare.map((h) => h.docId).sort()).toEqual(["both", "okapi-0", "okapi-1", "okapi-2"]);
+    expect(rare.map((h) => h.docId)).toEqual(expect.arrayContaining(["both", "okapi-1", "okapi-2"]));
+    expect(rare.length).toBeLessThanOrEqual(1 + 3 * 2);
     await few.close();
   });
 
   it("asks for rows holding more of the terms while those holding fewer overflow the budget", async () => {
-    const index = await SqliteLibraryIndex.open(await folder(), { candidateRows: 2, singleTermRows: 0 });
+    const index = await SqliteLibraryIndex.open(await folder(), {
+      candidateRows: 2,
+      singleTermRows: 0,
+      championRows: 1,
+    });
     await index.putDocuments(pairedLibrary());
-    // Five sections hold two of the words (more than 2): the one holding all three is scored.
+    // Five sections hold two of the words (more than 2): the one holding all three is scored; the
+    // lists are not read (a row of one may hold two of the words, scored on one).
     const hits = await index.searchSections("widget sprocket okapi", { limit: 10 });
     expect(hits.map((h) => h.docId)).toEqual(["all-three"]);
     await index.close();

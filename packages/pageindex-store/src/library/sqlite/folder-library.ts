@@ -13,17 +13,18 @@ export const LIBRARY_FOLDER = ".library";
  * Opens the library index of a store folder: created with the folder when it can be written;
  * when it cannot (`readOnly`), the existing index read-only, or `undefined` when there is none
  * or it is still empty (the store then answers from its catalog, as stores written before the
- * library index do).
+ * library index do). `championRows` builds champion lists (see `SqliteLibraryIndexOptions`).
  * @throws {LibraryIndexError} when the file is not a library index or is damaged.
  */
 export async function openFolderLibrary(
   root: string,
   readOnly: boolean,
+  championRows?: number,
 ): Promise<SqliteLibraryIndex | undefined> {
   const folder = join(root, LIBRARY_FOLDER);
   if (!readOnly) {
     await mkdir(folder, { recursive: true });
-    return SqliteLibraryIndex.open(folder);
+    return SqliteLibraryIndex.open(folder, championRows === undefined ? {} : { championRows });
   }
   if (!existsSync(join(folder, LIBRARY_FILE))) return undefined;
   const library = await SqliteLibraryIndex.open(folder, { readOnly: true });

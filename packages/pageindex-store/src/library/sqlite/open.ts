@@ -3,7 +3,8 @@ import { dirname } from "node:path";
 import type Database from "libsql";
 import { FileReadError, openRegularFile } from "pageindex-core";
 import { LibraryIndexError } from "../errors.js";
-import { INTENTS_TABLE, SCHEMA, SCHEMA_VERSION } from "./schema.js";
+import { CHAMPIONS, ChampionLists } from "./champions.js";
+import { CHAMPION_SCHEMA, INTENTS_TABLE, SCHEMA, SCHEMA_VERSION } from "./schema.js";
 
 /** A libsql connection (better-sqlite3's API). */
 export type Connection = Database.Database;
@@ -74,7 +75,11 @@ async function assertRegularFiles(path: string): Promise<void> {
  * schema checked. Throws {@link LibraryIndexError} naming the file when it is not a library
  * index, is damaged, or has another layout version.
  */
-export async function openConnection(path: string, readOnly: boolean): Promise<Connection> {
+export async function openConnection(
+  path: string,
+  readOnly: boolean,
+  championRows?: number,
+): Promise<Connection> {
   if (readOnly && !existsSync(path)) {
     throw new LibraryIndexError(path, "no library index file there to open read-only");
   }
@@ -88,7 +93,7 @@ export async function openConnection(path: string, readOnly: boolean): Promise<C
       db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA synchronous = NORMAL");
     }
-    checkSchema(db, path, readOnly);
+    checkSchema(db, path, readOnly, championRows);
     return db;
   } catch (error) {
     db?.close();
@@ -104,7 +109,12 @@ export async function openConnection(path: string, readOnly: boolean): Promise<C
   }
 }
 
-function checkSchema(db: Connection, path: string, readOnly: boolean): void {
+function checkSchema(
+  db: Connection,
+  path: string,
+  readOnly: boolean,
+  championRows: number | undefined,
+): void {
   const tables = new Set(
     (
       db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").raw().all() as unknown[][]
@@ -129,7 +139,25 @@ function checkSchema(db: Connection, path: string, readOnly: boolean): void {
       `layout version ${String(version)} is not the version ${SCHEMA_VERSION} this release reads; delete the file and reopen the store for writing to rebuild it`,
     );
   }
-  if (!readOnly) migrateIntents(db, tables);
+  if (!readOnly) {
+    migrateIntents(db, tables);
+    if (championRows !== undefined) migrateChampions(db, championRows);
+  }
+}
+
+/**
+ * Builds the champion lists of a file that has none (new, or written without them), from its
+ * FTS5 index (no document is read again), in one transaction: a crash leaves the file as it was,
+ * and the next writable open asking for lists builds them again.
+ */
+function migrateChampions(db: Connection, championRows: number): void {
+  if (ChampionLists.present(db)) return;
+  db.transaction(() => {
+    db.exec(CHAMPION_SCHEMA);
+    const lists = new ChampionLists(db, (source) => db.prepare(source), setChampionRows(db, championRows));
+    lists.fillLengths();
+    lists.rebuild();
+  }).immediate();
 }
 
 /**
@@ -142,4 +170,22 @@ function migrateIntents(db: Connection, tables: ReadonlySet<string>): void {
     ? "INSERT OR IGNORE INTO write_intents SELECT doc_id, coalesce(version_id, '') FROM intents; DROP TABLE intents;"
     : "";
   db.exec(`BEGIN IMMEDIATE; ${INTENTS_TABLE} ${copy} COMMIT;`);
+}
+
+/** Records the rows per term a file's champion lists are built for (a file keeps its first choice). */
+function setChampionRows(db: Connection, championRows: number): number {
+  db.prepare("INSERT OR IGNORE INTO library_meta (key, value) VALUES ('champion_rows', ?)").run(
+    String(Math.max(1, Math.floor(championRows))),
+  );
+  return championRowsOf(db) ?? CHAMPIONS.perTerm;
+}
+
+/** The rows per term of a file's champion lists, or undefined when it has none. */
+export function championRowsOf(db: Connection): number | undefined {
+  const value = (
+    db.prepare("SELECT value FROM library_meta WHERE key = 'champion_rows'").raw(true).get() as
+      | unknown[]
+      | undefined
+  )?.[0];
+  return value === undefined ? undefined : Number(value);
 }

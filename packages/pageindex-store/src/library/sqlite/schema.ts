@@ -44,6 +44,33 @@ export function sectionOwner(id: number): { doc: number; backMatter: boolean } {
   return { doc, backMatter: id - doc * SECTION_ID.perDocument >= SECTION_ID.backMatter };
 }
 
+/**
+ * The champion lists' tables (see champions.ts; created when absent). `champions` holds each
+ * list (its key in reverse is best first: impact, then the later row);
+ * `champion_terms` how many rows each list holds, whether they are every row of the term, and
+ * its last row (what a new row must beat once the list is short of its term's rows);
+ * `section_lengths` each section's length in tokens (FTS5's document size), which a refill reads.
+ */
+export const CHAMPION_SCHEMA = `
+CREATE TABLE IF NOT EXISTS champions (
+  term TEXT NOT NULL,
+  impact REAL NOT NULL,
+  id INTEGER NOT NULL,
+  wf REAL NOT NULL,
+  len INTEGER NOT NULL,
+  PRIMARY KEY (term, impact, id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS champions_id ON champions (id);
+CREATE TABLE IF NOT EXISTS champion_terms (
+  term TEXT PRIMARY KEY,
+  kept INTEGER NOT NULL,
+  complete INTEGER NOT NULL,
+  floor REAL NOT NULL,
+  floor_id INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS section_lengths (id INTEGER PRIMARY KEY, len INTEGER NOT NULL);
+`;
+
 /** The tables of a library index file (created when absent). */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS library_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;

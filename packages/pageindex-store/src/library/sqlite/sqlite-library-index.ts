@@ -37,8 +37,9 @@ import type {
   SearchLibraryOptions,
   SectionHit,
 } from "../types.js";
+import { ChampionLists, documentRange } from "./champions.js";
 import { ftsAtLeastMatch, ftsCandidateMatch, ftsMatch } from "./match.js";
-import { type Connection, openConnection, type Statement } from "./open.js";
+import { type Connection, championRowsOf, openConnection, type Statement } from "./open.js";
 import { SECTION_ID, sectionId, sectionOwner } from "./schema.js";
 
 /** The file a store folder's library index lives in. */
@@ -59,10 +60,23 @@ export interface SqliteLibraryIndexOptions {
    * (default {@link AGGREGATION}`.singleTermRows`): the rarest terms' rows, when they fit.
    */
   singleTermRows?: number;
+  /**
+   * Gives the file champion lists (per term, its best sections by the term's own BM25
+   * contribution; see champions.ts), built on a writable open when it has none: a library-wide
+   * query then reads this many rows of each term's list (100 is the measured choice) in place of
+   * every section holding its rarest terms, once its terms' rows outgrow `singleTermRows`. Off
+   * by default: the lists cost every write (measured: 4.7 → 33-60 ms a document on the
+   * generated library; see the package README). A file keeps its lists (twice the value it was
+   * built with) and every writer keeps them in step, asked or not; a later open may read fewer
+   * rows, not more.
+   */
+  championRows?: number;
 }
 
 /** Documents named by `docIds` are searched one row-id range each up to this many; more go through a filter. */
 const RANGE_QUERIES = 64;
+/** Page cache of a writer of a file with champion lists (KiB; SQLite's default is 2,000). */
+const WRITER_CACHE_KIB = 65_536;
 /** Card rows scored per query (best first). */
 const CARD_ROWS = 200;
 
@@ -100,6 +114,10 @@ interface Candidates {
   rare: QueryTerm[];
   /** The terms rare in sections, whose cards are scored (see `cardScores`). */
   uncommon: QueryTerm[];
+  /** Every row holding a term is a candidate (they fit the one-term budget). */
+  every: boolean;
+  /** Rows of each term (exact when at most the budget: the probe stops past it). */
+  rows: Map<string, number>;
 }
 
 /** Which documents a search may return: all (`undefined`), or these document rows. */
@@ -134,6 +152,8 @@ export class SqliteLibraryIndex implements LibraryIndex {
   private readonly statements = new Map<string, Statement>();
   private readonly candidateRows: number;
   private readonly singleTermRows: number;
+  /** The champion lists (absent in a file of an earlier release opened read-only). */
+  private readonly champions: ChampionLists | undefined;
 
   private constructor(db: Connection, path: string, options: SqliteLibraryIndexOptions) {
     this.db = db;
@@ -141,6 +161,14 @@ export class SqliteLibraryIndex implements LibraryIndex {
     this.readOnly = options.readOnly ?? false;
     this.candidateRows = Math.max(1, options.candidateRows ?? AGGREGATION.candidateRows);
     this.singleTermRows = Math.max(0, options.singleTermRows ?? AGGREGATION.singleTermRows);
+    const kept = ChampionLists.present(db) ? championRowsOf(db) : undefined;
+    this.champions =
+      kept === undefined
+        ? undefined
+        : new ChampionLists(db, (source) => this.sql(source), kept, options.championRows);
+    // A write touches each of its terms' lists, pages spread over the file: a larger page cache
+    // for a writer halves that cost (measured 55 → 29 ms a document at 2,000 documents).
+    if (this.champions && !this.readOnly) db.exec(`PRAGMA cache_size = -${WRITER_CACHE_KIB}`);
   }
 
   /**
@@ -153,7 +181,8 @@ export class SqliteLibraryIndex implements LibraryIndex {
 
   /** Opens a library index file at any path (see {@link SqliteLibraryIndex.open}). */
   static async openFile(path: string, options: SqliteLibraryIndexOptions = {}): Promise<SqliteLibraryIndex> {
-    return new SqliteLibraryIndex(await openConnection(path, options.readOnly ?? false), path, options);
+    const db = await openConnection(path, options.readOnly ?? false, options.championRows);
+    return new SqliteLibraryIndex(db, path, options);
   }
 
   async begin(docId: string, versionId?: string): Promise<void> {
@@ -372,8 +401,11 @@ export class SqliteLibraryIndex implements LibraryIndex {
     const terms = this.sql(
       "INSERT INTO section_terms (rowid, title, ancestors, summary, text) VALUES (?, ?, ?, ?, ?)",
     );
+    const indexed: Array<{ id: number; fields: readonly string[] }> = [];
     entry.sections.slice(0, SECTION_ID.maxSections).forEach((s, i) => {
       const id = sectionId(doc, i, s.backMatter);
+      const fields = sectionFieldTerms(s);
+      indexed.push({ id, fields });
       row.run(
         id,
         s.nodeId,
@@ -386,8 +418,9 @@ export class SqliteLibraryIndex implements LibraryIndex {
         s.startLine ?? null,
         s.endLine ?? null,
       );
-      terms.run(id, ...sectionFieldTerms(s));
+      terms.run(id, ...fields);
     });
+    this.champions?.add(indexed);
     this.sql("DELETE FROM write_intents WHERE doc_id = ? AND version_id = ?").run(card.docId, card.versionId);
   }
 
@@ -395,9 +428,10 @@ export class SqliteLibraryIndex implements LibraryIndex {
   private drop(docId: string): void {
     const doc = this.value("SELECT doc FROM documents WHERE doc_id = ?", docId);
     if (doc === undefined || doc === null) return;
-    const first = sectionId(Number(doc), 0, false);
-    const last = first + SECTION_ID.perDocument - 1;
+    const [first, last] = documentRange(Number(doc));
     this.sql("DELETE FROM section_terms WHERE rowid BETWEEN ? AND ?").run(first, last);
+    // After the FTS5 rows: a list refilled here reads the index without them.
+    this.champions?.remove(first, last);
     this.sql("DELETE FROM sections WHERE id BETWEEN ? AND ?").run(first, last);
     this.sql("DELETE FROM card_terms WHERE rowid = ?").run(doc);
     this.sql("DELETE FROM facets WHERE doc = ?").run(doc);
@@ -444,9 +478,10 @@ export class SqliteLibraryIndex implements LibraryIndex {
     const found = q.terms.map((t) => ({ ...t, rows: count(ftsMatch([t])) })).filter((t) => t.rows > 0);
     if (found.length === 0) return undefined;
     const uncommon = candidateTerms(found, this.candidateRows);
+    const termRows = new Map(found.map((t) => [t.term, t.rows]));
     // Every row holding a term fits the one-term budget: one query scores them all (a small library).
     if (found.reduce((sum, t) => sum + t.rows, 0) <= Math.min(this.candidateRows, this.singleTermRows))
-      return { all: found, rare: found, uncommon };
+      return { all: found, rare: found, uncommon, every: true, rows: termRows };
     for (let m = 2; ; m += 1) {
       const several = cooccurringTerms(found, m);
       if (several.length === 0) break;
@@ -454,10 +489,17 @@ export class SqliteLibraryIndex implements LibraryIndex {
       if (rows === 0) break;
       if (rows <= this.candidateRows || m === several.length) {
         const rare = candidateTerms(found, Math.min(this.candidateRows, this.singleTermRows), 0);
-        return { all: found, several: { terms: several, m }, rare, uncommon };
+        return {
+          all: found,
+          several: { terms: several, m },
+          rare,
+          uncommon,
+          every: false,
+          rows: termRows,
+        };
       }
     }
-    return { all: found, rare: uncommon, uncommon };
+    return { all: found, rare: uncommon, uncommon, every: false, rows: termRows };
   }
 
   /** The FTS5 queries whose matches are a search's candidates, each scored on every term. */
@@ -469,6 +511,29 @@ export class SqliteLibraryIndex implements LibraryIndex {
     // alone instead, the dev set lost a right document in the top 3 (60 → 58 of 66), and no time.
     if (chosen.rare.length > 0) out.push(ftsCandidateMatch(chosen.all, chosen.rare));
     return out;
+  }
+
+  /**
+   * A library-wide search's candidates: FTS5 queries (scored by FTS5), and, once the terms' rows
+   * outgrow the one-term budget, the best rows of each term's champion list in place of the
+   * rarest terms' every row (scored as FTS5 scores them; exact for a row holding one of the
+   * terms, which is every row outside the co-occurrence query when it asks for two terms). The
+   * cost is then the rows holding several terms plus `championRows` per term, whatever the
+   * library's size (when two terms suffice to choose rows, as questions' rarer words do).
+   */
+  private libraryWide(chosen: Candidates): Array<string | RankedRow[]> {
+    if (chosen.every || !this.champions) return this.candidateMatches(chosen);
+    const budget = this.candidateRows;
+    const terms = chosen.all.map((t) => {
+      const rows = chosen.rows.get(t.term) ?? 0;
+      return rows <= budget ? { term: t.term, hits: rows } : { term: t.term };
+    });
+    // No row holds two of the terms: each list's every row (a one-word query still finds 200).
+    if (!chosen.several) return [this.champions.best(terms, this.champions.kept)];
+    // Rows holding two terms overflowed the budget: a list's row may hold another term that its
+    // score would leave out, so the rarest terms' rows are scored by FTS5 as before.
+    if (chosen.several.m > 2) return this.candidateMatches(chosen);
+    return [ftsAtLeastMatch(chosen.all, chosen.several.terms, chosen.several.m), this.champions.best(terms)];
   }
 
   /**
@@ -519,7 +584,9 @@ export class SqliteLibraryIndex implements LibraryIndex {
       const source =
         "SELECT rowid AS id, rank FROM section_terms WHERE section_terms MATCH ? ORDER BY rank LIMIT ?";
       found = mergedRows(
-        this.candidateMatches(chosen).map((match) => this.rows(source, match, rows)),
+        this.libraryWide(chosen).map((match) =>
+          typeof match === "string" ? this.rows(source, match, rows) : match,
+        ),
         rows,
       );
     }

@@ -1,0 +1,145 @@
+/**
+ * The SQLite library index's champion lists (per term, its best sections by the term's own
+ * BM25 contribution): kept in step with the sections on every write path, built on the first
+ * writable open of a file that has none, and read by library-wide queries in place of every row
+ * of their rarest terms.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { libraryEntry } from "../src/library/entry.js";
+import { openConnection } from "../src/library/sqlite/open.js";
+import { LIBRARY_FILE, SqliteLibraryIndex } from "../src/library/sqlite/sqlite-library-index.js";
+import type { LibraryEntry } from "../src/library/types.js";
+import { expectChampionsAgree } from "./helpers/champions.js";
+import { libraryTree } from "./library.behaviour.js";
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+const folder = async (): Promise<string> => {
+  const dir = await mkdtemp(join(tmpdir(), "library-champions-"));
+  dirs.push(dir);
+  return dir;
+};
+
+const PER_TERM = 2;
+
+/** A document whose sections repeat `word` a varying number of times (so impacts differ). */
+function wordy(docId: string, version: number, word: string, sections: number): LibraryEntry {
+  return libraryEntry(
+    libraryTree(
+      docId,
+      Array.from({ length: sections }, (_, s) => ({
+        title: s % 2 === 0 ? `${word} notes ${docId}` : `Notes ${docId}`,
+        text: `${Array.from({ length: 1 + ((s + version) % 4) }, () => word).join(" ")} and some filler about gears.`,
+        tokenCount: 12,
+      })),
+    ),
+    `v${version}`,
+  );
+}
+
+describe("SqliteLibraryIndex: champion lists", () => {
+  it("stay the best rows of each term after puts, replaces, removes and a reopen", async () => {
+    const dir = await folder();
+    const file = join(dir, LIBRARY_FILE);
+    let index = await SqliteLibraryIndex.open(dir, { championRows: PER_TERM });
+    const held = new Map<string, LibraryEntry>();
+    const put = async (entries: LibraryEntry[]) => {
+      await index.putDocuments(entries);
+      for (const e of entries) held.set(e.card.docId, e);
+      await expectChampionsAgree(file, [...held.values()], PER_TERM);
+    };
+    await put(Array.from({ length: 8 }, (_, i) => wordy(`doc-${i}`, 1, "sprocket", 1 + (i % 3))));
+    await put([wordy("doc-1", 2, "sprocket", 4), wordy("doc-5", 2, "ratchet", 2)]);
+    // Removing the best rows of a list leaves fewer than PER_TERM: it is rebuilt from the index.
+    for (const docId of ["doc-2", "doc-4", "doc-7", "doc-1"]) {
+      await index.removeDocument(docId);
+      held.delete(docId);
+      await expectChampionsAgree(file, [...held.values()], PER_TERM);
+    }
+    await put([wordy("doc-9", 1, "sprocket", 3)]);
+    await index.close();
+    index = await SqliteLibraryIndex.open(dir, { championRows: PER_TERM });
+    await expectChampionsAgree(file, [...held.values()], PER_TERM);
+    // Every document gone: no list is left.
+    for (const docId of [...held.keys()]) await index.removeDocument(docId);
+    await expectChampionsAgree(file, [], PER_TERM);
+    await index.close();
+  });
+
+  it("ranks the answer first when a common term has more rows than its list", async () => {
+    const dir = await folder();
+    // Each list holds 2 rows; "widget" is in 13 sections, "sprocket" in 1, "gear" in 13.
+    const index = await SqliteLibraryIndex.open(dir, {
+      championRows: 2,
+      singleTermRows: 4,
+      candidateRows: 6,
+    });
+    const filler = (i: number) =>
+      libraryEntry(
+        libraryTree(`common-${i}`, [
+          { title: "Widget widget", text: "A widget, widget and widget.", tokenCount: 6 },
+          { title: "Gear", text: "A gear and a gear.", tokenCount: 6 },
+        ]),
+        "v1",
+      );
+    await index.putDocuments(Array.from({ length: 12 }, (_, i) => filler(i)));
+    const answer = libraryEntry(
+      libraryTree("answer", [
+        { title: "Sprocket", text: "Fit the sprocket to the widget gear.", tokenCount: 8 },
+      ]),
+      "v1",
+    );
+    await index.putDocument(answer);
+    // The rows holding two terms (the answer alone holds widget and gear besides sprocket) and
+    // each term's 2 champions are scored; the answer holds all three terms.
+    const hits = await index.searchLibrary("widget gear sprocket", { limit: 3 });
+    expect(hits[0]?.docId).toBe("answer");
+    // A term found in more rows than its list: its best rows come first, scored as FTS5 does.
+    const alone = await index.searchSections("widget", { limit: 3 });
+    expect(alone.map((h) => h.docId)).toHaveLength(3);
+    const wide = await index.searchLibrary("widget", { limit: 20 });
+    expect(wide[0]?.sections[0]?.title).toBe("Widget widget");
+    await index.close();
+  });
+
+  it("are built from the stored rows on the first writable open asking for them", async () => {
+    const dir = await folder();
+    const file = join(dir, LIBRARY_FILE);
+    const entries = Array.from({ length: 6 }, (_, i) =>
+      wordy(`doc-${i}`, i, i % 2 ? "sprocket" : "ratchet", 2),
+    );
+    // Without asking, a file has no lists (what an earlier release wrote too).
+    const first = await SqliteLibraryIndex.open(dir);
+    await first.putDocuments(entries);
+    const before = await first.searchLibrary("sprocket ratchet gears", { limit: 5 });
+    await first.close();
+    const db = await openConnection(file, true);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'champion%'").all()).toEqual([]);
+    db.close();
+
+    const reader = await SqliteLibraryIndex.open(dir, { readOnly: true, championRows: PER_TERM });
+    expect(await reader.searchLibrary("sprocket ratchet gears", { limit: 5 })).toEqual(before);
+    await reader.close();
+
+    const writer = await SqliteLibraryIndex.open(dir, { championRows: PER_TERM });
+    await expectChampionsAgree(file, entries, PER_TERM);
+    expect(await writer.searchLibrary("sprocket ratchet gears", { limit: 5 })).toEqual(before);
+    await writer.close();
+    // A writer that does not ask keeps them in step all the same.
+    const later = await SqliteLibraryIndex.open(dir);
+    const replaced = wordy("doc-2", 9, "sprocket", 3);
+    await later.putDocument(replaced);
+    await later.removeDocument("doc-3");
+    await expectChampionsAgree(
+      file,
+      entries.filter((e) => e.card.docId !== "doc-3").map((e) => (e.card.docId === "doc-2" ? replaced : e)),
+      PER_TERM,
+    );
+    await later.close();
+  });
+});
