@@ -11,8 +11,9 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexFiles } from "../../packages/pageindex-cli/src/cli/commands/index-files.js";
 import { body, buildPdf, headingLine } from "../../packages/pageindex-loader/test/fixtures/pdf-builder.js";
+import { openConnection } from "../../packages/pageindex-store/src/library/sqlite/open.js";
 import { captureIo, countingStore, libraryContext, writeLibrary } from "../support/index-library.js";
-import { BIN, cli } from "./run-cli.js";
+import { BIN, cli, cliInProcess } from "./run-cli.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -177,6 +178,39 @@ describe("pageindex index: gzip-compressed documents", () => {
     expect(broken?.status).toBe("failed");
     expect(broken?.error).toMatch(/broken\.md\.gz is a damaged gzip file/);
     expect(documents.find((d) => d.docId === "good.md")?.status).toBe("indexed");
+  });
+
+  it("gives a folder store's library index champion lists with --champion-lists, kept by later runs", async () => {
+    /** Terms (stemmed) with a champion list in a store's library index (undefined: the index has no lists). */
+    async function listedTerms(store: string): Promise<string[] | undefined> {
+      const db = await openConnection(join(store, ".library", "library.sqlite"), true);
+      try {
+        const has = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'champion_terms'").raw(true).get();
+        if (!has) return undefined;
+        const rows = db.prepare("SELECT term FROM champion_terms").all() as Array<{ term: string }>;
+        return rows.map((r) => r.term);
+      } finally {
+        db.close();
+      }
+    }
+    const folder = join(dir, "champions");
+    await mkdir(folder);
+    await writeFile(
+      join(folder, "pumps.md"),
+      "# Pumps\n\nA pump moves coolant.\n\n## Priming\n\nFill the casing first.\n",
+    );
+    const plain = join(dir, "champions-plain");
+    const listed = join(dir, "champions-listed");
+    expect((await cliInProcess(["--store", plain, "--json", "index", folder])).code).toBe(0);
+    expect(await listedTerms(plain)).toBeUndefined();
+    expect(
+      (await cliInProcess(["--store", listed, "--json", "index", "--champion-lists", folder])).code,
+    ).toBe(0);
+    expect(await listedTerms(listed)).toEqual(expect.arrayContaining(["pump", "coolant"]));
+    // A later run without the flag keeps the lists in step with what it writes.
+    await writeFile(join(folder, "valves.md"), "# Valves\n\nA valve stops the flow.\n");
+    expect((await cliInProcess(["--store", listed, "--json", "index", folder])).code).toBe(0);
+    expect(await listedTerms(listed)).toEqual(expect.arrayContaining(["pump", "flow"]));
   });
 });
 

@@ -52,6 +52,11 @@ export interface StoreAccess {
    * file removed, so a store checked into git or on a read-only disk can be listed and searched.
    */
   readOnly?: boolean;
+  /**
+   * Give a folder store's library index champion lists of this many rows a term (`index
+   * --champion-lists`): built on this open when the index has none, kept by every writer after.
+   */
+  championRows?: number;
 }
 
 /** A folder store that does not exist yet, for a command that only reads. */
@@ -124,6 +129,8 @@ export function createContext(
         // Loaded here, not at start-up: `--version` and usage errors need no store code.
         const { openPostgresStore, PageIndexStore } = await import("pageindex-store");
         const location = storeLocation(options, env);
+        if (access.championRows !== undefined && location.kind !== "folder")
+          io.err("warning: --champion-lists applies to a folder store only; ignored");
         if (location.kind === "redis" || location.kind === "postgres") {
           const name = location.kind === "redis" ? "Redis" : "PostgreSQL";
           try {
@@ -144,7 +151,11 @@ export function createContext(
         const dir = location.dir;
         if (!access.create) await assertFolderExists(dir);
         try {
-          return await PageIndexStore.fromPath(dir, { onProblem, readOnly: access.readOnly ?? false });
+          return await PageIndexStore.fromPath(dir, {
+            onProblem,
+            readOnly: access.readOnly ?? false,
+            ...(access.championRows !== undefined ? { championRows: access.championRows } : {}),
+          });
         } catch (error) {
           throw new CliError(`Cannot open the store folder ${dir}: ${(error as Error).message}`, EXIT.store, {
             cause: error,

@@ -1,4 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import type { IndexCommandOptions } from "./commands/index-files.js";
 import {
   type CliContext,
   createContext,
@@ -65,14 +66,17 @@ export function buildProgram(
   const run =
     <A extends unknown[]>(
       action: (ctx: CliContext, ...args: A) => Promise<number>,
-      access: StoreAccess = { create: false },
+      access: StoreAccess | ((...args: A) => StoreAccess) = { create: false },
     ) =>
     async (...args: A) => {
-      const ctx = createContext(io, program.opts<GlobalOptions>(), env, access);
+      const how = typeof access === "function" ? access(...args) : access;
+      const ctx = createContext(io, program.opts<GlobalOptions>(), env, how);
       result.ctx = ctx;
       result.code = await action(ctx, ...args);
     };
   const writes: StoreAccess = { create: true };
+  /** Rows a query reads per term of a champion list (the store's measured setting). */
+  const CHAMPION_ROWS = 100;
   const reads: StoreAccess = { create: false, readOnly: true };
 
   program
@@ -97,12 +101,20 @@ export function buildProgram(
       "stop after this long: files not stored yet are left for the next run (default: none)",
       positiveInt,
     )
+    .option(
+      "--champion-lists",
+      "folder store: give the library index champion lists (library-wide questions cost less at 100,000+ documents, every write more; kept from then on)",
+    )
     .action(
-      run(async (ctx, paths: string[], opts) => {
-        // A mistyped path is reported before the loader (pdf.js, LangChain) is imported.
-        await assertInputsExist(paths);
-        return (await import("./commands/index-files.js")).indexFiles(ctx, paths, opts);
-      }, writes),
+      run(
+        async (ctx, paths: string[], opts) => {
+          // A mistyped path is reported before the loader (pdf.js, LangChain) is imported.
+          await assertInputsExist(paths);
+          return (await import("./commands/index-files.js")).indexFiles(ctx, paths, opts);
+        },
+        (_paths: string[], opts: IndexCommandOptions) =>
+          opts.championLists ? { ...writes, championRows: CHAMPION_ROWS } : writes,
+      ),
     );
 
   program
