@@ -7,7 +7,7 @@
  * them (same averages, document frequency and field weights), so they rank beside FTS5's rows.
  */
 import { SECTION_FIELDS } from "../query.js";
-import type { Connection, Statement } from "./open.js";
+import type { Connection, Statement } from "./connection.js";
 import { SECTION_ID } from "./schema.js";
 
 /** How many rows of each list a query reads, and how many a list keeps (the rest is slack for deletes). */

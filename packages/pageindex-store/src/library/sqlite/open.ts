@@ -1,15 +1,12 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import type Database from "libsql";
 import { FileReadError, openRegularFile } from "pageindex-core";
 import { LibraryIndexError } from "../errors.js";
 import { CHAMPIONS, ChampionLists } from "./champions.js";
+import type { Connection } from "./connection.js";
 import { CHAMPION_SCHEMA, INTENTS_TABLE, SCHEMA, SCHEMA_VERSION } from "./schema.js";
 
-/** A libsql connection (better-sqlite3's API). */
-export type Connection = Database.Database;
-/** A prepared statement. */
-export type Statement = Database.Statement;
+export type { Connection, Statement } from "./connection.js";
 
 /** How long a statement waits for another process's lock before failing (ms). */
 export const BUSY_TIMEOUT_MS = 10_000;
