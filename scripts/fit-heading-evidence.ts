@@ -32,6 +32,7 @@ import { DEBIAN_CACHE } from "./debian-docs.js";
 import { groupFolds, mean, numberList } from "./grouped-cv.js";
 import {
   fitHeadingModel,
+  HEADING_L2,
   type HeadingDoc,
   type HeadingFit,
   headingDocs,
@@ -46,7 +47,7 @@ const USAGE = `Usage: npx tsx scripts/fit-heading-evidence.ts [options]
   --extra         also fit on more PDFs of the train packages (TRAIN_EXTRA)
   --train-only    read no validation PDF
   --cv            grouped cross-validation by package on the train half
-  --l2 LIST       penalties to try, comma-separated (default 0.001); with --cv the best CV F1 wins
+  --l2 LIST       penalties to try, comma-separated (default ${HEADING_L2}, the one in use); with --cv the best CV F1 wins
   --gd            fit as before this round (unpenalised gradient ascent), to compare
   --help          this text`;
 
@@ -66,7 +67,7 @@ if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const penalties = numberList(values.l2, [0.001]);
+const penalties = numberList(values.l2, [HEADING_L2]);
 
 /** The fit before this round: ml-logistic-regression, then the same cut search. */
 function gradientFit(list: readonly HeadingDoc[]): HeadingFit {

@@ -65,6 +65,12 @@ export function treeF1(doc: HeadingDoc, model: HeadingModel): number {
 export const meanTreeF1 = (docs: readonly HeadingDoc[], model: HeadingModel): number =>
   mean(docs.map((d) => treeF1(d, model)));
 
+/**
+ * The penalty the weights in use were fitted with (fit-heading-evidence.ts chose it by grouped
+ * cross-validation), so that eval-devset-layout.ts --cv refits each fold as they were fitted.
+ */
+export const HEADING_L2 = 0.001;
+
 /** The cuts and look shares tried (the grid fit-heading-evidence.ts has always searched). */
 export const CUTS = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5] as const;
 export const LOOK_WEIGHTS = [0, 0.25, 0.5, 0.75] as const;
