@@ -11,8 +11,8 @@
  * nowhere is set aside (listed at the end); `--outline-pages` keeps the outline as it is.
  *
  * `--cv` also scores each train-half PDF (and extra PDF) out of sample: grouped cross-validation
- * by package (grouped-cv.ts), its tree built with a heading model fitted (heading-fit.ts, penalty
- * HEADING_L2, on the train half and TRAIN_EXTRA) without its own package; the `CV F1` column and
+ * by package (grouped-cv.ts), its tree built with a heading model fitted (heading-fit.ts, settings
+ * HEADING_FIT, on the train half and TRAIN_EXTRA) without its own package; the `CV F1` column and
  * the summary's mean are those trees'. Validation PDFs are never in a fit.
  *
  * Run: npx tsx scripts/eval-devset-layout.ts [--help] [--half train|validation] [--only NAME] [--show NAME] [--features rows.json] [--outline-pages] [--extra] [--cv]
@@ -25,7 +25,7 @@ import { layoutStructure } from "../packages/pageindex-loader/src/pdf/structure/
 import type { TreeFeatures } from "../packages/pageindex-loader/src/pdf/structure/tree-evidence.js";
 import { DEBIAN_CACHE } from "./debian-docs.js";
 import { groupFolds, mean } from "./grouped-cv.js";
-import { fitHeadingModel, HEADING_L2, headingDocs } from "./heading-fit.js";
+import { fitHeadingModel, HEADING_FIT, headingDocs } from "./heading-fit.js";
 import { layoutDevsetDocs } from "./layout-devset-docs.js";
 import { layoutF1, showEntries, topTwo } from "./layout-devset-score.js";
 
@@ -83,7 +83,7 @@ const foldModels = new Map<string, HeadingModel>();
 if (values.cv) {
   const pool = await headingDocs({ cache: values.cache as string, half: "train", extra: true });
   for (const fold of groupFolds(pool, (d) => d.pkg)) {
-    foldModels.set(fold.held, fitHeadingModel(fold.fit, HEADING_L2).model);
+    foldModels.set(fold.held, fitHeadingModel(fold.fit, HEADING_FIT).model);
   }
 }
 const rows: LayoutRow[] = [];

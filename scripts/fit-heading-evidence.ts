@@ -6,15 +6,15 @@
  * level-aware F1 (heading-fit.ts). Writes heading-evidence-weights.ts; prints both halves with
  * the new weights and those in use (validation is reported, never used to choose).
  *
- * `--cv` adds grouped cross-validation (grouped-cv.ts): one fold per train package, each fitting
- * weights, cut and look share without that package and scoring its PDFs; the mean over the train
- * half's PDFs is printed beside the train-fit F1, and with several `--l2` values the penalty with
+ * `--cv` adds grouped cross-validation (grouped-cv.ts): one fold per package fitted on, each
+ * fitting weights, cut and look share without that package and scoring its PDFs; the mean over
+ * the train half's PDFs (the extra PDFs' apart) is printed beside the train-fit F1, and with several `--l2` values the penalty with
  * the best CV F1 is the one fitted and written. `--extra` adds more PDFs of the train packages
  * (TRAIN_EXTRA) to every fit (never to a mean); `--train-only` reads no validation PDF. `--gd`
  * fits as before this round (ml-logistic-regression's unpenalised gradient ascent, 4000 steps),
  * to compare.
  *
- * Run: npx tsx scripts/fit-heading-evidence.ts [--dry] [--extra] [--train-only] [--cv] [--l2 0.001,0.01,0.1] [--gd]
+ * Run: npx tsx scripts/fit-heading-evidence.ts [--help] [--dry] [--extra] [--train-only] [--cv] [--l2 0.001,0.01,0.1] [--weigh pdf] [--drop NAMES] [--ablate] [--gd]
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -32,9 +32,10 @@ import { DEBIAN_CACHE } from "./debian-docs.js";
 import { groupFolds, mean, numberList } from "./grouped-cv.js";
 import {
   fitHeadingModel,
-  HEADING_L2,
+  HEADING_FIT,
   type HeadingDoc,
   type HeadingFit,
+  type HeadingFitSettings,
   headingDocs,
   meanTreeF1,
   roundedModel,
@@ -47,7 +48,10 @@ const USAGE = `Usage: npx tsx scripts/fit-heading-evidence.ts [options]
   --extra         also fit on more PDFs of the train packages (TRAIN_EXTRA)
   --train-only    read no validation PDF
   --cv            grouped cross-validation by package on the train half
-  --l2 LIST       penalties to try, comma-separated (default ${HEADING_L2}, the one in use); with --cv the best CV F1 wins
+  --l2 LIST       penalties to try, comma-separated (default ${HEADING_FIT.l2}, the one in use); with --cv the best CV F1 wins
+  --weigh W       what weighs alike in the fit: candidate, pdf or package (default ${HEADING_FIT.weigh})
+  --drop NAMES    features left out (weight 0), comma-separated (default: ${HEADING_FIT.drop.map((i) => HEADING_FEATURE_NAMES[i]).join(",") || "none"})
+  --ablate        with --cv: also the CV F1 with each remaining feature left out in turn
   --gd            fit as before this round (unpenalised gradient ascent), to compare
   --help          this text`;
 
@@ -60,6 +64,9 @@ const { values } = parseArgs({
     cv: { type: "boolean" },
     l2: { type: "string" },
     gd: { type: "boolean" },
+    weigh: { type: "string" },
+    drop: { type: "string" },
+    ablate: { type: "boolean" },
     help: { type: "boolean" },
   },
 });
@@ -67,7 +74,26 @@ if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const penalties = numberList(values.l2, [HEADING_L2]);
+const penalties = numberList(values.l2, [HEADING_FIT.l2]);
+const weigh = (values.weigh ?? HEADING_FIT.weigh) as HeadingFitSettings["weigh"];
+if (!["candidate", "pdf", "package"].includes(weigh))
+  throw new Error(`--weigh: candidate, pdf or package, not "${weigh}"`);
+const drop =
+  values.drop === undefined
+    ? [...HEADING_FIT.drop]
+    : values.drop
+        .split(",")
+        .filter(Boolean)
+        .map((name) => {
+          const i = (HEADING_FEATURE_NAMES as readonly string[]).indexOf(name.trim());
+          if (i < 0) throw new Error(`--drop: no feature "${name}" (${HEADING_FEATURE_NAMES.join(", ")})`);
+          return i;
+        });
+const settingsWith = (l2: number, dropped: readonly number[] = drop): HeadingFitSettings => ({
+  l2,
+  weigh,
+  drop: dropped,
+});
 
 /** The fit before this round: ml-logistic-regression, then the same cut search. */
 function gradientFit(list: readonly HeadingDoc[]): HeadingFit {
@@ -78,10 +104,10 @@ function gradientFit(list: readonly HeadingDoc[]): HeadingFit {
   // Class 0's one-vs-all classifier scores "not class 0", i.e. "a heading".
   const w = (logreg.classifiers[0] as { weights: Matrix }).weights.to1DArray();
   // The cut search of fitHeadingModel, over these weights: a zero penalty fit replaced by them.
-  return fitHeadingModel(list, 0, { bias: w[0] as number, weights: w.slice(1) });
+  return fitHeadingModel(list, settingsWith(0), { bias: w[0] as number, weights: w.slice(1) });
 }
-const fitWith = (list: readonly HeadingDoc[], l2: number): HeadingFit =>
-  values.gd ? gradientFit(list) : fitHeadingModel(list, l2);
+const fitWith = (list: readonly HeadingDoc[], settings: HeadingFitSettings): HeadingFit =>
+  values.gd ? gradientFit(list) : fitHeadingModel(list, settings);
 
 const docs = await headingDocs({
   cache: values.cache as string,
@@ -97,40 +123,44 @@ console.log(
 console.log(`train mean F1 with the weights in use: ${pct(meanTreeF1(trainHalf, HEADING_MODEL))}`);
 
 /** Train-half PDFs' F1, each from a model fitted without its package. */
-function crossValidated(l2: number): { f1: number; byPackage: string[] } {
-  const folds = groupFolds(
-    pool,
-    (d) => d.pkg,
-    (d) => d.half === "train",
-  );
+function crossValidated(settings: HeadingFitSettings): { f1: number; extraF1: number; byPackage: string[] } {
   const byPackage: string[] = [];
-  const scores: number[] = [];
-  for (const fold of folds) {
-    const { model } = fitWith(fold.fit, l2);
+  const train: number[] = [];
+  const extra: number[] = [];
+  for (const fold of groupFolds(pool, (d) => d.pkg)) {
+    const { model } = fitWith(fold.fit, settings);
     const f = fold.score.map((d) => treeF1(d, model));
-    scores.push(...f);
+    fold.score.forEach((d, i) => (d.half === "train" ? train : extra).push(f[i] as number));
     byPackage.push(`${fold.held} ${pct(mean(f))} (cut ${model.threshold}, look ${model.lookWeight})`);
   }
-  return { f1: mean(scores), byPackage };
+  return { f1: mean(train), extraF1: mean(extra), byPackage };
 }
 
 let chosen = penalties[0] as number;
 let bestCv = -1;
 const fits = new Map<number, HeadingFit>();
 for (const l2 of values.gd ? [0] : penalties) {
-  const fit = fitWith(pool, l2);
+  const fit = fitWith(pool, settingsWith(l2));
   fits.set(l2, fit);
   const line = `l2 ${values.gd ? "- (gradient ascent)" : l2}: train-fit F1 ${pct(meanTreeF1(trainHalf, fit.model))} (cut ${fit.model.threshold}, look ${fit.model.lookWeight})`;
   if (!values.cv) {
     console.log(line);
     continue;
   }
-  const cv = crossValidated(l2);
-  console.log(`${line}, train CV F1 ${pct(cv.f1)}`);
+  const cv = crossValidated(settingsWith(l2));
+  console.log(
+    `${line}, train CV F1 ${pct(cv.f1)}${values.extra ? ` (extra PDFs' CV F1 ${pct(cv.extraF1)})` : ""}`,
+  );
   console.log(`  held-out package: ${cv.byPackage.join("; ")}`);
   if (cv.f1 > bestCv + 1e-9) {
     bestCv = cv.f1;
     chosen = l2;
+  }
+}
+if (values.cv && values.ablate) {
+  for (const [i, name] of HEADING_FEATURE_NAMES.entries()) {
+    if (drop.includes(i)) continue;
+    console.log(`without ${name}: train CV F1 ${pct(crossValidated(settingsWith(chosen, [...drop, i])).f1)}`);
   }
 }
 const model: HeadingModel = roundedModel((fits.get(values.gd ? 0 : chosen) as HeadingFit).model);
@@ -139,7 +169,9 @@ console.log(
   `bias: ${model.bias}`,
   `cut: ${model.threshold}`,
   `look weight: ${model.lookWeight}`,
-  values.gd ? "" : `l2: ${chosen}`,
+  values.gd
+    ? ""
+    : `l2: ${chosen}, weigh: ${weigh}, dropped: ${drop.map((i) => HEADING_FEATURE_NAMES[i]).join(",") || "none"}`,
 );
 for (const half of ["train", "train-extra", "validation"]) {
   const list = docs.filter((d) => d.half === half);
@@ -164,7 +196,7 @@ if (!values.dry) {
     target,
     `/**
  * Fitted by scripts/fit-heading-evidence.ts on the train half of the split dev set${values.extra ? " and more PDFs of its packages" : ""} (${pool.length} PDFs,
- * ${pool.reduce((s, d) => s + d.y.length, 0)} candidates${values.gd ? "" : `, L2 penalty ${chosen}${values.cv ? " chosen by grouped cross-validation" : ""}`}). Weights in HEADING_FEATURE_NAMES order: ${HEADING_FEATURE_NAMES.join(", ")}.
+ * ${pool.reduce((s, d) => s + d.y.length, 0)} candidates${values.gd ? "" : `, L2 penalty ${chosen}${values.cv ? " chosen by grouped cross-validation" : ""}, ${weigh}s weighing alike${drop.length > 0 ? `, left out: ${drop.map((i) => HEADING_FEATURE_NAMES[i]).join(", ")}` : ""}`}). Weights in HEADING_FEATURE_NAMES order: ${HEADING_FEATURE_NAMES.join(", ")}.
  */
 // The shape of \`HeadingModel\` (heading-evidence.ts), written out: that module imports this one.
 export const HEADING_MODEL: { bias: number; weights: readonly number[]; threshold: number; lookWeight: number } = ${JSON.stringify(model)};

@@ -65,12 +65,6 @@ export function treeF1(doc: HeadingDoc, model: HeadingModel): number {
 export const meanTreeF1 = (docs: readonly HeadingDoc[], model: HeadingModel): number =>
   mean(docs.map((d) => treeF1(d, model)));
 
-/**
- * The penalty the weights in use were fitted with (fit-heading-evidence.ts chose it by grouped
- * cross-validation), so that eval-devset-layout.ts --cv refits each fold as they were fitted.
- */
-export const HEADING_L2 = 0.001;
-
 /** The cuts and look shares tried (the grid fit-heading-evidence.ts has always searched). */
 export const CUTS = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5] as const;
 export const LOOK_WEIGHTS = [0, 0.25, 0.5, 0.75] as const;
@@ -81,17 +75,54 @@ export interface HeadingFit {
   fitF1: number;
 }
 
+/** How the weights are fitted. */
+export interface HeadingFitSettings {
+  /** L2 penalty (logistic-l2.ts). */
+  l2: number;
+  /**
+   * What weighs alike in the fit: each candidate (a 600-heading manual outweighs a 30-heading
+   * one twenty times), each PDF, or each package (a package's many PDFs share its producer's habits).
+   */
+  weigh: "candidate" | "pdf" | "package";
+  /** Features (HEADING_FEATURE_NAMES indexes) left out: their weight is 0. */
+  drop: readonly number[];
+}
+
 /**
- * Fits the weights on `docs` with penalty `l2`, then the cut and look share that give those PDFs'
- * best mean F1; `weights`, when given, are used instead of fitting (ties keep the earlier, lower-cut setting; "keep every candidate" is the start).
+ * The settings the weights in use were fitted with (fit-heading-evidence.ts chose them by grouped
+ * cross-validation), so that eval-devset-layout.ts --cv refits each fold as they were fitted.
  */
-export function fitHeadingModel(docs: readonly HeadingDoc[], l2: number, weights?: LogisticFit): HeadingFit {
+export const HEADING_FIT: HeadingFitSettings = { l2: 0.001, weigh: "candidate", drop: [] };
+
+/** Each candidate row's weight under `weigh`. */
+function rowWeights(docs: readonly HeadingDoc[], weigh: HeadingFitSettings["weigh"]): number[] {
+  const perPackage = new Map<string, number>();
+  for (const d of docs) perPackage.set(d.pkg, (perPackage.get(d.pkg) ?? 0) + d.x.length);
+  return docs.flatMap((d) =>
+    d.x.map(() =>
+      weigh === "candidate" ? 1 : weigh === "pdf" ? 1 / d.x.length : 1 / (perPackage.get(d.pkg) as number),
+    ),
+  );
+}
+
+/**
+ * Fits the weights on `docs`, then the cut and look share that give those PDFs' best mean F1
+ * (ties keep the earlier, lower-cut setting; "keep every candidate" is the start). `weights`,
+ * when given, are used instead of fitting.
+ */
+export function fitHeadingModel(
+  docs: readonly HeadingDoc[],
+  settings: HeadingFitSettings,
+  weights?: LogisticFit,
+): HeadingFit {
+  const dropped = new Set(settings.drop);
+  const keep = (row: readonly number[]): number[] => row.map((v, i) => (dropped.has(i) ? 0 : v));
   const fit =
     weights ??
     fitLogistic(
-      docs.flatMap((d) => d.x),
+      docs.flatMap((d) => d.x.map(keep)),
       docs.flatMap((d) => d.y),
-      { l2 },
+      { l2: settings.l2, rowWeights: rowWeights(docs, settings.weigh) },
     );
   const base = { bias: fit.bias, weights: fit.weights };
   // Scores do not depend on the cut: computed once per PDF.
