@@ -130,7 +130,9 @@ function crossValidated(settings: HeadingFitSettings): { f1: number; extraF1: nu
   for (const fold of groupFolds(pool, (d) => d.pkg)) {
     const { model } = fitWith(fold.fit, settings);
     const f = fold.score.map((d) => treeF1(d, model));
-    fold.score.forEach((d, i) => (d.half === "train" ? train : extra).push(f[i] as number));
+    fold.score.forEach((d, i) => {
+      (d.half === "train" ? train : extra).push(f[i] as number);
+    });
     byPackage.push(`${fold.held} ${pct(mean(f))} (cut ${model.threshold}, look ${model.lookWeight})`);
   }
   return { f1: mean(train), extraF1: mean(extra), byPackage };
