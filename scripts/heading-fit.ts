@@ -65,8 +65,11 @@ export function treeF1(doc: HeadingDoc, model: HeadingModel): number {
 export const meanTreeF1 = (docs: readonly HeadingDoc[], model: HeadingModel): number =>
   mean(docs.map((d) => treeF1(d, model)));
 
-/** The cuts and look shares tried (the grid fit-heading-evidence.ts has always searched). */
-export const CUTS = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5] as const;
+/**
+ * The cuts and look shares tried. Cuts above 0.5 were added this round: folds often chose 0.5,
+ * the old grid's edge.
+ */
+export const CUTS = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7] as const;
 export const LOOK_WEIGHTS = [0, 0.25, 0.5, 0.75] as const;
 
 /** A fitted heading model and the mean F1 its cut reached on the PDFs it was fitted on. */
