@@ -15,7 +15,9 @@
  * each fold fits the regressions and chooses the cut without one train package, and that
  * package's PDFs are nested with the fold's model; their mean F1 is printed beside the rules'.
  *
- * Run: npx tsx scripts/fit-level-evidence.ts [--dry] [--per-doc] [--cv] [--l2 X]   (--per-doc: train PDFs whose F1 the model alone changes)
+ * `--train-only` reads no validation PDF.
+ *
+ * Run: npx tsx scripts/fit-level-evidence.ts [--dry] [--per-doc] [--cv] [--l2 X] [--train-only]   (--per-doc: train PDFs whose F1 the model alone changes)
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -59,6 +61,7 @@ const { values } = parseArgs({
     dry: { type: "boolean" },
     "per-doc": { type: "boolean" },
     cv: { type: "boolean" },
+    "train-only": { type: "boolean" },
     l2: { type: "string", default: "0.001" },
   },
 });
@@ -139,6 +142,7 @@ function pairs(kept: readonly Heading[], depths: ReadonlyMap<Heading, number>, h
 const docs: Doc[] = [];
 for await (const { doc, label, outline, reference, ctx } of layoutDevsetDocs({
   cache: values.cache as string,
+  half: values["train-only"] ? "train" : undefined,
 })) {
   const hctx = headingContext(ctx);
   const kept = keepLikelyHeadings(layoutCandidates(ctx).headings, hctx);
@@ -272,6 +276,7 @@ const treeF1 = (d: Doc, way: (d: Doc) => RelationOf): number =>
   layoutF1(d.reference, nestHeadings(d.kept, { relation: way(d) })).f1;
 for (const half of ["train", "validation"]) {
   const list = docs.filter((d) => d.half === half);
+  if (list.length === 0) continue;
   let right = 0;
   let all = 0;
   for (const d of list) {
