@@ -95,7 +95,7 @@ export interface HeadingFitSettings {
  * The settings the weights in use were fitted with (fit-heading-evidence.ts chose them by grouped
  * cross-validation), so that eval-devset-layout.ts --cv refits each fold as they were fitted.
  */
-export const HEADING_FIT: HeadingFitSettings = { l2: 0.001, weigh: "candidate", drop: [] };
+export const HEADING_FIT: HeadingFitSettings = { l2: 0.0001, weigh: "candidate", drop: [] };
 
 /** Each candidate row's weight under `weigh`. */
 function rowWeights(docs: readonly HeadingDoc[], weigh: HeadingFitSettings["weigh"]): number[] {
