@@ -14,7 +14,7 @@
  * fits as before this round (ml-logistic-regression's unpenalised gradient ascent, 4000 steps),
  * to compare.
  *
- * Run: npx tsx scripts/fit-heading-evidence.ts [--help] [--dry] [--extra] [--train-only] [--cv] [--l2 0.001,0.01,0.1] [--weigh pdf] [--drop NAMES] [--ablate] [--gd]
+ * Run: npx tsx scripts/fit-heading-evidence.ts [--help] [--dry] [--extra] [--train-only] [--cv] [--l2 0.001,0.01,0.1] [--weigh pdf] [--drop NAMES] [--ablate NAMES|all] [--gd]
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -51,7 +51,7 @@ const USAGE = `Usage: npx tsx scripts/fit-heading-evidence.ts [options]
   --l2 LIST       penalties to try, comma-separated (default ${HEADING_FIT.l2}, the one in use); with --cv the best CV F1 wins
   --weigh W       what weighs alike in the fit: candidate, pdf or package (default ${HEADING_FIT.weigh})
   --drop NAMES    features left out (weight 0), comma-separated (default: ${HEADING_FIT.drop.map((i) => HEADING_FEATURE_NAMES[i]).join(",") || "none"})
-  --ablate        with --cv: also the CV F1 with each remaining feature left out in turn
+  --ablate NAMES  with --cv: also the CV F1 with each of these features (or "all") left out in turn
   --gd            fit as before this round (unpenalised gradient ascent), to compare
   --help          this text`;
 
@@ -66,7 +66,7 @@ const { values } = parseArgs({
     gd: { type: "boolean" },
     weigh: { type: "string" },
     drop: { type: "string" },
-    ablate: { type: "boolean" },
+    ablate: { type: "string" },
     help: { type: "boolean" },
   },
 });
@@ -160,8 +160,9 @@ for (const l2 of values.gd ? [0] : penalties) {
   }
 }
 if (values.cv && values.ablate) {
+  const names = values.ablate === "all" ? HEADING_FEATURE_NAMES : values.ablate.split(",");
   for (const [i, name] of HEADING_FEATURE_NAMES.entries()) {
-    if (drop.includes(i)) continue;
+    if (drop.includes(i) || !names.includes(name)) continue;
     console.log(`without ${name}: train CV F1 ${pct(crossValidated(settingsWith(chosen, [...drop, i])).f1)}`);
   }
 }
