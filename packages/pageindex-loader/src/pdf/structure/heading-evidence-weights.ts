@@ -1,6 +1,6 @@
 /**
- * Fitted by scripts/fit-heading-evidence.ts on the train half of the split dev set and more PDFs of its packages (67 PDFs,
- * 12761 candidates, L2 penalty 0.0001, candidates weighing alike). Weights in HEADING_FEATURE_NAMES order: sizeRatio, bold, italic, numbered, numberDepth, inToc, missingFromToc, words, lowerWords, endsLikeSentence, bareWord, spaceAbove, pageDepth, indent, repeated, stylePages, label.
+ * Fitted by scripts/fit-heading-evidence.ts on the train half of the split dev set and TRAIN_EXTRA (more PDFs of its packages and of the packages added in the sixth session) (67 PDFs,
+ * 12761 candidates, L2 penalty 0.0001 chosen by grouped cross-validation, candidates weighing alike). Weights in HEADING_FEATURE_NAMES order: sizeRatio, bold, italic, numbered, numberDepth, inToc, missingFromToc, words, lowerWords, endsLikeSentence, bareWord, spaceAbove, pageDepth, indent, repeated, stylePages, label.
  */
 // The shape of `HeadingModel` (heading-evidence.ts), written out: that module imports this one.
 export const HEADING_MODEL: {
