@@ -1,15 +1,20 @@
 /**
  * Fits the per-heading model of the layout path (packages/pageindex-loader/src/pdf/structure/
- * heading-evidence.ts): a logistic regression (ml-logistic-regression) from a candidate's features
- * to "the outline has a bookmark on its page with a similar title", on the TRAIN half of the split
- * dev set only. The cut is then chosen on the train half too, as the one giving the best mean
- * level-aware F1 of the trees built with it. Writes heading-evidence-weights.ts; prints both halves
- * at that cut (validation is reported, never used to choose).
+ * heading-evidence.ts): an L2-penalised logistic regression (logistic-l2.ts) from a candidate's
+ * features to "the outline has a bookmark on its page with a similar title", on the TRAIN half of
+ * the split dev set only; then the cut and look share giving the fitted PDFs' best mean
+ * level-aware F1 (heading-fit.ts). Writes heading-evidence-weights.ts; prints both halves with
+ * the new weights and those in use (validation is reported, never used to choose).
  *
- * `--extra` adds more PDFs of the train packages (TRAIN_EXTRA) to the fit; `--train-only` reads no
- * validation PDF (nothing of validation is printed).
+ * `--cv` adds grouped cross-validation (grouped-cv.ts): one fold per package fitted on, each
+ * fitting weights, cut and look share without that package and scoring its PDFs; the mean over
+ * the train half's PDFs (the extra PDFs' apart) is printed beside the train-fit F1, and with several `--l2` values the penalty with
+ * the best CV F1 is the one fitted and written. `--extra` adds more PDFs of the train packages
+ * (TRAIN_EXTRA) to every fit (never to a mean); `--train-only` reads no validation PDF. `--gd`
+ * fits as before this round (ml-logistic-regression's unpenalised gradient ascent, 4000 steps),
+ * to compare.
  *
- * Run: npx tsx scripts/fit-heading-evidence.ts [--dry] [--extra] [--train-only]
+ * Run: npx tsx scripts/fit-heading-evidence.ts [--help] [--dry] [--extra] [--train-only] [--cv] [--l2 0.001,0.01,0.1] [--weigh pdf] [--drop NAMES] [--ablate NAMES|all] [--gd]
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -17,30 +22,38 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import LogisticRegression from "ml-logistic-regression";
 import { Matrix } from "ml-matrix";
-import type { Heading } from "../packages/pageindex-loader/src/pdf/structure/candidates.js";
 import {
-  featureVector,
   HEADING_FEATURE_NAMES,
   type HeadingModel,
-  headingFeatures,
   headingScore,
-  keepLikelyHeadings,
 } from "../packages/pageindex-loader/src/pdf/structure/heading-evidence.js";
 import { HEADING_MODEL } from "../packages/pageindex-loader/src/pdf/structure/heading-evidence-weights.js";
-import { nestHeadings } from "../packages/pageindex-loader/src/pdf/structure/hierarchy.js";
-import {
-  headingContext,
-  type LayoutContext,
-  layoutCandidates,
-  layoutContext,
-} from "../packages/pageindex-loader/src/pdf/structure/layout.js";
-import { outlineStructure } from "../packages/pageindex-loader/src/pdf/structure/outline.js";
-import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
 import { DEBIAN_CACHE } from "./debian-docs.js";
-import { SPLIT_DEVSET, TRAIN, TRAIN_EXTRA } from "./devset-split.js";
-import { layoutF1, referenceEntries } from "./layout-devset-score.js";
-import { parsedPdf } from "./parsed-pdf-cache.js";
-import { type Entry, SIMILARITY, similar } from "./structure-match.js";
+import { groupFolds, mean, numberList } from "./grouped-cv.js";
+import {
+  fitHeadingModel,
+  HEADING_FIT,
+  type HeadingDoc,
+  type HeadingFit,
+  type HeadingFitSettings,
+  headingDocs,
+  meanTreeF1,
+  roundedModel,
+  treeF1,
+} from "./heading-fit.js";
+
+const USAGE = `Usage: npx tsx scripts/fit-heading-evidence.ts [options]
+  --cache DIR     where scripts/debian-docs.ts put the dev set (default ${DEBIAN_CACHE})
+  --dry           print only; do not write heading-evidence-weights.ts
+  --extra         also fit on more PDFs of the train packages (TRAIN_EXTRA)
+  --train-only    read no validation PDF
+  --cv            grouped cross-validation by package on the train half
+  --l2 LIST       penalties to try, comma-separated (default ${HEADING_FIT.l2}, the one in use); with --cv the best CV F1 wins
+  --weigh W       what weighs alike in the fit: candidate, pdf or package (default ${HEADING_FIT.weigh})
+  --drop NAMES    features left out (weight 0), comma-separated (default: ${HEADING_FIT.drop.map((i) => HEADING_FEATURE_NAMES[i]).join(",") || "none"})
+  --ablate NAMES  with --cv: also the CV F1 with each of these features (or "all") left out in turn
+  --gd            fit as before this round (unpenalised gradient ascent), to compare
+  --help          this text`;
 
 const { values } = parseArgs({
   options: {
@@ -48,125 +61,133 @@ const { values } = parseArgs({
     dry: { type: "boolean" },
     extra: { type: "boolean" },
     "train-only": { type: "boolean" },
+    cv: { type: "boolean" },
+    l2: { type: "string" },
+    gd: { type: "boolean" },
+    weigh: { type: "string" },
+    drop: { type: "string" },
+    ablate: { type: "string" },
+    help: { type: "boolean" },
   },
 });
-
-interface Doc {
-  half: string;
-  label: string;
-  ctx: LayoutContext;
-  headings: Heading[];
-  x: number[][];
-  y: number[];
-  reference: Entry[];
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
 }
+const penalties = numberList(values.l2, [HEADING_FIT.l2]);
+const weigh = (values.weigh ?? HEADING_FIT.weigh) as HeadingFitSettings["weigh"];
+if (!["candidate", "pdf", "package"].includes(weigh))
+  throw new Error(`--weigh: candidate, pdf or package, not "${weigh}"`);
+const drop =
+  values.drop === undefined
+    ? [...HEADING_FIT.drop]
+    : values.drop
+        .split(",")
+        .filter(Boolean)
+        .map((name) => {
+          const i = (HEADING_FEATURE_NAMES as readonly string[]).indexOf(name.trim());
+          if (i < 0) throw new Error(`--drop: no feature "${name}" (${HEADING_FEATURE_NAMES.join(", ")})`);
+          return i;
+        });
+const settingsWith = (l2: number, dropped: readonly number[] = drop): HeadingFitSettings => ({
+  l2,
+  weigh,
+  drop: dropped,
+});
 
-function flatten(list: readonly SectionEntry[], out: SectionEntry[] = []): SectionEntry[] {
-  for (const e of list) {
-    out.push(e);
-    flatten(e.children, out);
-  }
-  return out;
+/** The fit before this round: ml-logistic-regression, then the same cut search. */
+function gradientFit(list: readonly HeadingDoc[]): HeadingFit {
+  const xs = list.flatMap((d) => d.x.map((r) => [1, ...r]));
+  const ys = list.flatMap((d) => d.y);
+  const logreg = new LogisticRegression({ numSteps: 4000, learningRate: 2 / ys.length });
+  logreg.train(new Matrix(xs), Matrix.columnVector(ys));
+  // Class 0's one-vs-all classifier scores "not class 0", i.e. "a heading".
+  const w = (logreg.classifiers[0] as { weights: Matrix }).weights.to1DArray();
+  // The cut search of fitHeadingModel, over these weights: a zero penalty fit replaced by them.
+  return fitHeadingModel(list, settingsWith(0), { bias: w[0] as number, weights: w.slice(1) });
 }
+const fitWith = (list: readonly HeadingDoc[], settings: HeadingFitSettings): HeadingFit =>
+  values.gd ? gradientFit(list) : fitHeadingModel(list, settings);
 
-const docs: Doc[] = [];
-const extraDocs = new Set(values.extra ? TRAIN_EXTRA : []);
-const sources = [...(values["train-only"] ? TRAIN : SPLIT_DEVSET), ...extraDocs];
-for (const doc of sources) {
-  const pdf = await parsedPdf(doc, values.cache as string);
-  if (!pdf) continue;
-  const outline = outlineStructure(pdf.outline);
-  if (!outline.usable) continue;
-  const bookmarks = flatten(outline.entries);
-  const ctx = layoutContext(pdf.pages, { pageLabels: pdf.pageLabels });
-  const { headings } = layoutCandidates(ctx);
-  const features = headingFeatures(headings, headingContext(ctx));
-  docs.push({
-    half: extraDocs.has(doc) ? "train-extra" : doc.half,
-    label: `${doc.pkg}/${doc.path}`,
-    ctx,
-    headings,
-    x: features.map(featureVector),
-    y: headings.map((h) =>
-      bookmarks.some((b) => b.page === h.page && similar(b.title, h.title) >= SIMILARITY) ? 1 : 0,
-    ),
-    reference: referenceEntries(outline.entries),
-  });
-}
-
-// With --extra, more PDFs of the train packages fit the model and choose the cut too.
-const train = docs.filter((d) => d.half === "train" || d.half === "train-extra");
-const xs = train.flatMap((d) => d.x.map((r) => [1, ...r]));
-const ys = train.flatMap((d) => d.y);
-console.log(`train candidates: ${ys.length}, headings among them: ${ys.filter((v) => v === 1).length}`);
-const logreg = new LogisticRegression({ numSteps: 4000, learningRate: 2 / ys.length });
-logreg.train(new Matrix(xs), Matrix.columnVector(ys));
-// Class 0's one-vs-all classifier scores "not class 0", i.e. "a heading".
-const fitted = (logreg.classifiers[0] as { weights: Matrix }).weights.to1DArray();
-const base = { bias: fitted[0] as number, weights: fitted.slice(1) };
-
-const meanF1 = (list: readonly Doc[], model: HeadingModel): number =>
-  list.reduce(
-    (s, d) =>
-      s +
-      layoutF1(d.reference, nestHeadings(keepLikelyHeadings(d.headings, headingContext(d.ctx), model))).f1,
-    0,
-  ) / list.length;
+const docs = await headingDocs({
+  cache: values.cache as string,
+  half: values["train-only"] ? "train" : undefined,
+  extra: values.extra,
+});
+const pool = docs.filter((d) => d.half === "train" || d.half === "train-extra");
+const trainHalf = docs.filter((d) => d.half === "train");
+const pct = (x: number): string => (100 * x).toFixed(1);
 console.log(
-  `train mean F1 with the weights in use: ${(100 * meanF1(train, HEADING_MODEL)).toFixed(1)}` +
-    (values.extra
-      ? ` (train half alone ${(
-          100 *
-            meanF1(
-              train.filter((d) => d.half === "train"),
-              HEADING_MODEL,
-            )
-        ).toFixed(1)})`
-      : ""),
+  `fitting on ${pool.length} PDFs (${trainHalf.length} of the train half), ${pool.reduce((s, d) => s + d.y.length, 0)} candidates`,
 );
-let best: HeadingModel = { ...base, threshold: 0, lookWeight: 0 };
-let bestF1 = meanF1(train, best);
-console.log(`train mean F1 keeping every candidate: ${(100 * bestF1).toFixed(1)}`);
-for (const lookWeight of [0, 0.25, 0.5, 0.75]) {
-  const line: string[] = [];
-  for (const threshold of [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]) {
-    const model = { ...base, threshold, lookWeight };
-    const f = meanF1(train, model);
-    line.push(`${threshold}: ${(100 * f).toFixed(1)}`);
-    if (f > bestF1 + 1e-9) {
-      best = model;
-      bestF1 = f;
-    }
+console.log(`train mean F1 with the weights in use: ${pct(meanTreeF1(trainHalf, HEADING_MODEL))}`);
+
+/** Train-half PDFs' F1, each from a model fitted without its package. */
+function crossValidated(settings: HeadingFitSettings): { f1: number; extraF1: number; byPackage: string[] } {
+  const byPackage: string[] = [];
+  const train: number[] = [];
+  const extra: number[] = [];
+  for (const fold of groupFolds(pool, (d) => d.pkg)) {
+    const { model } = fitWith(fold.fit, settings);
+    const f = fold.score.map((d) => treeF1(d, model));
+    fold.score.forEach((d, i) => {
+      (d.half === "train" ? train : extra).push(f[i] as number);
+    });
+    byPackage.push(`${fold.held} ${pct(mean(f))} (cut ${model.threshold}, look ${model.lookWeight})`);
   }
-  console.log(`look weight ${lookWeight}, train mean F1 by cut: ${line.join(", ")}`);
+  return { f1: mean(train), extraF1: mean(extra), byPackage };
 }
-const model: HeadingModel = {
-  bias: Number(best.bias.toFixed(4)),
-  weights: best.weights.map((v) => Number(v.toFixed(4))),
-  threshold: best.threshold,
-  lookWeight: best.lookWeight,
-};
+
+let chosen = penalties[0] as number;
+let bestCv = -1;
+const fits = new Map<number, HeadingFit>();
+for (const l2 of values.gd ? [0] : penalties) {
+  const fit = fitWith(pool, settingsWith(l2));
+  fits.set(l2, fit);
+  const line = `l2 ${values.gd ? "- (gradient ascent)" : l2}: train-fit F1 ${pct(meanTreeF1(trainHalf, fit.model))} (cut ${fit.model.threshold}, look ${fit.model.lookWeight})`;
+  if (!values.cv) {
+    console.log(line);
+    continue;
+  }
+  const cv = crossValidated(settingsWith(l2));
+  console.log(
+    `${line}, train CV F1 ${pct(cv.f1)}${values.extra ? ` (extra PDFs' CV F1 ${pct(cv.extraF1)})` : ""}`,
+  );
+  console.log(`  held-out package: ${cv.byPackage.join("; ")}`);
+  if (cv.f1 > bestCv + 1e-9) {
+    bestCv = cv.f1;
+    chosen = l2;
+  }
+}
+if (values.cv && values.ablate) {
+  const names = values.ablate === "all" ? HEADING_FEATURE_NAMES : values.ablate.split(",");
+  for (const [i, name] of HEADING_FEATURE_NAMES.entries()) {
+    if (drop.includes(i) || !names.includes(name)) continue;
+    console.log(`without ${name}: train CV F1 ${pct(crossValidated(settingsWith(chosen, [...drop, i])).f1)}`);
+  }
+}
+const model: HeadingModel = roundedModel((fits.get(values.gd ? 0 : chosen) as HeadingFit).model);
 console.log(
   HEADING_FEATURE_NAMES.map((n, i) => `${n}: ${model.weights[i]}`).join(", "),
   `bias: ${model.bias}`,
   `cut: ${model.threshold}`,
   `look weight: ${model.lookWeight}`,
+  values.gd
+    ? ""
+    : `l2: ${chosen}, weigh: ${weigh}, dropped: ${drop.map((i) => HEADING_FEATURE_NAMES[i]).join(",") || "none"}`,
 );
 for (const half of ["train", "train-extra", "validation"]) {
   const list = docs.filter((d) => d.half === half);
   if (list.length === 0) continue;
-  let right = 0;
-  let all = 0;
-  for (const d of list) {
-    d.x.forEach((_, i) => {
-      const f = Object.fromEntries(HEADING_FEATURE_NAMES.map((n, k) => [n, d.x[i]?.[k] ?? 0]));
+  const right = list.flatMap((d) =>
+    d.x.map((row, i) => {
+      const f = Object.fromEntries(HEADING_FEATURE_NAMES.map((n, k) => [n, row[k] ?? 0]));
       const p = headingScore(f as unknown as Parameters<typeof headingScore>[0], model) >= 0.5 ? 1 : 0;
-      right += p === d.y[i] ? 1 : 0;
-      all += 1;
-    });
-  }
+      return p === d.y[i] ? 1 : 0;
+    }),
+  );
   console.log(
-    `${half}: candidates classified right (p ≥ 0.5) ${((100 * right) / all).toFixed(1)} %, mean tree F1 ${(100 * meanF1(list, model)).toFixed(1)} (weights in use ${(100 * meanF1(list, HEADING_MODEL)).toFixed(1)})`,
+    `${half}: candidates classified right (p ≥ 0.5) ${pct(mean(right))} %, mean tree F1 ${pct(meanTreeF1(list, model))} (weights in use ${pct(meanTreeF1(list, HEADING_MODEL))})`,
   );
 }
 if (!values.dry) {
@@ -177,8 +198,8 @@ if (!values.dry) {
   writeFileSync(
     target,
     `/**
- * Fitted by scripts/fit-heading-evidence.ts on the train half of the split dev set (${train.length} PDFs,
- * ${ys.length} candidates). Weights in HEADING_FEATURE_NAMES order: ${HEADING_FEATURE_NAMES.join(", ")}.
+ * Fitted by scripts/fit-heading-evidence.ts on the train half of the split dev set${values.extra ? " and TRAIN_EXTRA (more PDFs of its packages and of the packages added in the sixth session)" : ""} (${pool.length} PDFs,
+ * ${pool.reduce((s, d) => s + d.y.length, 0)} candidates${values.gd ? "" : `, L2 penalty ${chosen}${values.cv || chosen === HEADING_FIT.l2 ? " chosen by grouped cross-validation" : ""}, ${weigh}s weighing alike${drop.length > 0 ? `, left out: ${drop.map((i) => HEADING_FEATURE_NAMES[i]).join(", ")}` : ""}`}). Weights in HEADING_FEATURE_NAMES order: ${HEADING_FEATURE_NAMES.join(", ")}.
  */
 // The shape of \`HeadingModel\` (heading-evidence.ts), written out: that module imports this one.
 export const HEADING_MODEL: { bias: number; weights: readonly number[]; threshold: number; lookWeight: number } = ${JSON.stringify(model)};

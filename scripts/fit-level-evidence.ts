@@ -10,14 +10,19 @@
  * to be used). Prints mean level-aware F1 of both halves with the rules and with the chosen cut
  * (validation is reported, never used to choose) and writes level-evidence-weights.ts.
  *
- * Run: npx tsx scripts/fit-level-evidence.ts [--dry] [--per-doc]   (--per-doc: train PDFs whose F1 the model alone changes)
+ * The regressions are L2-penalised (logistic-l2.ts; `--l2`, default 0.001; ml-logistic-regression's
+ * unpenalised ascent before). `--cv` adds grouped cross-validation by package (grouped-cv.ts):
+ * each fold fits the regressions and chooses the cut without one train package, and that
+ * package's PDFs are nested with the fold's model; their mean F1 is printed beside the rules'.
+ *
+ * `--train-only` reads no validation PDF.
+ *
+ * Run: npx tsx scripts/fit-level-evidence.ts [--dry] [--per-doc] [--cv] [--l2 X] [--train-only]   (--per-doc: train PDFs whose F1 the model alone changes)
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import LogisticRegression from "ml-logistic-regression";
-import { Matrix } from "ml-matrix";
 import type { Heading } from "../packages/pageindex-loader/src/pdf/structure/candidates.js";
 import {
   type HeadingContext,
@@ -44,8 +49,10 @@ import {
 } from "../packages/pageindex-loader/src/pdf/structure/level-evidence.js";
 import { numberingClass } from "../packages/pageindex-loader/src/pdf/structure/numbering.js";
 import { DEBIAN_CACHE } from "./debian-docs.js";
+import { groupFolds, mean } from "./grouped-cv.js";
 import { allLevels, layoutDevsetDocs } from "./layout-devset-docs.js";
 import { layoutF1 } from "./layout-devset-score.js";
+import { fitLogistic } from "./logistic-l2.js";
 import { type Entry, SIMILARITY, similar } from "./structure-match.js";
 
 const { values } = parseArgs({
@@ -53,10 +60,16 @@ const { values } = parseArgs({
     cache: { type: "string", default: DEBIAN_CACHE },
     dry: { type: "boolean" },
     "per-doc": { type: "boolean" },
+    cv: { type: "boolean" },
+    "train-only": { type: "boolean" },
+    l2: { type: "string", default: "0.001" },
   },
 });
+const L2 = Number(values.l2);
+if (!Number.isFinite(L2) || L2 < 0) throw new Error(`--l2: a non-negative number, not "${values.l2}"`);
 
 interface Doc {
+  pkg: string;
   half: string;
   label: string;
   hctx: HeadingContext;
@@ -129,11 +142,13 @@ function pairs(kept: readonly Heading[], depths: ReadonlyMap<Heading, number>, h
 const docs: Doc[] = [];
 for await (const { doc, label, outline, reference, ctx } of layoutDevsetDocs({
   cache: values.cache as string,
+  half: values["train-only"] ? "train" : undefined,
 })) {
   const hctx = headingContext(ctx);
   const kept = keepLikelyHeadings(layoutCandidates(ctx).headings, hctx);
   const { x, y } = pairs(kept, outlineDepths(kept, allLevels(outline)), hctx);
   docs.push({
+    pkg: doc.pkg,
     half: doc.half,
     label,
     hctx,
@@ -145,59 +160,97 @@ for await (const { doc, label, outline, reference, ctx } of layoutDevsetDocs({
 }
 
 const train = docs.filter((d) => d.half === "train");
-const xs = train.flatMap((d) => d.x.map((r) => [1, ...r]));
 const ys = train.flatMap((d) => d.y);
 console.log(
   `train pairs: ${ys.length} (${RELATIONS.map((r) => `${r} ${ys.filter((v) => v === r).length}`).join(", ")})`,
 );
-const bias: number[] = [];
-const weights: number[][] = [];
-for (const r of RELATIONS) {
-  const logreg = new LogisticRegression({ numSteps: 4000, learningRate: 2 / ys.length });
-  logreg.train(new Matrix(xs), Matrix.columnVector(ys.map((v) => (v === r ? 1 : 0))));
-  // Class 0's one-vs-all classifier scores "not class 0", i.e. "this relation".
-  const w = (logreg.classifiers[0] as { weights: Matrix }).weights.to1DArray();
-  bias.push(Number((w[0] as number).toFixed(4)));
-  weights.push(w.slice(1).map((v) => Number(v.toFixed(4))));
-}
-let model: LevelModel = { bias, weights, overrule: 1 };
-for (const [k, r] of RELATIONS.entries()) {
-  console.log(
-    `${r}: bias ${bias[k]}, ${LEVEL_FEATURE_NAMES.map((n, i) => `${n} ${weights[k]?.[i]}`).join(", ")}`,
-  );
+
+/** Three one-vs-rest regressions on some PDFs' stack questions. */
+function fitRelations(list: readonly Doc[]): { bias: number[]; weights: number[][] } {
+  const x = list.flatMap((d) => d.x);
+  const y = list.flatMap((d) => d.y);
+  const bias: number[] = [];
+  const weights: number[][] = [];
+  for (const r of RELATIONS) {
+    const fit = fitLogistic(
+      x,
+      y.map((v) => (v === r ? 1 : 0)),
+      { l2: L2 },
+    );
+    bias.push(Number(fit.bias.toFixed(4)));
+    weights.push(fit.weights.map((v) => Number(v.toFixed(4))));
+  }
+  return { bias, weights };
 }
 
 const meanF1 = (list: readonly Doc[], m: LevelModel): number =>
-  list.reduce(
-    (s, d) =>
-      s + layoutF1(d.reference, nestHeadings(d.kept, { relation: levelRelation(d.kept, d.hctx, m) })).f1,
-    0,
-  ) / list.length;
+  mean(
+    list.map(
+      (d) => layoutF1(d.reference, nestHeadings(d.kept, { relation: levelRelation(d.kept, d.hctx, m) })).f1,
+    ),
+  );
 /**
  * The model replaces the rules only where it gains this much mean F1 on train: a smaller gain
  * is one or two documents' worth, noise at 37 PDFs.
  */
 const MARGIN = 0.005;
-let bestF1 = meanF1(train, model) + MARGIN;
-const tried: string[] = [];
-// The best cut on train with no margin, reported beside the one chosen.
-let topCut = 1;
-let topF1 = meanF1(train, model);
-for (const overrule of [0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99]) {
-  const f = meanF1(train, { bias, weights, overrule });
-  tried.push(`${overrule}: ${(100 * f).toFixed(1)}`);
-  if (f > topF1 + 1e-9) {
-    topF1 = f;
-    topCut = overrule;
+const OVERRULE_CUTS = [0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99] as const;
+
+/** The cut chosen on `list` (1 = the rules alone unless the model gains MARGIN), and every cut's F1. */
+function chooseOverrule(
+  list: readonly Doc[],
+  relations: { bias: number[]; weights: number[][] },
+): { model: LevelModel; tried: string[]; topCut: number } {
+  let model: LevelModel = { ...relations, overrule: 1 };
+  let bestF1 = meanF1(list, model) + MARGIN;
+  const tried: string[] = [];
+  // The best cut with no margin, reported beside the one chosen.
+  let topCut = 1;
+  let topF1 = meanF1(list, model);
+  for (const overrule of OVERRULE_CUTS) {
+    const f = meanF1(list, { ...relations, overrule });
+    tried.push(`${overrule}: ${(100 * f).toFixed(1)}`);
+    if (f > topF1 + 1e-9) {
+      topF1 = f;
+      topCut = overrule;
+    }
+    if (f > bestF1 + 1e-9) {
+      bestF1 = f;
+      model = { ...relations, overrule };
+    }
   }
-  if (f > bestF1 + 1e-9) {
-    bestF1 = f;
-    model = { bias, weights, overrule };
-  }
+  return { model, tried, topCut };
+}
+
+const { bias, weights } = fitRelations(train);
+const chosen = chooseOverrule(train, { bias, weights });
+const model = chosen.model;
+const topCut = chosen.topCut;
+for (const [k, r] of RELATIONS.entries()) {
+  console.log(
+    `${r}: bias ${bias[k]}, ${LEVEL_FEATURE_NAMES.map((n, i) => `${n} ${weights[k]?.[i]}`).join(", ")}`,
+  );
 }
 console.log(
-  `train mean F1 by overrule cut (1 = rules only: ${(100 * meanF1(train, { bias, weights, overrule: 1 })).toFixed(1)}): ${tried.join(", ")}`,
+  `train mean F1 by overrule cut (1 = rules only: ${(100 * meanF1(train, { bias, weights, overrule: 1 })).toFixed(1)}): ${chosen.tried.join(", ")}`,
 );
+if (values.cv) {
+  const held: number[] = [];
+  const alone: number[] = [];
+  const cuts: string[] = [];
+  for (const fold of groupFolds(train, (d) => d.pkg)) {
+    const relations = fitRelations(fold.fit);
+    const { model: m } = chooseOverrule(fold.fit, relations);
+    cuts.push(`${fold.held} ${m.overrule}`);
+    for (const d of fold.score) {
+      held.push(meanF1([d], m));
+      alone.push(meanF1([d], { ...relations, overrule: 0 }));
+    }
+  }
+  console.log(
+    `train CV (by package): mean level-aware F1 with the cut each fold chose ${(100 * mean(held)).toFixed(1)}, the model alone ${(100 * mean(alone)).toFixed(1)}, the rules ${(100 * meanF1(train, { bias, weights, overrule: 1 })).toFixed(1)} (nothing fitted); cuts: ${cuts.join(", ")}`,
+  );
+}
 /** The rules where they have strong evidence (printed contents, keywords, two dotted numbers), else the model. */
 const looksOnly =
   (d: Doc): RelationOf =>
@@ -223,6 +276,7 @@ const treeF1 = (d: Doc, way: (d: Doc) => RelationOf): number =>
   layoutF1(d.reference, nestHeadings(d.kept, { relation: way(d) })).f1;
 for (const half of ["train", "validation"]) {
   const list = docs.filter((d) => d.half === half);
+  if (list.length === 0) continue;
   let right = 0;
   let all = 0;
   for (const d of list) {
@@ -252,7 +306,7 @@ if (!values.dry) {
     target,
     `/**
  * Fitted by scripts/fit-level-evidence.ts on the train half of the split dev set (${train.length} PDFs,
- * ${ys.length} stack questions). Per relation (higher, same, lower): a bias and weights in
+ * ${ys.length} stack questions, L2 penalty ${L2}). Per relation (higher, same, lower): a bias and weights in
  * LEVEL_FEATURE_NAMES order: ${LEVEL_FEATURE_NAMES.join(", ")}.
  */
 // The shape of \`LevelModel\` (level-evidence.ts), written out: that module imports this one.

@@ -5,14 +5,24 @@
  */
 import { describe, expect, it } from "vitest";
 import { readPdf } from "../src/pdf/read/read-pdf.js";
+import type { Heading } from "../src/pdf/structure/candidates.js";
 import {
   HEADING_FEATURE_NAMES,
   type HeadingFeatures,
+  type HeadingModel,
   headingFeatures,
   headingScore,
+  keepByScores,
+  keepLikelyHeadings,
+  MIN_CANDIDATES,
 } from "../src/pdf/structure/heading-evidence.js";
 import { HEADING_MODEL } from "../src/pdf/structure/heading-evidence-weights.js";
-import { headingContext, layoutCandidates, layoutContext } from "../src/pdf/structure/layout.js";
+import {
+  headingContext,
+  layoutCandidates,
+  layoutContext,
+  layoutStructure,
+} from "../src/pdf/structure/layout.js";
 import { body, buildPdf, headingLine, type PageSpec, tocPage } from "./fixtures/pdf-builder.js";
 
 const h = headingLine;
@@ -107,5 +117,67 @@ describe("heading evidence", () => {
       words: 0.1,
     });
     expect(headingScore(stray)).toBeLessThan(HEADING_MODEL.threshold);
+  });
+
+  it("keeps by precomputed scores as it keeps by the model, a look's mean weighing in", () => {
+    const look = (size: number) => ({ size, bold: true, italic: false, caps: false });
+    // 20 chapter-look headings and 20 of a minor look; one chapter scores low on its own.
+    const headings: Heading[] = Array.from({ length: 40 }, (_, i) => ({
+      title: `Heading ${i}`,
+      page: i + 1,
+      line: 0,
+      style: look(i < 20 ? 16 : 11),
+      strength: "strong",
+    }));
+    const scores = headings.map((_, i) => (i === 3 ? 0.2 : i < 20 ? 0.9 : 0.1));
+    const alone = keepByScores(headings, scores, { threshold: 0.5, lookWeight: 0 });
+    expect(alone).toHaveLength(19);
+    // With its look's mean (0.865) weighing three quarters, the odd chapter stays.
+    const byLook = keepByScores(headings, scores, { threshold: 0.5, lookWeight: 0.75 });
+    expect(byLook).toHaveLength(20);
+    expect(byLook.map((h) => h.title)).toContain("Heading 3");
+    // A short list, or one the cut would nearly empty, keeps everything.
+    expect(
+      keepByScores(headings.slice(0, MIN_CANDIDATES - 1), scores, { threshold: 0.5, lookWeight: 0 }),
+    ).toHaveLength(MIN_CANDIDATES - 1);
+    expect(keepByScores(headings, scores, { threshold: 0.99, lookWeight: 0 })).toHaveLength(40);
+  });
+
+  it("builds the layout tree with the heading model it is given", async () => {
+    // 16 chapters at 16 pt below some running text, each with a bold 11 pt sub-heading: 32 candidates.
+    const topics =
+      "Install Configure Network Storage Backup Restore Monitor Tune Secure Audit Upgrade Migrate Script Debug Report Retire";
+    const pdf = await readPdf(
+      await buildPdf({
+        pages: topics.split(" ").map((topic, i) => ({
+          lines: [
+            ...body(2, i + 100),
+            h(`${topic} the system`, 16),
+            ...body(4, i),
+            h(`Checking what ${topic.toLowerCase()} did`, 11),
+            ...body(4, i + 50),
+          ],
+        })),
+      }),
+      { source: "fixture.pdf" },
+    );
+    const ctx = layoutContext(pdf.pages, { pageLabels: pdf.pageLabels });
+    const count = (entries: { children: unknown[] }[]): number =>
+      entries.reduce((n, e) => n + 1 + count(e.children as { children: unknown[] }[]), 0);
+    // Size over the body is all this model weighs: at a high cut only the chapters stay.
+    const bySize: HeadingModel = {
+      bias: -3,
+      weights: HEADING_FEATURE_NAMES.map((n) => (n === "sizeRatio" ? 6 : 0)),
+      threshold: 0.5,
+      lookWeight: 0,
+    };
+    const kept = keepLikelyHeadings(layoutCandidates(ctx).headings, headingContext(ctx), bySize);
+    expect(kept.map((k) => k.title)).toEqual(topics.split(" ").map((t) => `${t} the system`));
+    const chapters = layoutStructure(ctx, { headingModel: bySize });
+    expect(chapters.headingCount).toBe(16);
+    expect(count(chapters.entries)).toBe(16);
+    // A cut nothing passes keeps every candidate: the chapters and their minor points.
+    const all = layoutStructure(ctx, { headingModel: { ...bySize, threshold: 1 } });
+    expect(all.headingCount).toBe(32);
   });
 });

@@ -196,8 +196,23 @@ export function keepLikelyHeadings(
   model: HeadingModel = HEADING_MODEL,
 ): Heading[] {
   if (headings.length < MIN_CANDIDATES) return [...headings];
-  const features = headingFeatures(headings, ctx);
-  const scores = features.map((f) => headingScore(f, model));
+  return keepByScores(
+    headings,
+    headingFeatures(headings, ctx).map((f) => headingScore(f, model)),
+    model,
+  );
+}
+
+/**
+ * {@link keepLikelyHeadings} from each candidate's model score, already computed (the fitting
+ * scripts score one document under many models).
+ */
+export function keepByScores(
+  headings: readonly Heading[],
+  scores: readonly number[],
+  model: Pick<HeadingModel, "threshold" | "lookWeight">,
+): Heading[] {
+  if (headings.length < MIN_CANDIDATES) return [...headings];
   const looks = new Map<string, { sum: number; n: number }>();
   headings.forEach((h, i) => {
     const l = looks.get(styleKey(h)) ?? { sum: 0, n: 0 };

@@ -8,7 +8,7 @@ import {
   markRepeatedLabels,
   takeTitlePage,
 } from "./document-shape.js";
-import { type HeadingContext, keepLikelyHeadings } from "./heading-evidence.js";
+import { type HeadingContext, type HeadingModel, keepLikelyHeadings } from "./heading-evidence.js";
 import { nestHeadings } from "./hierarchy.js";
 import { dropAdmonitions, dropLabels } from "./labels.js";
 import { levelRelation } from "./level-evidence.js";
@@ -165,15 +165,24 @@ export function headingContext(ctx: LayoutContext): HeadingContext {
   return { pages: ctx.pages, body: ctx.body, hasToc: (ctx.toc?.headings.length ?? 0) >= 2 };
 }
 
+/** Options for {@link layoutStructure}. */
+export interface LayoutStructureOptions {
+  /**
+   * The per-heading model's weights and cut (default: the fitted HEADING_MODEL). The evaluation
+   * scripts pass one fitted without the scored document's package (grouped cross-validation).
+   */
+  headingModel?: HeadingModel;
+}
+
 /**
  * The layout path: heading candidates ({@link layoutCandidates}), those the per-heading model
  * takes for headings ({@link keepLikelyHeadings}), nested into a hierarchy by the rules of
  * hierarchy.ts, or by the level model (level-evidence.ts) where its fit chose to overrule them.
  */
-export function layoutStructure(ctx: LayoutContext): LayoutResult {
+export function layoutStructure(ctx: LayoutContext, options: LayoutStructureOptions = {}): LayoutResult {
   const candidates = layoutCandidates(ctx);
   const hctx = headingContext(ctx);
-  const all = keepLikelyHeadings(candidates.headings, hctx);
+  const all = keepLikelyHeadings(candidates.headings, hctx, options.headingModel);
   const entries = nestHeadings(all, LEVEL_MODEL.overrule < 1 ? { relation: levelRelation(all, hctx) } : {});
   const parts = layoutConfidence(entries, all, ctx.pages, ctx.body.size);
   const toc = ctx.toc ? { entries: ctx.toc.entries.length, located: ctx.toc.headings.length } : undefined;

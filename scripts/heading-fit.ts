@@ -1,0 +1,167 @@
+/**
+ * Fitting the layout path's per-heading model (heading-evidence.ts), shared by
+ * fit-heading-evidence.ts and eval-devset-layout.ts's cross-validation: each dev-set PDF's
+ * candidates with their features (computed once), labels ("the outline has a bookmark on its page
+ * with a similar title") and reference; an L2 logistic fit (logistic-l2.ts) and the cut and look
+ * share chosen by the fitted PDFs' mean level-aware F1.
+ */
+import type { Heading } from "../packages/pageindex-loader/src/pdf/structure/candidates.js";
+import {
+  featureVector,
+  HEADING_FEATURE_NAMES,
+  type HeadingModel,
+  headingFeatures,
+  keepByScores,
+} from "../packages/pageindex-loader/src/pdf/structure/heading-evidence.js";
+import { nestHeadings } from "../packages/pageindex-loader/src/pdf/structure/hierarchy.js";
+import { headingContext, layoutCandidates } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
+import { mean } from "./grouped-cv.js";
+import { allLevels, type LayoutDevsetOptions, layoutDevsetDocs } from "./layout-devset-docs.js";
+import { layoutF1 } from "./layout-devset-score.js";
+import { fitLogistic, type LogisticFit, logisticProbability } from "./logistic-l2.js";
+import { type Entry, SIMILARITY, similar } from "./structure-match.js";
+
+/** One PDF's candidates as the heading fit sees them. */
+export interface HeadingDoc {
+  pkg: string;
+  /** "train", "validation" or "train-extra" (a fitting row, not in the train half's mean). */
+  half: string;
+  label: string;
+  headings: Heading[];
+  /** Feature rows in HEADING_FEATURE_NAMES order. */
+  x: number[][];
+  y: number[];
+  reference: Entry[];
+}
+
+/** The dev set's PDFs (as layoutDevsetDocs reads them), each with its candidates' features and labels. */
+export async function headingDocs(options: LayoutDevsetOptions): Promise<HeadingDoc[]> {
+  const docs: HeadingDoc[] = [];
+  for await (const { doc, label, outline, reference, ctx, extra } of layoutDevsetDocs(options)) {
+    const { headings } = layoutCandidates(ctx);
+    const marks = allLevels(outline);
+    docs.push({
+      pkg: doc.pkg,
+      half: extra ? "train-extra" : doc.half,
+      label,
+      headings,
+      x: headingFeatures(headings, headingContext(ctx)).map(featureVector),
+      y: headings.map((h) =>
+        marks.some((b) => b.page === h.page && similar(b.title, h.title) >= SIMILARITY) ? 1 : 0,
+      ),
+      reference,
+    });
+  }
+  return docs;
+}
+
+/** A PDF's level-aware F1 with the candidates a model keeps, nested by the layout rules. */
+export function treeF1(doc: HeadingDoc, model: HeadingModel): number {
+  const fit = { bias: model.bias, weights: [...model.weights] };
+  const scores = doc.x.map((row) => logisticProbability(fit, row));
+  return layoutF1(doc.reference, nestHeadings(keepByScores(doc.headings, scores, model))).f1;
+}
+
+/** Mean level-aware F1 over PDFs. */
+export const meanTreeF1 = (docs: readonly HeadingDoc[], model: HeadingModel): number =>
+  mean(docs.map((d) => treeF1(d, model)));
+
+/**
+ * The cuts and look shares tried. Cuts above 0.5 were added this round: folds often chose 0.5,
+ * the old grid's edge.
+ */
+export const CUTS = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7] as const;
+export const LOOK_WEIGHTS = [0, 0.25, 0.5, 0.75] as const;
+
+/** A fitted heading model and the mean F1 its cut reached on the PDFs it was fitted on. */
+export interface HeadingFit {
+  model: HeadingModel;
+  fitF1: number;
+}
+
+/** How the weights are fitted. */
+export interface HeadingFitSettings {
+  /** L2 penalty (logistic-l2.ts). */
+  l2: number;
+  /**
+   * What weighs alike in the fit: each candidate (a 600-heading manual outweighs a 30-heading
+   * one twenty times), each PDF, or each package (a package's many PDFs share its producer's habits).
+   */
+  weigh: "candidate" | "pdf" | "package";
+  /** Features (HEADING_FEATURE_NAMES indexes) left out: their weight is 0. */
+  drop: readonly number[];
+}
+
+/**
+ * The settings the weights in use were fitted with (fit-heading-evidence.ts chose them by grouped
+ * cross-validation: the penalty with the best train CV F1; italic left out, as its removal did not
+ * lower it), so that eval-devset-layout.ts --cv refits each fold as they were fitted.
+ */
+export const HEADING_FIT: HeadingFitSettings = {
+  l2: 0.0001,
+  weigh: "candidate",
+  drop: [HEADING_FEATURE_NAMES.indexOf("italic")],
+};
+
+/** Each candidate row's weight under `weigh`. */
+function rowWeights(docs: readonly HeadingDoc[], weigh: HeadingFitSettings["weigh"]): number[] {
+  const perPackage = new Map<string, number>();
+  for (const d of docs) perPackage.set(d.pkg, (perPackage.get(d.pkg) ?? 0) + d.x.length);
+  return docs.flatMap((d) =>
+    d.x.map(() =>
+      weigh === "candidate" ? 1 : weigh === "pdf" ? 1 / d.x.length : 1 / (perPackage.get(d.pkg) as number),
+    ),
+  );
+}
+
+/**
+ * Fits the weights on `docs`, then the cut and look share that give those PDFs' best mean F1
+ * (ties keep the earlier, lower-cut setting; "keep every candidate" is the start). `weights`,
+ * when given, are used instead of fitting.
+ */
+export function fitHeadingModel(
+  docs: readonly HeadingDoc[],
+  settings: HeadingFitSettings,
+  weights?: LogisticFit,
+): HeadingFit {
+  const dropped = new Set(settings.drop);
+  const keep = (row: readonly number[]): number[] => row.map((v, i) => (dropped.has(i) ? 0 : v));
+  const fit =
+    weights ??
+    fitLogistic(
+      docs.flatMap((d) => d.x.map(keep)),
+      docs.flatMap((d) => d.y),
+      { l2: settings.l2, rowWeights: rowWeights(docs, settings.weigh) },
+    );
+  const base = { bias: fit.bias, weights: fit.weights };
+  // Scores do not depend on the cut: computed once per PDF.
+  const scored = docs.map((d) => ({ d, scores: d.x.map((row) => logisticProbability(fit, row)) }));
+  const f1With = (cut: { threshold: number; lookWeight: number }): number =>
+    mean(
+      scored.map(
+        ({ d, scores }) => layoutF1(d.reference, nestHeadings(keepByScores(d.headings, scores, cut))).f1,
+      ),
+    );
+  let best: HeadingModel = { ...base, threshold: 0, lookWeight: 0 };
+  let bestF1 = f1With(best);
+  for (const lookWeight of LOOK_WEIGHTS) {
+    for (const threshold of CUTS) {
+      const f = f1With({ threshold, lookWeight });
+      if (f > bestF1 + 1e-9) {
+        best = { ...base, threshold, lookWeight };
+        bestF1 = f;
+      }
+    }
+  }
+  return { model: best, fitF1: bestF1 };
+}
+
+/** Rounds a model's numbers for writing out. */
+export function roundedModel(m: HeadingModel): HeadingModel {
+  return {
+    bias: Number(m.bias.toFixed(4)),
+    weights: m.weights.map((v) => Number(v.toFixed(4))),
+    threshold: m.threshold,
+    lookWeight: m.lookWeight,
+  };
+}
