@@ -29,8 +29,8 @@
  * named and library-wide (`documentSelection: "llm"`); `--concurrency N` asks N questions at once
  * (one answerer each), `--hard` keeps the hard questions only.
  * `--only` keeps questions whose id or document id contains TEXT; `--rebuild` builds the trees
- * and the store again (the store is rebuilt by itself when the store or retriever code changes
- * in a commit). Writes .bench-out/eval-library.json (or `--out FILE`: two runs at once need two
+ * and the store again (by themselves, the trees are rebuilt when the loader or core code changes
+ * in a commit, the store when the store or retriever code does). Writes .bench-out/eval-library.json (or `--out FILE`: two runs at once need two
  * files) and prints a table.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";

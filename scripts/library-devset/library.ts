@@ -68,10 +68,13 @@ export interface LibraryQuestion {
   section: string;
 }
 
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const TREES = join(DEBIAN_CACHE, "library-trees");
+/** The loader and core code a tree was built with (committed; `rebuild` after uncommitted changes). */
+const treeCode = codeVersion("pageindex-loader", "pageindex-core");
 
 function treeCacheFile(file: LibraryFile, bytes: Uint8Array): string {
-  const key = createHash("sha1").update(bytes).update(file.docId).digest("hex").slice(0, 12);
+  const key = createHash("sha1").update(bytes).update(file.docId).update(treeCode).digest("hex").slice(0, 12);
   return join(TREES, `${file.docId}-${key}.json`);
 }
 
@@ -131,16 +134,13 @@ export async function libraryTrees(
   return trees.filter((t): t is TreeDocument => t !== undefined);
 }
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
-
-/** The git trees of the store and retriever packages: a cached store is reused only with the same code. */
-function codeVersion(): string {
+/** The committed git trees of `packages/<name>`: cached results are reused only with the same code. */
+function codeVersion(...names: string[]): string {
   try {
-    return execFileSync(
-      "git",
-      ["rev-parse", "HEAD:packages/pageindex-store", "HEAD:packages/pageindex-retriever"],
-      { cwd: ROOT, encoding: "utf8" },
-    ).replace(/\s+/g, "");
+    return execFileSync("git", ["rev-parse", ...names.map((n) => `HEAD:packages/${n}`)], {
+      cwd: ROOT,
+      encoding: "utf8",
+    }).replace(/\s+/g, "");
   } catch {
     return "unknown";
   }
@@ -157,7 +157,7 @@ export async function libraryStore(
   log: (line: string) => void = console.log,
 ): Promise<{ store: PageIndexStore; dir: string; built: boolean; ms: number }> {
   const key = createHash("sha1")
-    .update(codeVersion())
+    .update(codeVersion("pageindex-store", "pageindex-retriever"))
     .update(trees.map((t) => `${t.docId}:${t.nodes.length}:${t.pageCount ?? t.lineCount ?? 0}`).join("|"))
     .digest("hex")
     .slice(0, 12);
