@@ -53,10 +53,11 @@ export interface StoreAccess {
    */
   readOnly?: boolean;
   /**
-   * Give a folder store's library index champion lists of this many rows a term (`index
-   * --champion-lists`): built on this open when the index has none, kept by every writer after.
+   * Give a folder store's library index champion lists of the store's measured size
+   * (`CHAMPIONS.perTerm` rows a term; `index --champion-lists`): built on this open when the
+   * index has none, kept by every writer after.
    */
-  championRows?: number;
+  championLists?: boolean;
 }
 
 /** A folder store that does not exist yet, for a command that only reads. */
@@ -127,9 +128,9 @@ export function createContext(
       store ??= (async () => {
         const onProblem = (problem: Error) => io.err(`warning: ${redact(problem.message)}`);
         // Loaded here, not at start-up: `--version` and usage errors need no store code.
-        const { openPostgresStore, PageIndexStore } = await import("pageindex-store");
+        const { CHAMPIONS, openPostgresStore, PageIndexStore } = await import("pageindex-store");
         const location = storeLocation(options, env);
-        if (access.championRows !== undefined && location.kind !== "folder")
+        if (access.championLists && location.kind !== "folder")
           io.err("warning: --champion-lists applies to a folder store only; ignored");
         if (location.kind === "redis" || location.kind === "postgres") {
           const name = location.kind === "redis" ? "Redis" : "PostgreSQL";
@@ -152,13 +153,13 @@ export function createContext(
         if (!access.create) await assertFolderExists(dir);
         // Building lists for a library indexed without them reads its whole index (858 s at
         // 100,000 documents): say so rather than sit silent.
-        if (access.championRows !== undefined)
+        if (access.championLists)
           io.err("Champion lists: built now if the library index has none (minutes for a large library)");
         try {
           return await PageIndexStore.fromPath(dir, {
             onProblem,
             readOnly: access.readOnly ?? false,
-            ...(access.championRows !== undefined ? { championRows: access.championRows } : {}),
+            ...(access.championLists ? { championRows: CHAMPIONS.perTerm } : {}),
           });
         } catch (error) {
           throw new CliError(`Cannot open the store folder ${dir}: ${(error as Error).message}`, EXIT.store, {

@@ -75,8 +75,6 @@ export function buildProgram(
       result.code = await action(ctx, ...args);
     };
   const writes: StoreAccess = { create: true };
-  /** Rows a query reads per term of a champion list (the store's measured setting). */
-  const CHAMPION_ROWS = 100;
   const reads: StoreAccess = { create: false, readOnly: true };
 
   program
@@ -113,7 +111,7 @@ export function buildProgram(
           return (await import("./commands/index-files.js")).indexFiles(ctx, paths, opts);
         },
         (_paths: string[], opts: IndexCommandOptions) =>
-          opts.championLists ? { ...writes, championRows: CHAMPION_ROWS } : writes,
+          opts.championLists ? { ...writes, championLists: true } : writes,
       ),
     );
 

@@ -31,7 +31,7 @@ export interface IndexCommandOptions {
    * Default: none (a run's length grows with the folder; each model call has its own timeout).
    */
   deadline?: number;
-  /** Champion lists for a folder store's library index (applied when the store is opened, see `StoreAccess.championRows`). */
+  /** Champion lists for a folder store's library index (applied when the store is opened, see `StoreAccess.championLists`). */
   championLists?: boolean;
 }
 

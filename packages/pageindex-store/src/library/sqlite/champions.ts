@@ -10,7 +10,11 @@ import { SECTION_FIELDS } from "../query.js";
 import type { Connection, Statement } from "./connection.js";
 import { SECTION_ID } from "./schema.js";
 
-/** How many rows of each list a query reads, and how many a list keeps (the rest is slack for deletes). */
+/**
+ * Champion lists' sizes: how many rows of each list a query reads (the measured choice for
+ * `championRows`, what `pageindex index --champion-lists` asks for), and how many a list keeps
+ * (the rest is slack for deletes).
+ */
 export const CHAMPIONS = {
   /** Rows a query reads per term (its best by impact). */
   perTerm: 100,
