@@ -4,26 +4,17 @@
  * writable open of a file that has none, and read by library-wide queries in place of every row
  * of their rarest terms.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { libraryEntry } from "../src/library/entry.js";
 import { openConnection } from "../src/library/sqlite/open.js";
 import { LIBRARY_FILE, SqliteLibraryIndex } from "../src/library/sqlite/sqlite-library-index.js";
 import type { LibraryEntry } from "../src/library/types.js";
 import { expectChampionsAgree } from "./helpers/champions.js";
+import { tempFolders } from "./helpers/temp-folders.js";
 import { libraryTree } from "./library.behaviour.js";
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
-const folder = async (): Promise<string> => {
-  const dir = await mkdtemp(join(tmpdir(), "library-champions-"));
-  dirs.push(dir);
-  return dir;
-};
+const folder = tempFolders("library-champions-");
 
 const PER_TERM = 2;
 

@@ -1,27 +1,19 @@
-import { chmod, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTree, PageIndexError } from "pageindex-core";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LibraryIndexError } from "../src/index.js";
 import { libraryEntry } from "../src/library/entry.js";
 import { LIBRARY_FILE, SqliteLibraryIndex } from "../src/library/sqlite/sqlite-library-index.js";
 import type { SectionHit } from "../src/library/types.js";
 import { StoreReadOnlyError } from "../src/store/errors.js";
 import { startFixture, type Writer } from "./helpers/spawn.js";
+import { tempFolders } from "./helpers/temp-folders.js";
 import { crowdedLibrary, libraryBehaviour, libraryTree, pairedLibrary } from "./library.behaviour.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/library-process.ts", import.meta.url));
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
-const folder = async (): Promise<string> => {
-  const dir = await mkdtemp(join(tmpdir(), "library-sqlite-"));
-  dirs.push(dir);
-  return dir;
-};
+const folder = tempFolders("library-sqlite-");
 
 /** The JSON a fixture printed on its `RESULT` line, once it exited cleanly. */
 async function result(process: Writer): Promise<Record<string, unknown>> {
