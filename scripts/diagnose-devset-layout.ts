@@ -7,7 +7,7 @@
  * the top two levels, or kept at the other depth; each extra node as a deeper bookmark or no
  * bookmark at all.
  *
- * Run: npx tsx scripts/diagnose-devset-layout.ts [--half train|validation] [--only NAME] [--list]
+ * Run: npx tsx scripts/diagnose-devset-layout.ts [--half train|validation] [--only NAME] [--list] [--extra] [--cache DIR]
  */
 import { parseArgs } from "node:util";
 import { findHeadings, type Heading } from "../packages/pageindex-loader/src/pdf/structure/candidates.js";
@@ -28,6 +28,7 @@ const { values } = parseArgs({
     half: { type: "string" },
     only: { type: "string" },
     list: { type: "boolean" },
+    extra: { type: "boolean" },
   },
 });
 
@@ -49,6 +50,7 @@ for await (const { doc, label, pdf, outline, reference, ctx } of layoutDevsetDoc
   cache: values.cache as string,
   half: values.half,
   only: values.only,
+  extra: values.extra,
 })) {
   const whyLost = lostBy.get(doc.half) ?? new Map<string, number>();
   lostBy.set(doc.half, whyLost);

@@ -15,6 +15,7 @@ import {
 } from "../packages/pageindex-loader/src/pdf/structure/heading-evidence.js";
 import { nestHeadings } from "../packages/pageindex-loader/src/pdf/structure/hierarchy.js";
 import { headingContext, layoutCandidates } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
+import { undoWrappers } from "../packages/pageindex-loader/src/pdf/structure/tree-shape.js";
 import { mean } from "./grouped-cv.js";
 import { allLevels, type LayoutDevsetOptions, layoutDevsetDocs } from "./layout-devset-docs.js";
 import { layoutF1 } from "./layout-devset-score.js";
@@ -59,7 +60,8 @@ export async function headingDocs(options: LayoutDevsetOptions): Promise<Heading
 export function treeF1(doc: HeadingDoc, model: HeadingModel): number {
   const fit = { bias: model.bias, weights: [...model.weights] };
   const scores = doc.x.map((row) => logisticProbability(fit, row));
-  return layoutF1(doc.reference, nestHeadings(keepByScores(doc.headings, scores, model))).f1;
+  return layoutF1(doc.reference, undoWrappers(nestHeadings(keepByScores(doc.headings, scores, model))).entries)
+    .f1;
 }
 
 /** Mean level-aware F1 over PDFs. */

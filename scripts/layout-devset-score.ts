@@ -5,6 +5,7 @@
  * and (level-aware) the same level. Shared by eval-devset-layout.ts, eval-pdf-devset.ts and
  * fit-heading-evidence.ts.
  */
+import { FRONT_LIST } from "../packages/pageindex-loader/src/pdf/structure/tree-shape.js";
 import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
 import { type Entry, match } from "./structure-match.js";
 
@@ -21,10 +22,15 @@ export function topTwo(entries: readonly SectionEntry[]): Entry[] {
   return out;
 }
 
-/** The reference entries from an outline's tree (a lone top bookmark holding everything is skipped). */
+/**
+ * The reference entries from an outline's tree: a lone top bookmark holding everything is
+ * skipped, also when childless front-matter lists ("Table of Contents") stand beside it, as the
+ * layout path reads a lone top heading (tree-shape.ts).
+ */
 export function referenceEntries(outline: readonly SectionEntry[]): Entry[] {
-  const only = outline[0];
-  return topTwo(outline.length === 1 && only && only.children.length > 0 ? only.children : outline);
+  const body = outline.filter((e) => e.children.length > 0 || !FRONT_LIST.test(e.title.trim()));
+  const only = body[0];
+  return topTwo(body.length === 1 && only && only.children.length > 0 ? only.children : outline);
 }
 
 /** F1 of a precision and a recall. */

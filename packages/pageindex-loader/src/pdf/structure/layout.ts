@@ -18,6 +18,7 @@ import { findContentsCopies, findPrintedToc, type PrintedToc } from "./printed-t
 import { type BodyStyle, bodyStyle } from "./style.js";
 import { compactTitle, normalizeTitle, titleSimilarity } from "./titles.js";
 import { evidenceDoubts, evidenceScore, type TreeFeatures, treeFeatures } from "./tree-evidence.js";
+import { undoWrappers } from "./tree-shape.js";
 
 /** Facts about a document's layout, computed once and shared by the layout path and node splitting. */
 export interface LayoutContext {
@@ -46,7 +47,10 @@ export interface LayoutResult {
   confidence: LayoutConfidence;
   /** The evidence the confidence weighed (see {@link TreeFeatures}). */
   evidence: TreeFeatures;
-  /** The title on the document's title page, when it has one (its lines are not sections). */
+  /**
+   * The document's title: its title page's (those lines are not sections), or the lone top heading
+   * that held every other one (tree-shape.ts).
+   */
   title?: string;
 }
 
@@ -183,7 +187,10 @@ export function layoutStructure(ctx: LayoutContext, options: LayoutStructureOpti
   const candidates = layoutCandidates(ctx);
   const hctx = headingContext(ctx);
   const all = keepLikelyHeadings(candidates.headings, hctx, options.headingModel);
-  const entries = nestHeadings(all, LEVEL_MODEL.overrule < 1 ? { relation: levelRelation(all, hctx) } : {});
+  const shaped = undoWrappers(
+    nestHeadings(all, LEVEL_MODEL.overrule < 1 ? { relation: levelRelation(all, hctx) } : {}),
+  );
+  const entries = shaped.entries;
   const parts = layoutConfidence(entries, all, ctx.pages, ctx.body.size);
   const toc = ctx.toc ? { entries: ctx.toc.entries.length, located: ctx.toc.headings.length } : undefined;
   const evidence = treeFeatures(entries, parts, toc);
@@ -203,7 +210,8 @@ export function layoutStructure(ctx: LayoutContext, options: LayoutStructureOpti
     },
     evidence,
   };
-  if (candidates.title) result.title = candidates.title;
+  const title = candidates.title ?? shaped.title;
+  if (title) result.title = title;
   if (ctx.toc) {
     result.toc = {
       pages: ctx.toc.pages,

@@ -1,0 +1,46 @@
+import type { SectionEntry } from "../types.js";
+import { parseNumbering } from "./numbering.js";
+
+/**
+ * Front-matter lists: a heading that introduces a list of entries, never a part of the text.
+ * Nesting by look puts the chapters under one when it is set larger than they are (a Word
+ * document's "Tables" list over its chapters).
+ */
+export const FRONT_LIST =
+  /^(?:(?:table of )?contents|tables|figures|illustrations|examples|(?:list|index) of (?:tables|figures|illustrations|examples|listings))$/i;
+
+/** A lone top node holds the document when it has at least this many children. */
+const MIN_WRAPPED = 2;
+
+/**
+ * Shapes no section hierarchy has, whatever made the PDF, undone after nesting:
+ * - a front-matter list ("Contents", "Tables", "List of Figures") holds nothing: what was nested
+ *   under it follows it as its siblings;
+ * - a single unnumbered top node over everything else is the document's title set as a heading
+ *   (a title on a page with text, or after a cover page; the title-page rule misses both): its
+ *   children are the top level. The tree's root is the document already.
+ *
+ * The order of the nodes (and so each section's text) is unchanged; only depths change. Returns
+ * the new top level and the title that was unwrapped, if any.
+ */
+export function undoWrappers(entries: readonly SectionEntry[]): { entries: SectionEntry[]; title?: string } {
+  const lifted = liftFrontLists(entries);
+  const only = lifted[0];
+  if (lifted.length === 1 && only && only.children.length >= MIN_WRAPPED && !parseNumbering(only.title)) {
+    return { entries: only.children, title: only.title };
+  }
+  return { entries: lifted };
+}
+
+function liftFrontLists(list: readonly SectionEntry[]): SectionEntry[] {
+  const out: SectionEntry[] = [];
+  for (const e of list) {
+    const children = liftFrontLists(e.children);
+    if (FRONT_LIST.test(e.title.trim()) && children.length > 0) {
+      out.push({ ...e, children: [] }, ...children);
+    } else {
+      out.push({ ...e, children });
+    }
+  }
+  return out;
+}
