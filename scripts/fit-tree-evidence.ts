@@ -9,18 +9,23 @@
  * model fitted without its package (grouped-cv.ts) and prints those warning counts; `--dry`
  * writes nothing.
  *
+ * The cut (the model's probability below which it alone warns, besides a named doubt) is chosen
+ * on the rows fitted on, by the balanced error: the share of bad trees left above the line plus
+ * the share of good ones put below it. Under `--cv` each fold chooses its own cut on its own
+ * rows, so the CV counts are out of sample for the cut too.
+ *
  * Run: npx tsx scripts/eval-devset-layout.ts --half train --extra --features /tmp/rows.json && npx tsx scripts/fit-tree-evidence.ts /tmp/rows.json [--cv] [--dry]
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { DOUBTED, LOW_CONFIDENCE } from "../packages/pageindex-loader/src/pdf/structure/confidence.js";
+import { LOW_CONFIDENCE } from "../packages/pageindex-loader/src/pdf/structure/confidence.js";
 import {
   type EvidenceModel,
   evidenceDoubts,
-  evidenceScore,
   FEATURE_NAMES,
+  weighEvidence,
 } from "../packages/pageindex-loader/src/pdf/structure/tree-evidence.js";
 import type { LayoutRow } from "./eval-devset-layout.js";
 import { groupFolds } from "./grouped-cv.js";
@@ -28,15 +33,24 @@ import { fitLogistic } from "./logistic-l2.js";
 
 /** A tree this good (level-aware F1) is one the model should trust. */
 const GOOD_F1 = 0.8;
-const L2 = 0.01;
+/** Chosen by grouped CV over 0.001, 0.01, 0.1 (fewest bad-unwarned plus good-warned trees). */
+const L2 = 0.001;
+/** The cuts tried: 0 leaves warnings to the named doubts alone. */
+const CUTS = [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6] as const;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { cv: { type: "boolean" }, dry: { type: "boolean" }, help: { type: "boolean" } },
+  options: {
+    cv: { type: "boolean" },
+    dry: { type: "boolean" },
+    help: { type: "boolean" },
+    criterion: { type: "string", default: "count" },
+    l2: { type: "string", default: String(L2) },
+  },
 });
 const file = positionals[0];
 if (values.help || !file) {
-  console.log("usage: npx tsx scripts/fit-tree-evidence.ts rows.json [--cv] [--dry]");
+  console.log("usage: npx tsx scripts/fit-tree-evidence.ts rows.json [--cv] [--dry] [--criterion count|balanced] [--l2 X]");
   process.exit(values.help ? 0 : 1);
 }
 const rows = JSON.parse(readFileSync(file, "utf8")) as LayoutRow[];
@@ -46,53 +60,81 @@ const x = (r: LayoutRow): number[] => FEATURE_NAMES.map((n) => r.features[n]);
 const y = (r: LayoutRow): number => (r.f1 >= GOOD_F1 ? 1 : 0);
 const pkgOf = (r: LayoutRow): string => r.label.split("/")[0] as string;
 
-/** The fit on some rows, each class weighing as much in total as the other. */
+/** As the loader weighs it (layout.ts): below the line with a named doubt or under the model's cut. */
+const warned = (r: LayoutRow, model: EvidenceModel): boolean =>
+  weighEvidence(r.features, model).score < LOW_CONFIDENCE;
+
+/**
+ * The cut's error on some rows: with `balanced`, the share of bad trees not warned plus the share
+ * of good trees warned; else the count of both (a wrong warning costs as much as a missed one).
+ */
+function cutError(list: readonly LayoutRow[], model: EvidenceModel): number {
+  const bad = list.filter((r) => y(r) === 0);
+  const good = list.filter((r) => y(r) === 1);
+  const missed = bad.filter((r) => !warned(r, model)).length;
+  const wrong = good.filter((r) => warned(r, model)).length;
+  return values.criterion === "balanced"
+    ? missed / Math.max(1, bad.length) + wrong / Math.max(1, good.length)
+    : missed + wrong;
+}
+
+/** The fit on some rows, each class weighing as much in total as the other, and its cut. */
 function fitRows(list: readonly LayoutRow[]): EvidenceModel {
   const positives = list.filter((r) => y(r) === 1).length;
   const negatives = list.length - positives;
   const fit = fitLogistic(list.map(x), list.map(y), {
-    l2: L2,
+    l2: Number(values.l2),
     rowWeights: list.map((r) => (y(r) === 1 ? 1 / Math.max(1, positives) : 1 / Math.max(1, negatives))),
   });
-  return { bias: Number(fit.bias.toFixed(4)), weights: fit.weights.map((v) => Number(v.toFixed(4))) };
-}
-
-/** As the loader weighs it (layout.ts): a named doubt puts the tree below the line, at most DOUBTED. */
-const scoreOf = (r: LayoutRow, model: EvidenceModel): number =>
-  evidenceDoubts(r.features).length > 0 ? Math.min(evidenceScore(r.features, model), DOUBTED) : 1;
-
-function report(name: string, scored: readonly { r: LayoutRow; p: number }[]): void {
-  const good = scored.filter((s) => y(s.r) === 1);
-  const bad = scored.filter((s) => y(s.r) === 0);
-  let pairs = 0;
-  let ordered = 0;
-  for (const g of good) {
-    for (const b of bad) {
-      pairs++;
-      ordered += g.p > b.p ? 1 : g.p === b.p ? 0.5 : 0;
+  const weighed = {
+    bias: Number(fit.bias.toFixed(4)),
+    weights: fit.weights.map((v) => Number(v.toFixed(4))),
+  };
+  // The lowest balanced error; on a tie the lower cut (fewer warnings).
+  let best: EvidenceModel = { ...weighed, cut: 0 };
+  let bestError = cutError(list, best);
+  for (const cut of CUTS) {
+    const error = cutError(list, { ...weighed, cut });
+    if (error < bestError - 1e-9) {
+      best = { ...weighed, cut };
+      bestError = error;
     }
   }
+  return best;
+}
+
+function report(name: string, scored: readonly { r: LayoutRow; model: EvidenceModel }[]): void {
+  const good = scored.filter((s) => y(s.r) === 1);
+  const bad = scored.filter((s) => y(s.r) === 0);
+  const below = (s: { r: LayoutRow; model: EvidenceModel }) => warned(s.r, s.model);
+  const unwarned = bad.filter((s) => !below(s)).map((s) => `${s.r.label} ${(100 * s.r.f1).toFixed(1)}`);
+  const goodWarned = good.filter(below).map((s) => `${s.r.label} ${(100 * s.r.f1).toFixed(1)}`);
   console.log(
-    `${name}: ${scored.length} PDFs, ${bad.length} with F1 < ${GOOD_F1}; warned (below ${LOW_CONFIDENCE} with a named doubt): ${bad.filter((s) => s.p < LOW_CONFIDENCE).length} of those, ${good.filter((s) => s.p < LOW_CONFIDENCE).length} good ones; AUC ${pairs ? (ordered / pairs).toFixed(2) : "-"}`,
+    `${name}: ${scored.length} PDFs, ${bad.length} with F1 < ${GOOD_F1}; below the line: ${bad.length - unwarned.length} of those, ${goodWarned.length} good ones (named doubt alone: ${bad.filter((s) => evidenceDoubts(s.r.features).length > 0).length} bad, ${good.filter((s) => evidenceDoubts(s.r.features).length > 0).length} good)`,
   );
+  if (unwarned.length > 0) console.log(`  bad and unwarned: ${unwarned.join(", ")}`);
+  if (goodWarned.length > 0) console.log(`  good but warned: ${goodWarned.join(", ")}`);
 }
 
 const train = rows.filter(isTrain);
 const model = fitRows(train);
-console.log(FEATURE_NAMES.map((n, i) => `${n}: ${model.weights[i]}`).join(", "), `bias: ${model.bias}`);
+console.log(
+  FEATURE_NAMES.map((n, i) => `${n}: ${model.weights[i]}`).join(", "),
+  `bias: ${model.bias}, cut: ${model.cut}`,
+);
 for (const half of ["train", "train-extra", "validation"]) {
   const list = rows.filter((r) => r.half === half);
   if (list.length > 0)
     report(
-      half,
-      list.map((r) => ({ r, p: scoreOf(r, model) })),
+      `${half} (fitted)`,
+      list.map((r) => ({ r, model })),
     );
 }
 if (values.cv) {
-  const held: { r: LayoutRow; p: number }[] = [];
+  const held: { r: LayoutRow; model: EvidenceModel }[] = [];
   for (const fold of groupFolds(train, pkgOf)) {
     const m = fitRows(fold.fit);
-    held.push(...fold.score.map((r) => ({ r, p: scoreOf(r, m) })));
+    held.push(...fold.score.map((r) => ({ r, model: m })));
   }
   report(
     "train CV (by package)",
@@ -102,6 +144,7 @@ if (values.cv) {
     "train-extra CV (by package)",
     held.filter((s) => s.r.half === "train-extra"),
   );
+  report("all train rows CV (by package)", held);
 }
 if (!values.dry) {
   const target = join(
@@ -112,11 +155,11 @@ if (!values.dry) {
     target,
     `/**
  * Fitted by scripts/fit-tree-evidence.ts on the train half of the split dev set and more PDFs of
- * its packages (${train.length} PDFs; target: level-aware F1 ≥ ${GOOD_F1}). Weights in FEATURE_NAMES
- * order: ${FEATURE_NAMES.join(", ")}.
+ * its packages (${train.length} PDFs; target: level-aware F1 ≥ ${GOOD_F1}; the cut by balanced error).
+ * Weights in FEATURE_NAMES order: ${FEATURE_NAMES.join(", ")}.
  */
 // The shape of \`EvidenceModel\` (tree-evidence.ts), written out: that module imports this one.
-export const EVIDENCE_MODEL: { bias: number; weights: readonly number[] } = ${JSON.stringify(model)};
+export const EVIDENCE_MODEL: { bias: number; weights: readonly number[]; cut: number } = ${JSON.stringify(model)};
 `,
   );
   // Formatted as the linter wants it.

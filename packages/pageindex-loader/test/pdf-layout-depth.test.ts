@@ -1,9 +1,13 @@
 import type { TreeDocument } from "pageindex-core";
 import { describe, expect, it } from "vitest";
+import { pdfToTree } from "../src/index.js";
 import { layoutTree } from "./fixtures/layout-tree.js";
-import { body, type LineSpec, type PageSpec, tocPage } from "./fixtures/pdf-builder.js";
+import { body, buildPdf, type LineSpec, type PageSpec, tocPage } from "./fixtures/pdf-builder.js";
 
 const layout = layoutTree;
+/** As {@link layoutTree}, with the preface node for text before the first section. */
+const layoutTreeWithPreface = async (pages: PageSpec[]): Promise<TreeDocument> =>
+  pdfToTree(await buildPdf({ pages }), { structure: "layout", summaries: "none", split: false });
 
 /** Indented titles, one per node, in document order. */
 const outline = (tree: TreeDocument): string[] =>
@@ -562,5 +566,46 @@ describe("layout depth follows the document", () => {
       "Chapter 2: Usage",
       "Index",
     ]);
+  });
+
+  it("a document title set as a heading over everything (a page with text, no title page) is no root", async () => {
+    // The title shares its first page with the introduction's text, so it is no title page.
+    const tree = await layout([
+      { lines: [h("The Widget Manual", 22), ...body(10, 1)] },
+      { lines: [h("Introduction", 16), ...body(8, 2), h("Scope", 12), ...body(8, 102)] },
+      { lines: [h("Installation", 16), ...body(8, 3), h("Scope", 12), ...body(8, 103)] },
+      { lines: [h("Usage", 16), ...body(8, 4), h("Options", 12), ...body(8, 104)] },
+    ]);
+    expect(outline(tree)).toEqual([
+      "Introduction",
+      "  Scope",
+      "Installation",
+      "  Scope",
+      "Usage",
+      "  Options",
+    ]);
+    expect(tree.metadata?.pdf).toMatchObject({ titlePage: "The Widget Manual" });
+    // Its text is still in the tree (the preface node before the first section).
+    const all = await layoutTreeWithPreface([
+      { lines: [h("The Widget Manual", 22), ...body(10, 1)] },
+      { lines: [h("Introduction", 16), ...body(8, 2), h("Scope", 12), ...body(8, 102)] },
+      { lines: [h("Installation", 16), ...body(8, 3), h("Scope", 12), ...body(8, 103)] },
+    ]);
+    expect(all.nodes[0]?.title).toBe("Preface");
+    expect(all.nodes[0]?.text).toContain("The Widget Manual");
+  });
+
+  it("a lone numbered chapter keeps its sections under it", async () => {
+    const tree = await layout([chapter(1, "Arrays", 1), { lines: [h("1.2 Ranges", 12), ...body(8, 5)] }]);
+    expect(outline(tree)).toEqual(["1 Arrays", "  1.1 Scope", "  1.2 Ranges"]);
+  });
+
+  it("a 'Tables' list set larger than the chapters holds none of them", async () => {
+    const tree = await layout([
+      { lines: [h("Tables", 20), { text: "Table 1 Options 3" }, { text: "Table 2 Limits 4" }] },
+      chapter(1, "Arrays", 2),
+      chapter(2, "Ranges", 3),
+    ]);
+    expect(outline(tree)).toEqual(["Tables", ...chapterOutline(1, "Arrays"), ...chapterOutline(2, "Ranges")]);
   });
 });

@@ -1,7 +1,7 @@
 import { findFurniture } from "../text/running-heads.js";
 import type { ParsedPage, SectionEntry } from "../types.js";
 import { findHeadings, type Heading } from "./candidates.js";
-import { DOUBTED, type LayoutConfidence, layoutConfidence } from "./confidence.js";
+import { type LayoutConfidence, layoutConfidence } from "./confidence.js";
 import {
   dropPagedRunningHeads,
   foldChapterLabels,
@@ -17,7 +17,7 @@ import { dropInitials } from "./numbering.js";
 import { findContentsCopies, findPrintedToc, type PrintedToc } from "./printed-toc.js";
 import { type BodyStyle, bodyStyle } from "./style.js";
 import { compactTitle, normalizeTitle, titleSimilarity } from "./titles.js";
-import { evidenceDoubts, evidenceScore, type TreeFeatures, treeFeatures } from "./tree-evidence.js";
+import { type TreeFeatures, treeFeatures, weighEvidence } from "./tree-evidence.js";
 import { undoWrappers } from "./tree-shape.js";
 
 /** Facts about a document's layout, computed once and shared by the layout path and node splitting. */
@@ -193,12 +193,12 @@ export function layoutStructure(ctx: LayoutContext, options: LayoutStructureOpti
   const entries = shaped.entries;
   const parts = layoutConfidence(entries, all, ctx.pages, ctx.body.size);
   const toc = ctx.toc ? { entries: ctx.toc.entries.length, located: ctx.toc.headings.length } : undefined;
-  const evidence = treeFeatures(entries, parts, toc);
-  // The model lowers the score only where it can name what disagrees: a tree without doubts
-  // (a short manual without a printed TOC, unnumbered headings) is not warned for lack of proof.
-  // A named doubt always warns (the score goes below the line); the model says how far below.
-  const doubts = evidenceDoubts(evidence);
-  const likely = doubts.length > 0 ? Math.min(evidenceScore(evidence), DOUBTED) : 1;
+  const evidence = treeFeatures(entries, parts, toc, {
+    pages: ctx.pages.length,
+    candidates: candidates.headings.length,
+    kept: all.length,
+  });
+  const { score: likely, doubts } = weighEvidence(evidence);
   const result: LayoutResult = {
     entries,
     headingCount: all.length,

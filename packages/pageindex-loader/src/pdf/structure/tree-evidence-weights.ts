@@ -4,7 +4,8 @@
  * order: tocMismatch, wordTitles, listLike, wrapper, numbered, depth, numbering, repeatedTitles, symbolTitles.
  */
 // The shape of `EvidenceModel` (tree-evidence.ts), written out: that module imports this one.
-export const EVIDENCE_MODEL: { bias: number; weights: readonly number[] } = {
+export const EVIDENCE_MODEL: { bias: number; weights: readonly number[]; cut: number } = {
   bias: -2.0954,
-  weights: [0.2322, 0, -0.8917, -0.7446, 1.6446, 0.7915, 0.0775, -0.705, 0],
+  weights: [0.2322, 0, -0.8917, -0.7446, 1.6446, 0.7915, 0.0775, -0.705, 0, 0, 0, 0],
+  cut: 0,
 };

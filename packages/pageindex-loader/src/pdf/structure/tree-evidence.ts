@@ -1,5 +1,5 @@
 import type { SectionEntry } from "../types.js";
-import type { LayoutConfidence } from "./confidence.js";
+import { DOUBTED, type LayoutConfidence } from "./confidence.js";
 import { parseNumbering } from "./numbering.js";
 import { stripNumbering } from "./titles.js";
 import { EVIDENCE_MODEL } from "./tree-evidence-weights.js";
@@ -34,6 +34,26 @@ export interface TreeFeatures {
   repeatedTitles: number;
   /** Share of top-two-level titles opening with a symbol ("&optional error"): code, not titles. */
   symbolTitles: number;
+  /**
+   * Pages per top-two-level node, over 10, clipped to 1: a manual whose sections were missed
+   * has a heading every dozen pages or fewer (0 when the page count is not given).
+   */
+  sparse: number;
+  /** Share of heading candidates the per-heading model set aside (0 when it stayed out). */
+  dropped: number;
+  /**
+   * Share of top-two-level titles (numbering aside) found more than once among them, anywhere: a
+   * company name or a label on every page read as a heading.
+   */
+  recurring: number;
+}
+
+/** The size of what the tree was built from, for the features that compare it with the tree. */
+export interface TreeSource {
+  pages: number;
+  /** Heading candidates, and how many of them the per-heading model kept. */
+  candidates: number;
+  kept: number;
 }
 
 /** The features in the order the weights use. */
@@ -47,12 +67,19 @@ export const FEATURE_NAMES = [
   "numbering",
   "repeatedTitles",
   "symbolTitles",
+  "sparse",
+  "dropped",
+  "recurring",
 ] as const satisfies ReadonlyArray<keyof TreeFeatures>;
 
-/** Fitted logistic weights: a bias, and one weight per feature in {@link FEATURE_NAMES} order. */
+/**
+ * Fitted logistic weights: a bias, one weight per feature in {@link FEATURE_NAMES} order, and the
+ * cut below which the model's probability alone puts a tree under the warning line.
+ */
 export interface EvidenceModel {
   bias: number;
   weights: readonly number[];
+  cut: number;
 }
 
 /**
@@ -104,11 +131,20 @@ function repeatedShare(entries: readonly SectionEntry[]): number {
 /** A title opening with a symbol ("&optional error", "-x", "(define"): code or a parameter, not a title. */
 const SYMBOL_START = /^[^\p{L}\p{N}"'“‘(]/u;
 
+/** Share of titles whose key (numbering aside, spacing and case folded) occurs more than once. */
+function recurringShare(titles: readonly string[]): number {
+  const key = (t: string): string => stripNumbering(t).replace(/\s+/g, " ").trim().toLowerCase();
+  const counts = new Map<string, number>();
+  for (const t of titles) counts.set(key(t), (counts.get(key(t)) ?? 0) + 1);
+  return share(titles.filter((t) => key(t) !== "" && (counts.get(key(t)) ?? 0) > 1).length, titles.length);
+}
+
 /** The features of a layout tree. */
 export function treeFeatures(
   entries: readonly SectionEntry[],
   confidence: Pick<LayoutConfidence, "depth" | "numbering">,
   toc: { entries: number; located: number } | undefined,
+  source?: TreeSource,
 ): TreeFeatures {
   const top = entries.map((e) => e.title);
   const topTwo = entries.flatMap((e) => [e.title, ...e.children.map((c) => c.title)]);
@@ -123,6 +159,9 @@ export function treeFeatures(
     numbering: confidence.numbering,
     repeatedTitles: repeatedShare(entries),
     symbolTitles: share(topTwo.filter((t) => SYMBOL_START.test(t.trim())).length, topTwo.length),
+    sparse: source ? Math.min(1, source.pages / Math.max(1, topTwo.length) / 10) : 0,
+    dropped: source && source.candidates > 0 ? 1 - source.kept / source.candidates : 0,
+    recurring: recurringShare(topTwo),
   };
 }
 
@@ -148,4 +187,47 @@ export function evidenceDoubts(features: TreeFeatures): string[] {
   if (features.symbolTitles >= 0.1)
     out.push('titles that open with a symbol ("&optional"): code read as headings');
   return out;
+}
+
+/** The features the model weighs that a warning can name, in words. */
+const MODEL_DOUBTS: Partial<Record<(typeof FEATURE_NAMES)[number], (f: TreeFeatures) => string>> = {
+  dropped: (f) =>
+    `the heading model set aside ${Math.round(100 * f.dropped)} % of the heading-like lines (sections may be missing)`,
+  sparse: () => "few sections for the document's length (sections may be missing)",
+  recurring: () => "titles that recur in the tree (a name or label on many pages read as a section)",
+  tocMismatch: () => "printed contents entries that match no heading",
+  listLike: () => "titles that read like list items or sentences",
+};
+
+/**
+ * The words for a tree the model alone puts below its cut: the named features that pulled its
+ * score down most (a weight times the feature's value, most negative first).
+ */
+function modelDoubts(features: TreeFeatures, model: EvidenceModel): string[] {
+  const pulls = FEATURE_NAMES.map((name, i) => ({ name, pull: (model.weights[i] ?? 0) * features[name] }))
+    .filter((p) => p.pull < 0 && MODEL_DOUBTS[p.name])
+    .sort((a, b) => a.pull - b.pull)
+    .slice(0, 2);
+  const words = pulls.map((p) => (MODEL_DOUBTS[p.name] as (f: TreeFeatures) => string)(features));
+  return words.length > 0 ? words : ["its evidence resembles that of wrong trees"];
+}
+
+/** What the evidence says of a tree: its score (1 when not in doubt) and why, in words. */
+export interface EvidenceVerdict {
+  /** The model's probability, at most {@link DOUBTED} when in doubt; 1 when not in doubt. */
+  score: number;
+  doubts: string[];
+}
+
+/**
+ * Weighs a tree's evidence as the loader does: a named doubt ({@link evidenceDoubts}) or a model
+ * probability below the fitted cut puts the tree just below the warning line or lower, and says
+ * why; otherwise the evidence does not lower the tree's confidence (a short manual without a
+ * printed TOC is not warned for lack of proof).
+ */
+export function weighEvidence(features: TreeFeatures, model: EvidenceModel = EVIDENCE_MODEL): EvidenceVerdict {
+  const named = evidenceDoubts(features);
+  const p = evidenceScore(features, model);
+  if (named.length === 0 && p >= model.cut) return { score: 1, doubts: [] };
+  return { score: Math.min(p, DOUBTED), doubts: named.length > 0 ? named : modelDoubts(features, model) };
 }
