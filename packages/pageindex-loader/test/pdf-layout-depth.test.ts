@@ -608,4 +608,19 @@ describe("layout depth follows the document", () => {
     ]);
     expect(outline(tree)).toEqual(["Tables", ...chapterOutline(1, "Arrays"), ...chapterOutline(2, "Ranges")]);
   });
+
+  it("a keyword chapter listed first on a contents page the reader did not take is found at its larger heading", async () => {
+    const titles = ["Chapter 1 Arrays", "Chapter 2 Ranges", "Chapter 3 Lists"];
+    const tree = await layout([
+      // Entries without page numbers: no printed table of contents is read from this page.
+      { lines: [h("Overview of this guide", 16), ...titles.map((t) => h(t, 13, 8)), ...body(4, 1)] },
+      ...titles.map((t, i) => ({
+        lines: [h(t, 18), ...body(8, i + 2), h(`${i + 1}.1 Scope`, 12), ...body(8, i + 102)],
+      })),
+    ]);
+    const chapters = tree.nodes.filter((n) => titles.includes(n.title));
+    expect(chapters.map((n) => n.title)).toEqual(titles);
+    // The chapters start at their own pages, not at the contents page's entries.
+    expect(chapters.map((n) => n.startPage)).toEqual([2, 3, 4]);
+  });
 });

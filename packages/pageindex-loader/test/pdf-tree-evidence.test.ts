@@ -12,6 +12,7 @@ import {
   FEATURE_NAMES,
   type TreeFeatures,
   treeFeatures,
+  weighEvidence,
 } from "../src/pdf/structure/tree-evidence.js";
 import { EVIDENCE_MODEL } from "../src/pdf/structure/tree-evidence-weights.js";
 import type { SectionEntry } from "../src/pdf/types.js";
@@ -38,7 +39,7 @@ describe("tree evidence", () => {
     ];
     const f = treeFeatures(tree, agreeing, { entries: 4, located: 4 });
     expect(evidenceDoubts(f)).toEqual([]);
-    expect(evidenceScore(f)).toBeGreaterThan(LOW_CONFIDENCE);
+    expect(weighEvidence(f)).toEqual({ score: 1, doubts: [] });
   });
 
   it('doubts titles that are bare words ("ONE", "CHAPTER") and a "Version" wrapper, below the warning line', () => {
@@ -46,7 +47,7 @@ describe("tree evidence", () => {
     const f: TreeFeatures = treeFeatures(words, agreeing, undefined);
     expect(f.wordTitles).toBeCloseTo(0.75);
     expect(evidenceDoubts(f).join("; ")).toMatch(/bare words/);
-    expect(evidenceScore(f)).toBeLessThan(LOW_CONFIDENCE);
+    expect(weighEvidence(f).score).toBeLessThan(LOW_CONFIDENCE);
 
     const wrapped = treeFeatures(
       [entry("Version 1.04", 1, [entry("Introduction", 2), entry("Usage", 4)])],
@@ -55,7 +56,7 @@ describe("tree evidence", () => {
     );
     expect(wrapped.wrapper).toBe(1);
     expect(evidenceDoubts(wrapped).join("; ")).toMatch(/wrapper/);
-    expect(evidenceScore(wrapped)).toBeLessThan(LOW_CONFIDENCE);
+    expect(weighEvidence(wrapped).score).toBeLessThan(LOW_CONFIDENCE);
   });
 
   it("doubts numbered list items taken for chapters", () => {
@@ -67,7 +68,7 @@ describe("tree evidence", () => {
     const f = treeFeatures(items, agreeing, undefined);
     expect(f.listLike).toBe(1);
     expect(evidenceDoubts(f).join("; ")).toMatch(/list items/);
-    expect(evidenceScore(f)).toBeLessThan(LOW_CONFIDENCE);
+    expect(weighEvidence(f).score).toBeLessThan(LOW_CONFIDENCE);
   });
 
   it('"Index", "Preface" and a FAQ\'s questions are titles, not doubts', () => {
@@ -160,13 +161,13 @@ describe("tree evidence", () => {
     }));
     const tree = await pdfToTree(await buildPdf({ pages }), { structure: "layout", summaries: "none" });
     expect(tree.nodes.filter((n) => n.level === 1).map((n) => n.title)).toEqual(titles);
-    // One title in five reads like a list item: the fitted model alone would keep the tree above the line.
+    // One title in five reads like a list item: the fitted model alone would not warn.
     const f = treeFeatures(
       titles.map((t, i) => entry(t, i + 1)),
       agreeing,
       undefined,
     );
-    expect(evidenceScore(f)).toBeGreaterThan(LOW_CONFIDENCE);
+    expect(evidenceScore(f)).toBeGreaterThanOrEqual(EVIDENCE_MODEL.cut);
     const confidence = (tree.metadata?.pdf as { layoutConfidence?: { score?: number; doubts?: string[] } })
       ?.layoutConfidence;
     expect(confidence?.doubts?.join("; ")).toMatch(/list items/);
@@ -192,5 +193,43 @@ describe("tree evidence", () => {
       ?.layoutConfidence;
     expect(confidence?.evidence).toBeLessThan(LOW_CONFIDENCE);
     expect(confidence?.warning).toMatch(/evidence disagrees/);
+  });
+
+  it("measures pages per section, candidates set aside and titles recurring anywhere in the tree", () => {
+    const tree = [
+      entry("Introduction", 1, [entry("Mellanox Technologies", 2)]),
+      entry("Installation", 9, [entry("Mellanox Technologies", 10), entry("Build", 11)]),
+    ];
+    const f = treeFeatures(tree, agreeing, undefined, { pages: 100, candidates: 40, kept: 10 });
+    expect(f.sparse).toBe(1); // 100 pages for 5 nodes: one every 20
+    expect(f.dropped).toBeCloseTo(0.75);
+    expect(f.recurring).toBeCloseTo(2 / 5);
+    // Without the source's size the two size features say nothing.
+    const bare = treeFeatures(tree, agreeing, undefined);
+    expect([bare.sparse, bare.dropped]).toEqual([0, 0]);
+  });
+
+  it("the fitted model alone warns a tree whose heading-like lines were mostly set aside, and says so", () => {
+    // Two unnumbered chapters over a 27-page manual whose other 38 candidates were dropped: no
+    // named doubt fires, the model's probability is below its cut.
+    const f = treeFeatures([entry("Introduction", 1), entry("Installation", 2)], agreeing, undefined, {
+      pages: 27,
+      candidates: 40,
+      kept: 2,
+    });
+    expect(evidenceDoubts(f)).toEqual([]);
+    const verdict = weighEvidence(f);
+    expect(verdict.score).toBeLessThan(LOW_CONFIDENCE);
+    expect(verdict.doubts.join("; ")).toMatch(/set aside 95 %|few sections/);
+  });
+
+  it("warns by the model's cut: below it the tree is under the line, at or above it the evidence is silent", () => {
+    const f = treeFeatures([entry("Introduction", 1), entry("Usage", 3)], agreeing, undefined);
+    const even = { bias: 0, weights: FEATURE_NAMES.map(() => 0) }; // probability 0.5 for every tree
+    expect(weighEvidence(f, { ...even, cut: 0.6 })).toEqual({
+      score: 0.49,
+      doubts: ["its evidence resembles that of wrong trees"],
+    });
+    expect(weighEvidence(f, { ...even, cut: 0.5 })).toEqual({ score: 1, doubts: [] });
   });
 });

@@ -142,7 +142,8 @@ function startsOwnHeading(line: PdfLine): boolean {
 export function findHeadings(pages: readonly ParsedPage[], options: FindHeadingsOptions): Heading[] {
   const { body } = options;
   const out: Heading[] = [];
-  const seenKeyword = new Set<string>();
+  /** Keyword headings seen, by title: the heading kept for each. */
+  const seenKeyword = new Map<string, Heading>();
   for (const page of pages) {
     if (options.fromPage !== undefined && page.pageNumber < options.fromPage) continue;
     if (options.toPage !== undefined && page.pageNumber > options.toPage) continue;
@@ -214,14 +215,18 @@ export function findHeadings(pages: readonly ParsedPage[], options: FindHeadings
       }
       if (!strength) continue;
 
-      if (numbering?.kind === "keyword") {
-        // A PART/Item heading appears once; later copies are cross-references or running heads.
-        const key = normalizeTitle(title);
-        if (seenKeyword.has(key)) continue;
-        seenKeyword.add(key);
-      }
       const heading: Heading = { title, page: page.pageNumber, line: i, endLine: j, style, strength };
       if (numbering) heading.numbering = numbering;
+      if (numbering?.kind === "keyword") {
+        // A PART/Item heading appears once; later copies are cross-references or running heads,
+        // set no larger than it. A later copy set larger is the heading, and the first was its
+        // entry on a contents page the contents reader did not take for one.
+        const key = normalizeTitle(title);
+        const seen = seenKeyword.get(key);
+        if (seen && style.size <= seen.style.size + 0.5) continue;
+        if (seen) out.splice(out.indexOf(seen), 1);
+        seenKeyword.set(key, heading);
+      }
       out.push(heading);
       i = j;
     }
