@@ -225,7 +225,11 @@ const PRODUCER_ROWS: Row[] = [
   ["openhpi-plugin-ilo2-ribcl", `${D}/openhpi-plugin-ilo2-ribcl/OpenHPI_ProLiant_DevGuide.pdf.gz`, "other"],
   ["freedv", `${D}/freedv/USER_MANUAL.pdf.gz`, "LaTeX"],
   ["storebackup", `${D}/storebackup/storeBackup.pdf.gz`, "LaTeX"],
-  ["publican", `${D}/publican/Users_Guide/en-US/Publican/4.2/pdf/Users_Guide/Publican-4.2-Users_Guide-en-US.pdf.gz`, "DocBook/FOP"],
+  [
+    "publican",
+    `${D}/publican/Users_Guide/en-US/Publican/4.2/pdf/Users_Guide/Publican-4.2-Users_Guide-en-US.pdf.gz`,
+    "DocBook/FOP",
+  ],
 ];
 
 const rows = (list: Row[], half: SplitDoc["half"]): SplitDoc[] =>

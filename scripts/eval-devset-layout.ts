@@ -73,8 +73,11 @@ export interface LayoutRow {
   moved: number;
   confidence: number;
   features: TreeFeatures;
-  /** With --cv (train PDFs): level-aware F1 and confidence of the tree from the fold's heading model. */
-  cv?: { f1: number; confidence: number };
+  /**
+   * With --cv (train PDFs): level-aware F1, confidence and evidence of the tree from the fold's
+   * heading model (fit-tree-evidence.ts --cv-trees fits the tree model on these).
+   */
+  cv?: { f1: number; confidence: number; features: TreeFeatures };
 }
 
 const pct = (x: number): string => (100 * x).toFixed(1);
@@ -120,7 +123,11 @@ for await (const { doc, label, pdf, reference, moved, ctx, extra } of layoutDevs
   const foldModel = foldModels.get(doc.pkg);
   if (foldModel) {
     const held = layoutStructure(ctx, { headingModel: foldModel });
-    row.cv = { f1: layoutF1(reference, held.entries).f1, confidence: held.confidence.score };
+    row.cv = {
+      f1: layoutF1(reference, held.entries).f1,
+      confidence: held.confidence.score,
+      features: held.evidence,
+    };
   }
   rows.push(row);
   console.log(

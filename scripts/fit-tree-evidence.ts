@@ -12,7 +12,8 @@
  * The cut (the model's probability below which it alone warns, besides a named doubt) is chosen
  * on the rows fitted on, by the balanced error: the share of bad trees left above the line plus
  * the share of good ones put below it. Under `--cv` each fold chooses its own cut on its own
- * rows, so the CV counts are out of sample for the cut too.
+ * rows, so the CV counts are out of sample for the cut too. `--cv-trees` fits and scores the
+ * trees built by each package's held-out heading model (rows from `eval-devset-layout.ts --cv`).
  *
  * Run: npx tsx scripts/eval-devset-layout.ts --half train --extra --features /tmp/rows.json && npx tsx scripts/fit-tree-evidence.ts /tmp/rows.json [--cv] [--dry]
  */
@@ -45,15 +46,23 @@ const { values, positionals } = parseArgs({
     dry: { type: "boolean" },
     help: { type: "boolean" },
     criterion: { type: "string", default: "count" },
+    "cv-trees": { type: "boolean" },
     l2: { type: "string", default: String(L2) },
   },
 });
 const file = positionals[0];
 if (values.help || !file) {
-  console.log("usage: npx tsx scripts/fit-tree-evidence.ts rows.json [--cv] [--dry] [--criterion count|balanced] [--l2 X]");
+  console.log(
+    "usage: npx tsx scripts/fit-tree-evidence.ts rows.json [--cv] [--dry] [--criterion count|balanced] [--l2 X] [--cv-trees]",
+  );
   process.exit(values.help ? 0 : 1);
 }
-const rows = JSON.parse(readFileSync(file, "utf8")) as LayoutRow[];
+const read = JSON.parse(readFileSync(file, "utf8")) as LayoutRow[];
+// --cv-trees: each train row as the tree its package's held-out heading model built (written by
+// eval-devset-layout.ts --cv), so the bad trees are those an unseen producer gets.
+const rows = values["cv-trees"]
+  ? read.map((r) => (r.cv ? { ...r, f1: r.cv.f1, confidence: r.cv.confidence, features: r.cv.features } : r))
+  : read;
 // The train half and the extra train-package PDFs (eval-devset-layout.ts --extra): never validation.
 const isTrain = (r: LayoutRow): boolean => r.half === "train" || r.half === "train-extra";
 const x = (r: LayoutRow): number[] => FEATURE_NAMES.map((n) => r.features[n]);

@@ -60,8 +60,10 @@ export async function headingDocs(options: LayoutDevsetOptions): Promise<Heading
 export function treeF1(doc: HeadingDoc, model: HeadingModel): number {
   const fit = { bias: model.bias, weights: [...model.weights] };
   const scores = doc.x.map((row) => logisticProbability(fit, row));
-  return layoutF1(doc.reference, undoWrappers(nestHeadings(keepByScores(doc.headings, scores, model))).entries)
-    .f1;
+  return layoutF1(
+    doc.reference,
+    undoWrappers(nestHeadings(keepByScores(doc.headings, scores, model))).entries,
+  ).f1;
 }
 
 /** Mean level-aware F1 over PDFs. */

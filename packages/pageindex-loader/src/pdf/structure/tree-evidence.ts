@@ -225,7 +225,10 @@ export interface EvidenceVerdict {
  * why; otherwise the evidence does not lower the tree's confidence (a short manual without a
  * printed TOC is not warned for lack of proof).
  */
-export function weighEvidence(features: TreeFeatures, model: EvidenceModel = EVIDENCE_MODEL): EvidenceVerdict {
+export function weighEvidence(
+  features: TreeFeatures,
+  model: EvidenceModel = EVIDENCE_MODEL,
+): EvidenceVerdict {
   const named = evidenceDoubts(features);
   const p = evidenceScore(features, model);
   if (named.length === 0 && p >= model.cut) return { score: 1, doubts: [] };
