@@ -29,6 +29,8 @@ export interface HeadingDoc {
   half: string;
   label: string;
   headings: Heading[];
+  /** The PDF's page count. */
+  pages: number;
   /** Feature rows in HEADING_FEATURE_NAMES order. */
   x: number[][];
   y: number[];
@@ -46,6 +48,7 @@ export async function headingDocs(options: LayoutDevsetOptions): Promise<Heading
       half: extra ? "train-extra" : doc.half,
       label,
       headings,
+      pages: ctx.pages.length,
       x: headingFeatures(headings, headingContext(ctx)).map(featureVector),
       y: headings.map((h) =>
         marks.some((b) => b.page === h.page && similar(b.title, h.title) >= SIMILARITY) ? 1 : 0,
@@ -62,7 +65,7 @@ export function treeF1(doc: HeadingDoc, model: HeadingModel): number {
   const scores = doc.x.map((row) => logisticProbability(fit, row));
   return layoutF1(
     doc.reference,
-    undoWrappers(nestHeadings(keepByScores(doc.headings, scores, model))).entries,
+    undoWrappers(nestHeadings(keepByScores(doc.headings, scores, model)), doc.pages).entries,
   ).f1;
 }
 

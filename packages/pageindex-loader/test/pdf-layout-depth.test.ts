@@ -570,29 +570,30 @@ describe("layout depth follows the document", () => {
 
   it("a document title set as a heading over everything (a page with text, no title page) is no root", async () => {
     // The title shares its first page with the introduction's text, so it is no title page.
-    const tree = await layout([
+    const chapters = ["Introduction", "Installation", "Usage", "Options", "Limits", "Reference"];
+    const manual: PageSpec[] = [
       { lines: [h("The Widget Manual", 22), ...body(10, 1)] },
-      { lines: [h("Introduction", 16), ...body(8, 2), h("Scope", 12), ...body(8, 102)] },
-      { lines: [h("Installation", 16), ...body(8, 3), h("Scope", 12), ...body(8, 103)] },
-      { lines: [h("Usage", 16), ...body(8, 4), h("Options", 12), ...body(8, 104)] },
-    ]);
-    expect(outline(tree)).toEqual([
-      "Introduction",
-      "  Scope",
-      "Installation",
-      "  Scope",
-      "Usage",
-      "  Options",
-    ]);
+      ...chapters.flatMap((t, i) => [
+        { lines: [h(t, 16), ...body(8, 2 * i + 2), h("Scope", 12), ...body(8, 2 * i + 102)] },
+        { lines: body(20, 2 * i + 3) },
+      ]),
+    ];
+    const tree = await layout(manual);
+    expect(outline(tree)).toEqual(chapters.flatMap((t) => [t, "  Scope"]));
     expect(tree.metadata?.pdf).toMatchObject({ titlePage: "The Widget Manual" });
     // Its text is still in the tree (the preface node before the first section).
-    const all = await layoutTreeWithPreface([
-      { lines: [h("The Widget Manual", 22), ...body(10, 1)] },
-      { lines: [h("Introduction", 16), ...body(8, 2), h("Scope", 12), ...body(8, 102)] },
-      { lines: [h("Installation", 16), ...body(8, 3), h("Scope", 12), ...body(8, 103)] },
-    ]);
+    const all = await layoutTreeWithPreface(manual);
     expect(all.nodes[0]?.title).toBe("Preface");
     expect(all.nodes[0]?.text).toContain("The Widget Manual");
+    // A short document (a paper, a filing's notes) keeps its first heading over the rest.
+    const short = await layout(manual.slice(0, 5));
+    expect(outline(short)).toEqual([
+      "The Widget Manual",
+      "  Introduction",
+      "    Scope",
+      "  Installation",
+      "    Scope",
+    ]);
   });
 
   it("a lone numbered chapter keeps its sections under it", async () => {

@@ -189,6 +189,7 @@ export function layoutStructure(ctx: LayoutContext, options: LayoutStructureOpti
   const all = keepLikelyHeadings(candidates.headings, hctx, options.headingModel);
   const shaped = undoWrappers(
     nestHeadings(all, LEVEL_MODEL.overrule < 1 ? { relation: levelRelation(all, hctx) } : {}),
+    ctx.pages.length,
   );
   const entries = shaped.entries;
   const parts = layoutConfidence(entries, all, ctx.pages, ctx.body.size);

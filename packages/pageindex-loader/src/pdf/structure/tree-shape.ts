@@ -11,22 +11,37 @@ export const FRONT_LIST =
 
 /** A lone top node holds the document when it has at least this many children. */
 const MIN_WRAPPED = 2;
+/**
+ * A document this long whose every heading sits under one is a manual under its title; a shorter
+ * one (a paper, a memo, a filing's notes) keeps its first heading over the rest.
+ */
+const MIN_PAGES = 10;
 
 /**
  * Shapes no section hierarchy has, whatever made the PDF, undone after nesting:
  * - a front-matter list ("Contents", "Tables", "List of Figures") holds nothing: what was nested
  *   under it follows it as its siblings;
- * - a single unnumbered top node over everything else is the document's title set as a heading
- *   (a title on a page with text, or after a cover page; the title-page rule misses both): its
- *   children are the top level. The tree's root is the document already.
+ * - in a document of {@link MIN_PAGES} pages or more, a single unnumbered top node over
+ *   everything else is the document's title set as a heading (a title on a page with text, or
+ *   after a cover page; the title-page rule misses both): its children are the top level. The
+ *   tree's root is the document already.
  *
  * The order of the nodes (and so each section's text) is unchanged; only depths change. Returns
  * the new top level and the title that was unwrapped, if any.
  */
-export function undoWrappers(entries: readonly SectionEntry[]): { entries: SectionEntry[]; title?: string } {
+export function undoWrappers(
+  entries: readonly SectionEntry[],
+  pageCount: number,
+): { entries: SectionEntry[]; title?: string } {
   const lifted = liftFrontLists(entries);
   const only = lifted[0];
-  if (lifted.length === 1 && only && only.children.length >= MIN_WRAPPED && !parseNumbering(only.title)) {
+  if (
+    pageCount >= MIN_PAGES &&
+    lifted.length === 1 &&
+    only &&
+    only.children.length >= MIN_WRAPPED &&
+    !parseNumbering(only.title)
+  ) {
     return { entries: only.children, title: only.title };
   }
   return { entries: lifted };
