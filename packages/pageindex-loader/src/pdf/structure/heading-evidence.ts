@@ -48,11 +48,6 @@ export interface HeadingFeatures {
   stylePages: number;
   /** Marked as a label repeated under entries ("Arguments", "Returns"). */
   label: number;
-  /**
-   * The document has no printed table of contents placed in it: without one no candidate can be
-   * confirmed by it, so the other evidence has to weigh more (a word processor's manual).
-   */
-  noToc: number;
 }
 
 /** The features in the order the weights use. */
@@ -74,7 +69,6 @@ export const HEADING_FEATURE_NAMES = [
   "repeated",
   "stylePages",
   "label",
-  "noToc",
 ] as const satisfies ReadonlyArray<keyof HeadingFeatures>;
 
 /** Fitted logistic weights: a bias, one weight per feature in {@link HEADING_FEATURE_NAMES} order, and the cut. */
@@ -167,7 +161,6 @@ export function headingFeatures(headings: readonly Heading[], ctx: HeadingContex
       repeated: flag((titleCounts.get(normalizeTitle(h.title)) ?? 0) > 1),
       stylePages: (stylePages.get(styleKey(h))?.size ?? 0) / pageCount,
       label: flag(h.label === true),
-      noToc: flag(!ctx.hasToc),
     };
   });
 }
