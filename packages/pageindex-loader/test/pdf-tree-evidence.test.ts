@@ -209,18 +209,33 @@ describe("tree evidence", () => {
     expect([bare.sparse, bare.dropped]).toEqual([0, 0]);
   });
 
-  it("the fitted model alone warns a tree whose heading-like lines were mostly set aside, and says so", () => {
-    // Two unnumbered chapters over a 27-page manual whose other 38 candidates were dropped: no
-    // named doubt fires, the model's probability is below its cut.
-    const f = treeFeatures([entry("Introduction", 1), entry("Installation", 2)], agreeing, undefined, {
-      pages: 27,
-      candidates: 40,
-      kept: 2,
-    });
+  it("the fitted model alone warns a tree whose titles recur (a name on every page read as a section), and says so", () => {
+    // Unnumbered sections under a company name repeated as if a section: no named doubt fires
+    // (no two in a row), the model's probability is below its cut.
+    const f = treeFeatures(
+      [
+        entry("Mellanox Technologies", 1, [entry("Overview", 1)]),
+        entry("Release Notes", 2, [entry("Mellanox Technologies", 2), entry("Known Issues", 3)]),
+        entry("Mellanox Technologies", 4, [entry("Fixed Bugs", 4)]),
+      ],
+      agreeing,
+      undefined,
+      { pages: 10, candidates: 12, kept: 7 },
+    );
+    expect(f.recurring).toBeCloseTo(3 / 7);
     expect(evidenceDoubts(f)).toEqual([]);
+    expect(evidenceScore(f)).toBeLessThan(EVIDENCE_MODEL.cut);
     const verdict = weighEvidence(f);
     expect(verdict.score).toBeLessThan(LOW_CONFIDENCE);
-    expect(verdict.doubts.join("; ")).toMatch(/set aside 95 %|few sections/);
+    expect(verdict.doubts.join("; ")).toMatch(/titles that recur/);
+    // The same tree without the recurring name is not warned.
+    const plain = treeFeatures(
+      [entry("Overview", 1), entry("Release Notes", 2, [entry("Known Issues", 3)]), entry("Fixed Bugs", 4)],
+      agreeing,
+      undefined,
+      { pages: 10, candidates: 12, kept: 7 },
+    );
+    expect(weighEvidence(plain)).toEqual({ score: 1, doubts: [] });
   });
 
   it("warns by the model's cut: below it the tree is under the line, at or above it the evidence is silent", () => {
