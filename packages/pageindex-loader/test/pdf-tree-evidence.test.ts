@@ -204,6 +204,13 @@ describe("tree evidence", () => {
     expect(f.sparse).toBe(1); // 100 pages for 5 nodes: one every 20
     expect(f.dropped).toBeCloseTo(0.75);
     expect(f.recurring).toBeCloseTo(2 / 5);
+    // A numbered section title under each chapter ("1.1 Details", "2.1 Details") is no recurrence.
+    const sections = treeFeatures(
+      [entry("1 Arrays", 1, [entry("1.1 Details", 2)]), entry("2 Ranges", 3, [entry("2.1 Details", 4)])],
+      agreeing,
+      undefined,
+    );
+    expect(sections.recurring).toBe(0);
     // Without the source's size the two size features say nothing.
     const bare = treeFeatures(tree, agreeing, undefined);
     expect([bare.sparse, bare.dropped]).toEqual([0, 0]);

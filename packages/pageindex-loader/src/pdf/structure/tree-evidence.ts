@@ -42,7 +42,7 @@ export interface TreeFeatures {
   /** Share of heading candidates the per-heading model set aside (0 when it stayed out). */
   dropped: number;
   /**
-   * Share of top-two-level titles (numbering aside) found more than once among them, anywhere: a
+   * Share of top-two-level titles found more than once among them, anywhere, numbers included: a
    * company name or a label on every page read as a heading.
    */
   recurring: number;
@@ -131,9 +131,12 @@ function repeatedShare(entries: readonly SectionEntry[]): number {
 /** A title opening with a symbol ("&optional error", "-x", "(define"): code or a parameter, not a title. */
 const SYMBOL_START = /^[^\p{L}\p{N}"'“‘(]/u;
 
-/** Share of titles whose key (numbering aside, spacing and case folded) occurs more than once. */
+/**
+ * Share of titles (spacing and case folded) that occur more than once. Numbering counts: "1.1
+ * Details" and "2.1 Details" are two sections of a manual, a company name on every page is not.
+ */
 function recurringShare(titles: readonly string[]): number {
-  const key = (t: string): string => stripNumbering(t).replace(/\s+/g, " ").trim().toLowerCase();
+  const key = (t: string): string => t.replace(/\s+/g, " ").trim().toLowerCase();
   const counts = new Map<string, number>();
   for (const t of titles) counts.set(key(t), (counts.get(key(t)) ?? 0) + 1);
   return share(titles.filter((t) => key(t) !== "" && (counts.get(key(t)) ?? 0) > 1).length, titles.length);
