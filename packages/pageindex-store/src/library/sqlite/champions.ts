@@ -20,6 +20,12 @@ export const CHAMPIONS = {
   perTerm: 100,
   /** Rows a list keeps at most: deleting champions refills a list only once fewer than `perTerm` are left. */
   kept: 200,
+  /**
+   * Rows written (or removed from the lists) since the last merge at which a write merges them:
+   * the pending table stays a few MB, cached by a writer, and a merge touches each list page once
+   * for a few thousand documents.
+   */
+  mergeRows: 250_000,
 } as const;
 
 /** Rows per statement filling a temp table (see `ChampionLists.batch`). */
@@ -127,24 +133,34 @@ export class ChampionLists {
   /** Rows a query reads per term. */
   readonly perTerm: number;
   /** Rows per term the file's lists are built for: fewer left after deletes, a list is rebuilt. */
-  private readonly listRows: number;
+  readonly listRows: number;
   /** Rows a list keeps at most (twice `listRows`: the slack deletes use up before a refill). */
   readonly kept: number;
+  /** The backlog merged into the lists once reached. */
+  private readonly mergeRows: number;
+  /** Whether the file has the backlog tables (a file of an earlier release opened read-only has not). */
+  private readonly backlogged: boolean;
 
   /**
    * @param sql prepares a statement once per connection (the index's statement cache).
    * @param listRows the rows per term the file's lists are built for (they keep twice as many).
    * @param perTerm rows a query reads per term (at most `listRows`; default `listRows`).
+   * @param mergeRows the backlog (rows written or removed) a write transaction merges into the
+   *   lists once reached (default {@link CHAMPIONS}`.mergeRows`).
    */
   constructor(
     private readonly db: Connection,
     private readonly sql: (source: string) => Statement,
     listRows: number = CHAMPIONS.perTerm,
     perTerm?: number,
+    mergeRows: number = CHAMPIONS.mergeRows,
   ) {
     this.listRows = Math.max(1, Math.floor(listRows));
     this.kept = Math.round((CHAMPIONS.kept / CHAMPIONS.perTerm) * this.listRows);
     this.perTerm = Math.max(1, Math.min(this.listRows, Math.floor(perTerm ?? this.listRows)));
+    this.mergeRows = Math.max(1, Math.floor(mergeRows));
+    this.backlogged =
+      db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'champion_pending'").raw(true).get() !== undefined;
   }
 
   /** Whether the file has the tables (a file of an earlier release opened read-only has not). */
@@ -156,9 +172,9 @@ export class ChampionLists {
 
   /**
    * Adds a document's sections to the lists their terms make; inside the writer's transaction.
-   * A few statements per document whatever its terms (a statement costs libsql ~50 µs): the rows
-   * that make their lists go in at once, then the lists' sizes and last rows, then the lists
-   * grown past `kept` lose their last rows.
+   * The rows go to the pending table (small, its pages cached) and are merged into the lists
+   * once the backlog reaches `mergeRows` (see {@link merge}): a write no longer touches one page
+   * of each of its terms' lists, spread over the file.
    */
   add(sections: ReadonlyArray<{ id: number; fields: readonly string[] }>): void {
     const rows: Array<[string, number, number, number, number]> = [];
@@ -169,57 +185,43 @@ export class ChampionLists {
       for (const [term, wf] of terms) rows.push([term, impact(wf, len), id, wf, len]);
     }
     if (lengths.length === 0) return;
-    this.batch("lengths", lengths);
-    this.sql("INSERT OR REPLACE INTO section_lengths (id, len) SELECT a, b FROM temp.champion_lengths").run();
-    this.batch("rows", rows);
-    // A list short of its term's rows holds their best `kept`: a row below its last one may rank
-    // below rows it never kept, so it stays out.
-    const added = this.sql(
-      `INSERT INTO champions (term, impact, id, wf, len)
-       SELECT n.a, n.b, n.c, n.d, n.e FROM temp.champion_rows n
-       LEFT JOIN champion_terms m ON m.term = n.a
-       WHERE m.term IS NULL OR m.complete = 1 OR n.b > m.floor OR (n.b = m.floor AND n.c > m.floor_id)
-       RETURNING term, impact, id`,
-    )
-      .raw(true)
-      .all() as Array<[string, number, number]>;
-    if (added.length === 0) return;
-    const byTerm = new Map<string, [number, number, number]>();
-    for (const [term, value, id] of added) {
-      const seen = byTerm.get(term);
-      if (!seen) byTerm.set(term, [1, value, id]);
-      else {
-        seen[0] += 1;
-        if (value < seen[1] || (value === seen[1] && id < seen[2])) [seen[1], seen[2]] = [value, id];
-      }
-    }
-    this.batch(
-      "counts",
-      [...byTerm].map(([term, [count, value, id]]) => [term, count, value, id]),
+    this.insert("INSERT OR REPLACE INTO section_lengths (id, len)", lengths);
+    this.insert("INSERT OR IGNORE INTO champion_pending (term, impact, id, wf, len)", rows);
+    this.grow(rows.length);
+  }
+
+  /**
+   * Inserts `rows` with statements of {@link BATCH_ROWS} rows each (libsql's json_each costs
+   * ~8 µs an element, a statement ~50 µs); the last statement repeats the last row to fill up,
+   * which `insert` (OR IGNORE / OR REPLACE over the table's key) makes harmless.
+   */
+  private insert(insert: string, rows: ReadonlyArray<ReadonlyArray<string | number>>): void {
+    const width = rows[0]?.length ?? 0;
+    if (width === 0) return;
+    const statement = this.sql(
+      `${insert} VALUES ${Array.from({ length: BATCH_ROWS }, () => `(${Array(width).fill("?").join(",")})`).join(",")}`,
     );
-    const grown = this.sql(
-      `INSERT INTO champion_terms (term, kept, complete, floor, floor_id)
-       SELECT a, b, 1, c, d FROM temp.champion_counts WHERE true
-       ON CONFLICT (term) DO UPDATE SET
-         kept = kept + excluded.kept,
-         floor_id = CASE WHEN excluded.floor < floor OR (excluded.floor = floor AND excluded.floor_id < floor_id)
-           THEN excluded.floor_id ELSE floor_id END,
-         floor = min(floor, excluded.floor)
-       RETURNING term, kept`,
-    )
-      .raw(true)
-      .all() as Array<[string, number]>;
-    for (const [term, kept] of grown) if (kept > this.kept) this.trim(term, kept - this.kept);
+    const last = rows[rows.length - 1] ?? [];
+    for (let from = 0; from < rows.length; from += BATCH_ROWS) {
+      const values: Array<string | number> = [];
+      for (let i = from; i < from + BATCH_ROWS; i += 1) values.push(...(rows[i] ?? last));
+      statement.run(...values);
+    }
+  }
+
+  /** Adds `rows` to the backlog the next {@link settle} compares with `mergeRows`. */
+  private grow(rows: number): void {
+    if (rows === 0) return;
+    this.sql("UPDATE library_meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'champion_backlog'").run(
+      rows,
+    );
   }
 
   /**
    * Fills a connection's temp table (`champion_<name>`, columns a…e) with `rows`, in statements
-   * of {@link BATCH_ROWS} rows (libsql's json_each cost ~8 µs an element; a statement ~50 µs).
+   * of {@link BATCH_ROWS} rows.
    */
-  private batch(
-    name: "lengths" | "rows" | "counts",
-    rows: ReadonlyArray<ReadonlyArray<string | number>>,
-  ): void {
+  private batch(name: "counts", rows: ReadonlyArray<ReadonlyArray<string | number>>): void {
     const table = `temp.champion_${name}`;
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (a, b, c, d, e); DELETE FROM ${table};`);
     const width = 5;
@@ -238,49 +240,136 @@ export class ChampionLists {
     this.db.exec(`DELETE FROM ${table} WHERE a IS NULL`);
   }
 
-  /** Drops the last `extra` rows of a list grown past `kept`: it no longer holds every row of its term. */
-  private trim(term: string, extra: number): void {
-    this.sql(
-      `DELETE FROM champions WHERE term = ?1 AND id IN
-         (SELECT id FROM champions WHERE term = ?1 ORDER BY impact, id LIMIT ?2)`,
-    ).run(term, extra);
-    this.sql(
-      `UPDATE champion_terms SET kept = kept - ?2, complete = 0, (floor, floor_id) =
-         (SELECT impact, id FROM champions WHERE term = ?1 ORDER BY impact, id LIMIT 1) WHERE term = ?1`,
-    ).run(term, extra);
-  }
-
   /**
-   * Removes the rows of sections `first`…`last` (a document's row-id range) from the lists; a
-   * list left with fewer than `listRows` rows of a term that has more is rebuilt from the index.
-   * Inside the writer's transaction, after the sections left the FTS5 index.
+   * Removes the rows of sections `first`…`last` (a document's row-id range): its pending rows at
+   * once, its listed rows at the next merge (until then the document is `gone`, and queries
+   * skip them). Inside the writer's transaction.
    */
   remove(first: number, last: number): void {
     this.sql("DELETE FROM section_lengths WHERE id BETWEEN ? AND ?").run(first, last);
-    const gone = this.sql("DELETE FROM champions WHERE id BETWEEN ? AND ? RETURNING term")
-      .raw(true)
-      .all(first, last) as unknown[][];
-    if (gone.length === 0) return;
+    const pending = this.sql("DELETE FROM champion_pending WHERE id BETWEEN ? AND ?").run(
+      first,
+      last,
+    ).changes;
+    const listed = Number(
+      (
+        this.sql("SELECT count(*) FROM champions WHERE id BETWEEN ? AND ?")
+          .raw(true)
+          .get(first, last) as unknown[]
+      )[0],
+    );
+    if (listed > 0)
+      this.sql("INSERT OR IGNORE INTO champion_gone (doc) VALUES (?)").run(
+        Math.floor(first / SECTION_ID.perDocument),
+      );
+    this.grow(listed - pending);
+  }
+
+  /**
+   * The row number a new document takes: past every document, present or gone since the last
+   * merge (a gone document's rows are still in the lists, so its row ids are not given again).
+   */
+  nextDocument(): number {
+    return (
+      Number(
+        (
+          this.sql(
+            `SELECT max(coalesce((SELECT max(doc) FROM documents), 0), coalesce((SELECT max(doc) FROM champion_gone), 0))`,
+          )
+            .raw(true)
+            .get() as unknown[]
+        )[0],
+      ) + 1
+    );
+  }
+
+  /** Merges the backlog into the lists when it has reached `mergeRows`; at the end of a write transaction. */
+  settle(): void {
+    if (this.backlog() >= this.mergeRows) this.merge();
+  }
+
+  /** Rows written or removed since the last merge. */
+  backlog(): number {
+    const row = this.sql("SELECT value FROM library_meta WHERE key = 'champion_backlog'").raw(true).get() as
+      | unknown[]
+      | undefined;
+    return Number(row?.[0] ?? 0);
+  }
+
+  /**
+   * Merges the backlog into the lists, inside the writer's transaction: the gone documents' rows
+   * leave, then each pending row enters its term's list when the list holds every row of its term
+   * or the row beats the list's last row (a row below it may rank below rows it never kept), the
+   * lists grown past `kept` lose their last rows, and a list left with fewer than `listRows` rows
+   * of a term that has more is rebuilt from the FTS5 index. A few statements for the whole
+   * backlog (each list page is touched once), plus one per gone document and per rebuilt list.
+   */
+  merge(): void {
     const lost = new Map<string, number>();
-    for (const [term] of gone) lost.set(String(term), (lost.get(String(term)) ?? 0) + 1);
+    const leave = this.sql("DELETE FROM champions WHERE id BETWEEN ? AND ? RETURNING term").raw(true);
+    for (const [doc] of this.sql("SELECT doc FROM champion_gone").raw(true).all() as unknown[][]) {
+      const [first, last] = documentRange(Number(doc));
+      for (const [term] of leave.all(first, last) as unknown[][])
+        lost.set(String(term), (lost.get(String(term)) ?? 0) + 1);
+    }
+    this.db.exec("DELETE FROM champion_gone");
     this.batch("counts", [...lost]);
+    this.db.exec(
+      `CREATE TABLE IF NOT EXISTS temp.champion_touched (term TEXT PRIMARY KEY) WITHOUT ROWID;
+       DELETE FROM temp.champion_touched;
+       INSERT INTO temp.champion_touched SELECT a FROM temp.champion_counts;`,
+    );
+    // The lists' floors stay as they were until the end: every row a list never kept is below
+    // its old floor, so a pending row beating that floor belongs in the list.
+    this.sql(
+      "UPDATE champion_terms SET kept = kept - g.b FROM temp.champion_counts g WHERE champion_terms.term = g.a",
+    ).run();
+    const enters = `FROM champion_pending p LEFT JOIN champion_terms m ON m.term = p.term
+       WHERE m.term IS NULL OR m.complete = 1 OR p.impact > m.floor OR (p.impact = m.floor AND p.id > m.floor_id)`;
+    this.db.exec(
+      `CREATE TABLE IF NOT EXISTS temp.champion_entered (term TEXT PRIMARY KEY, n INTEGER) WITHOUT ROWID;
+       DELETE FROM temp.champion_entered;`,
+    );
+    this.sql(`INSERT INTO temp.champion_entered SELECT p.term, count(*) ${enters} GROUP BY p.term`).run();
+    this.sql(
+      `INSERT INTO champions (term, impact, id, wf, len) SELECT p.term, p.impact, p.id, p.wf, p.len ${enters}`,
+    ).run();
+    this.sql(
+      `INSERT INTO champion_terms (term, kept, complete, floor, floor_id)
+       SELECT term, n, 1, 0, 0 FROM temp.champion_entered WHERE true
+       ON CONFLICT (term) DO UPDATE SET kept = kept + excluded.kept`,
+    ).run();
+    this.sql(
+      `DELETE FROM champions WHERE (term, impact, id) IN (
+         SELECT term, impact, id FROM (
+           SELECT c.term, c.impact, c.id,
+             row_number() OVER (PARTITION BY c.term ORDER BY c.impact DESC, c.id DESC) AS place
+           FROM champion_terms t JOIN champions c ON c.term = t.term
+           WHERE t.kept > ?1 AND t.term IN (SELECT term FROM temp.champion_entered))
+         WHERE place > ?1)`,
+    ).run(this.kept);
+    this.sql(
+      `UPDATE champion_terms SET kept = ?1, complete = 0
+       WHERE kept > ?1 AND term IN (SELECT term FROM temp.champion_entered)`,
+    ).run(this.kept);
+    this.db.exec("INSERT OR IGNORE INTO temp.champion_touched SELECT term FROM temp.champion_entered");
+    this.sql(
+      `UPDATE champion_terms SET
+         floor = coalesce((SELECT impact FROM champions c WHERE c.term = champion_terms.term ORDER BY impact, id LIMIT 1), 0),
+         floor_id = coalesce((SELECT id FROM champions c WHERE c.term = champion_terms.term ORDER BY impact, id LIMIT 1), 0)
+       WHERE term IN (SELECT term FROM temp.champion_touched)`,
+    ).run();
+    this.sql(
+      "DELETE FROM champion_terms WHERE kept <= 0 AND complete = 1 AND term IN (SELECT term FROM temp.champion_touched)",
+    ).run();
     const short = this.sql(
-      `UPDATE champion_terms SET kept = kept - g.b,
-         floor = CASE WHEN floor_id BETWEEN ?2 AND ?3 THEN coalesce(
-           (SELECT impact FROM champions c WHERE c.term = champion_terms.term ORDER BY impact, id LIMIT 1), 0)
-           ELSE floor END,
-         floor_id = CASE WHEN floor_id BETWEEN ?2 AND ?3 THEN coalesce(
-           (SELECT id FROM champions c WHERE c.term = champion_terms.term ORDER BY impact, id LIMIT 1), 0)
-           ELSE floor_id END
-         FROM temp.champion_counts g WHERE champion_terms.term = g.a
-       RETURNING term, kept, complete`,
+      "SELECT term FROM champion_terms WHERE complete = 0 AND kept < ? AND term IN (SELECT a FROM temp.champion_counts)",
     )
       .raw(true)
-      .all(first, last) as Array<[string, number, number]>;
-    for (const [term, kept, complete] of short) {
-      if (complete !== 1 && kept < this.listRows) this.rebuild([term]);
-      else if (kept <= 0) this.sql("DELETE FROM champion_terms WHERE term = ?").run(term);
-    }
+      .all(this.listRows) as unknown[][];
+    this.db.exec("DELETE FROM champion_pending");
+    this.sql("UPDATE library_meta SET value = '0' WHERE key = 'champion_backlog'").run();
+    if (short.length > 0) this.rebuild(short.map(([term]) => String(term)));
   }
 
   /** Records a list's size and last row as they stand in `champions` (after a rebuild). */
@@ -355,19 +444,40 @@ export class ChampionLists {
   }
 
   /**
-   * The best rows of each term's list (at most `perTerm` each), scored as FTS5's bm25 scores
-   * them on these terms: a row's rank sums the contributions of the lists it is in, exact for a
-   * row holding no other query term. `hits` is each term's document frequency when known (the
-   * caller's probe counted it); else it is read from the index. Terms without a list have no row.
+   * The best rows of each term's list and pending rows (at most `perTerm` each), scored as FTS5's
+   * bm25 scores them on these terms: a row's rank sums the contributions of the lists it is in,
+   * exact for a row holding no other query term. `hits` is each term's document frequency when
+   * known (the caller's probe counted it); else it is read from the index. Terms without a list
+   * have no row. Undefined when a list that does not hold every row of its term has fewer than
+   * `atLeast` (default `perTerm`) rows left above its floor since documents were removed: its
+   * best rows are then not known until the next merge, and the caller scores with FTS5.
    */
-  best(terms: ReadonlyArray<{ term: string; hits?: number }>, perTerm = this.perTerm): ChampionRow[] {
+  best(
+    terms: ReadonlyArray<{ term: string; hits?: number }>,
+    perTerm = this.perTerm,
+    atLeast = perTerm,
+  ): ChampionRow[] | undefined {
     const stats = bm25Stats(this.db);
     const read = this.sql(
-      "SELECT id, wf, len FROM champions WHERE term = ? ORDER BY impact DESC, id DESC LIMIT ?",
+      this.backlogged
+        ? `SELECT impact, id, wf, len FROM champions
+             WHERE term = ?1 AND id / ${SECTION_ID.perDocument} NOT IN (SELECT doc FROM champion_gone)
+           UNION ALL SELECT impact, id, wf, len FROM champion_pending WHERE term = ?1
+           ORDER BY impact DESC, id DESC LIMIT ?2`
+        : "SELECT impact, id, wf, len FROM champions WHERE term = ?1 ORDER BY impact DESC, id DESC LIMIT ?2",
     ).raw(false);
+    const list = this.sql("SELECT complete, floor, floor_id FROM champion_terms WHERE term = ?").raw(true);
     const scores = new Map<number, number>();
     for (const { term, hits } of terms) {
-      const rows = read.all(term, perTerm) as Array<{ id: number; wf: number; len: number }>;
+      let rows = read.all(term, perTerm) as Array<{ impact: number; id: number; wf: number; len: number }>;
+      const [complete, floor, floorId] = (list.get(term) as [number, number, number] | undefined) ?? [
+        1, 0, 0,
+      ];
+      if (complete !== 1) {
+        // Rows below the list's last row may rank below rows the list never kept.
+        rows = rows.filter((r) => r.impact > floor || (r.impact === floor && r.id >= floorId));
+        if (rows.length < Math.min(perTerm, atLeast)) return undefined;
+      }
       if (rows.length === 0) continue;
       const weight = idf(stats.rows, hits ?? this.hits(term));
       for (const row of rows) {

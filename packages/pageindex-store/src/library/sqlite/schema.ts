@@ -45,6 +45,26 @@ export function sectionOwner(id: number): { doc: number; backMatter: boolean } {
 }
 
 /**
+ * The champion lists' backlog (see `ChampionLists.merge`): `champion_pending` holds every row
+ * written since the last merge (read beside the lists, so a write touches this small table only);
+ * `champion_gone` the documents removed since, whose rows are still in the lists (queries skip
+ * them; their row ids are not given again before the merge).
+ */
+export const CHAMPION_BACKLOG_SCHEMA = `
+CREATE TABLE IF NOT EXISTS champion_pending (
+  term TEXT NOT NULL,
+  impact REAL NOT NULL,
+  id INTEGER NOT NULL,
+  wf REAL NOT NULL,
+  len INTEGER NOT NULL,
+  PRIMARY KEY (term, impact, id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS champion_pending_id ON champion_pending (id);
+CREATE TABLE IF NOT EXISTS champion_gone (doc INTEGER PRIMARY KEY);
+INSERT OR IGNORE INTO library_meta (key, value) VALUES ('champion_backlog', '0');
+`;
+
+/**
  * The champion lists' tables (see champions.ts; created when absent). `champions` holds each
  * list (its key in reverse is best first: impact, then the later row);
  * `champion_terms` how many rows each list holds, whether they are every row of the term, and
@@ -69,7 +89,7 @@ CREATE TABLE IF NOT EXISTS champion_terms (
   floor_id INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS section_lengths (id INTEGER PRIMARY KEY, len INTEGER NOT NULL);
-`;
+${CHAMPION_BACKLOG_SCHEMA}`;
 
 /** The tables of a library index file (created when absent). */
 export const SCHEMA = `

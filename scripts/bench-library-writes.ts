@@ -1,0 +1,69 @@
+// Write costs of the SQLite library index (SqliteLibraryIndex) alone, with and without champion
+// lists: generated documents of the bench's small shape (scripts/generated-library.ts) put in
+// waves, then some of them replaced (a new version) and some removed. Reports ms per document of
+// each step, the rows waiting in the lists' pending table and the file's size.
+//
+// Usage: npx tsx scripts/bench-library-writes.ts [--docs 2000] [--wave 8] [--replace 200]
+//   [--remove 200] [--champion-rows 100|0] [--merge-rows N]
+// `--champion-rows 0` writes a file without lists; `--merge-rows` sets `championMergeRows`.
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { LIBRARY_FILE, type LibraryEntry, libraryEntry, SqliteLibraryIndex } from "pageindex-store";
+import { generate } from "./generated-library.js";
+
+function option(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1] ?? fallback) : fallback;
+}
+
+const docs = option("docs", 2000);
+const wave = option("wave", 8);
+const replaced = option("replace", 200);
+const removed = option("remove", 200);
+const championRows = option("champion-rows", 100);
+const mergeRows = option("merge-rows", Number.NaN);
+
+const entries = Array.from({ length: docs }, (_, i) => libraryEntry(generate(i, true).tree, "v1"));
+const dir = mkdtempSync(join(tmpdir(), "bench-library-writes-"));
+const index = await SqliteLibraryIndex.open(dir, {
+  ...(championRows > 0 ? { championRows } : {}),
+  ...(Number.isFinite(mergeRows) ? { championMergeRows: mergeRows } : {}),
+});
+
+/** Runs `step` over `items` in waves, returning ms per item. */
+async function timed<T>(items: readonly T[], step: (wave: readonly T[]) => Promise<void>): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < items.length; i += wave) await step(items.slice(i, i + wave));
+  return items.length > 0 ? (performance.now() - start) / items.length : 0;
+}
+
+const load = loadavg()[0] ?? 0;
+const putMs = await timed(entries, (w) => index.putDocuments(w));
+const newer: LibraryEntry[] = entries
+  .slice(0, replaced)
+  .map((e) => ({ ...e, card: { ...e.card, versionId: "v2" } }));
+const replaceMs = await timed(newer, (w) => index.putDocuments(w));
+const gone = entries.slice(replaced, replaced + removed).map((e) => e.card.docId);
+const removeMs = await timed(gone, async (w) => {
+  for (const docId of w) await index.removeDocument(docId);
+});
+const closeStart = performance.now();
+await index.close();
+const closeMs = performance.now() - closeStart;
+const fileMB = statSync(join(dir, LIBRARY_FILE)).size / 2 ** 20;
+rmSync(dir, { recursive: true, force: true });
+console.log(
+  JSON.stringify({
+    docs,
+    wave,
+    championRows,
+    mergeRows: Number.isFinite(mergeRows) ? mergeRows : "default",
+    load: Number(load.toFixed(1)),
+    putMsPerDoc: Number(putMs.toFixed(2)),
+    replaceMsPerDoc: Number(replaceMs.toFixed(2)),
+    removeMsPerDoc: Number(removeMs.toFixed(2)),
+    closeMs: Math.round(closeMs),
+    fileMB: Number(fileMB.toFixed(1)),
+  }),
+);
