@@ -4,8 +4,8 @@
 // each step, the rows waiting in the lists' pending table and the file's size.
 //
 // Usage: npx tsx scripts/bench-library-writes.ts [--docs 2000] [--wave 8] [--replace 200]
-//   [--remove 200] [--champion-rows 100|0] [--merge-rows N]
-// `--champion-rows 0` writes a file without lists; `--merge-rows` sets `championMergeRows`.
+//   [--remove 200] [--champion-rows 100|0] [--merge-sections N]
+// `--champion-rows 0` writes a file without lists; `--merge-sections` sets `championMergeSections`.
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,13 +22,13 @@ const wave = option("wave", 8);
 const replaced = option("replace", 200);
 const removed = option("remove", 200);
 const championRows = option("champion-rows", 100);
-const mergeRows = option("merge-rows", Number.NaN);
+const mergeSections = option("merge-sections", Number.NaN);
 
 const entries = Array.from({ length: docs }, (_, i) => libraryEntry(generate(i, true).tree, "v1"));
 const dir = mkdtempSync(join(tmpdir(), "bench-library-writes-"));
 const index = await SqliteLibraryIndex.open(dir, {
   ...(championRows > 0 ? { championRows } : {}),
-  ...(Number.isFinite(mergeRows) ? { championMergeRows: mergeRows } : {}),
+  ...(Number.isFinite(mergeSections) ? { championMergeSections: mergeSections } : {}),
 });
 
 /** Runs `step` over `items` in waves, returning ms per item. */
@@ -58,7 +58,7 @@ console.log(
     docs,
     wave,
     championRows,
-    mergeRows: Number.isFinite(mergeRows) ? mergeRows : "default",
+    mergeSections: Number.isFinite(mergeSections) ? mergeSections : "default",
     load: Number(load.toFixed(1)),
     putMsPerDoc: Number(putMs.toFixed(2)),
     replaceMsPerDoc: Number(replaceMs.toFixed(2)),

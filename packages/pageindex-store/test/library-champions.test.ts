@@ -40,10 +40,10 @@ describe("SqliteLibraryIndex: champion lists", () => {
     ["pending until close", 1_000_000],
   ])(
     "stay the best rows of each term after puts, replaces, removes and a reopen (%s)",
-    async (_name, mergeRows) => {
+    async (_name, mergeSections) => {
       const dir = await folder();
       const file = join(dir, LIBRARY_FILE);
-      const options = { championRows: PER_TERM, championMergeRows: mergeRows };
+      const options = { championRows: PER_TERM, championMergeSections: mergeSections };
       let index = await SqliteLibraryIndex.open(dir, options);
       const held = new Map<string, LibraryEntry>();
       const put = async (entries: LibraryEntry[]) => {
@@ -75,8 +75,8 @@ describe("SqliteLibraryIndex: champion lists", () => {
     // Lists of 2 rows (4 kept); "sprocket" is in most sections, "ratchet" in a few.
     const shape = { singleTermRows: 4, candidateRows: 6 };
     const dir = await folder();
-    const options = { ...shape, championRows: 2, championMergeRows: 1_000_000 };
-    let lists = await SqliteLibraryIndex.open(dir, { ...options, championMergeRows: 1 });
+    const options = { ...shape, championRows: 2, championMergeSections: 1_000_000 };
+    let lists = await SqliteLibraryIndex.open(dir, { ...options, championMergeSections: 1 });
     const plain = await SqliteLibraryIndex.open(await folder(), shape);
     const docs = Array.from({ length: 10 }, (_, i) => wordy(`doc-${i}`, i, "sprocket", 1 + (i % 4)));
     for (const index of [lists, plain]) await index.putDocuments(docs);

@@ -2,13 +2,14 @@ import { expect } from "vitest";
 import { sectionFieldTerms } from "../../src/library/query.js";
 import { impact, weightedTerms } from "../../src/library/sqlite/champions.js";
 import { openConnection } from "../../src/library/sqlite/open.js";
+import { PendingRows } from "../../src/library/sqlite/pending.js";
 import { SECTION_ID, sectionId } from "../../src/library/sqlite/schema.js";
 import type { LibraryEntry } from "../../src/library/types.js";
 
 /**
  * Checks a library index file's champion lists against the documents it should hold, computed
  * here from the entries. What a query reads of a term (its list's rows of documents not gone,
- * with the pending rows, those below the list's last row cut when the list does not hold every
+ * with the pending rows of documents not gone, those below the list's last row cut when the list does not hold every
  * row of its term) is the best of the sections holding it (impact, then the later row id), and
  * all of them when the list holds every row. With no backlog (just merged), each list also holds
  * at least `perTerm` of them (or all), at most twice that, and no list or length names a section
@@ -61,12 +62,21 @@ export async function expectChampionsAgree(
     const gone = new Set(
       (db.prepare("SELECT doc FROM champion_gone").all() as Array<{ doc: number }>).map((r) => Number(r.doc)),
     );
-    const pendingTerms = (
-      db.prepare("SELECT DISTINCT term FROM champion_pending").all() as Array<{ term: string }>
-    ).map((r) => r.term);
+    const pendingRows = new Map<string, Array<{ id: number; impact: number }>>();
+    new PendingRows(db, (source) => db.prepare(source));
+    for (const { term, id, wf, len } of db.prepare(PendingRows.ALL).all() as Array<{
+      term: string;
+      id: number;
+      wf: number;
+      len: number;
+    }>) {
+      const list = pendingRows.get(term) ?? [];
+      list.push({ id: Number(id), impact: impact(wf, Number(len)) });
+      pendingRows.set(term, list);
+    }
+    const pendingTerms = [...pendingRows.keys()];
     const merged = gone.size === 0 && pendingTerms.length === 0;
     const listed = db.prepare("SELECT id, impact FROM champions WHERE term = ?");
-    const pending = db.prepare("SELECT id, impact FROM champion_pending WHERE term = ?");
     const byImpact = (a: { id: number; impact: number }, b: { id: number; impact: number }) =>
       b.impact - a.impact || b.id - a.id;
     for (const term of new Set([...meta.keys(), ...pendingTerms, ...expected.keys()])) {
@@ -79,10 +89,8 @@ export async function expectChampionsAgree(
         expect(rows.length, term).toBeGreaterThanOrEqual(Math.min(perTerm, all.length));
         expect(rows.length, term).toBeLessThanOrEqual(2 * perTerm);
       }
-      let view = [
-        ...rows.filter((r) => !gone.has(Math.floor(r.id / SECTION_ID.perDocument))),
-        ...(pending.all(term) as typeof rows),
-      ]
+      let view = [...rows, ...(pendingRows.get(term) ?? [])]
+        .filter((r) => !gone.has(Math.floor(r.id / SECTION_ID.perDocument)))
         .map((r) => ({ id: Number(r.id), impact: Number(r.impact) }))
         .sort(byImpact);
       if (list && list.complete !== 1)

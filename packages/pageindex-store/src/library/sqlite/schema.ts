@@ -45,21 +45,16 @@ export function sectionOwner(id: number): { doc: number; backMatter: boolean } {
 }
 
 /**
- * The champion lists' backlog (see `ChampionLists.merge`): `champion_pending` holds every row
- * written since the last merge (read beside the lists, so a write touches this small table only);
- * `champion_gone` the documents removed since, whose rows are still in the lists (queries skip
- * them; their row ids are not given again before the merge).
+ * The champion lists' backlog (see `ChampionLists.merge`): `champion_pending`, an FTS5 table,
+ * holds every section written since the last merge (see pending.ts; read beside the lists, so a
+ * write adds to this small index only);
+ * `champion_gone` the documents removed since, whose rows are still in the lists or pending
+ * (queries skip them; their row ids are not given again before the merge).
  */
 export const CHAMPION_BACKLOG_SCHEMA = `
-CREATE TABLE IF NOT EXISTS champion_pending (
-  term TEXT NOT NULL,
-  impact REAL NOT NULL,
-  id INTEGER NOT NULL,
-  wf REAL NOT NULL,
-  len INTEGER NOT NULL,
-  PRIMARY KEY (term, impact, id)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS champion_pending_id ON champion_pending (id);
+CREATE VIRTUAL TABLE IF NOT EXISTS champion_pending USING fts5 (
+  ${SECTION_FIELDS.map((f) => f.name).join(", ")}, ${FTS_OPTIONS}
+);
 CREATE TABLE IF NOT EXISTS champion_gone (doc INTEGER PRIMARY KEY);
 INSERT OR IGNORE INTO library_meta (key, value) VALUES ('champion_backlog', '0');
 `;

@@ -72,12 +72,12 @@ export interface SqliteLibraryIndexOptions {
    */
   championRows?: number;
   /**
-   * The lists' backlog (rows written, or removed from the lists, since their last merge) at
-   * which a write merges it into the lists (default `CHAMPIONS.mergeRows`, 250,000); a writer's
-   * `close` merges what is left. Until then writes append to a small pending table that queries
-   * read beside the lists.
+   * The lists' backlog (sections written or removed since their last merge) at which a write
+   * merges it into the lists (default `CHAMPIONS.mergeSections`, 20,000); a writer's `close`
+   * merges what is left. Until then writes add to a small pending FTS5 index that queries read
+   * beside the lists.
    */
-  championMergeRows?: number;
+  championMergeSections?: number;
 }
 
 /** Documents named by `docIds` are searched one row-id range each up to this many; more go through a filter. */
@@ -177,7 +177,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
             (source) => this.sql(source),
             kept,
             options.championRows,
-            options.championMergeRows,
+            options.championMergeSections,
           );
     // A write touches each of its terms' lists, pages spread over the file: a larger page cache
     // for a writer halves that cost (measured 55 → 29 ms a document at 2,000 documents).
