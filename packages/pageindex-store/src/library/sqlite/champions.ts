@@ -161,28 +161,15 @@ export class ChampionLists {
     if (!first || !this.pending) return;
     this.pending.add(sections);
     // Lengths as FTS5 counted them (the document sizes it just wrote), read back in one statement.
+    // One row a statement: a statement writing several rows opens a savepoint, at which FTS5
+    // flushes the terms it holds in memory to a new segment (measured 1 ms a document).
     const [from, to] = documentRange(Math.floor(first.id / SECTION_ID.perDocument));
-    const lengths = (
-      this.sql("SELECT id, sz FROM section_terms_docsize WHERE id BETWEEN ? AND ?")
-        .raw(true)
-        .all(from, to) as Array<[number, Uint8Array]>
-    ).map(([id, sz]) => [id, varintSum(sz, SECTION_FIELDS.length)] as const);
-    this.insert("INSERT OR REPLACE INTO section_lengths (id, len)", lengths);
+    const length = this.sql("INSERT OR REPLACE INTO section_lengths (id, len) VALUES (?, ?)");
+    for (const [id, sz] of this.sql("SELECT id, sz FROM section_terms_docsize WHERE id BETWEEN ? AND ?")
+      .raw(true)
+      .all(from, to) as Array<[number, Uint8Array]>)
+      length.run(id, varintSum(sz, SECTION_FIELDS.length));
     this.grow(sections.length);
-  }
-
-  /**
-   * Inserts `rows` with statements of up to {@link BATCH_ROWS} rows each (libsql binds a
-   * parameter in ~1 µs, runs a statement in ~50 µs; its json_each costs ~8 µs an element).
-   */
-  private insert(insert: string, rows: ReadonlyArray<ReadonlyArray<string | number>>): void {
-    const width = rows[0]?.length ?? 0;
-    if (width === 0) return;
-    const tuple = `(${Array(width).fill("?").join(",")})`;
-    for (let from = 0; from < rows.length; from += BATCH_ROWS) {
-      const slice = rows.slice(from, from + BATCH_ROWS);
-      this.sql(`${insert} VALUES ${Array(slice.length).fill(tuple).join(",")}`).run(...slice.flat());
-    }
   }
 
   /** Adds `sections` to the backlog the next {@link settle} compares with `mergeSections`. */
@@ -266,23 +253,24 @@ export class ChampionLists {
   }
 
   /**
-   * Stages the pending rows for a merge in `temp.champion_staged`, in the lists' order, each
-   * term's best `kept` only (a list keeps no more), with the term's pending rows counted (`n`).
+   * Stages the pending rows that enter their lists in `temp.champion_staged`, in the lists'
+   * order: a row enters when its term's list holds every row of its term, or it beats the list's
+   * last row (a row below it may rank below rows the list never kept). Every row a list never
+   * kept is below that last row, so a list's floor before the merge decides.
    */
   private stagePending(): void {
     this.db.exec(
-      `CREATE TABLE IF NOT EXISTS temp.champion_staged (term, impact, id, wf, len, n);
+      `CREATE TABLE IF NOT EXISTS temp.champion_staged (term, impact, id, wf, len);
        DELETE FROM temp.champion_staged;`,
     );
     this.sql(
-      `INSERT INTO temp.champion_staged (term, impact, id, wf, len, n)
-       SELECT term, impact, id, wf, len, n FROM (
-         SELECT term, impact, id, wf, len,
-           row_number() OVER (PARTITION BY term ORDER BY impact DESC, id DESC) AS place,
-           count(*) OVER (PARTITION BY term) AS n
-         FROM (SELECT term, id, wf, len, ${IMPACT_SQL} AS impact FROM (${PendingRows.ALL})))
-       WHERE place <= ? ORDER BY term, impact, id`,
-    ).run(this.kept);
+      `INSERT INTO temp.champion_staged (term, impact, id, wf, len)
+       SELECT p.term, p.impact, p.id, p.wf, p.len
+       FROM (SELECT term, id, wf, len, ${IMPACT_SQL} AS impact FROM (${PendingRows.ALL})) p
+       LEFT JOIN champion_terms m ON m.term = p.term
+       WHERE m.term IS NULL OR m.complete = 1 OR p.impact > m.floor OR (p.impact = m.floor AND p.id > m.floor_id)
+       ORDER BY p.term, p.impact, p.id`,
+    ).run();
   }
 
   /**
@@ -309,32 +297,24 @@ export class ChampionLists {
        INSERT INTO temp.champion_touched SELECT a FROM temp.champion_counts;`,
     );
     this.stagePending();
-    // The lists' floors stay as they were until the end: every row a list never kept is below
-    // its old floor, so a pending row beating that floor belongs in the list.
+    // The lists' floors stay as they were until the end (see stagePending).
     this.sql(
       "UPDATE champion_terms SET kept = kept - g.b FROM temp.champion_counts g WHERE champion_terms.term = g.a",
     ).run();
-    const enters = `FROM temp.champion_staged p LEFT JOIN champion_terms m ON m.term = p.term
-       WHERE m.term IS NULL OR m.complete = 1 OR p.impact > m.floor OR (p.impact = m.floor AND p.id > m.floor_id)`;
     this.db.exec(
       `CREATE TABLE IF NOT EXISTS temp.champion_entered (term TEXT PRIMARY KEY, n INTEGER) WITHOUT ROWID;
-       DELETE FROM temp.champion_entered;`,
+       DELETE FROM temp.champion_entered;
+       INSERT INTO temp.champion_entered SELECT term, count(*) FROM temp.champion_staged GROUP BY term;`,
     );
-    this.sql(`INSERT INTO temp.champion_entered SELECT p.term, count(*) ${enters} GROUP BY p.term`).run();
-    // In the lists' order (the staged rows'): each list page is written once (3× faster than not).
+    // In the lists' order: each list page is written once (3× faster than in the pending order).
     this.sql(
-      `INSERT INTO champions (term, impact, id, wf, len) SELECT p.term, p.impact, p.id, p.wf, p.len ${enters}
-       ORDER BY p.rowid`,
+      "INSERT INTO champions (term, impact, id, wf, len) SELECT term, impact, id, wf, len FROM temp.champion_staged ORDER BY rowid",
     ).run();
     this.sql(
       `INSERT INTO champion_terms (term, kept, complete, floor, floor_id)
        SELECT term, n, 1, 0, 0 FROM temp.champion_entered WHERE true
        ON CONFLICT (term) DO UPDATE SET kept = kept + excluded.kept`,
     ).run();
-    // Terms whose pending rows were cut to their best `kept` hold more rows than any list keeps.
-    this.sql(
-      "UPDATE champion_terms SET complete = 0 WHERE term IN (SELECT term FROM temp.champion_staged WHERE n > ?)",
-    ).run(this.kept);
     this.db.exec(
       `CREATE TABLE IF NOT EXISTS temp.champion_grown (term TEXT PRIMARY KEY) WITHOUT ROWID;
        DELETE FROM temp.champion_grown;`,
@@ -343,14 +323,13 @@ export class ChampionLists {
       `INSERT INTO temp.champion_grown SELECT t.term FROM temp.champion_entered e
        JOIN champion_terms t ON t.term = e.term WHERE t.kept > ?`,
     ).run(this.kept);
-    this.sql(
-      `DELETE FROM champions WHERE (term, impact, id) IN (
-         SELECT term, impact, id FROM (
-           SELECT c.term, c.impact, c.id,
-             row_number() OVER (PARTITION BY c.term ORDER BY c.impact DESC, c.id DESC) AS place
-           FROM temp.champion_grown g JOIN champions c ON c.term = g.term)
-         WHERE place > ?)`,
-    ).run(this.kept);
+    // Each grown list loses the rows past its `kept` best: one range of its key.
+    const trim = this.sql(
+      `DELETE FROM champions WHERE term = ?1 AND (impact, id) < (
+         SELECT impact, id FROM champions WHERE term = ?1 ORDER BY impact DESC, id DESC LIMIT 1 OFFSET ?2)`,
+    );
+    for (const [term] of this.sql("SELECT term FROM temp.champion_grown").raw(true).all() as unknown[][])
+      trim.run(term, this.kept - 1);
     this.sql(
       "UPDATE champion_terms SET kept = ?, complete = 0 WHERE term IN (SELECT term FROM temp.champion_grown)",
     ).run(this.kept);
