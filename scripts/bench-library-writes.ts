@@ -64,6 +64,13 @@ console.log(
     replaceMsPerDoc: Number(replaceMs.toFixed(2)),
     removeMsPerDoc: Number(removeMs.toFixed(2)),
     closeMs: Math.round(closeMs),
+    // Every write and the close (a writer's close merges the lists' backlog), per document written.
+    allMsPerDoc: Number(
+      (
+        (putMs * docs + replaceMs * newer.length + removeMs * gone.length + closeMs) /
+        (docs + newer.length + gone.length)
+      ).toFixed(2),
+    ),
     fileMB: Number(fileMB.toFixed(1)),
   }),
 );

@@ -65,10 +65,10 @@ export interface SqliteLibraryIndexOptions {
    * contribution; see champions.ts), built on a writable open when it has none: a library-wide
    * query then reads this many rows of each term's list (100 is the measured choice) in place of
    * every section holding its rarest terms, once its terms' rows outgrow `singleTermRows`. Off
-   * by default: the lists cost every write (measured: 4.7 → 33-60 ms a document on the
-   * generated library; see the package README). A file keeps its lists (twice the value it was
-   * built with) and every writer keeps them in step, asked or not; a later open may read fewer
-   * rows, not more.
+   * by default: the lists cost writes (measured on the generated library, merges included:
+   * 2.8 → 9.7 ms a document; see the package README). A file keeps its lists (twice the value it
+   * was built with) and every writer keeps them in step, asked or not; a later open may read
+   * fewer rows, not more.
    */
   championRows?: number;
   /**
