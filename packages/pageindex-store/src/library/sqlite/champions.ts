@@ -8,7 +8,7 @@
  */
 import { SECTION_FIELDS } from "../query.js";
 import type { Connection, Statement } from "./connection.js";
-import { byImpact, IMPACT_SQL, PendingRows, saturated, type TermRow } from "./pending.js";
+import { byImpact, IMPACT_SQL, instanceRows, PendingRows, saturated, type TermRow } from "./pending.js";
 
 export { impact } from "./pending.js";
 
@@ -141,6 +141,10 @@ export class ChampionLists {
     this.perTerm = Math.max(1, Math.min(this.listRows, Math.floor(perTerm ?? this.listRows)));
     this.mergeSections = Math.max(1, Math.floor(mergeSections));
     this.pending = PendingRows.present(db) ? new PendingRows(db, sql) : undefined;
+    // A connection's own (a reader may create it): the rows of a term without a list.
+    db.exec(
+      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.section_instances USING fts5vocab(main, section_terms, instance)",
+    );
   }
 
   /** Whether the file has the tables (a file of an earlier release opened read-only has not). */
@@ -254,9 +258,10 @@ export class ChampionLists {
 
   /**
    * Stages the pending rows that enter their lists in `temp.champion_staged`, in the lists'
-   * order: a row enters when its term's list holds every row of its term, or it beats the list's
-   * last row (a row below it may rank below rows the list never kept). Every row a list never
-   * kept is below that last row, so a list's floor before the merge decides.
+   * order: a row enters when its term has a list and the list holds every row of its term, or
+   * the row beats the list's last row (a row below it may rank below rows the list never kept).
+   * Every row a list never kept is below that last row, so a list's floor before the merge
+   * decides. A term without a list is rare (see {@link newlyCommon}): its rows stay out.
    */
   private stagePending(): void {
     this.db.exec(
@@ -267,10 +272,32 @@ export class ChampionLists {
       `INSERT INTO temp.champion_staged (term, impact, id, wf, len)
        SELECT p.term, p.impact, p.id, p.wf, p.len
        FROM (SELECT term, id, wf, len, ${IMPACT_SQL} AS impact FROM (${PendingRows.ALL})) p
-       LEFT JOIN champion_terms m ON m.term = p.term
-       WHERE m.term IS NULL OR m.complete = 1 OR p.impact > m.floor OR (p.impact = m.floor AND p.id > m.floor_id)
+       JOIN champion_terms m ON m.term = p.term
+       WHERE m.complete = 1 OR p.impact > m.floor OR (p.impact = m.floor AND p.id > m.floor_id)
        ORDER BY p.term, p.impact, p.id`,
     ).run();
+  }
+
+  /**
+   * The pending terms without a list that the index now holds in more than `listRows` rows: a
+   * merge builds their lists from the index. A rare term has none (a query has FTS5 score its few
+   * rows), so a merge reads and writes the rows of common terms only. One vocabulary seek per
+   * pending term without a list (its cost follows that term's rows, few for a rare term).
+   */
+  private newlyCommon(): string[] {
+    this.db.exec(
+      `CREATE VIRTUAL TABLE IF NOT EXISTS temp.champion_pending_vocabulary USING fts5vocab(main, champion_pending, row);
+       CREATE VIRTUAL TABLE IF NOT EXISTS temp.section_vocabulary USING fts5vocab(main, section_terms, row);`,
+    );
+    return (
+      this.sql(
+        `SELECT p.term FROM temp.champion_pending_vocabulary p
+         WHERE NOT EXISTS (SELECT 1 FROM champion_terms m WHERE m.term = p.term)
+           AND (SELECT v.doc FROM temp.section_vocabulary v WHERE v.term = p.term) > ?`,
+      )
+        .raw(true)
+        .all(this.listRows) as unknown[][]
+    ).map(([term]) => String(term));
   }
 
   /**
@@ -296,6 +323,7 @@ export class ChampionLists {
        DELETE FROM temp.champion_touched;
        INSERT INTO temp.champion_touched SELECT a FROM temp.champion_counts;`,
     );
+    const common = this.newlyCommon();
     this.stagePending();
     // The lists' floors stay as they were until the end (see stagePending).
     this.sql(
@@ -350,7 +378,8 @@ export class ChampionLists {
       .all(this.listRows) as unknown[][];
     this.pending?.clear();
     this.sql("UPDATE library_meta SET value = '0' WHERE key = 'champion_backlog'").run();
-    if (short.length > 0) this.rebuild(short.map(([term]) => String(term)));
+    const rebuilt = [...short.map(([term]) => String(term)), ...common];
+    if (rebuilt.length > 0) this.rebuild(rebuilt);
   }
 
   /** Records a list's size and last row as they stand in `champions` (after a rebuild). */
@@ -395,6 +424,8 @@ export class ChampionLists {
           ([term, rows]) => [String(term), Number(rows)] as const,
         ) as ReadonlyArray<readonly [string, number]>);
     for (const [term, rows] of counted) {
+      // Built whole (a migration): rare terms get no list (see `newlyCommon`).
+      if (!terms && rows <= this.listRows) continue;
       clear.run(term);
       const kept = rows > 0 ? fill.run(term, this.kept).changes : 0;
       if (kept === 0) drop.run(term);
@@ -450,18 +481,22 @@ export class ChampionLists {
     const backlog = this.pending !== undefined && this.backlog() > 0;
     const scores = new Map<number, number>();
     for (const { term, hits } of terms) {
-      const listed = read.all(term, perTerm) as TermRow[];
-      let rows =
-        backlog && this.pending
-          ? this.withPending(listed, this.pending.rows(term, perTerm), perTerm)
-          : listed;
-      const [complete, floor, floorId] = (list.get(term) as [number, number, number] | undefined) ?? [
-        1, 0, 0,
-      ];
-      if (complete !== 1) {
-        // Rows below the list's last row may rank below rows the list never kept.
-        rows = rows.filter((r) => r.impact > floor || (r.impact === floor && r.id >= floorId));
-        if (rows.length < Math.min(perTerm, atLeast)) return undefined;
+      const meta = list.get(term) as [number, number, number] | undefined;
+      let rows: TermRow[];
+      // No list: a rare term (in at most `listRows` rows at the last merge), its rows read whole.
+      if (!meta) rows = instanceRows(this.sql, "temp.section_instances", term, perTerm);
+      else {
+        const listed = read.all(term, perTerm) as TermRow[];
+        rows =
+          backlog && this.pending
+            ? this.withPending(listed, this.pending.rows(term, perTerm), perTerm)
+            : listed;
+        const [complete, floor, floorId] = meta;
+        if (complete !== 1) {
+          // Rows below the list's last row may rank below rows the list never kept.
+          rows = rows.filter((r) => r.impact > floor || (r.impact === floor && r.id >= floorId));
+          if (rows.length < Math.min(perTerm, atLeast)) return undefined;
+        }
       }
       if (rows.length === 0) continue;
       const weight = idf(stats.rows, hits ?? this.hits(term));

@@ -86,21 +86,35 @@ export class PendingRows {
 
   /** A term's pending rows, best first, at most `limit` (the term's every instance is read). */
   rows(term: string, limit: number): TermRow[] {
-    const found = this.sql(
-      `SELECT i.doc AS id, sum(${FIELD_WEIGHT_SQL}) AS wf, l.len AS len
-       FROM temp.champion_pending_instances i JOIN section_lengths l ON l.id = i.doc
-       WHERE i.term = ? GROUP BY i.doc`,
-    )
-      .raw(true)
-      .all(term) as Array<[number, number, number]>;
-    return found
-      .map(([id, wf, len]) => ({ impact: impact(wf, len), id: Number(id), wf, len: Number(len) }))
-      .sort(byImpact)
-      .slice(0, limit);
+    return instanceRows(this.sql, "temp.champion_pending_instances", term, limit);
   }
 
   /** Empties the table (after a merge); inside the writer's transaction. */
   clear(): void {
     this.sql("INSERT INTO champion_pending (champion_pending) VALUES ('delete-all')").run();
   }
+}
+
+/**
+ * A term's rows in an FTS5 index, read through its `fts5vocab` instance table (`vocabulary`),
+ * best first by impact, at most `limit`: what a list holding every row of the term holds. Its
+ * cost follows the term's instances (each read, none scored by FTS5).
+ */
+export function instanceRows(
+  sql: (source: string) => Statement,
+  vocabulary: string,
+  term: string,
+  limit: number,
+): TermRow[] {
+  const found = sql(
+    `SELECT i.doc AS id, sum(${FIELD_WEIGHT_SQL}) AS wf, l.len AS len
+     FROM ${vocabulary} i JOIN section_lengths l ON l.id = i.doc
+     WHERE i.term = ? GROUP BY i.doc`,
+  )
+    .raw(true)
+    .all(term) as Array<[number, number, number]>;
+  return found
+    .map(([id, wf, len]) => ({ impact: impact(wf, len), id: Number(id), wf, len: Number(len) }))
+    .sort(byImpact)
+    .slice(0, limit);
 }
