@@ -2,7 +2,7 @@ import { expect } from "vitest";
 import { sectionFieldTerms } from "../../src/library/query.js";
 import { impact, weightedTerms } from "../../src/library/sqlite/champions.js";
 import { openConnection } from "../../src/library/sqlite/open.js";
-import { PendingRows } from "../../src/library/sqlite/pending.js";
+import { FIELD_WEIGHT_SQL, PendingRows } from "../../src/library/sqlite/pending.js";
 import { SECTION_ID, sectionId } from "../../src/library/sqlite/schema.js";
 import type { LibraryEntry } from "../../src/library/types.js";
 
@@ -64,7 +64,12 @@ export async function expectChampionsAgree(
     );
     const pendingRows = new Map<string, Array<{ id: number; impact: number }>>();
     new PendingRows(db, (source) => db.prepare(source));
-    for (const { term, id, wf, len } of db.prepare(PendingRows.ALL).all() as Array<{
+    for (const { term, id, wf, len } of db
+      .prepare(
+        `SELECT i.term AS term, i.doc AS id, sum(${FIELD_WEIGHT_SQL}) AS wf, l.len AS len
+         FROM temp.champion_pending_instances i JOIN section_lengths l ON l.id = i.doc GROUP BY i.term, i.doc`,
+      )
+      .all() as Array<{
       term: string;
       id: number;
       wf: number;

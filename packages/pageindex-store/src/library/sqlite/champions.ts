@@ -271,7 +271,7 @@ export class ChampionLists {
     this.sql(
       `INSERT INTO temp.champion_staged (term, impact, id, wf, len)
        SELECT p.term, p.impact, p.id, p.wf, p.len
-       FROM (SELECT term, id, wf, len, ${IMPACT_SQL} AS impact FROM (${PendingRows.ALL})) p
+       FROM (SELECT term, id, wf, len, ${IMPACT_SQL} AS impact FROM (${PendingRows.listed()})) p
        JOIN champion_terms m ON m.term = p.term
        WHERE m.complete = 1 OR p.impact > m.floor OR (p.impact = m.floor AND p.id > m.floor_id)
        ORDER BY p.term, p.impact, p.id`,
@@ -286,8 +286,7 @@ export class ChampionLists {
    */
   private newlyCommon(): string[] {
     this.db.exec(
-      `CREATE VIRTUAL TABLE IF NOT EXISTS temp.champion_pending_vocabulary USING fts5vocab(main, champion_pending, row);
-       CREATE VIRTUAL TABLE IF NOT EXISTS temp.section_vocabulary USING fts5vocab(main, section_terms, row);`,
+      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.section_vocabulary USING fts5vocab(main, section_terms, row)",
     );
     return (
       this.sql(

@@ -56,7 +56,8 @@ export class PendingRows {
   ) {
     // A temp table (this connection's): a reader may create it too.
     db.exec(
-      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.champion_pending_instances USING fts5vocab(main, champion_pending, instance)",
+      `CREATE VIRTUAL TABLE IF NOT EXISTS temp.champion_pending_instances USING fts5vocab(main, champion_pending, instance);
+       CREATE VIRTUAL TABLE IF NOT EXISTS temp.champion_pending_vocabulary USING fts5vocab(main, champion_pending, row);`,
     );
   }
 
@@ -80,9 +81,17 @@ export class PendingRows {
     this.sql("DELETE FROM champion_pending WHERE rowid BETWEEN ? AND ?").run(first, last);
   }
 
-  /** SQL selecting every pending row (term, id, wf, len), in term then section order. */
-  static readonly ALL = `SELECT i.term AS term, i.doc AS id, sum(${FIELD_WEIGHT_SQL}) AS wf, l.len AS len
-    FROM temp.champion_pending_instances i JOIN section_lengths l ON l.id = i.doc GROUP BY i.term, i.doc`;
+  /**
+   * SQL selecting the pending rows (term, id, wf, len) of the terms that have a list: the pending
+   * terms (one vocabulary row each) joined with the lists, then each listed term's instances
+   * (one seek a term): a merge reads none of the rare terms' rows.
+   */
+  static listed(): string {
+    return `SELECT i.term AS term, i.doc AS id, sum(${FIELD_WEIGHT_SQL}) AS wf, l.len AS len
+      FROM temp.champion_pending_vocabulary v JOIN champion_terms m ON m.term = v.term
+      JOIN temp.champion_pending_instances i ON i.term = v.term
+      JOIN section_lengths l ON l.id = i.doc GROUP BY i.term, i.doc`;
+  }
 
   /** A term's pending rows, best first, at most `limit` (the term's every instance is read). */
   rows(term: string, limit: number): TermRow[] {
