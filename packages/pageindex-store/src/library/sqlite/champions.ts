@@ -3,8 +3,11 @@
  * table beside the FTS5 index. A query then reads at most a few hundred rows per term instead of
  * having FTS5 score every section holding its rarest term (about 5-20 µs a row, so a cost that
  * grew with the library). Each list is exact: it holds the best `kept` rows of its term, or every
- * row of the term (`complete`). Rows read from a list are scored exactly as FTS5's bm25 scores
- * them (same averages, document frequency and field weights), so they rank beside FTS5's rows.
+ * row of the term (`complete`). Only terms in more than `listRows` sections have one; a rarer
+ * term's rows are read whole from the index. Writes go to a pending table merged into the lists
+ * in batches (see pending.ts and {@link ChampionLists.merge}). Rows read are scored exactly as
+ * FTS5's bm25 scores them (same averages, document frequency and field weights), so they rank
+ * beside FTS5's rows.
  */
 import { SECTION_FIELDS } from "../query.js";
 import type { Connection, Statement } from "./connection.js";

@@ -65,8 +65,8 @@ export interface SqliteLibraryIndexOptions {
    * contribution; see champions.ts), built on a writable open when it has none: a library-wide
    * query then reads this many rows of each term's list (100 is the measured choice) in place of
    * every section holding its rarest terms, once its terms' rows outgrow `singleTermRows`. Off
-   * by default: the lists cost writes (measured on the generated library, merges included:
-   * 2.8 → 9.7 ms a document; see the package README). A file keeps its lists (twice the value it
+   * by default: the lists cost writes (measured on the generated library: put 1.4 → 2.2 ms a
+   * document, 1.8 → 3.4 with their merges; see the package README). A file keeps its lists (twice the value it
    * was built with) and every writer keeps them in step, asked or not; a later open may read
    * fewer rows, not more.
    */
