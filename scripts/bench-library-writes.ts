@@ -4,9 +4,11 @@
 // each step, the rows waiting in the lists' pending table and the file's size.
 //
 // Usage: npx tsx scripts/bench-library-writes.ts [--docs 2000] [--wave 8] [--replace 200]
-//   [--remove 200] [--champion-rows 100|0] [--merge-sections N]
-// `--champion-rows 0` writes a file without lists; `--merge-sections` sets `championMergeSections`.
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+//   [--remove 200] [--champion-rows 100|0] [--merge-sections N] [--into FILE --first N]
+// `--champion-rows 0` writes a file without lists; `--merge-sections` sets `championMergeSections`;
+// `--into` writes into a copy of an existing index file (e.g. a 100,000-document library's
+// `.library/library.sqlite`), the generated documents numbered from `--first` (past its own).
+import { copyFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { LIBRARY_FILE, type LibraryEntry, libraryEntry, SqliteLibraryIndex } from "pageindex-store";
@@ -24,8 +26,11 @@ const removed = option("remove", 200);
 const championRows = option("champion-rows", 100);
 const mergeSections = option("merge-sections", Number.NaN);
 
-const entries = Array.from({ length: docs }, (_, i) => libraryEntry(generate(i, true).tree, "v1"));
+const into = process.argv.includes("--into") ? process.argv[process.argv.indexOf("--into") + 1] : undefined;
+const first = option("first", 0);
+const entries = Array.from({ length: docs }, (_, i) => libraryEntry(generate(first + i, true).tree, "v1"));
 const dir = mkdtempSync(join(tmpdir(), "bench-library-writes-"));
+if (into) copyFileSync(into, join(dir, LIBRARY_FILE));
 const index = await SqliteLibraryIndex.open(dir, {
   ...(championRows > 0 ? { championRows } : {}),
   ...(Number.isFinite(mergeSections) ? { championMergeSections: mergeSections } : {}),
@@ -56,6 +61,7 @@ rmSync(dir, { recursive: true, force: true });
 console.log(
   JSON.stringify({
     docs,
+    into: into ?? "new file",
     wave,
     championRows,
     mergeSections: Number.isFinite(mergeSections) ? mergeSections : "default",
