@@ -1,10 +1,26 @@
 import { expect } from "vitest";
-import { sectionFieldTerms } from "../../src/library/query.js";
-import { impact, weightedTerms } from "../../src/library/sqlite/champions.js";
+import { SECTION_FIELDS, sectionFieldTerms } from "../../src/library/query.js";
 import { openConnection } from "../../src/library/sqlite/open.js";
-import { FIELD_WEIGHT_SQL, PendingRows } from "../../src/library/sqlite/pending.js";
+import { FIELD_WEIGHT_SQL, impact, PendingRows } from "../../src/library/sqlite/pending.js";
 import { SECTION_ID, sectionId } from "../../src/library/sqlite/schema.js";
 import type { LibraryEntry } from "../../src/library/types.js";
+
+/** FTS5 tokens of a field (unicode61 splits on anything but letters and digits). */
+const tokens = (field: string) => field.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0);
+
+/** A section's terms with their field-weighted counts, and its length in tokens, as FTS5 counts them. */
+function weightedTerms(fields: readonly string[]): { terms: Map<string, number>; len: number } {
+  const terms = new Map<string, number>();
+  let len = 0;
+  fields.forEach((field, i) => {
+    const weight = SECTION_FIELDS[i]?.weight ?? 1;
+    for (const token of tokens(field)) {
+      terms.set(token, (terms.get(token) ?? 0) + weight);
+      len += 1;
+    }
+  });
+  return { terms, len };
+}
 
 /**
  * Checks a library index file's champion lists against the documents it should hold, computed

@@ -12,9 +12,6 @@
 import { SECTION_FIELDS } from "../query.js";
 import type { Connection, Statement } from "./connection.js";
 import { byImpact, IMPACT_SQL, instanceRows, PendingRows, saturated, type TermRow } from "./pending.js";
-
-export { impact } from "./pending.js";
-
 import { SECTION_ID } from "./schema.js";
 
 /**
@@ -35,25 +32,8 @@ export const CHAMPIONS = {
   mergeSections: 20_000,
 } as const;
 
-/** Rows per statement filling a table (see `ChampionLists.insert`). */
+/** Rows per statement filling a temp table (see `ChampionLists.batch`). */
 const BATCH_ROWS = 100;
-
-/** FTS5 tokens of a field (unicode61 splits on anything but letters and digits). */
-const tokens = (field: string) => field.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0);
-
-/** A section's terms with their field-weighted counts, and its length in tokens (as FTS5 counts them). */
-export function weightedTerms(fields: readonly string[]): { terms: Map<string, number>; len: number } {
-  const terms = new Map<string, number>();
-  let len = 0;
-  fields.forEach((field, i) => {
-    const weight = SECTION_FIELDS[i]?.weight ?? 1;
-    for (const token of tokens(field)) {
-      terms.set(token, (terms.get(token) ?? 0) + weight);
-      len += 1;
-    }
-  });
-  return { terms, len };
-}
 
 /** Reads a SQLite varint (FTS5's format) at `at`: its value and the offset after it. */
 function varint(bytes: Uint8Array, at: number): [number, number] {
@@ -109,9 +89,9 @@ export interface ChampionRow {
 }
 
 /**
- * The champion lists of a library index file: kept on every write (inside the writer's
- * transaction), built from the FTS5 index itself on the first writable open of a file that has
- * none, read by queries.
+ * The champion lists of a library index file: kept in step with every write (its sections
+ * pending until the next merge, inside the writer's transactions), built from the FTS5 index
+ * itself on the first writable open of a file that has none, read by queries.
  */
 export class ChampionLists {
   /** Rows a query reads per term. */
@@ -159,9 +139,9 @@ export class ChampionLists {
 
   /**
    * Adds a document's sections to the lists their terms make; inside the writer's transaction.
-   * The rows go to the pending table (small, its pages cached) and are merged into the lists
-   * once the backlog reaches `mergeSections` (see {@link merge}): a write no longer touches one page
-   * of each of its terms' lists, spread over the file.
+   * The sections go to the pending FTS5 table and are merged into the lists once the backlog
+   * reaches `mergeSections` (see {@link merge}): a write no longer touches one page of each of
+   * its terms' lists, spread over the file.
    */
   add(sections: ReadonlyArray<{ id: number; fields: readonly string[] }>): void {
     const first = sections[0];
@@ -251,7 +231,7 @@ export class ChampionLists {
     if (this.backlog() >= this.mergeSections) this.merge();
   }
 
-  /** Rows written or removed since the last merge. */
+  /** Sections written or removed since the last merge. */
   backlog(): number {
     const row = this.sql("SELECT value FROM library_meta WHERE key = 'champion_backlog'").raw(true).get() as
       | unknown[]
@@ -283,8 +263,8 @@ export class ChampionLists {
 
   /**
    * The pending terms without a list that the index now holds in more than `listRows` rows: a
-   * merge builds their lists from the index. A rare term has none (a query has FTS5 score its few
-   * rows), so a merge reads and writes the rows of common terms only. One vocabulary seek per
+   * merge builds their lists from the index. A rare term has none (a query reads its few rows
+   * whole), so a merge reads and writes the rows of common terms only. One vocabulary seek per
    * pending term without a list (its cost follows that term's rows, few for a rare term).
    */
   private newlyCommon(): string[] {
