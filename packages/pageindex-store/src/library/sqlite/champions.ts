@@ -305,6 +305,9 @@ export class ChampionLists {
        DELETE FROM temp.champion_touched;
        INSERT INTO temp.champion_touched SELECT a FROM temp.champion_counts;`,
     );
+    // One segment: the merge then seeks each term once, not once per segment (a segment a write
+    // transaction; measured 7.3 → 2.3 s staging 20,000 sections at 100,000 documents).
+    this.pending?.optimize();
     const common = this.newlyCommon();
     this.stagePending();
     // The lists' floors stay as they were until the end (see stagePending).

@@ -98,6 +98,11 @@ export class PendingRows {
     return instanceRows(this.sql, "temp.champion_pending_instances", term, limit);
   }
 
+  /** Merges the table's segments into one (FTS5's optimize); inside the writer's transaction. */
+  optimize(): void {
+    this.sql("INSERT INTO champion_pending (champion_pending) VALUES ('optimize')").run();
+  }
+
   /** Empties the table (after a merge); inside the writer's transaction. */
   clear(): void {
     this.sql("INSERT INTO champion_pending (champion_pending) VALUES ('delete-all')").run();
