@@ -5,8 +5,9 @@
  * of their rarest terms.
  */
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { libraryEntry } from "../src/library/entry.js";
+import { ChampionLists } from "../src/library/sqlite/champions.js";
 import { openConnection } from "../src/library/sqlite/open.js";
 import { LIBRARY_FILE, SqliteLibraryIndex } from "../src/library/sqlite/sqlite-library-index.js";
 import type { LibraryEntry } from "../src/library/types.js";
@@ -34,32 +35,85 @@ function wordy(docId: string, version: number, word: string, sections: number): 
 }
 
 describe("SqliteLibraryIndex: champion lists", () => {
-  it("stay the best rows of each term after puts, replaces, removes and a reopen", async () => {
+  it.each([
+    ["merged by every write", 1],
+    ["pending until close", 1_000_000],
+  ])(
+    "stay the best rows of each term after puts, replaces, removes and a reopen (%s)",
+    async (_name, mergeSections) => {
+      const dir = await folder();
+      const file = join(dir, LIBRARY_FILE);
+      const options = { championRows: PER_TERM, championMergeSections: mergeSections };
+      let index = await SqliteLibraryIndex.open(dir, options);
+      const held = new Map<string, LibraryEntry>();
+      const put = async (entries: LibraryEntry[]) => {
+        await index.putDocuments(entries);
+        for (const e of entries) held.set(e.card.docId, e);
+        await expectChampionsAgree(file, [...held.values()], PER_TERM);
+      };
+      await put(Array.from({ length: 8 }, (_, i) => wordy(`doc-${i}`, 1, "sprocket", 1 + (i % 3))));
+      await put([wordy("doc-1", 2, "sprocket", 4), wordy("doc-5", 2, "ratchet", 2)]);
+      // Removing the best rows of a list leaves fewer than PER_TERM: it is rebuilt from the index.
+      for (const docId of ["doc-2", "doc-4", "doc-7", "doc-1"]) {
+        await index.removeDocument(docId);
+        held.delete(docId);
+        await expectChampionsAgree(file, [...held.values()], PER_TERM);
+      }
+      await put([wordy("doc-9", 1, "sprocket", 3)]);
+      await index.close();
+      index = await SqliteLibraryIndex.open(dir, options);
+      await expectChampionsAgree(file, [...held.values()], PER_TERM);
+      // Every document gone: no list is left.
+      for (const docId of [...held.keys()]) await index.removeDocument(docId);
+      await expectChampionsAgree(file, [], PER_TERM);
+      await index.close();
+    },
+  );
+
+  it("answers the same once its backlog is merged, or as without lists while a list is short", async () => {
+    // The same writes to an index with lists and a backlog, and to one without lists.
+    // Lists of 2 rows (4 kept); "sprocket" is in most sections, "ratchet" in a few.
+    const shape = { singleTermRows: 4, candidateRows: 6 };
     const dir = await folder();
-    const file = join(dir, LIBRARY_FILE);
-    let index = await SqliteLibraryIndex.open(dir, { championRows: PER_TERM });
-    const held = new Map<string, LibraryEntry>();
-    const put = async (entries: LibraryEntry[]) => {
-      await index.putDocuments(entries);
-      for (const e of entries) held.set(e.card.docId, e);
-      await expectChampionsAgree(file, [...held.values()], PER_TERM);
-    };
-    await put(Array.from({ length: 8 }, (_, i) => wordy(`doc-${i}`, 1, "sprocket", 1 + (i % 3))));
-    await put([wordy("doc-1", 2, "sprocket", 4), wordy("doc-5", 2, "ratchet", 2)]);
-    // Removing the best rows of a list leaves fewer than PER_TERM: it is rebuilt from the index.
-    for (const docId of ["doc-2", "doc-4", "doc-7", "doc-1"]) {
-      await index.removeDocument(docId);
-      held.delete(docId);
-      await expectChampionsAgree(file, [...held.values()], PER_TERM);
+    const options = { ...shape, championRows: 2, championMergeSections: 1_000_000 };
+    let lists = await SqliteLibraryIndex.open(dir, { ...options, championMergeSections: 1 });
+    const plain = await SqliteLibraryIndex.open(await folder(), shape);
+    const docs = Array.from({ length: 10 }, (_, i) => wordy(`doc-${i}`, i, "sprocket", 1 + (i % 4)));
+    for (const index of [lists, plain]) await index.putDocuments(docs);
+    await lists.close();
+    lists = await SqliteLibraryIndex.open(dir, options);
+    for (const index of [lists, plain])
+      await index.putDocuments([wordy("doc-10", 1, "ratchet", 3), wordy("doc-11", 2, "sprocket", 2)]);
+    // The best "sprocket" rows leave: its list keeps fewer than 2 above its floor until a merge.
+    for (const { docId } of await plain.searchLibrary("sprocket", { limit: 6 }))
+      for (const index of [lists, plain]) await index.removeDocument(docId);
+    const queries = ["sprocket", "sprocket ratchet", "ratchet gears", "sprocket notes gears", "notes"];
+    const read = vi.spyOn(ChampionLists.prototype, "best");
+    const short = new Set<string>();
+    const before = new Map<string, unknown>();
+    for (const query of queries) {
+      read.mockClear();
+      before.set(query, await lists.searchLibrary(query, { limit: 5 }));
+      if (read.mock.results.some((r) => r.value === undefined)) short.add(query);
     }
-    await put([wordy("doc-9", 1, "sprocket", 3)]);
-    await index.close();
-    index = await SqliteLibraryIndex.open(dir, { championRows: PER_TERM });
-    await expectChampionsAgree(file, [...held.values()], PER_TERM);
-    // Every document gone: no list is left.
-    for (const docId of [...held.keys()]) await index.removeDocument(docId);
-    await expectChampionsAgree(file, [], PER_TERM);
-    await index.close();
+    read.mockRestore();
+    expect([...short]).toContain("sprocket");
+    expect(short.size).toBeLessThan(queries.length);
+    // A writer's close merges the backlog.
+    await lists.close();
+    const db = await openConnection(join(dir, LIBRARY_FILE), true);
+    expect(db.prepare("SELECT count(*) FROM champion_pending").raw(true).get()).toEqual([0]);
+    expect(db.prepare("SELECT count(*) FROM champion_gone").raw(true).get()).toEqual([0]);
+    db.close();
+    lists = await SqliteLibraryIndex.open(dir, options);
+    for (const query of queries) {
+      const expected = short.has(query)
+        ? plain.searchLibrary(query, { limit: 5 })
+        : lists.searchLibrary(query, { limit: 5 });
+      expect(before.get(query), query).toEqual(await expected);
+    }
+    await lists.close();
+    await plain.close();
   });
 
   it("ranks the answer first when a common term has more rows than its list", async () => {

@@ -45,6 +45,21 @@ export function sectionOwner(id: number): { doc: number; backMatter: boolean } {
 }
 
 /**
+ * The champion lists' backlog (see `ChampionLists.merge`): `champion_pending`, an FTS5 table,
+ * holds every section written since the last merge (see pending.ts; read beside the lists, so a
+ * write adds to this small index only);
+ * `champion_gone` the documents removed since, whose rows are still in the lists or pending
+ * (queries skip them; their row ids are not given again before the merge).
+ */
+export const CHAMPION_BACKLOG_SCHEMA = `
+CREATE VIRTUAL TABLE IF NOT EXISTS champion_pending USING fts5 (
+  ${SECTION_FIELDS.map((f) => f.name).join(", ")}, ${FTS_OPTIONS}
+);
+CREATE TABLE IF NOT EXISTS champion_gone (doc INTEGER PRIMARY KEY);
+INSERT OR IGNORE INTO library_meta (key, value) VALUES ('champion_backlog', '0');
+`;
+
+/**
  * The champion lists' tables (see champions.ts; created when absent). `champions` holds each
  * list (its key in reverse is best first: impact, then the later row);
  * `champion_terms` how many rows each list holds, whether they are every row of the term, and
@@ -69,7 +84,7 @@ CREATE TABLE IF NOT EXISTS champion_terms (
   floor_id INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS section_lengths (id INTEGER PRIMARY KEY, len INTEGER NOT NULL);
-`;
+${CHAMPION_BACKLOG_SCHEMA}`;
 
 /** The tables of a library index file (created when absent). */
 export const SCHEMA = `
