@@ -2,7 +2,7 @@
  * The PostgreSQL library index's champion lists (per term, its best sections by the term's own
  * ts_rank): kept in step with the sections on every write path, built from the stored rows on
  * the first open asking for them, and read by library-wide queries in place of every row of
- * their rarest terms.
+ * their rarest terms; the node counts kept beside them.
  */
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
@@ -64,7 +64,8 @@ async function expectListsAgree(schema: string): Promise<void> {
       `SELECT term, doc_id, node_id, rank FROM ${s}.library_champions ORDER BY term, rank DESC, doc_id, node_id`,
     );
     const lists = new Map<string, Row[]>();
-    for (const r of kept) lists.set(r.term, [...(lists.get(r.term) ?? []), [r.doc_id, r.node_id, Number(r.rank)]]);
+    for (const r of kept)
+      lists.set(r.term, [...(lists.get(r.term) ?? []), [r.doc_id, r.node_id, Number(r.rank)]]);
     const { rows: terms } = await client.query(
       `SELECT term, kept, complete, floor_doc, floor_node FROM ${s}.library_champion_terms WHERE term <> ''`,
     );
@@ -80,6 +81,14 @@ async function expectListsAgree(schema: string): Promise<void> {
       expect(t.complete, t.term).toBe(list.length === all.length);
       expect([t.floor_doc, t.floor_node], t.term).toEqual(list.at(-1)?.slice(0, 2));
     }
+    // The node counts kept with the lists: one per card, its nodeCount.
+    const counts = async (sql: string) =>
+      (await client.query(sql)).rows.map((r) => [r.doc_id, Number(r.nodes)]);
+    expect(await counts(`SELECT doc_id, nodes FROM ${s}.library_node_counts ORDER BY doc_id`)).toEqual(
+      await counts(
+        `SELECT doc_id, (card->>'nodeCount')::int AS nodes FROM ${s}.library_cards ORDER BY doc_id`,
+      ),
+    );
   } finally {
     await client.end();
   }
@@ -101,7 +110,9 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
   it("stay the best rows of each term after puts, replaces, removes and a reopen", async () => {
     const schema = newSchema();
     let index = await open(schema, { championRows: PER_TERM });
-    await index.putDocuments(Array.from({ length: 8 }, (_, i) => wordy(`doc-${i}`, 1, "sprocket", 1 + (i % 3))));
+    await index.putDocuments(
+      Array.from({ length: 8 }, (_, i) => wordy(`doc-${i}`, 1, "sprocket", 1 + (i % 3))),
+    );
     await expectListsAgree(schema);
     await index.putDocuments([wordy("doc-1", 2, "sprocket", 4), wordy("doc-5", 2, "ratchet", 2)]);
     await expectListsAgree(schema);
@@ -178,7 +189,9 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
 
   it("are built from the stored rows on the first open asking for them, and kept by every writer", async () => {
     const schema = newSchema();
-    const entries = Array.from({ length: 6 }, (_, i) => wordy(`doc-${i}`, i, i % 2 ? "sprocket" : "ratchet", 2));
+    const entries = Array.from({ length: 6 }, (_, i) =>
+      wordy(`doc-${i}`, i, i % 2 ? "sprocket" : "ratchet", 2),
+    );
     // Without asking, a library has no lists (what an earlier release wrote too).
     const first = await open(schema, { singleTermRows: 2, candidateRows: 4 });
     await first.putDocuments(entries);

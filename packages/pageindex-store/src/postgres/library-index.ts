@@ -42,6 +42,7 @@ import {
   withOpenedPool,
 } from "./connection.js";
 import { type ChampionRow, championTables, PostgresChampionLists } from "./library-champions.js";
+import { PostgresNodeCounts } from "./library-node-counts.js";
 import { type LibraryRows, libraryRows } from "./library-rows.js";
 import { ensureLibraryTables, type LibraryTables } from "./library-schema.js";
 import { anyOf, atLeast, CARD_RANK_WEIGHTS, lexeme, SECTION_RANK_WEIGHTS } from "./library-vectors.js";
@@ -213,6 +214,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
   private readonly writeBatchDocs: number;
   /** The champion lists, when the library has them. */
   private readonly champions: PostgresChampionLists | undefined;
+  /** Node counts in a table of their own, built with the champion lists. */
+  private readonly nodeCountTable: PostgresNodeCounts | undefined;
   private owned = false;
 
   private constructor(
@@ -221,8 +224,10 @@ export class PostgresLibraryIndex implements LibraryIndex {
     schema: string,
     options: PostgresLibraryIndexOptions,
     listRows: number | undefined,
+    nodeCounts: PostgresNodeCounts | undefined,
   ) {
     this.pool = pool;
+    this.nodeCountTable = nodeCounts;
     this.champions =
       listRows === undefined
         ? undefined
@@ -244,6 +249,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     const timeout = Math.max(0, options.commandTimeoutMs ?? DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS);
     const tables = await ensureLibraryTables(pool, schema, timeout);
     const lists = championTables(schema);
+    const nodeCounts = new PostgresNodeCounts(`${schema}.library_node_counts`, tables);
     let listRows = await guarded("library open", timeout, () => PostgresChampionLists.listRows(pool, lists));
     if (listRows === undefined && options.championRows !== undefined) {
       const asked = Math.max(1, Math.floor(options.championRows));
@@ -253,10 +259,21 @@ export class PostgresLibraryIndex implements LibraryIndex {
         const built = await PostgresChampionLists.listRows(db, lists);
         if (built !== undefined) return built;
         await PostgresChampionLists.build(db, lists, tables, asked);
+        await nodeCounts.build(db);
         return asked;
       });
     }
-    return new PostgresLibraryIndex(pool, tables, schema, options, listRows);
+    const counted = await guarded("library open", timeout, () =>
+      PostgresNodeCounts.present(pool, nodeCounts.table),
+    );
+    return new PostgresLibraryIndex(
+      pool,
+      tables,
+      schema,
+      options,
+      listRows,
+      counted ? nodeCounts : undefined,
+    );
   }
 
   /**
@@ -429,6 +446,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     }
     // After the sections and their term counts: a list refilled here reads what is left.
     await this.champions?.remove(db, indexed);
+    await this.nodeCountTable?.remove(db, indexed);
   }
 
   private async insertRows(db: PostgresQueryable, rows: LibraryRows): Promise<void> {
@@ -453,6 +471,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     );
     await this.addTermCounts(db, rows.counts);
     await this.champions?.add(db, rows.cards[0] as string[]);
+    await this.nodeCountTable?.copy(db, rows.cards[0] as string[]);
   }
 
   // ---- reading ---------------------------------------------------------------------------
@@ -868,6 +887,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
   /** Node counts (the length prior of `rankDocuments`) of the given documents. */
   private async nodeCounts(db: PostgresQueryable, docIds: readonly string[]): Promise<Map<string, number>> {
     if (docIds.length === 0) return new Map();
+    if (this.nodeCountTable) return this.nodeCountTable.read(db, docIds);
     const { rows } = await db.query(
       `SELECT doc_id, (card->>'nodeCount')::int AS nodes FROM ${this.tables.cards} WHERE doc_id = ANY($1::text[])`,
       [docIds],
