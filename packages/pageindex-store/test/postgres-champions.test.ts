@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { PostgresLibraryIndex } from "../src/index.js";
 import { libraryEntry } from "../src/library/entry.js";
 import type { LibraryEntry } from "../src/library/types.js";
-import { SECTION_RANK_WEIGHTS } from "../src/postgres/library-vectors.js";
+import { CARD_RANK_WEIGHTS, SECTION_RANK_WEIGHTS } from "../src/postgres/library-vectors.js";
 import { dropSchema, POSTGRES_URL, postgresReachable, testSchema } from "./helpers/postgres.js";
 import { libraryTree } from "./library.behaviour.js";
 
@@ -47,10 +47,41 @@ async function expectListsAgree(schema: string): Promise<void> {
   await client.connect();
   try {
     const s = `"${schema}"`;
+    // The sections' lists, and the cards' (a card's node is '').
+    for (const kind of [
+      {
+        lists: "library_champion",
+        table: "library_sections",
+        node: "s.node_id",
+        weights: SECTION_RANK_WEIGHTS,
+      },
+      { lists: "library_card_champion", table: "library_cards", node: "''", weights: CARD_RANK_WEIGHTS },
+    ])
+      await expectKindAgrees(client, s, kind);
+    // The node counts kept with the lists: one per card, its nodeCount.
+    const counts = async (sql: string) =>
+      (await client.query(sql)).rows.map((r) => [r.doc_id, Number(r.nodes)]);
+    expect(await counts(`SELECT doc_id, nodes FROM ${s}.library_node_counts ORDER BY doc_id`)).toEqual(
+      await counts(
+        `SELECT doc_id, (card->>'nodeCount')::int AS nodes FROM ${s}.library_cards ORDER BY doc_id`,
+      ),
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+/** One kind of lists (sections' or cards') against the rows of its table. */
+async function expectKindAgrees(
+  client: pg.Client,
+  s: string,
+  kind: { lists: string; table: string; node: string; weights: string },
+): Promise<void> {
+  {
     const { rows: postings } = await client.query(
-      `SELECT u.lexeme AS term, s.doc_id, s.node_id,
-              ts_rank('${SECTION_RANK_WEIGHTS}', s.tsv, ('''' || u.lexeme || '''')::tsquery, 0) AS rank
-       FROM ${s}.library_sections s, unnest(s.tsv) AS u`,
+      `SELECT u.lexeme AS term, s.doc_id, ${kind.node} AS node_id,
+              ts_rank('${kind.weights}', s.tsv, ('''' || u.lexeme || '''')::tsquery, 0) AS rank
+       FROM ${s}.${kind.table} s, unnest(s.tsv) AS u`,
     );
     const expected = new Map<string, Row[]>();
     for (const p of postings) {
@@ -61,13 +92,13 @@ async function expectListsAgree(schema: string): Promise<void> {
     for (const list of expected.values())
       list.sort((a, b) => b[2] - a[2] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1));
     const { rows: kept } = await client.query(
-      `SELECT term, doc_id, node_id, rank FROM ${s}.library_champions ORDER BY term, rank DESC, doc_id, node_id`,
+      `SELECT term, doc_id, node_id, rank FROM ${s}.${kind.lists}s ORDER BY term, rank DESC, doc_id, node_id`,
     );
     const lists = new Map<string, Row[]>();
     for (const r of kept)
       lists.set(r.term, [...(lists.get(r.term) ?? []), [r.doc_id, r.node_id, Number(r.rank)]]);
     const { rows: terms } = await client.query(
-      `SELECT term, kept, complete, floor_doc, floor_node FROM ${s}.library_champion_terms WHERE term <> ''`,
+      `SELECT term, kept, complete, floor_doc, floor_node FROM ${s}.${kind.lists}_terms WHERE term <> ''`,
     );
     expect(new Set(terms.map((t) => t.term))).toEqual(new Set(expected.keys()));
     expect(new Set(lists.keys())).toEqual(new Set(expected.keys()));
@@ -81,16 +112,6 @@ async function expectListsAgree(schema: string): Promise<void> {
       expect(t.complete, t.term).toBe(list.length === all.length);
       expect([t.floor_doc, t.floor_node], t.term).toEqual(list.at(-1)?.slice(0, 2));
     }
-    // The node counts kept with the lists: one per card, its nodeCount.
-    const counts = async (sql: string) =>
-      (await client.query(sql)).rows.map((r) => [r.doc_id, Number(r.nodes)]);
-    expect(await counts(`SELECT doc_id, nodes FROM ${s}.library_node_counts ORDER BY doc_id`)).toEqual(
-      await counts(
-        `SELECT doc_id, (card->>'nodeCount')::int AS nodes FROM ${s}.library_cards ORDER BY doc_id`,
-      ),
-    );
-  } finally {
-    await client.end();
   }
 }
 
@@ -166,8 +187,9 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
       const two = await lists.searchLibrary("sprocket widget", { limit: 5 });
       expect(two[0]?.docId).toBe("answer");
       expect(two[0]?.sections[0]?.title).toBe("Sprocket");
-      // Then the documents of widget's 2 best rows (its list read up to PER_TERM).
-      expect(two.map((h) => h.docId)).toEqual(["answer", "common-00", "common-01"]);
+      // Then the documents of widget's 2 best rows (its list read up to PER_TERM); documents
+      // found by their card alone (the cards' lists) come after them.
+      expect(two.slice(0, 3).map((h) => h.docId)).toEqual(["answer", "common-00", "common-01"]);
       // A list's row scores as the ranking scores it: the same hits, to the bit, as scoring every
       // row (the same library read without lists, with budgets holding all its rows).
       const everything = await open(without);
@@ -195,23 +217,33 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
     // Without asking, a library has no lists (what an earlier release wrote too).
     const first = await open(schema, { singleTermRows: 2, candidateRows: 4 });
     await first.putDocuments(entries);
-    const before = await first.searchLibrary("sprocket ratchet gears", { limit: 5 });
+    const question = "sprocket ratchet gears";
+    const before = await first.searchSections(question, { limit: 5 });
+    const [beforeBest] = await first.searchLibrary(question, { limit: 5 });
     await first.close();
     const client = new pg.Client({ connectionString: POSTGRES_URL });
     await client.connect();
     const tables = async () =>
       (
         await client.query(
-          "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_name LIKE 'library_champion%' ORDER BY 1",
+          "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_name LIKE 'library_%champion%' ORDER BY 1",
           [schema],
         )
       ).rows.map((r) => r.table_name);
     try {
       expect(await tables()).toEqual([]);
       const migrated = await open(schema, { championRows: PER_TERM, singleTermRows: 2, candidateRows: 4 });
-      expect(await tables()).toEqual(["library_champion_terms", "library_champions"]);
+      expect(await tables()).toEqual([
+        "library_card_champion_terms",
+        "library_card_champions",
+        "library_champion_terms",
+        "library_champions",
+      ]);
       await expectListsAgree(schema);
-      expect(await migrated.searchLibrary("sprocket ratchet gears", { limit: 5 })).toEqual(before);
+      // The sections rank as before; so does the best document (the cards' lists may add
+      // documents found by their card alone below it).
+      expect(await migrated.searchSections(question, { limit: 5 })).toEqual(before);
+      expect((await migrated.searchLibrary(question, { limit: 5 }))[0]).toEqual(beforeBest);
       await migrated.close();
       // A writer that does not ask keeps them in step all the same.
       const later = await open(schema);

@@ -10,20 +10,49 @@
 import { CHAMPIONS } from "../library/sqlite/champions.js";
 import type { PostgresQueryable } from "./connection.js";
 import type { LibraryTables } from "./library-schema.js";
-import { SECTION_RANK_WEIGHTS } from "./library-vectors.js";
+import { CARD_RANK_WEIGHTS, SECTION_RANK_WEIGHTS } from "./library-vectors.js";
 
 export { CHAMPIONS };
 
-/** Table names of the champion lists inside the library's (quoted) schema. */
+/** Table names of one kind of champion lists inside the library's (quoted) schema. */
 export interface ChampionTables {
-  /** One row per (term, section) kept: the term's `ts_rank` in the section. */
+  /** One row per (term, row) kept: the term's `ts_rank` in the row. */
   rows: string;
   /** One row per term with a list: its size, whether it holds every row of the term, its last row. */
   terms: string;
 }
 
-export function championTables(schema: string): ChampionTables {
-  return { rows: `${schema}.library_champions`, terms: `${schema}.library_champion_terms` };
+/** What a kind of lists ranks: sections, or document cards (a card's node is '', never back matter). */
+export interface ChampionSource {
+  kind: "sections" | "cards";
+  /** The ranked table (alias `s`). */
+  table: string;
+  /** ts_rank's weights, as the ranking reads that table. */
+  weights: string;
+  node: string;
+  backMatter: string;
+}
+
+/** The lists of sections, or of cards, of a library (`schema` quoted). */
+export function championSource(
+  schema: string,
+  library: LibraryTables,
+  kind: "sections" | "cards",
+): { tables: ChampionTables; source: ChampionSource } {
+  const prefix = kind === "sections" ? "library_champion" : "library_card_champion";
+  return {
+    tables: { rows: `${schema}.${prefix}s`, terms: `${schema}.${prefix}_terms` },
+    source:
+      kind === "sections"
+        ? {
+            kind,
+            table: library.sections,
+            weights: SECTION_RANK_WEIGHTS,
+            node: "s.node_id",
+            backMatter: "s.back_matter",
+          }
+        : { kind, table: library.cards, weights: CARD_RANK_WEIGHTS, node: "''", backMatter: "false" },
+  };
 }
 
 /** A list's row read by a query: the section and the term's `ts_rank` in it (float4, as ts_rank returns). */
@@ -40,9 +69,9 @@ export interface ChampionRow {
 const termQuery = (column: string) =>
   `('''' || replace(replace(${column}, '\\', '\\\\'), '''', '''''') || '''')::tsquery`;
 
-/** The term's weighted frequency in a section, exactly as the ranking's `ts_rank` computes it. */
-const rankOf = (tsv: string, column: string) =>
-  `ts_rank('${SECTION_RANK_WEIGHTS}', ${tsv}, ${termQuery(column)}, 0)`;
+/** The term's weighted frequency in a row, exactly as the ranking's `ts_rank` computes it. */
+const rankOf = (source: ChampionSource, column: string) =>
+  `ts_rank('${source.weights}', s.tsv, ${termQuery(column)}, 0)`;
 
 /** Order of a list: best rank first, then document order (as `bySectionScore` breaks ties). */
 const LIST_ORDER = "rank DESC, doc_id, node_id";
@@ -59,6 +88,7 @@ export class PostgresChampionLists {
 
   constructor(
     readonly tables: ChampionTables,
+    private readonly source: ChampionSource,
     private readonly library: LibraryTables,
     listRows: number,
     perTerm?: number,
@@ -82,10 +112,12 @@ export class PostgresChampionLists {
   static async build(
     db: PostgresQueryable,
     tables: ChampionTables,
+    source: ChampionSource,
     library: LibraryTables,
     listRows: number,
   ): Promise<void> {
-    const lists = new PostgresChampionLists(tables, library, listRows);
+    const lists = new PostgresChampionLists(tables, source, library, listRows);
+    const prefix = tables.rows.slice(tables.rows.lastIndexOf(".") + 1);
     await db.query(`CREATE TABLE IF NOT EXISTS ${tables.rows} (
       term text COLLATE "C" NOT NULL,
       rank real NOT NULL,
@@ -107,19 +139,19 @@ export class PostgresChampionLists {
        SELECT term, rank, doc_id, node_id, back_matter FROM (
          SELECT term, rank, doc_id, node_id, back_matter,
                 row_number() OVER (PARTITION BY term ORDER BY ${LIST_ORDER}) AS place
-         FROM (SELECT u.lexeme AS term, ${rankOf("s.tsv", "u.lexeme")} AS rank, s.doc_id, s.node_id, s.back_matter
-               FROM ${library.sections} s, unnest(s.tsv) AS u) postings) ranked
+         FROM (SELECT u.lexeme AS term, ${rankOf(source, "u.lexeme")} AS rank, s.doc_id, ${source.node} AS node_id, ${source.backMatter} AS back_matter
+               FROM ${source.table} s, unnest(s.tsv) AS u) postings) ranked
        WHERE place <= $1
        ORDER BY term, ${LIST_ORDER}`,
       [lists.kept],
     );
     await db.query(
-      `CREATE INDEX IF NOT EXISTS library_champions_list ON ${tables.rows} (term, rank DESC, doc_id, node_id) INCLUDE (back_matter)`,
+      `CREATE INDEX IF NOT EXISTS ${prefix}_list ON ${tables.rows} (term, rank DESC, doc_id, node_id) INCLUDE (back_matter)`,
     );
-    await db.query(`CREATE INDEX IF NOT EXISTS library_champions_doc ON ${tables.rows} (doc_id)`);
+    await db.query(`CREATE INDEX IF NOT EXISTS ${prefix}_doc ON ${tables.rows} (doc_id)`);
     await db.query(
       `INSERT INTO ${tables.terms} (term, kept, complete)
-       SELECT c.term, count(*), count(*) >= coalesce(max(t.sections), 0) FROM ${tables.rows} c
+       SELECT c.term, count(*), count(*) >= coalesce(max(t.${source.kind}), 0) FROM ${tables.rows} c
        LEFT JOIN ${library.terms} t ON t.term = c.term GROUP BY c.term`,
     );
     await lists.refloor(db, undefined);
@@ -150,8 +182,8 @@ export class PostgresChampionLists {
     const t = this.tables;
     const { rows } = await db.query(
       `WITH fresh AS (
-         SELECT u.lexeme AS term, ${rankOf("s.tsv", "u.lexeme")} AS rank, s.doc_id, s.node_id, s.back_matter
-         FROM ${this.library.sections} s, unnest(s.tsv) AS u WHERE s.doc_id = ANY($1::text[]))
+         SELECT u.lexeme AS term, ${rankOf(this.source, "u.lexeme")} AS rank, s.doc_id, ${this.source.node} AS node_id, ${this.source.backMatter} AS back_matter
+         FROM ${this.source.table} s, unnest(s.tsv) AS u WHERE s.doc_id = ANY($1::text[]))
        INSERT INTO ${t.rows} (term, rank, doc_id, node_id, back_matter)
        SELECT f.term, f.rank, f.doc_id, f.node_id, f.back_matter FROM fresh f
        LEFT JOIN ${t.terms} m ON m.term = f.term
@@ -222,13 +254,13 @@ export class PostgresChampionLists {
       `INSERT INTO ${t.rows} (term, rank, doc_id, node_id, back_matter)
        SELECT x.term, l.rank, l.doc_id, l.node_id, l.back_matter FROM unnest($1::text[]) AS x(term)
        CROSS JOIN LATERAL (
-         SELECT ${rankOf("s.tsv", "x.term")} AS rank, s.doc_id, s.node_id, s.back_matter
-         FROM ${this.library.sections} s WHERE s.tsv @@ ${termQuery("x.term")}
+         SELECT ${rankOf(this.source, "x.term")} AS rank, s.doc_id, ${this.source.node} AS node_id, ${this.source.backMatter} AS back_matter
+         FROM ${this.source.table} s WHERE s.tsv @@ ${termQuery("x.term")}
          ORDER BY ${LIST_ORDER} LIMIT $2) l`,
       [[...terms], this.kept],
     );
     await db.query(
-      `UPDATE ${t.terms} m SET kept = coalesce(c.n, 0), complete = coalesce(c.n, 0) >= coalesce(f.sections, 0)
+      `UPDATE ${t.terms} m SET kept = coalesce(c.n, 0), complete = coalesce(c.n, 0) >= coalesce(f.${this.source.kind}, 0)
        FROM unnest($1::text[]) AS x(term)
        LEFT JOIN (SELECT term, count(*)::int AS n FROM ${t.rows} WHERE term = ANY($1::text[]) GROUP BY term) c ON c.term = x.term
        LEFT JOIN ${this.library.terms} f ON f.term = x.term

@@ -41,7 +41,7 @@ import {
   quotedSchema,
   withOpenedPool,
 } from "./connection.js";
-import { type ChampionRow, championTables, PostgresChampionLists } from "./library-champions.js";
+import { championSource, PostgresChampionLists } from "./library-champions.js";
 import { PostgresNodeCounts } from "./library-node-counts.js";
 import { type LibraryRows, libraryRows } from "./library-rows.js";
 import { ensureLibraryTables, type LibraryTables } from "./library-schema.js";
@@ -214,6 +214,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
   private readonly writeBatchDocs: number;
   /** The champion lists, when the library has them. */
   private readonly champions: PostgresChampionLists | undefined;
+  /** The cards' champion lists (built with the sections'), when the library has them. */
+  private readonly cardChampions: PostgresChampionLists | undefined;
   /** Node counts in a table of their own, built with the champion lists. */
   private readonly nodeCountTable: PostgresNodeCounts | undefined;
   private owned = false;
@@ -223,15 +225,19 @@ export class PostgresLibraryIndex implements LibraryIndex {
     tables: LibraryTables,
     schema: string,
     options: PostgresLibraryIndexOptions,
-    listRows: number | undefined,
+    listRows: { sections?: number | undefined; cards?: number | undefined },
     nodeCounts: PostgresNodeCounts | undefined,
   ) {
     this.pool = pool;
     this.nodeCountTable = nodeCounts;
-    this.champions =
-      listRows === undefined
-        ? undefined
-        : new PostgresChampionLists(championTables(schema), tables, listRows, options.championRows);
+    const lists = (kind: "sections" | "cards") => {
+      const rows = listRows[kind];
+      if (rows === undefined) return undefined;
+      const { tables: listTables, source } = championSource(schema, tables, kind);
+      return new PostgresChampionLists(listTables, source, tables, rows, options.championRows);
+    };
+    this.champions = lists("sections");
+    this.cardChampions = lists("cards");
     this.tables = tables;
     this.lockKey = `pageindex-library ${schema}`;
     this.commandTimeoutMs = Math.max(0, options.commandTimeoutMs ?? DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS);
@@ -248,20 +254,26 @@ export class PostgresLibraryIndex implements LibraryIndex {
     const schema = quotedSchema(options.schema);
     const timeout = Math.max(0, options.commandTimeoutMs ?? DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS);
     const tables = await ensureLibraryTables(pool, schema, timeout);
-    const lists = championTables(schema);
+    const sections = championSource(schema, tables, "sections");
+    const cards = championSource(schema, tables, "cards");
     const nodeCounts = new PostgresNodeCounts(`${schema}.library_node_counts`, tables);
-    let listRows = await guarded("library open", timeout, () => PostgresChampionLists.listRows(pool, lists));
-    if (listRows === undefined && options.championRows !== undefined) {
+    const present = () =>
+      guarded("library open", timeout, async () => ({
+        sections: await PostgresChampionLists.listRows(pool, sections.tables),
+        cards: await PostgresChampionLists.listRows(pool, cards.tables),
+      }));
+    let listRows = await present();
+    if (listRows.sections === undefined && options.championRows !== undefined) {
       const asked = Math.max(1, Math.floor(options.championRows));
-      listRows = await inTransaction(pool, "library champion lists", timeout, async (db) => {
+      await inTransaction(pool, "library champion lists", timeout, async (db) => {
         await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`pageindex-library ${schema}`]);
         // Another process may have built them while this one waited for the lock.
-        const built = await PostgresChampionLists.listRows(db, lists);
-        if (built !== undefined) return built;
-        await PostgresChampionLists.build(db, lists, tables, asked);
+        if ((await PostgresChampionLists.listRows(db, sections.tables)) !== undefined) return;
+        for (const kind of [sections, cards])
+          await PostgresChampionLists.build(db, kind.tables, kind.source, tables, asked);
         await nodeCounts.build(db);
-        return asked;
       });
+      listRows = await present();
     }
     const counted = await guarded("library open", timeout, () =>
       PostgresNodeCounts.present(pool, nodeCounts.table),
@@ -446,6 +458,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     }
     // After the sections and their term counts: a list refilled here reads what is left.
     await this.champions?.remove(db, indexed);
+    await this.cardChampions?.remove(db, indexed);
     await this.nodeCountTable?.remove(db, indexed);
   }
 
@@ -471,6 +484,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     );
     await this.addTermCounts(db, rows.counts);
     await this.champions?.add(db, rows.cards[0] as string[]);
+    await this.cardChampions?.add(db, rows.cards[0] as string[]);
     await this.nodeCountTable?.copy(db, rows.cards[0] as string[]);
   }
 
@@ -717,13 +731,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
   }
 
   /**
-   * Sections ranked from the champion lists, or undefined when they do not apply: the rows
-   * holding two of the query's terms (the GIN index intersects their posting lists), scored on
-   * every term, and the first `perTerm` rows of each term's list in place of the rarest terms'
-   * every section (each list's every row when no section holds two terms). A list's row outside
-   * the two-term rows holds one query term (of the co-occurring ones), so its score — that term's
-   * IDF weight × the saturated `ts_rank` the list keeps — is what `rankSql` computes for it. When
-   * rows holding two terms overflow `candidateRows`, `rankRows` chooses by three or more as before.
+   * Sections ranked from the champion lists, or undefined when they do not apply (see
+   * {@link PostgresLibraryIndex.listedRows}).
    */
   private async listedSections(
     db: PostgresQueryable,
@@ -731,9 +740,38 @@ export class PostgresLibraryIndex implements LibraryIndex {
     terms: readonly RankedTerm[],
     rows: number,
   ): Promise<RankedSection[] | undefined> {
-    const lists = this.champions;
+    const listed = await this.listedRows(
+      db,
+      this.champions,
+      { table: this.tables.sections, alias: "s", weights: SECTION_RANK_WEIGHTS },
+      terms,
+      rows,
+    );
+    return listed
+      ?.map((row) => ({ ...row, score: discounted(row.score, row.backMatter, query) }))
+      .filter((section) => section.score > 0)
+      .sort(bySectionScore)
+      .slice(0, rows);
+  }
+
+  /**
+   * Rows of a table ranked from its champion lists, or undefined when they do not apply: the rows
+   * holding two of the query's terms (the GIN index intersects their posting lists), scored on
+   * every term, and the first `perTerm` rows of each term's list in place of the rarest terms'
+   * every row (each list's every row when no row holds two terms). A list's row outside the
+   * two-term rows holds one query term (of the co-occurring ones), so its score — that term's IDF
+   * weight × the saturated `ts_rank` the list keeps — is what `rankSql` computes for it. When rows
+   * holding two terms overflow `candidateRows`, `rankRows` chooses by three or more as before;
+   * when every row holding a term fits the one-term budget, it reads them all (a small library).
+   */
+  private async listedRows(
+    db: PostgresQueryable,
+    lists: PostgresChampionLists | undefined,
+    target: { table: string; alias: "s" | "c"; weights: string },
+    terms: readonly RankedTerm[],
+    rows: number,
+  ): Promise<RankedSection[] | undefined> {
     if (!lists || terms.length === 0) return undefined;
-    // Every row holding a term fits the one-term budget: `rankRows` reads them all (a small library).
     if (terms.reduce((sum, t) => sum + t.rows, 0) <= Math.min(this.candidateRows, this.singleTermRows))
       return undefined;
     const several = cooccurringTerms(terms, 2);
@@ -741,16 +779,20 @@ export class PostgresLibraryIndex implements LibraryIndex {
     let perTerm = lists.kept;
     if (several.length > 0) {
       const params = new Params();
+      const columns =
+        target.alias === "s"
+          ? "s.doc_id, s.node_id, s.back_matter"
+          : "c.doc_id, '' AS node_id, false AS back_matter";
       const sql = this.rankSql(
-        this.tables.sections,
-        "s",
-        SECTION_RANK_WEIGHTS,
+        target.table,
+        target.alias,
+        target.weights,
         terms,
         [{ query: atLeast(2, several), rows: this.candidateRows + 1 }],
         params,
         "",
         rows,
-        "s.doc_id, s.node_id, s.back_matter",
+        columns,
       );
       cooccurring = (await db.query(sql, params.values)).rows;
       const holding = Number(cooccurring[0]?.found ?? 0);
@@ -759,7 +801,6 @@ export class PostgresLibraryIndex implements LibraryIndex {
     }
     const key = (docId: string, nodeId: string) => `${docId}\u0000${nodeId}`;
     const scored = new Map<string, RankedSection>();
-    const fromLists = new Map<string, ChampionRow & { score: number }>();
     for (const row of await lists.best(
       db,
       terms.map((t) => t.term),
@@ -769,32 +810,27 @@ export class PostgresLibraryIndex implements LibraryIndex {
       const tf = row.rank * TF_SCALE;
       // The order of operations of `rankSql`'s score, so equal rows score equal bits.
       const score = (weight * tf * SATURATION) / (tf + K1);
-      const seen = fromLists.get(key(row.docId, row.nodeId));
+      const seen = scored.get(key(row.docId, row.nodeId));
       if (seen) seen.score += score;
-      else fromLists.set(key(row.docId, row.nodeId), { ...row, score });
+      else
+        scored.set(key(row.docId, row.nodeId), {
+          docId: row.docId,
+          nodeId: row.nodeId,
+          backMatter: row.backMatter,
+          score,
+        });
     }
-    for (const [id, row] of fromLists)
-      scored.set(id, {
-        docId: row.docId,
-        nodeId: row.nodeId,
-        backMatter: row.backMatter,
-        score: discounted(row.score, row.backMatter, query),
-      });
     for (const row of cooccurring) {
-      const backMatter = row.back_matter as boolean;
       const docId = row.doc_id as string;
       const nodeId = row.node_id as string;
       scored.set(key(docId, nodeId), {
         docId,
         nodeId,
-        backMatter,
-        score: discounted(Number(row.score), backMatter, query),
+        backMatter: row.back_matter as boolean,
+        score: Number(row.score),
       });
     }
-    return [...scored.values()]
-      .filter((section) => section.score > 0)
-      .sort(bySectionScore)
-      .slice(0, rows);
+    return [...scored.values()];
   }
 
   /** The hits of ranked sections (their scores kept), their details read for those that have none. */
@@ -900,6 +936,20 @@ export class PostgresLibraryIndex implements LibraryIndex {
     terms: readonly RankedTerm[],
     options: { filter?: CatalogFilter; docIds?: readonly string[] },
   ): Promise<Map<string, number>> {
+    const libraryWide = !options.docIds && Object.keys(options.filter ?? {}).length === 0;
+    const listed = libraryWide
+      ? await this.listedRows(
+          db,
+          this.cardChampions,
+          { table: this.tables.cards, alias: "c", weights: CARD_RANK_WEIGHTS },
+          terms,
+          CARD_ROWS,
+        )
+      : undefined;
+    if (listed) {
+      const best = listed.filter((row) => row.score > 0).sort(bySectionScore);
+      return new Map(best.slice(0, CARD_ROWS).map((row) => [row.docId, row.score]));
+    }
     const rows = await this.rankRows(
       db,
       // A card only lifts a document its sections found: cards holding one term are not read
