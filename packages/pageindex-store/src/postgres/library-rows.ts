@@ -17,6 +17,9 @@ export interface LibraryRows {
 
 const columns = (n: number): unknown[][] => Array.from({ length: n }, () => []);
 
+/** Text as a PostgreSQL text column takes it: without NUL characters (a PDF's text may hold them). */
+const pgText = (value: string): string => value.replaceAll("\u0000", "");
+
 function push(target: unknown[][], values: readonly unknown[]): void {
   values.forEach((value, i) => {
     target[i]?.push(value);
@@ -48,14 +51,14 @@ export function libraryRows(entries: readonly LibraryEntry[]): LibraryRows {
       const facet: [string, string] = [key.toLowerCase(), value.trim().toLowerCase()];
       facets.set(facet.join("\u0001"), facet);
     }
-    for (const [key, value] of facets.values()) push(rows.facets, [key, value, card.docId]);
+    for (const [key, value] of facets.values()) push(rows.facets, [key, pgText(value), card.docId]);
     for (const s of sections) {
       const section = sectionVector(s);
       count(section.terms, 0);
       push(rows.sections, [
         card.docId,
         s.nodeId,
-        s.title,
+        pgText(s.title),
         JSON.stringify(s.ancestors),
         s.level,
         s.startPage ?? null,
@@ -63,7 +66,7 @@ export function libraryRows(entries: readonly LibraryEntry[]): LibraryRows {
         s.startLine ?? null,
         s.endLine ?? null,
         s.backMatter,
-        summaryLine(s.summary),
+        pgText(summaryLine(s.summary)),
         section.literal,
       ]);
     }
