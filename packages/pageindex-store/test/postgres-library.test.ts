@@ -158,6 +158,9 @@ describe.skipIf(!available)("PostgresLibraryIndex writes", () => {
       const [hit] = await index.searchSections("walrus export");
       expect(hit?.docId).toBe("pdf-nul");
       expect(hit?.title).toBe("Figure export");
+      // The card's JSON too: json operators (its node count) refuse an escaped NUL.
+      const [doc] = await index.searchLibrary("walrus export");
+      expect(doc?.card.outline[0]?.title).toBe("Figure export");
     } finally {
       await index.close();
       await dropSchema(schema);
