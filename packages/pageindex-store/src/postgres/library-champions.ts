@@ -1,5 +1,6 @@
 /**
- * Champion lists on PostgreSQL: per term, its best sections by the term's own weighted frequency
+ * Champion lists on PostgreSQL: per term, its best sections (and, in lists of their own, its best
+ * document cards) by the term's own weighted frequency
  * (`ts_rank` of the term alone, which the ranking saturates and weighs by IDF), in a narrow table
  * under a btree, kept in the writer's transaction. A query reads at most `perTerm` index entries
  * per term instead of the rarest terms' every section from the heap (400-1,000 rows at 100,000
@@ -11,8 +12,6 @@ import { CHAMPIONS } from "../library/sqlite/champions.js";
 import type { PostgresQueryable } from "./connection.js";
 import type { LibraryTables } from "./library-schema.js";
 import { CARD_RANK_WEIGHTS, SECTION_RANK_WEIGHTS } from "./library-vectors.js";
-
-export { CHAMPIONS };
 
 /** Table names of one kind of champion lists inside the library's (quoted) schema. */
 export interface ChampionTables {
