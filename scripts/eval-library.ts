@@ -23,6 +23,11 @@
  * Run: pnpm -r --filter "./packages/**" run build && npx tsx scripts/eval-library.ts
  *   [--split dev|validation|all] [--only TEXT] [--noise N] [--verbose] [--rebuild]
  *   [--model-url URL [--hard] [--concurrency N]] [--out FILE]
+ *   [--postgres URL [--schema NAME] [--champion-rows N]]
+ * `--postgres URL`: the library in a PostgreSQL store instead of the folder store (schema
+ * `evallib_dev` unless `--schema` names another; stored once, kept while the trees are the same);
+ * `--champion-rows N` gives its library index champion lists (built on open when it has none;
+ * once built, every run reads them: use another schema to compare without).
  * `--noise N`: the oracle also names N near misses a prompt (at score 0.2), as real models do.
  * `--model-url` adds two settings with a real model behind an OpenAI-compatible URL (e.g. the
  * llm-bridge of ../shared/tools, answered by capable models reading the prompts only): document
@@ -45,6 +50,7 @@ import {
   type LibraryFile,
   type LibraryQuestion,
   libraryFiles,
+  libraryPostgresStore,
   libraryStore,
   libraryTrees,
 } from "./library-devset/library.js";
@@ -64,6 +70,7 @@ function args() {
     console.log(
       "npx tsx scripts/eval-library.ts [--split dev|validation|all] [--only TEXT] [--noise N] [--verbose] [--rebuild]\n" +
         "  [--model-url URL [--hard] [--concurrency N]] [--out FILE]\n" +
+        "  [--postgres URL [--schema NAME] [--champion-rows N]]\n" +
         "The validation split is never used for tuning: tune on dev, check on validation once.",
     );
     process.exit(0);
@@ -81,6 +88,9 @@ function args() {
     hard: argv.includes("--hard"),
     concurrency: Math.max(1, Number(value("--concurrency") ?? 1)),
     out: value("--out") ?? join(".bench-out", "eval-library.json"),
+    postgres: value("--postgres"),
+    schema: value("--schema") ?? "evallib_dev",
+    championRows: value("--champion-rows") === undefined ? undefined : Number(value("--champion-rows")),
   };
 }
 
@@ -181,7 +191,20 @@ function summarise(outcomes: readonly Outcome[]): Summary {
 }
 
 async function main(): Promise<void> {
-  const { split, only, noise, verbose, rebuild, modelUrl, hard, concurrency, out } = args();
+  const {
+    split,
+    only,
+    noise,
+    verbose,
+    rebuild,
+    modelUrl,
+    hard,
+    concurrency,
+    out,
+    postgres,
+    schema,
+    championRows,
+  } = args();
   const file = join(HERE, "library-devset", "questions.json");
   const all = (JSON.parse(readFileSync(file, "utf8")) as { questions: LibraryQuestion[] }).questions;
   const questions = all.filter(
@@ -198,7 +221,18 @@ async function main(): Promise<void> {
   const started = performance.now();
   const trees = await libraryTrees(files, rebuild);
   const treesMs = performance.now() - started;
-  const { store, dir, built, ms: storeMs } = await libraryStore(trees, rebuild);
+  const {
+    store,
+    dir,
+    built,
+    ms: storeMs,
+  } = postgres
+    ? await libraryPostgresStore(trees, postgres, {
+        schema,
+        rebuild,
+        ...(championRows !== undefined ? { championRows } : {}),
+      })
+    : await libraryStore(trees, rebuild);
   const stored = new Set(trees.map((t) => t.docId));
   const missing = questions.filter((q) => !stored.has(q.docId));
   if (missing.length > 0)

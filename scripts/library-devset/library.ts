@@ -6,12 +6,13 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TreeDocument } from "pageindex-core";
 import { PageIndexLoader } from "pageindex-loader";
 import { LexicalIndexes } from "pageindex-retriever";
-import { PageIndexStore } from "pageindex-store";
+import { openPostgresStore, PageIndexStore } from "pageindex-store";
 import { DEBIAN_CACHE, debianFileBytes, excludedPackage } from "../debian-docs.js";
 import { HOLDOUT } from "../devset.js";
 import { docIdOf } from "../tree-cache.js";
@@ -177,4 +178,71 @@ export async function libraryStore(
   }
   writeFileSync(done, `${new Date().toISOString()}\n`);
   return { store, dir, built: true, ms: performance.now() - started };
+}
+
+/** Drops a schema and everything in it (`pg` is the store's optional peer: loaded from there). */
+async function dropPostgresSchema(url: string, schema: string): Promise<void> {
+  const pg = createRequire(
+    fileURLToPath(new URL("../../packages/pageindex-store/package.json", import.meta.url)),
+  )("pg") as {
+    Client: new (options: {
+      connectionString: string;
+    }) => {
+      connect(): Promise<void>;
+      query(sql: string): Promise<unknown>;
+      end(): Promise<void>;
+    };
+  };
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema.replace(/"/g, '""')}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The byte-store key marking a PostgreSQL dev library as completely stored (its value: the trees' key). */
+const POSTGRES_MARKER = "eval-library-complete";
+
+/**
+ * The library in a PostgreSQL store (schema `schema` at `url`; the trees and the library index
+ * in one database), kept while its trees are the same (a marker key names them), else emptied
+ * and stored again through the same write path as the folder store. `championRows` gives the
+ * library index champion lists (built from the stored rows on open when it has none).
+ */
+export async function libraryPostgresStore(
+  trees: readonly TreeDocument[],
+  url: string,
+  options: { schema: string; rebuild?: boolean; championRows?: number },
+  log: (line: string) => void = console.log,
+): Promise<{ store: PageIndexStore; dir: string; built: boolean; ms: number }> {
+  const key = createHash("sha1")
+    .update(trees.map((t) => `${t.docId}:${t.nodes.length}:${t.pageCount ?? t.lineCount ?? 0}`).join("|"))
+    .digest("hex")
+    .slice(0, 12);
+  const where = `${url.replace(/:[^:@/]*@/, ":***@")} schema ${options.schema}`;
+  const started = performance.now();
+  const open = () =>
+    openPostgresStore(url, {
+      schema: options.schema,
+      commandTimeoutMs: 0,
+      ...(options.championRows !== undefined ? { championRows: options.championRows } : {}),
+    });
+  let store = await open();
+  const [marker] = await store.byteStore.mget([POSTGRES_MARKER]);
+  if (!options.rebuild && marker && new TextDecoder().decode(marker) === key)
+    return { store, dir: where, built: false, ms: performance.now() - started };
+  // Another set of trees: start from an empty schema.
+  await store.close();
+  await dropPostgresSchema(url, options.schema);
+  store = await open();
+  const lexical = new LexicalIndexes(store);
+  for (const [i, tree] of trees.entries()) {
+    await store.addTree(tree);
+    await lexical.get(await store.getSkeleton(tree.docId));
+    if ((i + 1) % 50 === 0) log(`stored ${i + 1}/${trees.length} documents in PostgreSQL`);
+  }
+  await store.byteStore.mset([[POSTGRES_MARKER, new TextEncoder().encode(key)]]);
+  return { store, dir: where, built: true, ms: performance.now() - started };
 }

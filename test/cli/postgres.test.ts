@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  adminRows,
   dropSchema,
   POSTGRES_URL,
   postgresReachable,
@@ -84,5 +85,41 @@ describe.skipIf(!available)("pageindex --postgres (real PostgreSQL server)", () 
     expect(removed.code, removed.stderr).toBe(0);
     const after = await cli(["--postgres", url, "--json", "list"]);
     expect(JSON.parse(after.stdout).documents.map((d: { docId: string }) => d.docId)).toEqual(["kayak.md"]);
+  });
+
+  it("gives the library index champion lists with --champion-lists, kept by later runs", {
+    timeout: 240_000,
+  }, async () => {
+    const listed = testSchema("cli_lists");
+    const listedUrl = `${POSTGRES_URL}${POSTGRES_URL.includes("?") ? "&" : "?"}schema=${listed}`;
+    /** Terms with a section list in the schema (undefined: it has no lists). */
+    const listedTerms = async (): Promise<string[] | undefined> => {
+      const table = `"${listed}".library_champion_terms`;
+      const [found] = await adminRows("SELECT to_regclass($1) AS found", [table]);
+      if (!found?.found) return undefined;
+      return (await adminRows(`SELECT term FROM ${table}`)).map((r) => r.term as string);
+    };
+    try {
+      const plain = await cli(["--postgres", listedUrl, "--no-progress", "index", join(dir, "kayak.md")]);
+      expect(plain.code, plain.stderr).toBe(0);
+      expect(await listedTerms()).toBeUndefined();
+      const withLists = await cli([
+        "--postgres",
+        listedUrl,
+        "--no-progress",
+        "index",
+        "--champion-lists",
+        join(dir, "kayak.md"),
+      ]);
+      expect(withLists.code, withLists.stderr).toBe(0);
+      expect(withLists.stderr).toMatch(/Champion lists: built now if the library index has none/);
+      expect(await listedTerms()).toEqual(expect.arrayContaining(["kayak", "roll"]));
+      // A later run without the flag keeps the lists in step with what it writes.
+      const later = await cli(["--postgres", listedUrl, "--no-progress", "index", join(dir, "garden.md")]);
+      expect(later.code, later.stderr).toBe(0);
+      expect(await listedTerms()).toEqual(expect.arrayContaining(["kayak", "garden", "rose"]));
+    } finally {
+      await dropSchema(listed);
+    }
   });
 });

@@ -142,6 +142,31 @@ describe.skipIf(!available)("PostgresLibraryIndex writes", () => {
     }
   });
 
+  it("indexes a document whose text holds NUL characters (PostgreSQL text cannot hold them)", async () => {
+    const schema = testSchema("nul");
+    const index = await PostgresLibraryIndex.fromUrl(POSTGRES_URL, { schema });
+    try {
+      // A PDF's extracted text can carry U+0000: the whole write used to fail (invalid byte sequence).
+      await index.putDocument(
+        libraryEntry(
+          libraryTree("pdf-nul", [
+            { title: "Figure\u0000 export", text: "Export\u0000 the figure as walrus PNG.", tokenCount: 8 },
+          ]),
+          "v1",
+        ),
+      );
+      const [hit] = await index.searchSections("walrus export");
+      expect(hit?.docId).toBe("pdf-nul");
+      expect(hit?.title).toBe("Figure export");
+      // The card's JSON too: json operators (its node count) refuse an escaped NUL.
+      const [doc] = await index.searchLibrary("walrus export");
+      expect(doc?.card.outline[0]?.title).toBe("Figure export");
+    } finally {
+      await index.close();
+      await dropSchema(schema);
+    }
+  });
+
   it("a write that fails midway changes nothing: the old version, frequencies and intent stay", async () => {
     const schema = testSchema("atomic");
     const db = new pg.Pool({ connectionString: POSTGRES_URL });

@@ -41,6 +41,8 @@ import {
   quotedSchema,
   withOpenedPool,
 } from "./connection.js";
+import { championSource, PostgresChampionLists } from "./library-champions.js";
+import { PostgresNodeCounts } from "./library-node-counts.js";
 import { type LibraryRows, libraryRows } from "./library-rows.js";
 import { ensureLibraryTables, type LibraryTables } from "./library-schema.js";
 import { anyOf, atLeast, CARD_RANK_WEIGHTS, lexeme, SECTION_RANK_WEIGHTS } from "./library-vectors.js";
@@ -61,7 +63,29 @@ export interface PostgresLibraryIndexOptions extends PostgresConnectionOptions {
   singleTermRows?: number;
   /** Documents written per transaction by {@link PostgresLibraryIndex.putDocuments} (default 500). */
   writeBatchDocs?: number;
+  /**
+   * Gives the library champion lists (per term, its best sections by the term's own weighted
+   * frequency; see library-champions.ts), built from the stored section rows on open when it has
+   * none (one transaction: minutes for 100,000 documents, so open such a library with
+   * `commandTimeoutMs: 0`): a library-wide query then reads at most this many rows per term
+   * (the measured choice is `CHAMPIONS.perTerm`, 100) where it read the rarest terms' every
+   * section. Once a library has lists every writer keeps them, asked or not.
+   */
+  championRows?: number;
 }
+
+/** A section ranked before its details are read: what aggregation needs, and the details when read. */
+interface RankedSection {
+  docId: string;
+  nodeId: string;
+  score: number;
+  backMatter: boolean;
+  hit?: SectionHit;
+}
+
+/** The columns of a section hit. */
+const SECTION_COLUMNS =
+  "s.doc_id, s.node_id, s.title, s.ancestors, s.level, s.start_page, s.end_page, s.start_line, s.end_line, s.back_matter, s.summary";
 
 /**
  * ts_rank of one term, without length normalisation, is about its heaviest occurrence's field
@@ -74,6 +98,8 @@ const TF_SCALE = 1.6449 * Math.max(...SECTION_FIELDS.map((f) => f.weight));
 
 /** BM25's k1: how soon a term's weighted frequency saturates. */
 const K1 = 1.2;
+/** The numerator's factor of BM25's saturation, tf·(k1+1)/(tf+k1). */
+const SATURATION = K1 + 1;
 
 /** Cards ranked per query at most (documents found by their card alone). */
 const CARD_ROWS = 500;
@@ -186,6 +212,12 @@ export class PostgresLibraryIndex implements LibraryIndex {
   private readonly candidateRows: number;
   private readonly singleTermRows: number;
   private readonly writeBatchDocs: number;
+  /** The champion lists, when the library has them. */
+  private readonly champions: PostgresChampionLists | undefined;
+  /** The cards' champion lists (built with the sections'), when the library has them. */
+  private readonly cardChampions: PostgresChampionLists | undefined;
+  /** Node counts in a table of their own, built with the champion lists. */
+  private readonly nodeCountTable: PostgresNodeCounts | undefined;
   private owned = false;
 
   private constructor(
@@ -193,8 +225,19 @@ export class PostgresLibraryIndex implements LibraryIndex {
     tables: LibraryTables,
     schema: string,
     options: PostgresLibraryIndexOptions,
+    listRows: { sections?: number | undefined; cards?: number | undefined },
+    nodeCounts: PostgresNodeCounts | undefined,
   ) {
     this.pool = pool;
+    this.nodeCountTable = nodeCounts;
+    const lists = (kind: "sections" | "cards") => {
+      const rows = listRows[kind];
+      if (rows === undefined) return undefined;
+      const { tables: listTables, source } = championSource(schema, tables, kind);
+      return new PostgresChampionLists(listTables, source, tables, rows, options.championRows);
+    };
+    this.champions = lists("sections");
+    this.cardChampions = lists("cards");
     this.tables = tables;
     this.lockKey = `pageindex-library ${schema}`;
     this.commandTimeoutMs = Math.max(0, options.commandTimeoutMs ?? DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS);
@@ -211,7 +254,38 @@ export class PostgresLibraryIndex implements LibraryIndex {
     const schema = quotedSchema(options.schema);
     const timeout = Math.max(0, options.commandTimeoutMs ?? DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS);
     const tables = await ensureLibraryTables(pool, schema, timeout);
-    return new PostgresLibraryIndex(pool, tables, schema, options);
+    const sections = championSource(schema, tables, "sections");
+    const cards = championSource(schema, tables, "cards");
+    const nodeCounts = new PostgresNodeCounts(`${schema}.library_node_counts`, tables);
+    const present = () =>
+      guarded("library open", timeout, async () => ({
+        sections: await PostgresChampionLists.listRows(pool, sections.tables),
+        cards: await PostgresChampionLists.listRows(pool, cards.tables),
+      }));
+    let listRows = await present();
+    if (listRows.sections === undefined && options.championRows !== undefined) {
+      const asked = Math.max(1, Math.floor(options.championRows));
+      await inTransaction(pool, "library champion lists", timeout, async (db) => {
+        await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`pageindex-library ${schema}`]);
+        // Another process may have built them while this one waited for the lock.
+        if ((await PostgresChampionLists.listRows(db, sections.tables)) !== undefined) return;
+        for (const kind of [sections, cards])
+          await PostgresChampionLists.build(db, kind.tables, kind.source, tables, asked);
+        await nodeCounts.build(db);
+      });
+      listRows = await present();
+    }
+    const counted = await guarded("library open", timeout, () =>
+      PostgresNodeCounts.present(pool, nodeCounts.table),
+    );
+    return new PostgresLibraryIndex(
+      pool,
+      tables,
+      schema,
+      options,
+      listRows,
+      counted ? nodeCounts : undefined,
+    );
   }
 
   /**
@@ -382,6 +456,10 @@ export class PostgresLibraryIndex implements LibraryIndex {
     for (const table of [t.sections, t.cards, t.facets]) {
       await db.query(`DELETE FROM ${table} WHERE doc_id = ANY($1::text[])`, [indexed]);
     }
+    // After the sections and their term counts: a list refilled here reads what is left.
+    await this.champions?.remove(db, indexed);
+    await this.cardChampions?.remove(db, indexed);
+    await this.nodeCountTable?.remove(db, indexed);
   }
 
   private async insertRows(db: PostgresQueryable, rows: LibraryRows): Promise<void> {
@@ -405,6 +483,9 @@ export class PostgresLibraryIndex implements LibraryIndex {
       rows.sections,
     );
     await this.addTermCounts(db, rows.counts);
+    await this.champions?.add(db, rows.cards[0] as string[]);
+    await this.cardChampions?.add(db, rows.cards[0] as string[]);
+    await this.nodeCountTable?.copy(db, rows.cards[0] as string[]);
   }
 
   // ---- reading ---------------------------------------------------------------------------
@@ -535,7 +616,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
       )
       .join(", ");
     const score = terms
-      .map((t, i) => `${params.add(t.weight)}::float8 * tf${i} * ${K1 + 1} / (tf${i} + ${K1})`)
+      .map((t, i) => `${params.add(t.weight)}::float8 * tf${i} * ${SATURATION} / (tf${i} + ${K1})`)
       .join(" + ");
     return `SELECT ${columns}, ${score} AS score, count(*) FILTER (WHERE ${alias}.source = 0) OVER () AS found
       FROM (${candidates}) ${alias}
@@ -612,22 +693,28 @@ export class PostgresLibraryIndex implements LibraryIndex {
     return rank([this.rarestRows(terms)]);
   }
 
-  /** Section hits, discounted for back matter, best first (at most `rows`). */
+  /**
+   * Sections ranked (scores discounted for back matter), best first, at most `rows`: through the
+   * champion lists when the library has them and a search over it all outgrows the one-term
+   * budget (see {@link PostgresLibraryIndex.listedSections}), else the candidates of `rankRows`.
+   */
   private async rankSections(
     db: PostgresQueryable,
     query: LibraryQuery,
     terms: readonly RankedTerm[],
     options: { filter?: CatalogFilter; docIds?: readonly string[] },
     rows: number,
-  ): Promise<SectionHit[]> {
+  ): Promise<RankedSection[]> {
+    const libraryWide = !options.docIds && Object.keys(options.filter ?? {}).length === 0;
+    const listed = libraryWide ? await this.listedSections(db, query, terms, rows) : undefined;
+    if (listed) return listed;
     const ranked = await this.rankRows(
       db,
       {
         table: this.tables.sections,
         alias: "s",
         weights: SECTION_RANK_WEIGHTS,
-        columns:
-          "s.doc_id, s.node_id, s.title, s.ancestors, s.level, s.start_page, s.end_page, s.start_line, s.end_line, s.back_matter, s.summary",
+        columns: SECTION_COLUMNS,
         oneTerm: this.singleTermRows,
       },
       terms,
@@ -635,9 +722,136 @@ export class PostgresLibraryIndex implements LibraryIndex {
       rows,
     );
     return ranked
-      .map((row) => sectionHit(row, discounted(Number(row.score), row.back_matter as boolean, query)))
-      .filter((hit) => hit.score > 0)
+      .map((row) => {
+        const hit = sectionHit(row, discounted(Number(row.score), row.back_matter as boolean, query));
+        return { docId: hit.docId, nodeId: hit.nodeId, score: hit.score, backMatter: hit.backMatter, hit };
+      })
+      .filter((section) => section.score > 0)
       .sort(bySectionScore);
+  }
+
+  /**
+   * Sections ranked from the champion lists, or undefined when they do not apply (see
+   * {@link PostgresLibraryIndex.listedRows}).
+   */
+  private async listedSections(
+    db: PostgresQueryable,
+    query: LibraryQuery,
+    terms: readonly RankedTerm[],
+    rows: number,
+  ): Promise<RankedSection[] | undefined> {
+    const listed = await this.listedRows(
+      db,
+      this.champions,
+      { table: this.tables.sections, alias: "s", weights: SECTION_RANK_WEIGHTS },
+      terms,
+      rows,
+    );
+    return listed
+      ?.map((row) => ({ ...row, score: discounted(row.score, row.backMatter, query) }))
+      .filter((section) => section.score > 0)
+      .sort(bySectionScore)
+      .slice(0, rows);
+  }
+
+  /**
+   * Rows of a table ranked from its champion lists, or undefined when they do not apply: the rows
+   * holding two of the query's terms (the GIN index intersects their posting lists), scored on
+   * every term, and the first `perTerm` rows of each term's list in place of the rarest terms'
+   * every row (each list's every row when no row holds two terms). A list's row outside the
+   * two-term rows holds one query term (of the co-occurring ones), so its score — that term's IDF
+   * weight × the saturated `ts_rank` the list keeps — is what `rankSql` computes for it. When rows
+   * holding two terms overflow `candidateRows`, `rankRows` chooses by three or more as before;
+   * when every row holding a term fits the one-term budget, it reads them all (a small library).
+   */
+  private async listedRows(
+    db: PostgresQueryable,
+    lists: PostgresChampionLists | undefined,
+    target: { table: string; alias: "s" | "c"; weights: string },
+    terms: readonly RankedTerm[],
+    rows: number,
+  ): Promise<RankedSection[] | undefined> {
+    if (!lists || terms.length === 0) return undefined;
+    if (terms.reduce((sum, t) => sum + t.rows, 0) <= Math.min(this.candidateRows, this.singleTermRows))
+      return undefined;
+    const several = cooccurringTerms(terms, 2);
+    let cooccurring: PostgresRow[] = [];
+    let perTerm = lists.kept;
+    if (several.length > 0) {
+      const params = new Params();
+      const columns =
+        target.alias === "s"
+          ? "s.doc_id, s.node_id, s.back_matter"
+          : "c.doc_id, '' AS node_id, false AS back_matter";
+      const sql = this.rankSql(
+        target.table,
+        target.alias,
+        target.weights,
+        terms,
+        [{ query: atLeast(2, several), rows: this.candidateRows + 1 }],
+        params,
+        "",
+        rows,
+        columns,
+      );
+      cooccurring = (await db.query(sql, params.values)).rows;
+      const holding = Number(cooccurring[0]?.found ?? 0);
+      if (holding > this.candidateRows) return undefined;
+      if (holding > 0) perTerm = lists.perTerm;
+    }
+    const key = (docId: string, nodeId: string) => `${docId}\u0000${nodeId}`;
+    const scored = new Map<string, RankedSection>();
+    for (const row of await lists.best(
+      db,
+      terms.map((t) => t.term),
+      perTerm,
+    )) {
+      const weight = terms[row.term]?.weight ?? 0;
+      const tf = row.rank * TF_SCALE;
+      // The order of operations of `rankSql`'s score, so equal rows score equal bits.
+      const score = (weight * tf * SATURATION) / (tf + K1);
+      const seen = scored.get(key(row.docId, row.nodeId));
+      if (seen) seen.score += score;
+      else
+        scored.set(key(row.docId, row.nodeId), {
+          docId: row.docId,
+          nodeId: row.nodeId,
+          backMatter: row.backMatter,
+          score,
+        });
+    }
+    for (const row of cooccurring) {
+      const docId = row.doc_id as string;
+      const nodeId = row.node_id as string;
+      scored.set(key(docId, nodeId), {
+        docId,
+        nodeId,
+        backMatter: row.back_matter as boolean,
+        score: Number(row.score),
+      });
+    }
+    return [...scored.values()];
+  }
+
+  /** The hits of ranked sections (their scores kept), their details read for those that have none. */
+  private async sectionHits(db: PostgresQueryable, ranked: readonly RankedSection[]): Promise<SectionHit[]> {
+    const missing = ranked.filter((section) => !section.hit);
+    const read = new Map<string, PostgresRow>();
+    if (missing.length > 0) {
+      const { rows } = await db.query(
+        `SELECT ${SECTION_COLUMNS} FROM ${this.tables.sections} s
+         JOIN unnest($1::text[], $2::text[]) AS w(doc_id, node_id)
+           ON s.doc_id = w.doc_id COLLATE "C" AND s.node_id = w.node_id COLLATE "C"`,
+        [missing.map((section) => section.docId), missing.map((section) => section.nodeId)],
+      );
+      for (const row of rows) read.set(`${row.doc_id}\u0000${row.node_id}`, row);
+    }
+    // A section removed between the two reads is dropped rather than shown without its details.
+    return ranked.flatMap((section) => {
+      if (section.hit) return [{ ...section.hit, score: section.score }];
+      const row = read.get(`${section.docId}\u0000${section.nodeId}`);
+      return row ? [sectionHit(row, section.score)] : [];
+    });
   }
 
   async searchSections(
@@ -650,8 +864,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
     return this.read("search", async (db) => {
       const { sections } = await this.weighTerms(db, analysed);
       // Back matter is discounted after ranking: read enough rows that the discount can reorder them.
-      const hits = await this.rankSections(db, analysed, sections, options, Math.max(limit * 4, 50));
-      return hits.slice(0, limit);
+      const ranked = await this.rankSections(db, analysed, sections, options, Math.max(limit * 4, 50));
+      return this.sectionHits(db, ranked.slice(0, limit));
     });
   }
 
@@ -687,10 +901,21 @@ export class PostgresLibraryIndex implements LibraryIndex {
         [ranked.map((hit) => hit.docId)],
       );
       const cards = new Map(rows.map((row) => [row.doc_id as string, row.card as DocumentCard]));
+      // Only the sections shown are read in full.
+      const hits = await this.sectionHits(
+        db,
+        ranked.flatMap((hit) => hit.sections),
+      );
+      const byDoc = new Map<string, SectionHit[]>();
+      for (const hit of hits) {
+        const list = byDoc.get(hit.docId);
+        if (list) list.push(hit);
+        else byDoc.set(hit.docId, [hit]);
+      }
       // A document removed between the two reads is dropped rather than shown without its card.
       return ranked.flatMap((hit) => {
         const card = cards.get(hit.docId);
-        return card ? [{ ...hit, card }] : [];
+        return card ? [{ ...hit, card, sections: byDoc.get(hit.docId) ?? [] }] : [];
       });
     });
   }
@@ -698,6 +923,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
   /** Node counts (the length prior of `rankDocuments`) of the given documents. */
   private async nodeCounts(db: PostgresQueryable, docIds: readonly string[]): Promise<Map<string, number>> {
     if (docIds.length === 0) return new Map();
+    if (this.nodeCountTable) return this.nodeCountTable.read(db, docIds);
     const { rows } = await db.query(
       `SELECT doc_id, (card->>'nodeCount')::int AS nodes FROM ${this.tables.cards} WHERE doc_id = ANY($1::text[])`,
       [docIds],
@@ -710,6 +936,20 @@ export class PostgresLibraryIndex implements LibraryIndex {
     terms: readonly RankedTerm[],
     options: { filter?: CatalogFilter; docIds?: readonly string[] },
   ): Promise<Map<string, number>> {
+    const libraryWide = !options.docIds && Object.keys(options.filter ?? {}).length === 0;
+    const listed = libraryWide
+      ? await this.listedRows(
+          db,
+          this.cardChampions,
+          { table: this.tables.cards, alias: "c", weights: CARD_RANK_WEIGHTS },
+          terms,
+          CARD_ROWS,
+        )
+      : undefined;
+    if (listed) {
+      const best = listed.filter((row) => row.score > 0).sort(bySectionScore);
+      return new Map(best.slice(0, CARD_ROWS).map((row) => [row.docId, row.score]));
+    }
     const rows = await this.rankRows(
       db,
       // A card only lifts a document its sections found: cards holding one term are not read

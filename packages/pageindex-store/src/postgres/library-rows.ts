@@ -17,6 +17,13 @@ export interface LibraryRows {
 
 const columns = (n: number): unknown[][] => Array.from({ length: n }, () => []);
 
+/** Text as a PostgreSQL text column takes it: without NUL characters (a PDF's text may hold them). */
+const pgText = (value: string): string => value.replaceAll("\u0000", "");
+
+/** JSON whose strings hold no NUL either: PostgreSQL's json operators (`->>`) refuse `\u0000`. */
+const pgJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) => (typeof v === "string" ? pgText(v) : v));
+
 function push(target: unknown[][], values: readonly unknown[]): void {
   values.forEach((value, i) => {
     target[i]?.push(value);
@@ -42,28 +49,28 @@ export function libraryRows(entries: readonly LibraryEntry[]): LibraryRows {
   for (const { card, sections } of entries) {
     const vector = cardVector(card);
     count(vector.terms, 1);
-    push(rows.cards, [card.docId, card.versionId, JSON.stringify(card), vector.literal]);
+    push(rows.cards, [card.docId, card.versionId, pgJson(card), vector.literal]);
     const facets = new Map<string, [string, string]>();
     for (const [key, value] of [...metadataFacets(card.metadata), ["kind", card.kind] as [string, string]]) {
       const facet: [string, string] = [key.toLowerCase(), value.trim().toLowerCase()];
       facets.set(facet.join("\u0001"), facet);
     }
-    for (const [key, value] of facets.values()) push(rows.facets, [key, value, card.docId]);
+    for (const [key, value] of facets.values()) push(rows.facets, [key, pgText(value), card.docId]);
     for (const s of sections) {
       const section = sectionVector(s);
       count(section.terms, 0);
       push(rows.sections, [
         card.docId,
         s.nodeId,
-        s.title,
-        JSON.stringify(s.ancestors),
+        pgText(s.title),
+        pgJson(s.ancestors),
         s.level,
         s.startPage ?? null,
         s.endPage ?? null,
         s.startLine ?? null,
         s.endLine ?? null,
         s.backMatter,
-        summaryLine(s.summary),
+        pgText(summaryLine(s.summary)),
         section.literal,
       ]);
     }

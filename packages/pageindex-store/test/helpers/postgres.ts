@@ -39,6 +39,20 @@ export async function adminQuery(sql: string): Promise<void> {
   }
 }
 
+/** Runs one query on a connection of its own and returns its rows (checks of what a store wrote). */
+export async function adminRows(
+  sql: string,
+  params: unknown[] = [],
+): Promise<Array<Record<string, unknown>>> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 /** Drops a test schema and everything in it. */
 export function dropSchema(schema: string): Promise<void> {
   return adminQuery(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

@@ -1,0 +1,294 @@
+/**
+ * Champion lists on PostgreSQL: per term, its best sections (and, in lists of their own, its best
+ * document cards) by the term's own weighted frequency
+ * (`ts_rank` of the term alone, which the ranking saturates and weighs by IDF), in a narrow table
+ * under a btree, kept in the writer's transaction. A query reads at most `perTerm` index entries
+ * per term instead of the rarest terms' every section from the heap (400-1,000 rows at 100,000
+ * documents, one heap page each when cold, and `ts_rank` on each). The section ranking has no
+ * length normalisation, so a row's place in a list never depends on the rest of the library: a
+ * list is exactly the best `kept` rows of its term (or all of them, `complete`).
+ */
+import { CHAMPIONS } from "../library/sqlite/champions.js";
+import type { PostgresQueryable } from "./connection.js";
+import type { LibraryTables } from "./library-schema.js";
+import { CARD_RANK_WEIGHTS, SECTION_RANK_WEIGHTS } from "./library-vectors.js";
+
+/** Table names of one kind of champion lists inside the library's (quoted) schema. */
+export interface ChampionTables {
+  /** One row per (term, row) kept: the term's `ts_rank` in the row. */
+  rows: string;
+  /** One row per term with a list: its size, whether it holds every row of the term, its last row. */
+  terms: string;
+}
+
+/** What a kind of lists ranks: sections, or document cards (a card's node is '', never back matter). */
+export interface ChampionSource {
+  kind: "sections" | "cards";
+  /** The ranked table (alias `s`). */
+  table: string;
+  /** ts_rank's weights, as the ranking reads that table. */
+  weights: string;
+  node: string;
+  backMatter: string;
+}
+
+/** The lists of sections, or of cards, of a library (`schema` quoted). */
+export function championSource(
+  schema: string,
+  library: LibraryTables,
+  kind: "sections" | "cards",
+): { tables: ChampionTables; source: ChampionSource } {
+  const prefix = kind === "sections" ? "library_champion" : "library_card_champion";
+  return {
+    tables: { rows: `${schema}.${prefix}s`, terms: `${schema}.${prefix}_terms` },
+    source:
+      kind === "sections"
+        ? {
+            kind,
+            table: library.sections,
+            weights: SECTION_RANK_WEIGHTS,
+            node: "s.node_id",
+            backMatter: "s.back_matter",
+          }
+        : { kind, table: library.cards, weights: CARD_RANK_WEIGHTS, node: "''", backMatter: "false" },
+  };
+}
+
+/** A list's row read by a query: the section and the term's `ts_rank` in it (float4, as ts_rank returns). */
+export interface ChampionRow {
+  docId: string;
+  nodeId: string;
+  backMatter: boolean;
+  /** Index of the term in the terms asked for. */
+  term: number;
+  rank: number;
+}
+
+/** SQL for the one-term tsquery of a lexeme column (terms are letters and digits; quotes escaped all the same). */
+const termQuery = (column: string) =>
+  `('''' || replace(replace(${column}, '\\', '\\\\'), '''', '''''') || '''')::tsquery`;
+
+/** The term's weighted frequency in a row, exactly as the ranking's `ts_rank` computes it. */
+const rankOf = (source: ChampionSource, column: string) =>
+  `ts_rank('${source.weights}', s.tsv, ${termQuery(column)}, 0)`;
+
+/** Order of a list: best rank first, then document order (as `bySectionScore` breaks ties). */
+const LIST_ORDER = "rank DESC, doc_id, node_id";
+
+/**
+ * The champion lists of a PostgreSQL library index: created and built from the stored section
+ * rows when asked for (`championRows`), kept on every write from then on, read by library-wide
+ * queries. Every method runs inside the caller's statement or transaction.
+ */
+export class PostgresChampionLists {
+  /** Rows per list kept at most (twice the rows a query reads: slack for deletes). */
+  readonly kept: number;
+  readonly perTerm: number;
+
+  constructor(
+    readonly tables: ChampionTables,
+    private readonly source: ChampionSource,
+    private readonly library: LibraryTables,
+    listRows: number,
+    perTerm?: number,
+  ) {
+    this.kept = Math.round((CHAMPIONS.kept / CHAMPIONS.perTerm) * Math.max(1, Math.floor(listRows)));
+    this.perTerm = Math.max(1, Math.min(Math.floor(listRows), Math.floor(perTerm ?? listRows)));
+  }
+
+  /** The rows per term a library's lists were built for (the `''` term's row), or undefined when it has none. */
+  static async listRows(db: PostgresQueryable, tables: ChampionTables): Promise<number | undefined> {
+    const { rows } = await db.query("SELECT to_regclass($1) AS found", [tables.terms]);
+    if (!rows[0]?.found) return undefined;
+    const meta = await db.query(`SELECT kept FROM ${tables.terms} WHERE term = ''`);
+    return meta.rows[0] ? Number(meta.rows[0].kept) : undefined;
+  }
+
+  /**
+   * Creates the tables and builds every list from the stored sections (one pass over them, each
+   * term's postings ranked by `ts_rank`, its best `kept` kept). Inside the writer's transaction.
+   */
+  static async build(
+    db: PostgresQueryable,
+    tables: ChampionTables,
+    source: ChampionSource,
+    library: LibraryTables,
+    listRows: number,
+  ): Promise<void> {
+    const lists = new PostgresChampionLists(tables, source, library, listRows);
+    const prefix = tables.rows.slice(tables.rows.lastIndexOf(".") + 1);
+    await db.query(`CREATE TABLE IF NOT EXISTS ${tables.rows} (
+      term text COLLATE "C" NOT NULL,
+      rank real NOT NULL,
+      doc_id text COLLATE "C" NOT NULL,
+      node_id text COLLATE "C" NOT NULL,
+      back_matter boolean NOT NULL)`);
+    await db.query(`CREATE TABLE IF NOT EXISTS ${tables.terms} (
+      term text COLLATE "C" PRIMARY KEY,
+      kept integer NOT NULL,
+      complete boolean NOT NULL,
+      floor_rank real,
+      floor_doc text COLLATE "C",
+      floor_node text COLLATE "C")`);
+    await db.query(`TRUNCATE ${tables.rows}, ${tables.terms}`);
+    // The sort of every posting is the build's cost: give it memory rather than temp files.
+    await db.query("SET LOCAL work_mem = '256MB'");
+    await db.query(
+      `INSERT INTO ${tables.rows} (term, rank, doc_id, node_id, back_matter)
+       SELECT term, rank, doc_id, node_id, back_matter FROM (
+         SELECT term, rank, doc_id, node_id, back_matter,
+                row_number() OVER (PARTITION BY term ORDER BY ${LIST_ORDER}) AS place
+         FROM (SELECT u.lexeme AS term, ${rankOf(source, "u.lexeme")} AS rank, s.doc_id, ${source.node} AS node_id, ${source.backMatter} AS back_matter
+               FROM ${source.table} s, unnest(s.tsv) AS u) postings) ranked
+       WHERE place <= $1
+       ORDER BY term, ${LIST_ORDER}`,
+      [lists.kept],
+    );
+    await db.query(
+      `CREATE INDEX IF NOT EXISTS ${prefix}_list ON ${tables.rows} (term, rank DESC, doc_id, node_id) INCLUDE (back_matter)`,
+    );
+    await db.query(`CREATE INDEX IF NOT EXISTS ${prefix}_doc ON ${tables.rows} (doc_id)`);
+    await db.query(
+      `INSERT INTO ${tables.terms} (term, kept, complete)
+       SELECT c.term, count(*), count(*) >= coalesce(max(t.${source.kind}), 0) FROM ${tables.rows} c
+       LEFT JOIN ${library.terms} t ON t.term = c.term GROUP BY c.term`,
+    );
+    await lists.refloor(db, undefined);
+    await db.query(`INSERT INTO ${tables.terms} (term, kept, complete) VALUES ('', $1, true)`, [listRows]);
+  }
+
+  /**
+   * Records each list's last row (the floor a new row must beat to enter), for `terms` or all.
+   */
+  private async refloor(db: PostgresQueryable, terms: readonly string[] | undefined): Promise<void> {
+    const t = this.tables;
+    await db.query(
+      `UPDATE ${t.terms} m SET floor_rank = l.rank, floor_doc = l.doc_id, floor_node = l.node_id
+       FROM ${t.terms} x CROSS JOIN LATERAL (
+         SELECT rank, doc_id, node_id FROM ${t.rows} c WHERE c.term = x.term
+         ORDER BY rank, doc_id DESC, node_id DESC LIMIT 1) l
+       WHERE m.term = x.term AND x.term <> ''${terms ? " AND x.term = ANY($1::text[])" : ""}`,
+      terms ? [[...terms]] : [],
+    );
+  }
+
+  /**
+   * Adds the sections of `docIds` (just inserted) to the lists their terms make: a row enters a
+   * list that holds every row of its term, or one whose last row it beats; a list grown past
+   * `kept` loses its last rows and no longer holds every row. A new term starts a complete list.
+   */
+  async add(db: PostgresQueryable, docIds: readonly string[]): Promise<void> {
+    const t = this.tables;
+    const { rows } = await db.query(
+      `WITH fresh AS (
+         SELECT u.lexeme AS term, ${rankOf(this.source, "u.lexeme")} AS rank, s.doc_id, ${this.source.node} AS node_id, ${this.source.backMatter} AS back_matter
+         FROM ${this.source.table} s, unnest(s.tsv) AS u WHERE s.doc_id = ANY($1::text[]))
+       INSERT INTO ${t.rows} (term, rank, doc_id, node_id, back_matter)
+       SELECT f.term, f.rank, f.doc_id, f.node_id, f.back_matter FROM fresh f
+       LEFT JOIN ${t.terms} m ON m.term = f.term
+       WHERE m.term IS NULL OR m.complete OR f.rank > m.floor_rank
+          OR (f.rank = m.floor_rank AND (f.doc_id, f.node_id) < (m.floor_doc, m.floor_node))
+       RETURNING term`,
+      [[...docIds]],
+    );
+    if (rows.length === 0) return;
+    const added = new Map<string, number>();
+    for (const row of rows) added.set(row.term as string, (added.get(row.term as string) ?? 0) + 1);
+    const terms = [...added.keys()].sort();
+    const { rows: grown } = await db.query(
+      `INSERT INTO ${t.terms} (term, kept, complete) SELECT * FROM unnest($1::text[], $2::int[], $3::boolean[])
+       ON CONFLICT (term) DO UPDATE SET kept = ${t.terms}.kept + EXCLUDED.kept
+       RETURNING term, kept`,
+      [terms, terms.map((term) => added.get(term)), terms.map(() => true)],
+    );
+    const over = grown.filter((row) => Number(row.kept) > this.kept).map((row) => row.term as string);
+    if (over.length > 0) {
+      await db.query(
+        `DELETE FROM ${t.rows} c USING (
+           SELECT term, doc_id, node_id, row_number() OVER (PARTITION BY term ORDER BY ${LIST_ORDER}) AS place
+           FROM ${t.rows} WHERE term = ANY($1::text[])) x
+         WHERE x.place > $2 AND c.term = x.term AND c.doc_id = x.doc_id AND c.node_id = x.node_id`,
+        [over, this.kept],
+      );
+      await db.query(`UPDATE ${t.terms} SET kept = $2, complete = false WHERE term = ANY($1::text[])`, [
+        over,
+        this.kept,
+      ]);
+    }
+    await this.refloor(db, terms);
+  }
+
+  /**
+   * Removes the rows of `docIds` from the lists, after their sections left the table (and their
+   * terms the frequencies): a list left with fewer than `perTerm` rows of a term that has more is
+   * rebuilt from the sections (through the GIN index); an emptied complete list goes.
+   */
+  async remove(db: PostgresQueryable, docIds: readonly string[]): Promise<void> {
+    const t = this.tables;
+    const { rows } = await db.query(`DELETE FROM ${t.rows} WHERE doc_id = ANY($1::text[]) RETURNING term`, [
+      [...docIds],
+    ]);
+    if (rows.length === 0) return;
+    const lost = new Map<string, number>();
+    for (const row of rows) lost.set(row.term as string, (lost.get(row.term as string) ?? 0) + 1);
+    const terms = [...lost.keys()].sort();
+    const { rows: left } = await db.query(
+      `UPDATE ${t.terms} m SET kept = m.kept - g.n FROM unnest($1::text[], $2::int[]) AS g(term, n)
+       WHERE m.term = g.term RETURNING m.term, m.kept, m.complete`,
+      [terms, terms.map((term) => lost.get(term))],
+    );
+    const short = left
+      .filter((row) => !row.complete && Number(row.kept) < this.perTerm)
+      .map((row) => row.term as string);
+    await db.query(`DELETE FROM ${t.terms} WHERE term = ANY($1::text[]) AND kept <= 0 AND complete`, [terms]);
+    if (short.length > 0) await this.rebuild(db, short);
+    await this.refloor(db, terms);
+  }
+
+  /** Builds the lists of `terms` again from the sections holding them (the GIN index finds them). */
+  private async rebuild(db: PostgresQueryable, terms: readonly string[]): Promise<void> {
+    const t = this.tables;
+    await db.query(`DELETE FROM ${t.rows} WHERE term = ANY($1::text[])`, [[...terms]]);
+    await db.query(
+      `INSERT INTO ${t.rows} (term, rank, doc_id, node_id, back_matter)
+       SELECT x.term, l.rank, l.doc_id, l.node_id, l.back_matter FROM unnest($1::text[]) AS x(term)
+       CROSS JOIN LATERAL (
+         SELECT ${rankOf(this.source, "x.term")} AS rank, s.doc_id, ${this.source.node} AS node_id, ${this.source.backMatter} AS back_matter
+         FROM ${this.source.table} s WHERE s.tsv @@ ${termQuery("x.term")}
+         ORDER BY ${LIST_ORDER} LIMIT $2) l`,
+      [[...terms], this.kept],
+    );
+    await db.query(
+      `UPDATE ${t.terms} m SET kept = coalesce(c.n, 0), complete = coalesce(c.n, 0) >= coalesce(f.${this.source.kind}, 0)
+       FROM unnest($1::text[]) AS x(term)
+       LEFT JOIN (SELECT term, count(*)::int AS n FROM ${t.rows} WHERE term = ANY($1::text[]) GROUP BY term) c ON c.term = x.term
+       LEFT JOIN ${this.library.terms} f ON f.term = x.term
+       WHERE m.term = x.term`,
+      [[...terms]],
+    );
+    await db.query(`DELETE FROM ${t.terms} WHERE term = ANY($1::text[]) AND kept <= 0`, [[...terms]]);
+  }
+
+  /**
+   * The first `rows` of each term's list (index entries only: the btree holds every column read),
+   * each row with the index of its term in `terms` and the term's rank in it.
+   */
+  async best(db: PostgresQueryable, terms: readonly string[], rows: number): Promise<ChampionRow[]> {
+    if (terms.length === 0) return [];
+    const { rows: found } = await db.query(
+      `SELECT x.i, l.doc_id, l.node_id, l.back_matter, l.rank::text AS rank
+       FROM unnest($1::text[]) WITH ORDINALITY AS x(term, i)
+       CROSS JOIN LATERAL (SELECT doc_id, node_id, back_matter, rank FROM ${this.tables.rows} c
+         WHERE c.term = x.term ORDER BY ${LIST_ORDER} LIMIT $2) l`,
+      [[...terms], rows],
+    );
+    return found.map((row) => ({
+      docId: row.doc_id as string,
+      nodeId: row.node_id as string,
+      backMatter: row.back_matter as boolean,
+      term: Number(row.i) - 1,
+      // The float4 ts_rank returned, exactly (its shortest decimal form read back as a float4).
+      rank: Math.fround(Number(row.rank)),
+    }));
+  }
+}
