@@ -28,12 +28,12 @@
 // the ones never started. Writes .bench-out/bench-library-scale.json.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { homedir, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PageIndexRetriever } from "pageindex-retriever";
 import { openPostgresStore, PageIndexStore } from "pageindex-store";
+import { dropPostgresSchema } from "./drop-postgres-schema.js";
 import { generate, libraryQuestions } from "./generated-library.js";
 
 type Backend = "folder" | "postgres";
@@ -198,25 +198,7 @@ async function build(library: Library, rebuild: boolean): Promise<Built> {
 }
 
 async function dropSchema(schema: string): Promise<void> {
-  // `pg` is the store's optional peer: load it from there.
-  const pg = createRequire(
-    fileURLToPath(new URL("../packages/pageindex-store/package.json", import.meta.url)),
-  )("pg") as {
-    Client: new (options: {
-      connectionString: string;
-    }) => {
-      connect(): Promise<void>;
-      query(sql: string): Promise<unknown>;
-      end(): Promise<void>;
-    };
-  };
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
+  await dropPostgresSchema(POSTGRES_URL, schema);
 }
 
 interface Fresh {

@@ -6,7 +6,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TreeDocument } from "pageindex-core";
@@ -15,6 +14,7 @@ import { LexicalIndexes } from "pageindex-retriever";
 import { openPostgresStore, PageIndexStore } from "pageindex-store";
 import { DEBIAN_CACHE, debianFileBytes, excludedPackage } from "../debian-docs.js";
 import { HOLDOUT } from "../devset.js";
+import { dropPostgresSchema } from "../drop-postgres-schema.js";
 import { docIdOf } from "../tree-cache.js";
 import { LIBRARY_FILES } from "./files.js";
 
@@ -178,28 +178,6 @@ export async function libraryStore(
   }
   writeFileSync(done, `${new Date().toISOString()}\n`);
   return { store, dir, built: true, ms: performance.now() - started };
-}
-
-/** Drops a schema and everything in it (`pg` is the store's optional peer: loaded from there). */
-async function dropPostgresSchema(url: string, schema: string): Promise<void> {
-  const pg = createRequire(
-    fileURLToPath(new URL("../../packages/pageindex-store/package.json", import.meta.url)),
-  )("pg") as {
-    Client: new (options: {
-      connectionString: string;
-    }) => {
-      connect(): Promise<void>;
-      query(sql: string): Promise<unknown>;
-      end(): Promise<void>;
-    };
-  };
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema.replace(/"/g, '""')}" CASCADE`);
-  } finally {
-    await client.end();
-  }
 }
 
 /** The byte-store key marking a PostgreSQL dev library as completely stored (its value: the trees' key). */

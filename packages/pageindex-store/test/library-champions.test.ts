@@ -13,26 +13,12 @@ import { LIBRARY_FILE, SqliteLibraryIndex } from "../src/library/sqlite/sqlite-l
 import type { LibraryEntry } from "../src/library/types.js";
 import { expectChampionsAgree } from "./helpers/champions.js";
 import { tempFolders } from "./helpers/temp-folders.js";
+import { wordy } from "./helpers/wordy-entry.js";
 import { libraryTree } from "./library.behaviour.js";
 
 const folder = tempFolders("library-champions-");
 
 const PER_TERM = 2;
-
-/** A document whose sections repeat `word` a varying number of times (so impacts differ). */
-function wordy(docId: string, version: number, word: string, sections: number): LibraryEntry {
-  return libraryEntry(
-    libraryTree(
-      docId,
-      Array.from({ length: sections }, (_, s) => ({
-        title: s % 2 === 0 ? `${word} notes ${docId}` : `Notes ${docId}`,
-        text: `${Array.from({ length: 1 + ((s + version) % 4) }, () => word).join(" ")} and some filler about gears.`,
-        tokenCount: 12,
-      })),
-    ),
-    `v${version}`,
-  );
-}
 
 describe("SqliteLibraryIndex: champion lists", () => {
   it.each([

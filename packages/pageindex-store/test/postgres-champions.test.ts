@@ -8,9 +8,9 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { PostgresLibraryIndex } from "../src/index.js";
 import { libraryEntry } from "../src/library/entry.js";
-import type { LibraryEntry } from "../src/library/types.js";
 import { CARD_RANK_WEIGHTS, SECTION_RANK_WEIGHTS } from "../src/postgres/library-vectors.js";
 import { dropSchema, POSTGRES_URL, postgresReachable, testSchema } from "./helpers/postgres.js";
+import { wordy } from "./helpers/wordy-entry.js";
 import { libraryTree } from "./library.behaviour.js";
 
 const available = await postgresReachable("postgres-champions.test.ts");
@@ -18,21 +18,6 @@ const available = await postgresReachable("postgres-champions.test.ts");
 const PER_TERM = 2;
 /** Rows a list keeps: twice the rows a query reads. */
 const KEPT = 2 * PER_TERM;
-
-/** A document whose sections repeat `word` a varying number of times and places (so ranks differ). */
-function wordy(docId: string, version: number, word: string, sections: number): LibraryEntry {
-  return libraryEntry(
-    libraryTree(
-      docId,
-      Array.from({ length: sections }, (_, s) => ({
-        title: s % 2 === 0 ? `${word} notes ${docId}` : `Notes ${docId}`,
-        text: `${Array.from({ length: 1 + ((s + version) % 4) }, () => word).join(" ")} and some filler about gears.`,
-        tokenCount: 12,
-      })),
-    ),
-    `v${version}`,
-  );
-}
 
 type Row = [string, string, number];
 
