@@ -23,9 +23,10 @@ type Row = [string, string, number];
 
 /**
  * Checks every list against the sections stored: each term found in some section has a list,
- * and it is the first rows of the term's own ranking (ts_rank of the term alone, then document
- * order), at least `PER_TERM` of them (or all), at most `KEPT`, marked complete exactly when it
- * holds them all, its floor its last row; no list is left for a term in no section.
+ * and it is the first rows of the term's own ranking (ts_rank of the term alone over the section's
+ * length factor, then document order), at least `PER_TERM` of them (or all), at most `KEPT`,
+ * marked complete exactly when it holds them all, its floor its last row; no list is left for a
+ * term in no section.
  */
 async function expectListsAgree(schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: POSTGRES_URL });
@@ -39,8 +40,16 @@ async function expectListsAgree(schema: string): Promise<void> {
         table: "library_sections",
         node: "s.node_id",
         weights: SECTION_RANK_WEIGHTS,
+        // BM25's length factor, b = 0.75 at a reference length of 64 lexemes (cards have none).
+        perLength: "/ (0.25 + 0.01171875 * length(s.tsv))",
       },
-      { lists: "library_card_champion", table: "library_cards", node: "''", weights: CARD_RANK_WEIGHTS },
+      {
+        lists: "library_card_champion",
+        table: "library_cards",
+        node: "''",
+        weights: CARD_RANK_WEIGHTS,
+        perLength: "",
+      },
     ])
       await expectKindAgrees(client, s, kind);
     // The node counts kept with the lists: one per card, its nodeCount.
@@ -60,12 +69,12 @@ async function expectListsAgree(schema: string): Promise<void> {
 async function expectKindAgrees(
   client: pg.Client,
   s: string,
-  kind: { lists: string; table: string; node: string; weights: string },
+  kind: { lists: string; table: string; node: string; weights: string; perLength: string },
 ): Promise<void> {
   {
     const { rows: postings } = await client.query(
       `SELECT u.lexeme AS term, s.doc_id, ${kind.node} AS node_id,
-              ts_rank('${kind.weights}', s.tsv, ('''' || u.lexeme || '''')::tsquery, 0) AS rank
+              ts_rank('${kind.weights}', s.tsv, ('''' || u.lexeme || '''')::tsquery, 0)::float8 ${kind.perLength} AS rank
        FROM ${s}.${kind.table} s, unnest(s.tsv) AS u`,
     );
     const expected = new Map<string, Row[]>();

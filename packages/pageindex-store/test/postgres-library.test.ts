@@ -55,6 +55,29 @@ describe.skipIf(!available)("PostgresLibraryIndex candidates", () => {
     }
   });
 
+  it("discounts a long section's frequencies by its length, as BM25 does (FTS5 ranks the same way)", async () => {
+    const index = await open({});
+    // 180 distinct filler words: a long section mentioning "sprocket" twice among them.
+    const filler = Array.from({ length: 180 }, (_, i) => `filler${i.toString(36)}word`).join(" ");
+    try {
+      await index.putDocuments([
+        libraryEntry(
+          libraryTree("long", [{ title: "Notes", text: `sprocket ${filler} sprocket`, tokenCount: 200 }]),
+          "v1",
+        ),
+        libraryEntry(
+          libraryTree("short", [{ title: "Notes", text: "Fit the sprocket.", tokenCount: 4 }]),
+          "v1",
+        ),
+      ]);
+      // Without length normalisation twice the occurrences wins; with it the short section does.
+      const hits = await index.searchSections("sprocket", { limit: 2 });
+      expect(hits.map((h) => h.docId)).toEqual(["short", "long"]);
+    } finally {
+      await index.close();
+    }
+  });
+
   it("asks for rows holding more of the terms while those holding fewer overflow the budget", async () => {
     const index = await open({ candidateRows: 2, singleTermRows: 0 });
     try {

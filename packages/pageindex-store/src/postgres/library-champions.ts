@@ -4,14 +4,15 @@
  * (`ts_rank` of the term alone, which the ranking saturates and weighs by IDF), in a narrow table
  * under a btree, kept in the writer's transaction. A query reads at most `perTerm` index entries
  * per term instead of the rarest terms' every section from the heap (400-1,000 rows at 100,000
- * documents, one heap page each when cold, and `ts_rank` on each). The section ranking has no
- * length normalisation, so a row's place in a list never depends on the rest of the library: a
- * list is exactly the best `kept` rows of its term (or all of them, `complete`).
+ * documents, one heap page each when cold, and `ts_rank` on each). The section ranking normalises
+ * by length against a fixed reference (`termRankSql`), not the library's average, so a row's
+ * place in a list never depends on the rest of the library: a list is exactly the best `kept`
+ * rows of its term (or all of them, `complete`).
  */
 import { CHAMPIONS } from "../library/sqlite/champions.js";
 import type { PostgresQueryable } from "./connection.js";
 import type { LibraryTables } from "./library-schema.js";
-import { CARD_RANK_WEIGHTS, SECTION_RANK_WEIGHTS } from "./library-vectors.js";
+import { CARD_RANK_WEIGHTS, SECTION_RANK_WEIGHTS, termRankSql } from "./library-vectors.js";
 
 /** Table names of one kind of champion lists inside the library's (quoted) schema. */
 export interface ChampionTables {
@@ -54,7 +55,7 @@ export function championSource(
   };
 }
 
-/** A list's row read by a query: the section and the term's `ts_rank` in it (float4, as ts_rank returns). */
+/** A list's row read by a query: the section and the term's weighted frequency in it (`termRankSql`). */
 export interface ChampionRow {
   docId: string;
   nodeId: string;
@@ -68,9 +69,9 @@ export interface ChampionRow {
 const termQuery = (column: string) =>
   `('''' || replace(replace(${column}, '\\', '\\\\'), '''', '''''') || '''')::tsquery`;
 
-/** The term's weighted frequency in a row, exactly as the ranking's `ts_rank` computes it. */
+/** The term's weighted frequency in a row, exactly as the ranking computes it. */
 const rankOf = (source: ChampionSource, column: string) =>
-  `ts_rank('${source.weights}', s.tsv, ${termQuery(column)}, 0)`;
+  termRankSql("s", source.weights, termQuery(column), source.kind);
 
 /** Order of a list: best rank first, then document order (as `bySectionScore` breaks ties). */
 const LIST_ORDER = "rank DESC, doc_id, node_id";
@@ -119,7 +120,7 @@ export class PostgresChampionLists {
     const prefix = tables.rows.slice(tables.rows.lastIndexOf(".") + 1);
     await db.query(`CREATE TABLE IF NOT EXISTS ${tables.rows} (
       term text COLLATE "C" NOT NULL,
-      rank real NOT NULL,
+      rank float8 NOT NULL,
       doc_id text COLLATE "C" NOT NULL,
       node_id text COLLATE "C" NOT NULL,
       back_matter boolean NOT NULL)`);
@@ -127,7 +128,7 @@ export class PostgresChampionLists {
       term text COLLATE "C" PRIMARY KEY,
       kept integer NOT NULL,
       complete boolean NOT NULL,
-      floor_rank real,
+      floor_rank float8,
       floor_doc text COLLATE "C",
       floor_node text COLLATE "C")`);
     await db.query(`TRUNCATE ${tables.rows}, ${tables.terms}`);
@@ -287,8 +288,8 @@ export class PostgresChampionLists {
       nodeId: row.node_id as string,
       backMatter: row.back_matter as boolean,
       term: Number(row.i) - 1,
-      // The float4 ts_rank returned, exactly (its shortest decimal form read back as a float4).
-      rank: Math.fround(Number(row.rank)),
+      // The float8 stored, exactly (its shortest decimal form read back).
+      rank: Number(row.rank),
     }));
   }
 }

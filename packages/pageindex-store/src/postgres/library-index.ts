@@ -45,7 +45,14 @@ import { championSource, PostgresChampionLists } from "./library-champions.js";
 import { PostgresNodeCounts } from "./library-node-counts.js";
 import { type LibraryRows, libraryRows } from "./library-rows.js";
 import { ensureLibraryTables, type LibraryTables } from "./library-schema.js";
-import { anyOf, atLeast, CARD_RANK_WEIGHTS, lexeme, SECTION_RANK_WEIGHTS } from "./library-vectors.js";
+import {
+  anyOf,
+  atLeast,
+  CARD_RANK_WEIGHTS,
+  lexeme,
+  SECTION_RANK_WEIGHTS,
+  termRankSql,
+} from "./library-vectors.js";
 
 /** Options of {@link PostgresLibraryIndex}. */
 export interface PostgresLibraryIndexOptions extends PostgresConnectionOptions {
@@ -612,7 +619,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     const tfs = terms
       .map(
         (t, i) =>
-          `ts_rank('${weights}', ${alias}.tsv, ${params.add(lexeme(t.term))}::tsquery, 0) * ${TF_SCALE} AS tf${i}`,
+          `${termRankSql(alias, weights, `${params.add(lexeme(t.term))}::tsquery`, alias === "s" ? "sections" : "cards")} * ${TF_SCALE} AS tf${i}`,
       )
       .join(", ");
     const score = terms
