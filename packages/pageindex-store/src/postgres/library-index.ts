@@ -143,6 +143,14 @@ function restriction(
   return parts.length > 0 ? ` AND ${parts.join(" AND ")}` : "";
 }
 
+/** A query over the whole library: no document list and no metadata filter (the lists' case). */
+function isLibraryWide(options: { filter?: CatalogFilter; docIds?: readonly string[] }): boolean {
+  return !options.docIds && Object.keys(options.filter ?? {}).length === 0;
+}
+
+/** A section's key in the maps of ranked rows (ids hold no NUL). */
+const sectionKey = (docId: string, nodeId: string): string => `${docId}\u0000${nodeId}`;
+
 /** A term's inverse document frequency (BM25's, never negative). */
 function idf(total: number, frequency: number): number {
   return Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
@@ -712,8 +720,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     options: { filter?: CatalogFilter; docIds?: readonly string[] },
     rows: number,
   ): Promise<RankedSection[]> {
-    const libraryWide = !options.docIds && Object.keys(options.filter ?? {}).length === 0;
-    const listed = libraryWide ? await this.listedSections(db, query, terms, rows) : undefined;
+    const listed = isLibraryWide(options) ? await this.listedSections(db, query, terms, rows) : undefined;
     if (listed) return listed;
     const ranked = await this.rankRows(
       db,
@@ -806,7 +813,6 @@ export class PostgresLibraryIndex implements LibraryIndex {
       if (holding > this.candidateRows) return undefined;
       if (holding > 0) perTerm = lists.perTerm;
     }
-    const key = (docId: string, nodeId: string) => `${docId}\u0000${nodeId}`;
     const scored = new Map<string, RankedSection>();
     for (const row of await lists.best(
       db,
@@ -817,10 +823,10 @@ export class PostgresLibraryIndex implements LibraryIndex {
       const tf = row.rank * TF_SCALE;
       // The order of operations of `rankSql`'s score, so equal rows score equal bits.
       const score = (weight * tf * SATURATION) / (tf + K1);
-      const seen = scored.get(key(row.docId, row.nodeId));
+      const seen = scored.get(sectionKey(row.docId, row.nodeId));
       if (seen) seen.score += score;
       else
-        scored.set(key(row.docId, row.nodeId), {
+        scored.set(sectionKey(row.docId, row.nodeId), {
           docId: row.docId,
           nodeId: row.nodeId,
           backMatter: row.backMatter,
@@ -830,7 +836,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     for (const row of cooccurring) {
       const docId = row.doc_id as string;
       const nodeId = row.node_id as string;
-      scored.set(key(docId, nodeId), {
+      scored.set(sectionKey(docId, nodeId), {
         docId,
         nodeId,
         backMatter: row.back_matter as boolean,
@@ -851,12 +857,12 @@ export class PostgresLibraryIndex implements LibraryIndex {
            ON s.doc_id = w.doc_id COLLATE "C" AND s.node_id = w.node_id COLLATE "C"`,
         [missing.map((section) => section.docId), missing.map((section) => section.nodeId)],
       );
-      for (const row of rows) read.set(`${row.doc_id}\u0000${row.node_id}`, row);
+      for (const row of rows) read.set(sectionKey(row.doc_id as string, row.node_id as string), row);
     }
     // A section removed between the two reads is dropped rather than shown without its details.
     return ranked.flatMap((section) => {
       if (section.hit) return [{ ...section.hit, score: section.score }];
-      const row = read.get(`${section.docId}\u0000${section.nodeId}`);
+      const row = read.get(sectionKey(section.docId, section.nodeId));
       return row ? [sectionHit(row, section.score)] : [];
     });
   }
@@ -943,8 +949,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     terms: readonly RankedTerm[],
     options: { filter?: CatalogFilter; docIds?: readonly string[] },
   ): Promise<Map<string, number>> {
-    const libraryWide = !options.docIds && Object.keys(options.filter ?? {}).length === 0;
-    const listed = libraryWide
+    const listed = isLibraryWide(options)
       ? await this.listedRows(
           db,
           this.cardChampions,
