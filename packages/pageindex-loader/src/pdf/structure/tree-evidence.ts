@@ -136,10 +136,10 @@ const SYMBOL_START = /^[^\p{L}\p{N}"'“‘(]/u;
  * Details" and "2.1 Details" are two sections of a manual, a company name on every page is not.
  */
 function recurringShare(titles: readonly string[]): number {
-  const key = (t: string): string => t.replace(/\s+/g, " ").trim().toLowerCase();
+  const keys = titles.map((t) => t.replace(/\s+/g, " ").trim().toLowerCase());
   const counts = new Map<string, number>();
-  for (const t of titles) counts.set(key(t), (counts.get(key(t)) ?? 0) + 1);
-  return share(titles.filter((t) => key(t) !== "" && (counts.get(key(t)) ?? 0) > 1).length, titles.length);
+  for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return share(keys.filter((k) => k !== "" && (counts.get(k) ?? 0) > 1).length, keys.length);
 }
 
 /** The features of a layout tree. */
