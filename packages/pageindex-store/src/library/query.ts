@@ -50,6 +50,11 @@ export function analyzeQuery(query: string): LibraryQuery {
   return { terms, wantsBackMatter: BACK_MATTER_KINDS.some((kind) => asksForBackMatter(query, kind)) };
 }
 
+/** BM25's k1 (how soon a term's weighted frequency saturates), FTS5's bm25 default: both engines use it. */
+export const BM25_K1 = 1.2;
+/** BM25's b (how much a section's length discounts its frequencies), FTS5's bm25 default: both engines use it. */
+export const BM25_B = 0.75;
+
 /**
  * Per-field weights of a section (BM25F-style): a title names what a section is about; its
  * ancestors' titles give the context a question often names ("printer › paper jams"); a summary

@@ -15,6 +15,7 @@ import {
   candidateTerms,
   cooccurringTerms,
   discounted,
+  BM25_K1 as K1,
   type LibraryQuery,
   rankDocuments,
   SECTION_FIELDS,
@@ -103,8 +104,6 @@ const SECTION_COLUMNS =
  */
 const TF_SCALE = 1.6449 * Math.max(...SECTION_FIELDS.map((f) => f.weight));
 
-/** BM25's k1: how soon a term's weighted frequency saturates. */
-const K1 = 1.2;
 /** The numerator's factor of BM25's saturation, tf·(k1+1)/(tf+k1). */
 const SATURATION = K1 + 1;
 

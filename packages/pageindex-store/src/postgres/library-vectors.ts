@@ -7,6 +7,7 @@
 import type { DocumentCard } from "../catalog/card.js";
 import {
   atLeastOf,
+  BM25_B,
   type BooleanSyntax,
   CARD_INDEX_FIELDS,
   cardFieldTerms,
@@ -102,8 +103,6 @@ export function atLeast(m: number, terms: readonly QueryTerm[]): string {
   );
 }
 
-/** BM25's b: how much a section's length discounts its term frequencies (FTS5's bm25 uses 0.75 too). */
-const LENGTH_B = 0.75;
 /**
  * The reference section length, in distinct lexemes (`length(tsv)`), that BM25 divides by. A
  * fixed reference instead of the library's average keeps a row's score for a term independent of
@@ -130,6 +129,6 @@ export function termRankSql(
 ): string {
   const rank = `ts_rank('${weights}', ${alias}.tsv, ${tsquery}, 0)::float8`;
   return kind === "sections"
-    ? `(${rank} / (${1 - LENGTH_B} + ${LENGTH_B / REFERENCE_LENGTH} * length(${alias}.tsv)))`
+    ? `(${rank} / (${1 - BM25_B} + ${BM25_B / REFERENCE_LENGTH} * length(${alias}.tsv)))`
     : rank;
 }

@@ -6,12 +6,9 @@
  * (measured 28 µs a term, against 6 appended); the merge reads the rows back through an
  * `fts5vocab` instance table in term order, all in SQL.
  */
-import { SECTION_FIELDS } from "../query.js";
+import { BM25_B as B, BM25_K1 as K1, SECTION_FIELDS } from "../query.js";
 import type { Connection, Statement } from "./connection.js";
 
-/** FTS5's bm25 constants. */
-const K1 = 1.2;
-const B = 0.75;
 /**
  * The length a list's order assumes for the average section: a stored impact must not change
  * when the library's average does, or a list would need re-sorting on every write.
