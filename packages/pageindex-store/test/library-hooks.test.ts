@@ -119,10 +119,16 @@ describe("PageIndexStore with a library index", () => {
     const library = new ScriptedIndex();
     const byteStore = new InMemoryStore();
     const writer = open(byteStore, library, []);
-    await writer.addTrees([topicTree("printer", ["paper jams"]), topicTree("copier", ["paper jams", "toner"])]);
+    await writer.addTrees([
+      topicTree("printer", ["paper jams"]),
+      topicTree("copier", ["paper jams", "toner"]),
+    ]);
     const wrapped = new WrappedStore(byteStore);
     const reader = open(wrapped, library);
-    expect((await reader.searchLibrary("paper jams")).map((h) => h.docId).sort()).toEqual(["copier", "printer"]);
+    expect((await reader.searchLibrary("paper jams")).map((h) => h.docId).sort()).toEqual([
+      "copier",
+      "printer",
+    ]);
     expect(wrapped.reads.filter((key) => key.includes(".head."))).toEqual([]);
     // The printer's head is deleted, its index removal fails (a crash between the two): its
     // intent stays, so its head is read and the hit dropped; the copier's is not read.

@@ -285,7 +285,9 @@ export function createListBuildProgress(
     finish() {
       stopBar();
       if (built && mode !== "off")
-        io.err(`Champion lists: built in ${formatDuration(performance.now() - started)} (kept by every later write)`);
+        io.err(
+          `Champion lists: built in ${formatDuration(performance.now() - started)} (kept by every later write)`,
+        );
     },
   };
 }

@@ -428,7 +428,8 @@ export class ChampionLists {
     for (const [term, rows] of counted) {
       // Built whole (a migration): rare terms get no list (see `newlyCommon`).
       if (!terms && rows <= this.listRows) continue;
-      if (onProgress && total > 0 && done % PROGRESS_EVERY.lists === 0) onProgress({ phase: "lists", done, total });
+      if (onProgress && total > 0 && done % PROGRESS_EVERY.lists === 0)
+        onProgress({ phase: "lists", done, total });
       done += 1;
       clear.run(term);
       const kept = rows > 0 ? fill.run(term, this.kept).changes : 0;
@@ -459,7 +460,8 @@ export class ChampionLists {
     for (const row of this.sql("SELECT id, sz FROM section_terms_docsize")
       .raw(true)
       .iterate() as IterableIterator<unknown[]>) {
-      if (onProgress && total > 0 && done % PROGRESS_EVERY.lengths === 0) onProgress({ phase: "lengths", done, total });
+      if (onProgress && total > 0 && done % PROGRESS_EVERY.lengths === 0)
+        onProgress({ phase: "lengths", done, total });
       done += 1;
       const blob = row[1];
       insert.run(row[0], blob instanceof Uint8Array ? varintSum(blob, SECTION_FIELDS.length) : 0);
