@@ -10,7 +10,7 @@
 //   retriever query; its time and RSS, and the whole process's time as the parent saw it;
 // - warm queries: one handle per library, past a warm-up, a fixed question set asked of every
 //   library in turn (so the load of a shared machine weighs on every size alike): median and
-//   p95 of the retriever query, and of the engine's `searchLibrary` alone; the ratio to the
+//   p95 of the retriever query (and its CPU time), and of the engine's `searchLibrary` alone; the ratio to the
 //   100-document library of the same backend;
 // - pass/fail against the targets: first query ≤ 1 s and ≤ 300 MB RSS, warm ≤ 1.5× the
 //   100-document time (≤ 3× at 1,000,000 documents).
@@ -31,7 +31,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PageIndexRetriever } from "pageindex-retriever";
+import { LexicalIndexes, PageIndexRetriever } from "pageindex-retriever";
 import { openPostgresStore, PageIndexStore } from "pageindex-store";
 import { dropPostgresSchema } from "./drop-postgres-schema.js";
 import { generate, libraryQuestions } from "./generated-library.js";
@@ -49,6 +49,8 @@ const WAVE = Number(option("wave", "8"));
 const WARM_UP = 10;
 /** The byte-store key marking a library as completely indexed (its value: how it was built). */
 const MARKER = "bench-library-scale-complete";
+/** The byte-store key marking a folder library's lexical indexes as all saved (its value: seconds spent). */
+const LEXICAL_MARKER = "bench-library-scale-lexical";
 
 const TARGETS = {
   firstQueryMs: 1000,
@@ -197,6 +199,40 @@ async function build(library: Library, rebuild: boolean): Promise<Built> {
   }
 }
 
+/**
+ * Saves each document's lexical index beside it, as `pageindex index` does after indexing a file
+ * (the retriever reads it in place of every section's text; a read-only store cannot save one,
+ * so without it each query rebuilds the indexes of the documents it searches from their texts).
+ * Folder libraries only; skipped once done (a marker key), resumable (saved ones are read back).
+ * @returns seconds spent, or undefined when it was done before.
+ */
+async function saveLexicalIndexes(library: Library): Promise<number | undefined> {
+  const store = await open(library, true);
+  try {
+    const [done] = await store.byteStore.mget([LEXICAL_MARKER]);
+    if (done) return undefined;
+    const started = performance.now();
+    const lexical = new LexicalIndexes(store);
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < library.docs; i = next++) {
+        const { docId } = generate(i, true).tree;
+        await lexical.get(await store.getSkeleton(docId));
+        if ((i + 1) % 10_000 === 0)
+          process.stderr.write(
+            `  ${library.backend} ${library.docs}: lexical indexes of ${i + 1} documents saved\n`,
+          );
+      }
+    };
+    await Promise.all(Array.from({ length: WAVE }, worker));
+    const seconds = (performance.now() - started) / 1000;
+    await store.byteStore.mset([[LEXICAL_MARKER, new TextEncoder().encode(JSON.stringify({ seconds }))]]);
+    return seconds;
+  } finally {
+    await store.close();
+  }
+}
+
 async function dropSchema(schema: string): Promise<void> {
   await dropPostgresSchema(POSTGRES_URL, schema);
 }
@@ -235,6 +271,8 @@ function questionSet(docs: number, count: number): string[] {
 
 interface Warm {
   ms: number[];
+  /** CPU time of this process per retriever query (its file reads' included: libuv's threads are this process's). */
+  cpuMs: number[];
   engineMs: number[];
   /** CPU time of this process per engine query: the load of a shared machine does not stretch it (PostgreSQL: the client's share only). */
   engineCpuMs: number[];
@@ -252,15 +290,18 @@ async function warmQueries(libraries: readonly Library[], count: number): Promis
         await retriever.invoke(q.query);
         await store.searchLibrary(q.query, { limit: 10 });
       }
-      return { store, retriever, warm: { ms: [], engineMs: [], engineCpuMs: [] } as Warm };
+      return { store, retriever, warm: { ms: [], cpuMs: [], engineMs: [], engineCpuMs: [] } as Warm };
     }),
   );
   try {
     for (const query of queries) {
       for (const handle of handles) {
         let started = performance.now();
+        const queryCpu = process.cpuUsage();
         await handle.retriever.invoke(query);
         handle.warm.ms.push(performance.now() - started);
+        const spent = process.cpuUsage(queryCpu);
+        handle.warm.cpuMs.push((spent.user + spent.system) / 1000);
         started = performance.now();
         const cpu = process.cpuUsage();
         await handle.store.searchLibrary(query, { limit: 10, sectionsPerDocument: 12 });
@@ -308,6 +349,14 @@ async function main(): Promise<void> {
     console.log(`${library.backend}: indexing ${library.docs} documents…`);
     built.set(library, { ...(await build(library, rebuild)), reused: false });
   }
+  // Not with --query-only (which never writes): it reports what the libraries hold.
+  if (!queryOnly) {
+    for (const library of libraries.filter((l) => l.backend === "folder")) {
+      const seconds = await saveLexicalIndexes(library);
+      if (seconds !== undefined)
+        console.log(`${library.backend} ${library.docs}: lexical indexes saved in ${seconds.toFixed(0)} s`);
+    }
+  }
   if (process.argv.includes("--build-only")) return;
 
   const rows: Array<Record<string, unknown>> = [];
@@ -326,6 +375,7 @@ async function main(): Promise<void> {
     const base = quantile(warm[0]?.ms ?? [], 0.5);
     const engineBase = quantile(warm[0]?.engineMs ?? [], 0.5);
     const cpuBase = quantile(warm[0]?.engineCpuMs ?? [], 0.5);
+    const warmCpuBase = quantile(warm[0]?.cpuMs ?? [], 0.5);
     mine.forEach((library, i) => {
       const b = built.get(library) as Built & { reused: boolean };
       const w = warm[i] as Warm;
@@ -364,6 +414,8 @@ async function main(): Promise<void> {
         warmMedianMs: median,
         warmP95Ms: quantile(w.ms, 0.95),
         warmRatio: ratio,
+        warmCpuMedianMs: quantile(w.cpuMs, 0.5),
+        warmCpuRatio: quantile(w.cpuMs, 0.5) / warmCpuBase,
         engineMedianMs: quantile(w.engineMs, 0.5),
         engineP95Ms: quantile(w.engineMs, 0.95),
         engineRatio: quantile(w.engineMs, 0.5) / engineBase,
@@ -382,13 +434,13 @@ async function main(): Promise<void> {
   }
 
   console.log(
-    "\n| backend | documents (sections) | indexing s (docs/s) | fresh first query ms / RSS MB (module load ms, whole process ms) | warm median / p95 ms (× 100 docs) | engine median / p95 ms (×) | engine CPU ms (×) | targets |",
+    "\n| backend | documents (sections) | indexing s (docs/s) | fresh first query ms / RSS MB (module load ms, whole process ms) | warm median / p95 ms (× 100 docs) | warm CPU ms (×) | engine median / p95 ms (×) | engine CPU ms (×) | targets |",
   );
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
   for (const r of rows) {
     const t = r.targets as Record<string, string> | undefined;
     console.log(
-      `| ${r.backend} | ${(r.documentsPresent as number).toLocaleString("en")}${r.documentsPresent === r.docs ? "" : ` of ${(r.docs as number).toLocaleString("en")}`} (${(r.sections as number).toLocaleString("en")}) | ${fmt(r.indexS as number)} (${fmt(r.docsPerS as number)}) | ${fmt(r.firstQueryMs as number)} / ${fmt(r.rssMb as number)} (${fmt(r.loadMs as number)}, ${fmt(r.processMs as number)}) | ${fmt(r.warmMedianMs as number, 1)} / ${fmt(r.warmP95Ms as number, 1)} (×${fmt(r.warmRatio as number, 2)}) | ${fmt(r.engineMedianMs as number, 1)} / ${fmt(r.engineP95Ms as number, 1)} (×${fmt(r.engineRatio as number, 2)}) | ${fmt(r.engineCpuMedianMs as number, 1)} (×${fmt(r.engineCpuRatio as number, 2)}) | ${t ? `first ${t.firstQuery}, RSS ${t.rss}, warm ${t.warm}` : "–"} |`,
+      `| ${r.backend} | ${(r.documentsPresent as number).toLocaleString("en")}${r.documentsPresent === r.docs ? "" : ` of ${(r.docs as number).toLocaleString("en")}`} (${(r.sections as number).toLocaleString("en")}) | ${fmt(r.indexS as number)} (${fmt(r.docsPerS as number)}) | ${fmt(r.firstQueryMs as number)} / ${fmt(r.rssMb as number)} (${fmt(r.loadMs as number)}, ${fmt(r.processMs as number)}) | ${fmt(r.warmMedianMs as number, 1)} / ${fmt(r.warmP95Ms as number, 1)} (×${fmt(r.warmRatio as number, 2)}) | ${fmt(r.warmCpuMedianMs as number, 1)} (×${fmt(r.warmCpuRatio as number, 2)}) | ${fmt(r.engineMedianMs as number, 1)} / ${fmt(r.engineP95Ms as number, 1)} (×${fmt(r.engineRatio as number, 2)}) | ${fmt(r.engineCpuMedianMs as number, 1)} (×${fmt(r.engineCpuRatio as number, 2)}) | ${t ? `first ${t.firstQuery}, RSS ${t.rss}, warm ${t.warm}` : "–"} |`,
     );
   }
   console.log(

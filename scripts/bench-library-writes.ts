@@ -32,7 +32,7 @@ const entries = Array.from({ length: docs }, (_, i) => libraryEntry(generate(fir
 const dir = mkdtempSync(join(tmpdir(), "bench-library-writes-"));
 if (into) copyFileSync(into, join(dir, LIBRARY_FILE));
 const index = await SqliteLibraryIndex.open(dir, {
-  ...(championRows > 0 ? { championRows } : {}),
+  championRows,
   ...(Number.isFinite(mergeSections) ? { championMergeSections: mergeSections } : {}),
 });
 

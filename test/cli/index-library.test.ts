@@ -11,7 +11,9 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexFiles } from "../../packages/pageindex-cli/src/cli/commands/index-files.js";
 import { body, buildPdf, headingLine } from "../../packages/pageindex-loader/test/fixtures/pdf-builder.js";
+import { PageIndexStore } from "../../packages/pageindex-store/src/index.js";
 import { openConnection } from "../../packages/pageindex-store/src/library/sqlite/open.js";
+import { topicTree } from "../../packages/pageindex-store/test/helpers/trees.js";
 import { captureIo, countingStore, libraryContext, writeLibrary } from "../support/index-library.js";
 import { BIN, cli, cliInProcess } from "./run-cli.js";
 
@@ -180,7 +182,7 @@ describe("pageindex index: gzip-compressed documents", () => {
     expect(documents.find((d) => d.docId === "good.md")?.status).toBe("indexed");
   });
 
-  it("gives a folder store's library index champion lists with --champion-lists, kept by later runs", async () => {
+  it("gives a folder store's library index champion lists by default, built with a progress line for an index without them", async () => {
     /**
      * The sections a store's library index keeps champion-list lengths for (undefined: the index
      * has no lists). A term gets a list once in more than 100 sections: none does here.
@@ -201,19 +203,33 @@ describe("pageindex index: gzip-compressed documents", () => {
       join(folder, "pumps.md"),
       "# Pumps\n\nA pump moves coolant.\n\n## Priming\n\nFill the casing first.\n",
     );
-    const plain = join(dir, "champions-plain");
-    const listed = join(dir, "champions-listed");
-    expect((await cliInProcess(["--store", plain, "--json", "index", folder])).code).toBe(0);
-    expect(await listedSections(plain)).toBeUndefined();
-    const withLists = await cliInProcess(["--store", listed, "--json", "index", "--champion-lists", folder]);
-    expect(withLists.code).toBe(0);
-    expect(withLists.stderr).toMatch(/Champion lists: built now if the library index has none/);
-    const first = (await listedSections(listed)) ?? 0;
-    expect(first).toBeGreaterThan(0);
-    // A later run without the flag keeps the lists in step with what it writes.
+    // A new store: lists from the start (nothing to build, so no progress line).
+    const fresh = join(dir, "champions-fresh");
+    const first = await cliInProcess(["--store", fresh, "index", folder]);
+    expect(first.code).toBe(0);
+    expect(first.stderr).not.toMatch(/Champion lists/);
+    const listed = (await listedSections(fresh)) ?? 0;
+    expect(listed).toBeGreaterThan(0);
+    // A later run keeps them in step with what it writes.
     await writeFile(join(folder, "valves.md"), "# Valves\n\nA valve stops the flow.\n");
-    expect((await cliInProcess(["--store", listed, "--json", "index", folder])).code).toBe(0);
-    expect(await listedSections(listed)).toBeGreaterThan(first);
+    expect((await cliInProcess(["--store", fresh, "--json", "index", folder])).code).toBe(0);
+    expect(await listedSections(fresh)).toBeGreaterThan(listed);
+
+    // An index written without lists (an earlier release, or `championRows: 0`): the first
+    // writable open builds them and says so, phase by phase, then how long it took.
+    const old = join(dir, "champions-old");
+    const before = await PageIndexStore.fromPath(old, { championRows: 0 });
+    await before.addTrees([topicTree("gears", ["gears", "teeth"]), topicTree("belts", ["belts", "pulleys"])]);
+    await before.close();
+    expect(await listedSections(old)).toBeUndefined();
+    // Reading never builds them.
+    expect((await cliInProcess(["--store", old, "list"])).stderr).not.toMatch(/Champion lists/);
+    expect(await listedSections(old)).toBeUndefined();
+    const upgraded = await cliInProcess(["--store", old, "index", folder]);
+    expect(upgraded.code).toBe(0);
+    expect(upgraded.stderr).toMatch(/Champion lists: reading section lengths \(4 sections\)/);
+    expect(upgraded.stderr).toMatch(/Champion lists: built in \d+ s/);
+    expect(await listedSections(old)).toBeGreaterThan(4);
   });
 });
 

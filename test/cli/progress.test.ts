@@ -3,6 +3,7 @@ import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { Io } from "../../packages/pageindex-cli/src/cli/output.js";
 import {
+  createListBuildProgress,
   createProgress,
   createRunProgress,
   formatDuration,
@@ -141,5 +142,48 @@ describe("createRunProgress", () => {
     run.finish("2 files");
     expect(lines).toEqual(["b.md: unchanged, skipped", "a.md: indexed", "2 files"]);
     expect(written).toEqual([]);
+  });
+});
+
+describe("createListBuildProgress", () => {
+  /** What building a library index's champion lists reports: lengths, then lists. */
+  function build(progress: ReturnType<typeof createListBuildProgress>): void {
+    progress.step({ phase: "lengths", done: 0, total: 12_000 });
+    progress.step({ phase: "lengths", done: 5_000, total: 12_000 });
+    progress.step({ phase: "lengths", done: 12_000, total: 12_000 });
+    progress.step({ phase: "lists", done: 0, total: 80 });
+    progress.step({ phase: "lists", done: 80, total: 80 });
+    progress.finish();
+  }
+
+  it("writes a line per phase off a terminal, then how long the build took", () => {
+    const { io, lines } = fakeIo(false);
+    const { stream, written } = fakeStream(false);
+    build(createListBuildProgress(io, "live", stream));
+    expect(lines).toEqual([
+      "Champion lists: reading section lengths (12,000 sections)",
+      "Champion lists: building term lists (80 terms)",
+      expect.stringMatching(/^Champion lists: built in \d+ s \(kept by every later write\)$/),
+    ]);
+    expect(written).toEqual([]);
+  });
+
+  it("draws a bar per phase on a terminal; the closing line only with --no-progress; nothing when off or nothing was built", () => {
+    const tty = fakeIo(true);
+    const { stream, written } = fakeStream(true);
+    build(createListBuildProgress(tty.io, "live", stream));
+    const drawn = written.join("");
+    expect(drawn).toContain("Champion lists: reading section lengths [");
+    expect(drawn).toContain("] 0/12000 sections");
+    expect(drawn).toContain("Champion lists: building term lists [");
+    expect(tty.lines).toEqual([expect.stringMatching(/^Champion lists: built in/)]);
+    const summary = fakeIo(false);
+    build(createListBuildProgress(summary.io, "summary", fakeStream(false).stream));
+    expect(summary.lines).toEqual([expect.stringMatching(/^Champion lists: built in/)]);
+    const off = fakeIo(true);
+    const silent = fakeStream(true);
+    build(createListBuildProgress(off.io, "off", silent.stream));
+    createListBuildProgress(off.io, "live", silent.stream).finish();
+    expect([...off.lines, ...silent.written]).toEqual([]);
   });
 });

@@ -84,7 +84,7 @@ export { LIBRARY_LIMITS, libraryEntry } from "./library/entry.js";
 export { LibraryIndexError } from "./library/errors.js";
 export { MemoryLibraryIndex } from "./library/memory-library-index.js";
 export { isLibraryReader } from "./library/reader.js";
-export { CHAMPIONS } from "./library/sqlite/champions.js";
+export { CHAMPIONS, type ChampionBuildProgress } from "./library/sqlite/champions.js";
 export {
   LIBRARY_FILE,
   SqliteLibraryIndex,

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { libraryEntry } from "../src/library/entry.js";
-import { ChampionLists } from "../src/library/sqlite/champions.js";
+import { type ChampionBuildProgress, ChampionLists } from "../src/library/sqlite/champions.js";
 import { openConnection } from "../src/library/sqlite/open.js";
 import { LIBRARY_FILE, SqliteLibraryIndex } from "../src/library/sqlite/sqlite-library-index.js";
 import type { LibraryEntry } from "../src/library/types.js";
@@ -63,7 +63,7 @@ describe("SqliteLibraryIndex: champion lists", () => {
     const dir = await folder();
     const options = { ...shape, championRows: 2, championMergeSections: 1_000_000 };
     let lists = await SqliteLibraryIndex.open(dir, { ...options, championMergeSections: 1 });
-    const plain = await SqliteLibraryIndex.open(await folder(), shape);
+    const plain = await SqliteLibraryIndex.open(await folder(), { ...shape, championRows: 0 });
     const docs = Array.from({ length: 10 }, (_, i) => wordy(`doc-${i}`, i, "sprocket", 1 + (i % 4)));
     for (const index of [lists, plain]) await index.putDocuments(docs);
     await lists.close();
@@ -99,6 +99,39 @@ describe("SqliteLibraryIndex: champion lists", () => {
       expect(before.get(query), query).toEqual(await expected);
     }
     await lists.close();
+    await plain.close();
+  });
+
+  it("are off with championRows 0: none built, a file's lists not read, but kept in step by a writer", async () => {
+    const shape = { singleTermRows: 4, candidateRows: 6 };
+    const docs = Array.from({ length: 10 }, (_, i) => wordy(`doc-${i}`, i, "sprocket", 1 + (i % 4)));
+    const plainDir = await folder();
+    const plain = await SqliteLibraryIndex.open(plainDir, { ...shape, championRows: 0 });
+    await plain.putDocuments(docs);
+    const db = await openConnection(join(plainDir, LIBRARY_FILE), true);
+    expect(ChampionLists.present(db)).toBe(false);
+    db.close();
+    const dir = await folder();
+    const listed = await SqliteLibraryIndex.open(dir, { ...shape, championRows: PER_TERM });
+    await listed.putDocuments(docs);
+    await listed.close();
+    const off = await SqliteLibraryIndex.open(dir, { ...shape, championRows: 0 });
+    const read = vi.spyOn(ChampionLists.prototype, "best");
+    for (const query of ["sprocket", "sprocket notes gears", "notes"])
+      expect(await off.searchLibrary(query, { limit: 5 }), query).toEqual(
+        await plain.searchLibrary(query, { limit: 5 }),
+      );
+    expect(read).not.toHaveBeenCalled();
+    read.mockRestore();
+    const replaced = wordy("doc-4", 7, "sprocket", 4);
+    await off.putDocument(replaced);
+    await off.removeDocument("doc-1");
+    await off.close();
+    await expectChampionsAgree(
+      join(dir, LIBRARY_FILE),
+      docs.filter((d) => d.card.docId !== "doc-1").map((d) => (d.card.docId === "doc-4" ? replaced : d)),
+      PER_TERM,
+    );
     await plain.close();
   });
 
@@ -138,14 +171,14 @@ describe("SqliteLibraryIndex: champion lists", () => {
     await index.close();
   });
 
-  it("are built from the stored rows on the first writable open asking for them", async () => {
+  it("are built from the stored rows on the first writable open not turning them off, with progress", async () => {
     const dir = await folder();
     const file = join(dir, LIBRARY_FILE);
     const entries = Array.from({ length: 6 }, (_, i) =>
       wordy(`doc-${i}`, i, i % 2 ? "sprocket" : "ratchet", 2),
     );
-    // Without asking, a file has no lists (what an earlier release wrote too).
-    const first = await SqliteLibraryIndex.open(dir);
+    // With lists off, a file has none (what an earlier release wrote too).
+    const first = await SqliteLibraryIndex.open(dir, { championRows: 0 });
     await first.putDocuments(entries);
     const before = await first.searchLibrary("sprocket ratchet gears", { limit: 5 });
     await first.close();
@@ -157,8 +190,20 @@ describe("SqliteLibraryIndex: champion lists", () => {
     expect(await reader.searchLibrary("sprocket ratchet gears", { limit: 5 })).toEqual(before);
     await reader.close();
 
-    const writer = await SqliteLibraryIndex.open(dir, { championRows: PER_TERM });
+    const steps: ChampionBuildProgress[] = [];
+    const writer = await SqliteLibraryIndex.open(dir, {
+      championRows: PER_TERM,
+      onChampionBuild: (step) => steps.push(step),
+    });
     await expectChampionsAgree(file, entries, PER_TERM);
+    // Each phase from nothing done to all done (12 sections; the common terms' lists).
+    expect(steps.filter((s) => s.phase === "lengths")).toEqual([
+      { phase: "lengths", done: 0, total: 12 },
+      { phase: "lengths", done: 12, total: 12 },
+    ]);
+    const lists = steps.filter((s) => s.phase === "lists");
+    expect(lists[0]?.done).toBe(0);
+    expect(lists.at(-1)).toEqual({ phase: "lists", done: lists[0]?.total, total: lists[0]?.total });
     expect(await writer.searchLibrary("sprocket ratchet gears", { limit: 5 })).toEqual(before);
     await writer.close();
     // A writer that does not ask keeps them in step all the same.

@@ -43,8 +43,8 @@ async function folderPlace(): Promise<Place> {
   const dir = await mkdtemp(join(tmpdir(), "pageindex-libcrash-"));
   return {
     job: { engine: "sqlite", location: dir },
-    // With champion lists: the writer process (opened without asking) keeps them in step.
-    open: () => PageIndexStore.fromPath(dir, { championRows: CHAMPIONS.perTerm }),
+    // With champion lists (the default): the writer process keeps them in step.
+    open: () => PageIndexStore.fromPath(dir),
     index: () => SqliteLibraryIndex.open(join(dir, LIBRARY_FOLDER)),
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };

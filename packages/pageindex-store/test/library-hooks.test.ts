@@ -115,6 +115,32 @@ describe("PageIndexStore with a library index", () => {
     expect(await reader.searchDocuments("compost")).toEqual([]);
   });
 
+  it("searchLibrary reads the heads of documents with an unfinished write only: a delete the index missed is not returned", async () => {
+    const library = new ScriptedIndex();
+    const byteStore = new InMemoryStore();
+    const writer = open(byteStore, library, []);
+    await writer.addTrees([
+      topicTree("printer", ["paper jams"]),
+      topicTree("copier", ["paper jams", "toner"]),
+    ]);
+    const wrapped = new WrappedStore(byteStore);
+    const reader = open(wrapped, library);
+    expect((await reader.searchLibrary("paper jams")).map((h) => h.docId).sort()).toEqual([
+      "copier",
+      "printer",
+    ]);
+    expect(wrapped.reads.filter((key) => key.includes(".head."))).toEqual([]);
+    // The printer's head is deleted, its index removal fails (a crash between the two): its
+    // intent stays, so its head is read and the hit dropped; the copier's is not read.
+    library.failRemoves = true;
+    await writer.deleteDocument("printer");
+    expect((await reader.searchLibrary("paper jams")).map((h) => h.docId)).toEqual(["copier"]);
+    expect(wrapped.reads.filter((key) => key.includes(".head."))).toEqual([reader.keys.head("printer")]);
+    // A write under way (announced, head still there) keeps its hit.
+    await library.begin("copier", "next-version");
+    expect((await reader.searchLibrary("toner")).map((h) => h.docId)).toEqual(["copier"]);
+  });
+
   it("repairs on reopening after the index failed between the announcement and the change (a crash)", async () => {
     const library = new ScriptedIndex();
     const byteStore = new InMemoryStore();

@@ -101,7 +101,7 @@ export function buildProgram(
     )
     .option(
       "--champion-lists",
-      "folder or PostgreSQL store: give the library index champion lists (library-wide questions cost less at 100,000+ documents, every write more; kept from then on)",
+      "PostgreSQL store: give the library index champion lists (library-wide questions cost less at 100,000+ documents, every write more; kept from then on). A folder store's library index has them by default",
     )
     .action(
       run(

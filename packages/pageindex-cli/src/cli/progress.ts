@@ -222,3 +222,72 @@ function runBar(io: Io, total: number, stream: ProgressStream): RunProgress {
     },
   };
 }
+
+/** A step of building a library index's champion lists (`ChampionBuildProgress` of pageindex-store). */
+export interface ListBuildStep {
+  phase: "lengths" | "lists";
+  done: number;
+  total: number;
+}
+
+/** The words shown for a list-building phase, with its unit. */
+const LIST_PHASES: Record<ListBuildStep["phase"], { label: string; unit: string }> = {
+  lengths: { label: "reading section lengths", unit: "sections" },
+  lists: { label: "building term lists", unit: "terms" },
+};
+
+/**
+ * Progress of building a folder library index's champion lists (the first writable open of an
+ * index written without them: minutes for a large library, one transaction that a kill leaves
+ * undone). `live`: a bar on a terminal, else one line per phase; `summary`: the closing line
+ * only; `off`: nothing. The returned function takes each step; `finish` writes the closing line
+ * when anything was built.
+ */
+export function createListBuildProgress(
+  io: Io,
+  mode: ProgressMode,
+  stream: ProgressStream = process.stderr,
+): { step(step: ListBuildStep): void; finish(): void } {
+  const started = performance.now();
+  let bar: cliProgress.SingleBar | undefined;
+  let release: (() => void) | undefined;
+  let phase: ListBuildStep["phase"] | undefined;
+  let built = false;
+  const stopBar = () => {
+    bar?.stop();
+    bar = undefined;
+    release?.();
+    release = undefined;
+  };
+  return {
+    step({ phase: now, done, total }) {
+      built = true;
+      if (mode !== "live") return;
+      const { label, unit } = LIST_PHASES[now];
+      if (!io.isTTY) {
+        if (now !== phase) io.err(`Champion lists: ${label} (${total.toLocaleString("en")} ${unit})`);
+        phase = now;
+        return;
+      }
+      if (now !== phase) {
+        stopBar();
+        phase = now;
+        release = restoreCursorOnExit(stream);
+        bar = new cliProgress.SingleBar(
+          { format: `Champion lists: ${label} [{bar}] {value}/{total} ${unit}`, stream, hideCursor: true },
+          cliProgress.Presets.shades_classic,
+        );
+        bar.start(total, done);
+        return;
+      }
+      bar?.update(done);
+    },
+    finish() {
+      stopBar();
+      if (built && mode !== "off")
+        io.err(
+          `Champion lists: built in ${formatDuration(performance.now() - started)} (kept by every later write)`,
+        );
+    },
+  };
+}

@@ -14,6 +14,7 @@ import type {
   SearchDocumentsOptions,
 } from "../catalog/index.js";
 import { openFolderLibrary } from "../library/sqlite/folder-library.js";
+import type { SqliteLibraryIndexOptions } from "../library/sqlite/sqlite-library-index.js";
 import type {
   LibraryDocumentHit,
   LibraryIndex,
@@ -91,23 +92,28 @@ export class PageIndexStore implements TreeReader, LibraryReader {
    * with the folder and built from the documents already stored when a folder written before the
    * library index is opened for writing; a `readOnly` folder uses the index it has, or its catalog
    * when it has none. `library: false` opens the folder without one; a {@link LibraryIndex} uses
-   * that one. {@link PageIndexStore.close} closes the index the store opened. `championRows`
-   * gives the index champion lists (built on this open when it has none; see
-   * `SqliteLibraryIndexOptions.championRows`): library-wide queries then cost less at scale, and
-   * every write more.
+   * that one. {@link PageIndexStore.close} closes the index the store opened. The index has
+   * champion lists by default (built on the first writable open of a folder whose index has none,
+   * reported to `onChampionBuild`; see `SqliteLibraryIndexOptions.championRows`): library-wide
+   * queries then cost less at scale, and every write more; `championRows: 0` turns them off.
    * @throws {LibraryIndexError} when the folder's index file is not a library index or is damaged.
    */
   static async fromPath(
     dir: string,
     options: Omit<PageIndexStoreOptions, "library"> &
-      FileByteStoreOptions & { library?: LibraryIndex | false; championRows?: number } = {},
+      FileByteStoreOptions & {
+        library?: LibraryIndex | false;
+      } & Pick<SqliteLibraryIndexOptions, "championRows" | "onChampionBuild"> = {},
   ): Promise<PageIndexStore> {
     const byteStore = await FileByteStore.fromPath(dir, options);
-    const { library: given, championRows, ...rest } = options;
+    const { library: given, championRows, onChampionBuild, ...rest } = options;
     if (given !== undefined) {
       return new PageIndexStore(byteStore, given === false ? rest : { ...rest, library: given });
     }
-    const library = await openFolderLibrary(byteStore.rootPath, byteStore.readOnly, championRows);
+    const library = await openFolderLibrary(byteStore.rootPath, byteStore.readOnly, {
+      ...(championRows === undefined ? {} : { championRows }),
+      ...(onChampionBuild ? { onChampionBuild } : {}),
+    });
     if (!library) return new PageIndexStore(byteStore, rest);
     const store = new PageIndexStore(byteStore, { ...rest, library });
     store.closer = () => library.close();

@@ -32,6 +32,21 @@ export const CHAMPIONS = {
   mergeSections: 20_000,
 } as const;
 
+/**
+ * Progress of building a file's champion lists (the first writable open of a file without them):
+ * `lengths` counts sections whose lengths are read, `lists` the common terms whose lists are
+ * built. Reported only when there is something to build (a new file has not), every
+ * {@link PROGRESS_EVERY} sections or terms, and once done.
+ */
+export interface ChampionBuildProgress {
+  phase: "lengths" | "lists";
+  done: number;
+  total: number;
+}
+
+/** Sections, or terms, between two progress reports of a build (a term's list costs about 30 ms at 100,000 documents). */
+const PROGRESS_EVERY = { lengths: 5_000, lists: 50 } as const;
+
 /** Rows per statement filling a temp table (see `ChampionLists.batch`). */
 const BATCH_ROWS = 100;
 
@@ -387,7 +402,7 @@ export class ChampionLists {
    * each term's rows and per-field counts from an `fts5vocab` instance table, their lengths from
    * `section_lengths`. Inside the writer's transaction.
    */
-  rebuild(terms?: readonly string[]): void {
+  rebuild(terms?: readonly string[], onProgress?: (progress: ChampionBuildProgress) => void): void {
     this.db.exec(
       `CREATE VIRTUAL TABLE IF NOT EXISTS temp.section_instances USING fts5vocab(main, section_terms, instance);
        CREATE VIRTUAL TABLE IF NOT EXISTS temp.section_vocabulary USING fts5vocab(main, section_terms, row);`,
@@ -408,14 +423,20 @@ export class ChampionLists {
       : ((this.sql("SELECT term, doc FROM temp.section_vocabulary").raw(true).all() as unknown[][]).map(
           ([term, rows]) => [String(term), Number(rows)] as const,
         ) as ReadonlyArray<readonly [string, number]>);
+    const total = terms ? 0 : counted.reduce((n, [, rows]) => n + (rows > this.listRows ? 1 : 0), 0);
+    let done = 0;
     for (const [term, rows] of counted) {
       // Built whole (a migration): rare terms get no list (see `newlyCommon`).
       if (!terms && rows <= this.listRows) continue;
+      if (onProgress && total > 0 && done % PROGRESS_EVERY.lists === 0)
+        onProgress({ phase: "lists", done, total });
+      done += 1;
       clear.run(term);
       const kept = rows > 0 ? fill.run(term, this.kept).changes : 0;
       if (kept === 0) drop.run(term);
       else this.recount(term, rows <= kept);
     }
+    if (onProgress && total > 0) onProgress({ phase: "lists", done: total, total });
   }
 
   /** Rows of the index holding `term` (FTS5's vocabulary, tombstones excluded). */
@@ -430,14 +451,22 @@ export class ChampionLists {
    * Fills `section_lengths` from FTS5's own document sizes (the migration of a file written
    * before champion lists). Inside the writer's transaction.
    */
-  fillLengths(): void {
+  fillLengths(onProgress?: (progress: ChampionBuildProgress) => void): void {
     const insert = this.sql("INSERT OR REPLACE INTO section_lengths (id, len) VALUES (?, ?)");
+    const total = onProgress
+      ? Number((this.sql("SELECT count(*) FROM section_terms_docsize").raw(true).get() as unknown[])[0])
+      : 0;
+    let done = 0;
     for (const row of this.sql("SELECT id, sz FROM section_terms_docsize")
       .raw(true)
       .iterate() as IterableIterator<unknown[]>) {
+      if (onProgress && total > 0 && done % PROGRESS_EVERY.lengths === 0)
+        onProgress({ phase: "lengths", done, total });
+      done += 1;
       const blob = row[1];
       insert.run(row[0], blob instanceof Uint8Array ? varintSum(blob, SECTION_FIELDS.length) : 0);
     }
+    if (onProgress && total > 0) onProgress({ phase: "lengths", done: total, total });
   }
 
   /**

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { FileReadError, openRegularFile } from "pageindex-core";
 import { LibraryIndexError } from "../errors.js";
-import { CHAMPIONS, ChampionLists } from "./champions.js";
+import { CHAMPIONS, type ChampionBuildProgress, ChampionLists } from "./champions.js";
 import type { Connection } from "./connection.js";
 import { CHAMPION_BACKLOG_SCHEMA, CHAMPION_SCHEMA, INTENTS_TABLE, SCHEMA, SCHEMA_VERSION } from "./schema.js";
 
@@ -76,6 +76,7 @@ export async function openConnection(
   path: string,
   readOnly: boolean,
   championRows?: number,
+  onChampionBuild?: (progress: ChampionBuildProgress) => void,
 ): Promise<Connection> {
   if (readOnly && !existsSync(path)) {
     throw new LibraryIndexError(path, "no library index file there to open read-only");
@@ -90,7 +91,7 @@ export async function openConnection(
       db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA synchronous = NORMAL");
     }
-    checkSchema(db, path, readOnly, championRows);
+    checkSchema(db, path, readOnly, championRows, onChampionBuild);
     return db;
   } catch (error) {
     db?.close();
@@ -111,6 +112,7 @@ function checkSchema(
   path: string,
   readOnly: boolean,
   championRows: number | undefined,
+  onChampionBuild: ((progress: ChampionBuildProgress) => void) | undefined,
 ): void {
   const tables = new Set(
     (
@@ -141,7 +143,8 @@ function checkSchema(
     // Lists written before their backlog (pending rows, gone documents) was: add its tables.
     if (tables.has("champion_terms") && !tables.has("champion_pending"))
       db.exec(`BEGIN IMMEDIATE; ${CHAMPION_BACKLOG_SCHEMA} COMMIT;`);
-    if (championRows !== undefined) migrateChampions(db, championRows);
+    // 0 asks for no lists: none are built (a file that has them keeps them, see the index's options).
+    if (championRows !== undefined && championRows > 0) migrateChampions(db, championRows, onChampionBuild);
   }
 }
 
@@ -150,13 +153,17 @@ function checkSchema(
  * FTS5 index (no document is read again), in one transaction: a crash leaves the file as it was,
  * and the next writable open asking for lists builds them again.
  */
-function migrateChampions(db: Connection, championRows: number): void {
+function migrateChampions(
+  db: Connection,
+  championRows: number,
+  onProgress: ((progress: ChampionBuildProgress) => void) | undefined,
+): void {
   if (ChampionLists.present(db)) return;
   db.transaction(() => {
     db.exec(CHAMPION_SCHEMA);
     const lists = new ChampionLists(db, (source) => db.prepare(source), setChampionRows(db, championRows));
-    lists.fillLengths();
-    lists.rebuild();
+    lists.fillLengths(onProgress);
+    lists.rebuild(undefined, onProgress);
   }).immediate();
 }
 

@@ -37,7 +37,7 @@ import type {
   SearchLibraryOptions,
   SectionHit,
 } from "../types.js";
-import { ChampionLists, documentRange } from "./champions.js";
+import { CHAMPIONS, type ChampionBuildProgress, ChampionLists, documentRange } from "./champions.js";
 import { ftsAtLeastMatch, ftsCandidateMatch, ftsMatch } from "./match.js";
 import { type Connection, championRowsOf, openConnection, type Statement } from "./open.js";
 import { SECTION_ID, sectionId, sectionOwner } from "./schema.js";
@@ -61,12 +61,14 @@ export interface SqliteLibraryIndexOptions {
    */
   singleTermRows?: number;
   /**
-   * Gives the file champion lists (per term, its best sections by the term's own BM25
-   * contribution; see champions.ts), built on a writable open when it has none: a library-wide
-   * query then reads this many rows of each term's list (100 is the measured choice) in place of
-   * every section holding its rarest terms, once its terms' rows outgrow `singleTermRows`. Off
-   * by default: the lists cost writes (measured on the generated library: put 1.4 → 2.2 ms a
-   * document, 1.8 → 3.4 with their merges; see the package README). A file keeps its lists (twice the value it
+   * Champion lists (per term, its best sections by the term's own BM25 contribution; see
+   * champions.ts): a library-wide query reads this many rows of each term's list (default
+   * `CHAMPIONS.perTerm`, 100, the measured choice) in place of every section holding its rarest
+   * terms, once its terms' rows outgrow `singleTermRows`. On by default: a writable open of a file
+   * without lists builds them from its FTS5 index (685 s at 100,000 documents; `onChampionBuild`
+   * reports it), and they cost writes (measured on the generated library: put 1.4 → 2.2 ms a
+   * document, 1.8 → 3.4 with their merges; see the package README). `0` turns them off: none are
+   * built and this handle's queries do not read them. A file keeps its lists (twice the value it
    * was built with) and every writer keeps them in step, asked or not; a later open may read
    * fewer rows, not more.
    */
@@ -78,6 +80,8 @@ export interface SqliteLibraryIndexOptions {
    * beside the lists.
    */
   championMergeSections?: number;
+  /** Called while a writable open builds a file's champion lists (see `championRows`); never for a new file. */
+  onChampionBuild?: (progress: ChampionBuildProgress) => void;
 }
 
 /** Documents named by `docIds` are searched one row-id range each up to this many; more go through a filter. */
@@ -161,6 +165,8 @@ export class SqliteLibraryIndex implements LibraryIndex {
   private readonly singleTermRows: number;
   /** The champion lists (absent in a file of an earlier release opened read-only). */
   private readonly champions: ChampionLists | undefined;
+  /** Whether queries read the lists (`championRows: 0` keeps them in step for writes only). */
+  private readonly readsLists: boolean;
 
   private constructor(db: Connection, path: string, options: SqliteLibraryIndexOptions) {
     this.db = db;
@@ -169,6 +175,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
     this.candidateRows = Math.max(1, options.candidateRows ?? AGGREGATION.candidateRows);
     this.singleTermRows = Math.max(0, options.singleTermRows ?? AGGREGATION.singleTermRows);
     const kept = ChampionLists.present(db) ? championRowsOf(db) : undefined;
+    this.readsLists = options.championRows !== 0;
     this.champions =
       kept === undefined
         ? undefined
@@ -176,7 +183,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
             db,
             (source) => this.sql(source),
             kept,
-            options.championRows,
+            this.readsLists ? options.championRows : undefined,
             options.championMergeSections,
           );
     // A write touches each of its terms' lists, pages spread over the file: a larger page cache
@@ -194,7 +201,12 @@ export class SqliteLibraryIndex implements LibraryIndex {
 
   /** Opens a library index file at any path (see {@link SqliteLibraryIndex.open}). */
   static async openFile(path: string, options: SqliteLibraryIndexOptions = {}): Promise<SqliteLibraryIndex> {
-    const db = await openConnection(path, options.readOnly ?? false, options.championRows);
+    const db = await openConnection(
+      path,
+      options.readOnly ?? false,
+      options.championRows ?? CHAMPIONS.perTerm,
+      options.onChampionBuild,
+    );
     return new SqliteLibraryIndex(db, path, options);
   }
 
@@ -553,7 +565,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
    * library's size (when two terms suffice to choose rows, as questions' rarer words do).
    */
   private libraryWide(chosen: Candidates): Array<string | RankedRow[]> {
-    if (chosen.every || !this.champions) return this.candidateMatches(chosen);
+    if (chosen.every || !this.champions || !this.readsLists) return this.candidateMatches(chosen);
     const budget = this.candidateRows;
     const terms = chosen.all.map((t) => {
       const rows = chosen.rows.get(t.term) ?? 0;
@@ -673,8 +685,12 @@ export class SqliteLibraryIndex implements LibraryIndex {
     // One statement whatever the list (a JSON array parameter), so the statement cache holds one.
     // A document's sections are one row-id range holding every node: counting the range reads
     // a few index rows, where the card's nodeCount meant parsing each card's JSON (3× slower).
+    // With champion lists, `section_lengths` holds one narrow row per section (written with it):
+    // its ranges sit on a few hot pages where the wide `sections` rows spread over the file
+    // (measured at 100,000 documents: 2.6 → ms a query, 7 statements).
+    const table = this.champions ? "section_lengths" : "sections";
     const rows = this.rows<{ doc: number; nodes: number }>(
-      `SELECT j.value AS doc, (SELECT count(*) FROM sections WHERE id BETWEEN j.value * ${SECTION_ID.perDocument}
+      `SELECT j.value AS doc, (SELECT count(*) FROM ${table} WHERE id BETWEEN j.value * ${SECTION_ID.perDocument}
          AND j.value * ${SECTION_ID.perDocument} + ${SECTION_ID.perDocument - 1}) AS nodes FROM json_each(?) AS j`,
       JSON.stringify(docs),
     );

@@ -1,0 +1,137 @@
+// Where a warm library-wide query's time goes, on a folder library the scale bench built
+// (scripts/bench-library-scale.ts): the retriever asks the bench's questions (those about the
+// 100-document library's documents, as the bench asks every size), past a warm-up, and prints
+// - its CPU time per query (this process's, file reads included);
+// - each SQLite statement of the library index: CPU time and runs per query;
+// - a V8 CPU profile: the functions with the most self time per query (garbage collection,
+//   SQLite's stepping, the retriever's lexical indexes, file reads).
+// Statement and function names say what to bound; compare two sizes run after run.
+//
+// Usage (on the built packages): npx tsx scripts/profile-library-query.ts --docs 100000
+//   [--queries 30] [--rounds 3] [--top 20]
+// Reads ~/.cache/pageindex-bench/scale/folder-<docs> (or under XDG_CACHE_HOME) read-only.
+import { Session } from "node:inspector/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { PageIndexRetriever } from "pageindex-retriever";
+import { PageIndexStore, SqliteLibraryIndex } from "pageindex-store";
+import { libraryQuestions } from "./generated-library.js";
+
+function option(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
+}
+
+const DOCS = Number(option("docs", "100000"));
+const QUERIES = Number(option("queries", "30"));
+const ROUNDS = Number(option("rounds", "3"));
+const TOP = Number(option("top", "20"));
+/** Questions asked first, untimed (the bench's warm-up). */
+const WARM_UP = 10;
+const FOLDER = join(
+  process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"),
+  "pageindex-bench",
+  "scale",
+  `folder-${DOCS}`,
+);
+
+/** A prepared statement as the index keeps it (libsql's better-sqlite3 API). */
+interface Statement {
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): unknown;
+  raw(on?: boolean): Statement;
+}
+
+const cpuMs = (used: NodeJS.CpuUsage) => (used.user + used.system) / 1000;
+
+/** Times every statement the index runs (its private statement cache is where they all come from). */
+function timeStatements(): Map<string, { ms: number; runs: number }> {
+  const spent = new Map<string, { ms: number; runs: number }>();
+  const index = SqliteLibraryIndex.prototype as unknown as { sql(source: string): Statement };
+  const prepare = index.sql;
+  const timed = new WeakSet<Statement>();
+  index.sql = function (this: unknown, source: string): Statement {
+    const statement = prepare.call(this, source);
+    if (timed.has(statement)) return statement;
+    timed.add(statement);
+    const name = source.replace(/\s+/g, " ").slice(0, 120);
+    for (const method of ["get", "all", "run"] as const) {
+      const original = statement[method].bind(statement) as (...params: unknown[]) => unknown;
+      Object.assign(statement, {
+        [method]: (...params: unknown[]) => {
+          const started = process.cpuUsage();
+          const result = original(...params);
+          const entry = spent.get(name) ?? { ms: 0, runs: 0 };
+          entry.ms += cpuMs(process.cpuUsage(started));
+          entry.runs += 1;
+          spent.set(name, entry);
+          return result;
+        },
+      });
+    }
+    return statement;
+  };
+  return spent;
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+
+/** Self time (µs) by function, from a V8 CPU profile. */
+function selfTimes(profile: {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}): Map<string, number> {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const out = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const frame = byId.get(id)?.callFrame;
+    if (!frame) return;
+    const where = frame.url ? ` ${frame.url.split("/").slice(-2).join("/")}` : "";
+    const name = `${frame.functionName || "(anonymous)"}${where}`;
+    out.set(name, (out.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
+  return out;
+}
+
+async function main(): Promise<void> {
+  const statements = timeStatements();
+  const store = await PageIndexStore.fromPath(FOLDER, { readOnly: true });
+  try {
+    const retriever = new PageIndexRetriever({ reader: store, k: 3, cache: false });
+    for (const q of libraryQuestions(100, true, WARM_UP)) await retriever.invoke(q.query);
+    statements.clear();
+    const questions = libraryQuestions(100, true, QUERIES, WARM_UP).map((q) => q.query);
+    const session = new Session();
+    session.connect();
+    await session.post("Profiler.enable");
+    await session.post("Profiler.setSamplingInterval", { interval: 200 });
+    await session.post("Profiler.start");
+    const started = process.cpuUsage();
+    for (let round = 0; round < ROUNDS; round += 1)
+      for (const question of questions) await retriever.invoke(question);
+    const used = cpuMs(process.cpuUsage(started));
+    const { profile } = await session.post("Profiler.stop");
+    session.disconnect();
+    const asked = QUERIES * ROUNDS;
+    console.log(`folder-${DOCS}: ${asked} queries, retriever CPU ${(used / asked).toFixed(1)} ms a query`);
+    console.log("\nlibrary index statements (CPU ms a query, runs a query):");
+    for (const [name, { ms, runs }] of [...statements].sort((a, b) => b[1].ms - a[1].ms))
+      console.log(`${(ms / asked).toFixed(2).padStart(7)} ${(runs / asked).toFixed(1).padStart(5)}  ${name}`);
+    const self = selfTimes(profile as unknown as Parameters<typeof selfTimes>[0]);
+    const total = [...self.values()].reduce((a, b) => a + b, 0);
+    console.log(`\nself time (ms a query, share), top ${TOP}:`);
+    for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, TOP))
+      console.log(
+        `${(us / 1000 / asked).toFixed(2).padStart(7)} ${((100 * us) / total).toFixed(1).padStart(5)} %  ${name}`,
+      );
+  } finally {
+    await store.close();
+  }
+}
+
+await main();
