@@ -482,7 +482,9 @@ async function documentCoverage(ctx: SearchLedger, docIds: readonly string[]): P
   for (const docId of docIds) {
     const skeleton = await ctx.skeleton(docId).catch(() => undefined);
     if (!skeleton) continue;
-    const shares = await ctx.nodeShares(skeleton, terms);
+    // A document whose index cannot be read is left without (its search warned already).
+    const shares = await ctx.nodeShares(skeleton, terms).catch(() => undefined);
+    if (!shares) continue;
     out.set(
       docId,
       shares.reduce((sum, share) => sum + share / (share + COVERAGE_SATURATION), 0),
