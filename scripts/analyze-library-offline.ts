@@ -6,7 +6,8 @@
  * (k = 10) and the library's sections scoped to it (every term scored), the same for the gold
  * document when it is not among them, and the real library-wide retriever's hit@3. Then, in
  * memory (milliseconds a variant):
- * 1. the retriever's fusion (`fuseLibraryEvidence`) replayed on the collected searches, against
+ * 1. the retriever's fusion (`fuseLibraryEvidence`, with each document's coverage of the query's
+ *    words) replayed on the collected searches, against
  *    the real run (they must agree, or the replay measures nothing);
  * 2. the hard questions by the gold document's library rank × whether document-named hits, and
  *    the bound that follows: the fusion can only win questions whose gold document is searched;
@@ -24,13 +25,13 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Document } from "@langchain/core/documents";
-import { getNode, nodeMetadata, pathToRoot } from "pageindex-core";
+import { getNode, nodeMetadata, pathToRoot, tokenizeQuery } from "pageindex-core";
 import type { PageIndexStore } from "pageindex-store";
 import { holdsGold } from "./library-devset/gold.js";
 import { type LibraryQuestion, libraryFiles, libraryStore, libraryTrees } from "./library-devset/library.js";
 
 // The retriever under test: this checkout's sources (the built package may be older).
-const { PageIndexRetriever } = await import("../packages/pageindex-retriever/src/index.js");
+const { LexicalIndexes, PageIndexRetriever } = await import("../packages/pageindex-retriever/src/index.js");
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const { values: flags } = parseArgs({
@@ -46,6 +47,9 @@ const SECTIONS = 12;
 /** The retriever's constants: `k`, the ancestor decay of library evidence. */
 const K = 5;
 const DECAY = 0.8;
+/** The retriever's coverage weight and saturation (`fuseLibraryEvidence`'s `documentCoverage`). */
+const COVERAGE = 0.7;
+const SATURATION = 0.03;
 
 interface Section {
   nodeId: string;
@@ -64,6 +68,8 @@ interface Doc {
   named: Section[];
   /** The library's sections of this document alone (every query term scored), best first. */
   scoped: Section[];
+  /** Per distinct query word, the share of the document's nodes holding it (its search's index). */
+  shares: number[];
 }
 interface Question {
   id: string;
@@ -76,6 +82,7 @@ interface Question {
 }
 
 async function collect(store: PageIndexStore, questions: readonly LibraryQuestion[]): Promise<Question[]> {
+  const lexical = new LexicalIndexes(store);
   const section = async (
     q: LibraryQuestion,
     docId: string,
@@ -104,7 +111,9 @@ async function collect(store: PageIndexStore, questions: readonly LibraryQuestio
       docIds: [docId],
     });
     const scoped = await Promise.all((own?.sections ?? []).map((s) => section(q, docId, s.nodeId, s.score)));
-    return { docId, score, library, named, scoped };
+    const index = await lexical.get(await store.getSkeleton(docId));
+    const shares = index.nodeShares([...new Set(tokenizeQuery(q.question))]);
+    return { docId, score, library, named, scoped, shares };
   };
   const out: Question[] = [];
   for (const q of questions) {
@@ -152,15 +161,31 @@ interface Fusion {
   section: number;
   own: number;
   decay: number;
+  /** Weight of a document's coverage of the query's words, added to its document score. */
+  coverage: number;
 }
 /** `fuseLibraryEvidence`: (document + section)/2, the best k first — up to scale, this. */
-const RETRIEVER: Fusion = { docs: 3, k: K, block: 10, document: 1, section: 1, own: 0, decay: DECAY };
+const RETRIEVER: Fusion = {
+  docs: 3,
+  k: K,
+  block: 10,
+  document: 1,
+  section: 1,
+  own: 0,
+  decay: DECAY,
+  coverage: COVERAGE,
+};
+
+/** A document's coverage of the query's words, as `documentCoverage` computes it. */
+const coverageOf = (d: Doc) => d.shares.reduce((sum, s) => sum + s / (s + SATURATION), 0);
 
 /** Hit@3 of the library-wide search under a fusion and a per-document order. */
 function fusedHit(q: Question, f: Fusion, order: Order = byNamed): boolean {
   const bestDocument = Math.max(...q.docs.map((d) => d.score)) || 1;
   const bestSection = Math.max(0, ...q.docs.flatMap((d) => d.library.map((s) => s.score))) || 1;
-  const rows = q.docs.slice(0, f.docs).flatMap((d, rank) => {
+  const searched = q.docs.slice(0, f.docs);
+  const bestCoverage = Math.max(0, ...searched.map(coverageOf)) || 1;
+  const rows = searched.flatMap((d, rank) => {
     const evidence = new Map<string, number>();
     for (const s of d.library)
       [s.nodeId, ...s.ancestors].forEach((id, up) => {
@@ -172,7 +197,7 @@ function fusedHit(q: Question, f: Fusion, order: Order = byNamed): boolean {
       // The document's rank breaks ties, as the retriever's stable sort does.
       score:
         (i < f.k ? f.block : 0) +
-        f.document * (d.score / bestDocument) +
+        f.document * (d.score / bestDocument + f.coverage * (coverageOf(d) / bestCoverage)) +
         f.section * ((evidence.get(s.nodeId) ?? 0) / bestSection) +
         f.own * s.score -
         rank * 1e-9,
@@ -240,7 +265,7 @@ async function main(): Promise<void> {
         for (const document of [0.5, 1, 2])
           for (const own of [0, 0.25, 0.5])
             for (const decay of [0, 0.5, 0.8, 1]) {
-              const f = { docs, k, block, document, section: 1, own, decay };
+              const f = { docs, k, block, document, section: 1, own, decay, coverage: COVERAGE };
               grid.push({
                 f,
                 hard: hard.filter((q) => fusedHit(q, f)).length,

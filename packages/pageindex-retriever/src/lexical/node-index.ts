@@ -184,6 +184,15 @@ export class NodeTermIndex {
     }
   }
 
+  /**
+   * The share of the document's nodes that hold each term (0 for a term none holds): how much
+   * of the document is about it, where a BM25 score tells which node is.
+   */
+  nodeShares(terms: readonly string[]): number[] {
+    const nodes = Math.max(1, this.index.docs.length);
+    return terms.map((term) => this.index.docs.filter((tf) => tf.has(term)).length / nodes);
+  }
+
   /** Term entries held over all nodes (words and phrases): the index's size, for diagnostics. */
   get postings(): number {
     return this.index.docs.reduce((sum, tf) => sum + tf.size, 0);

@@ -275,6 +275,22 @@ export class SearchLedger implements JudgeRun {
   }
 
   /**
+   * The share of a document's nodes holding each term (see `NodeTermIndex.nodeShares`), from
+   * the index its search reads (`judge`: no second read of node texts).
+   */
+  async nodeShares(skeleton: TreeSkeleton, terms: readonly string[]): Promise<number[]> {
+    const index = await this.lexicalIndex(
+      skeleton,
+      "judge",
+      (nodes) => {
+        this.counters.indexTextsRead += nodes;
+      },
+      (message) => this.warn(message),
+    );
+    return index.nodeShares(terms);
+  }
+
+  /**
    * Searches each document as if it were named alone (its lexical scores scaled to its own best),
    * for a plan that ranks the documents' results against each other afterwards: with one scale
    * for all, a second document's answer falls below the relevance line of the first's words.
