@@ -13,9 +13,12 @@
  * on the rows fitted on: the fewest bad trees left above the line plus good ones put below it
  * (`--criterion balanced`: the two as shares of their class instead). Under `--cv` each fold chooses its own cut on its own
  * rows, so the CV counts are out of sample for the cut too. `--cv-trees` fits and scores the
- * trees built by each package's held-out heading model (rows from `eval-devset-layout.ts --cv`).
+ * trees built by each group's held-out heading model (rows from `eval-devset-layout.ts --cv`).
+ * `--group producer` (the default) holds out every PDF of a producer in each fold and, with
+ * `--cv-trees`, takes the trees of the heading model fitted without that producer; `--group
+ * package` holds out packages, as before the eighth session.
  *
- * Run: npx tsx scripts/eval-devset-layout.ts --half train --extra --features /tmp/rows.json && npx tsx scripts/fit-tree-evidence.ts /tmp/rows.json [--cv] [--dry]
+ * Run: npx tsx scripts/eval-devset-layout.ts --half train --extra --cv --features /tmp/rows.json && npx tsx scripts/fit-tree-evidence.ts /tmp/rows.json [--cv] [--cv-trees] [--group producer|package] [--dry]
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -47,6 +50,7 @@ const { values, positionals } = parseArgs({
     help: { type: "boolean" },
     criterion: { type: "string", default: "count" },
     "cv-trees": { type: "boolean" },
+    group: { type: "string", default: "producer" },
     use: { type: "string", default: "recurring" },
     l2: { type: "string", default: String(L2) },
   },
@@ -54,15 +58,22 @@ const { values, positionals } = parseArgs({
 const file = positionals[0];
 if (values.help || !file) {
   console.log(
-    "usage: npx tsx scripts/fit-tree-evidence.ts rows.json [--cv] [--dry] [--criterion count|balanced] [--l2 X] [--cv-trees] [--use NAMES|all]",
+    "usage: npx tsx scripts/fit-tree-evidence.ts rows.json [--cv] [--dry] [--criterion count|balanced] [--l2 X] [--cv-trees] [--group producer|package] [--use NAMES|all]",
   );
   process.exit(values.help ? 0 : 1);
 }
+if (values.group !== "producer" && values.group !== "package")
+  throw new Error(`--group: producer or package, not "${values.group}"`);
+const byProducer = values.group === "producer";
 const read = JSON.parse(readFileSync(file, "utf8")) as LayoutRow[];
-// --cv-trees: each train row as the tree its package's held-out heading model built (written by
+// --cv-trees: each train row as the tree its group's held-out heading model built (written by
 // eval-devset-layout.ts --cv), so the bad trees are those an unseen producer gets.
+const heldTree = (r: LayoutRow) => (byProducer ? r.cvProducer : r.cv);
 const rows = values["cv-trees"]
-  ? read.map((r) => (r.cv ? { ...r, f1: r.cv.f1, confidence: r.cv.confidence, features: r.cv.features } : r))
+  ? read.map((r) => {
+      const held = heldTree(r);
+      return held ? { ...r, f1: held.f1, confidence: held.confidence, features: held.features } : r;
+    })
   : read;
 // The train half and the extra train-package PDFs (eval-devset-layout.ts --extra): never validation.
 const isTrain = (r: LayoutRow): boolean => r.half === "train" || r.half === "train-extra";
@@ -79,7 +90,8 @@ if (unknown) throw new Error(`--use: no feature "${unknown}" (${FEATURE_NAMES.jo
 const x = (r: LayoutRow): number[] =>
   FEATURE_NAMES.map((n) => (!used || used.includes(n) ? r.features[n] : 0));
 const y = (r: LayoutRow): number => (r.f1 >= GOOD_F1 ? 1 : 0);
-const pkgOf = (r: LayoutRow): string => r.label.split("/")[0] as string;
+/** What a fold holds out: the PDF's producer, or its package. */
+const groupOf = (r: LayoutRow): string => (byProducer ? r.producer : (r.label.split("/")[0] as string));
 
 /** As the loader weighs it (layout.ts): below the line with a named doubt or under the model's cut. */
 const warned = (r: LayoutRow, model: EvidenceModel): boolean =>
@@ -153,19 +165,19 @@ for (const half of ["train", "train-extra", "validation"]) {
 }
 if (values.cv) {
   const held: { r: LayoutRow; model: EvidenceModel }[] = [];
-  for (const fold of groupFolds(train, pkgOf)) {
+  for (const fold of groupFolds(train, groupOf)) {
     const m = fitRows(fold.fit);
     held.push(...fold.score.map((r) => ({ r, model: m })));
   }
   report(
-    "train CV (by package)",
+    `train CV (by ${values.group})`,
     held.filter((s) => s.r.half === "train"),
   );
   report(
-    "train-extra CV (by package)",
+    `train-extra CV (by ${values.group})`,
     held.filter((s) => s.r.half === "train-extra"),
   );
-  report("all train rows CV (by package)", held);
+  report(`all train rows CV (by ${values.group})`, held);
 }
 if (!values.dry) {
   const target = join(
@@ -176,7 +188,7 @@ if (!values.dry) {
     target,
     `/**
  * Fitted by scripts/fit-tree-evidence.ts on the train half of the split dev set and more PDFs of
- * its packages (${train.length} PDFs${values["cv-trees"] ? ", each tree as its package's held-out heading model built it" : ""}; target: level-aware F1 ≥ ${GOOD_F1}; L2 ${values.l2};
+ * its packages (${train.length} PDFs${values["cv-trees"] ? `, each tree as its ${values.group}'s held-out heading model built it` : ""}; target: level-aware F1 ≥ ${GOOD_F1}; L2 ${values.l2};
  * features weighed: ${used?.join(", ") ?? "all"}; the cut by ${values.criterion === "balanced" ? "balanced error" : "the fewest bad trees above the line plus good ones below it"}).
  * Weights in FEATURE_NAMES order: ${FEATURE_NAMES.join(", ")}.
  */

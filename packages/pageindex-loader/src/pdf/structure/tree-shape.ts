@@ -1,5 +1,6 @@
 import type { SectionEntry } from "../types.js";
 import { parseNumbering } from "./numbering.js";
+import { ALL_RULES_ON, type RulesOff } from "./shape-rules.js";
 
 /**
  * Front-matter lists: a heading that introduces a list of entries, never a part of the text.
@@ -27,15 +28,18 @@ const MIN_PAGES = 10;
  *   tree's root is the document already.
  *
  * The order of the nodes (and so each section's text) is unchanged; only depths change. Returns
- * the new top level and the title that was unwrapped, if any.
+ * the new top level and the title that was unwrapped, if any. `off` switches rules off
+ * ("frontLists", "loneTitle": shape-rules.ts) for their measurement.
  */
 export function undoWrappers(
   entries: readonly SectionEntry[],
   pageCount: number,
+  off: RulesOff = ALL_RULES_ON,
 ): { entries: SectionEntry[]; title?: string } {
-  const lifted = liftFrontLists(entries);
+  const lifted = off.has("frontLists") ? [...entries] : liftFrontLists(entries);
   const only = lifted[0];
   if (
+    !off.has("loneTitle") &&
     pageCount >= MIN_PAGES &&
     lifted.length === 1 &&
     only &&

@@ -1,0 +1,39 @@
+/**
+ * The layout path's shape rules: each sets aside or reshapes what the heading candidates and the
+ * nesting would otherwise give. Each is switchable so that scripts/ablate-shape-rules.ts can
+ * measure whether it earns its place under producer-grouped cross-validation (a rule written for
+ * one producer's habit must not change the trees of the others); the loader runs them all.
+ */
+export const SHAPE_RULES = [
+  /** A heading-styled line opening with a shell prompt or a sigil ("$ gcc", "#include") is code. */
+  "promptLines",
+  /** A contents page's own title read as a TOC entry ("Short Contents") is no section. */
+  "contentsEntry",
+  /** Captions, name lists and legends (a few lines, no body text) are no sections (labels.ts). */
+  "labels",
+  /** "Note", "Tip", "Caution" boxes are no sections (labels.ts). */
+  "admonitions",
+  /** Running heads that quote a recent heading under the page number are no sections. */
+  "pagedRunningHeads",
+  /** A bare "Chapter 3" over the chapter's title passes its number on and goes. */
+  "chapterLabels",
+  /** A sparse first page's lines are the title, not sections. */
+  "titlePage",
+  /** Unnumbered titles recurring across the document stay below the top levels. */
+  "repeatedLabels",
+  /** A letter or roman number out of sequence ("J. David …") is an initial, not a list number (numbering.ts). */
+  "initials",
+  /** A front-matter list ("Contents", "Tables") holds no chapters (tree-shape.ts). */
+  "frontLists",
+  /** A lone unnumbered top heading over everything, in a long document, is its title (tree-shape.ts). */
+  "loneTitle",
+] as const;
+
+/** One of {@link SHAPE_RULES}. */
+export type ShapeRule = (typeof SHAPE_RULES)[number];
+
+/** The rules switched off (none, as the loader runs). */
+export type RulesOff = ReadonlySet<ShapeRule>;
+
+/** No rule switched off. */
+export const ALL_RULES_ON: RulesOff = new Set<ShapeRule>();
