@@ -31,7 +31,7 @@ import {
 import type { TreeFeatures } from "../packages/pageindex-loader/src/pdf/structure/tree-evidence.js";
 import { DEBIAN_CACHE } from "./debian-docs.js";
 import { groupFolds, mean } from "./grouped-cv.js";
-import { fitHeadingModel, HEADING_FIT, headingDocs } from "./heading-fit.js";
+import { fitHeadingModel, HEADING_FIT, type HeadingDoc, headingDocs } from "./heading-fit.js";
 import { layoutDevsetDocs } from "./layout-devset-docs.js";
 import { layoutF1, showEntries, topTwo } from "./layout-devset-score.js";
 import type { Entry } from "./structure-match.js";
@@ -106,10 +106,12 @@ const foldModels = new Map<string, HeadingModel>();
 const producerModels = new Map<string, HeadingModel>();
 if (values.cv) {
   const pool = await headingDocs({ cache: values.cache as string, half: "train", extra: true });
-  for (const fold of groupFolds(pool, (d) => d.pkg)) {
+  // Only the folds of the PDFs scored (all of them unless --only narrows the run).
+  const scored = (d: HeadingDoc) => !values.only || d.label.includes(values.only);
+  for (const fold of groupFolds(pool, (d) => d.pkg, scored)) {
     foldModels.set(fold.held, fitHeadingModel(fold.fit, HEADING_FIT).model);
   }
-  for (const fold of groupFolds(pool, (d) => d.producer)) {
+  for (const fold of groupFolds(pool, (d) => d.producer, scored)) {
     producerModels.set(fold.held, fitHeadingModel(fold.fit, HEADING_FIT).model);
   }
 }
@@ -162,7 +164,11 @@ for await (const { doc, label, pdf, reference, moved, ctx, extra } of layoutDevs
     `${row.half} | ${doc.producer} | ${label} | ${pdf.pageCount} | ${reference.length} | ${moved} | ${predicted.length} | ${pct(row.f1)} | ${pct(row.f1AnyLevel)} | ${row.missed} | ${row.extra} | ${row.wrongDepth} | ${row.confidence.toFixed(2)} | ${row.confidence < LOW_CONFIDENCE ? "yes" : ""} | ${heldColumns(row.cv)} | ${heldColumns(row.cvProducer)}`,
   );
   if (values.show && label.includes(values.show)) {
-    showEntries(reference, predicted);
+    // With --cv, the tree the producer's held-out heading model built (the one producer CV scores).
+    showEntries(
+      reference,
+      producerModel ? topTwo(layoutStructure(ctx, { headingModel: producerModel }).entries) : predicted,
+    );
   }
 }
 console.log(
