@@ -5,7 +5,7 @@
  * one producer's habit must not change the trees of the others); the loader runs them all.
  *
  * Cut in the eighth session, as each changed the trees of one producer only (held-out gain 0 or
- * below over 86 train PDFs of 18 producers): a heading opening with a prompt or sigil ("$ gcc")
+ * below over 86 train PDFs of 16 producers): a heading opening with a prompt or sigil ("$ gcc")
  * set aside (one Texinfo PDF), a contents page's own title among the TOC's entries (one LaTeX
  * PDF), running heads quoting a recent heading under the page number (one LibreOffice PDF), a
  * front-matter list ("Contents", "Tables") lifted off the chapters nested under it (one XEP PDF
