@@ -9,7 +9,12 @@
  */
 import type { DebianPdf } from "./debian-docs.js";
 
-/** The tool that made a PDF, as the reports group them. */
+/**
+ * The tool that made a PDF, as the reports group them and as producer-grouped cross-validation
+ * holds them out (grouped-cv.ts): train rows carry the tool their PDF's Producer/Creator names
+ * (a Word document printed through PScript5 and Ghostscript is Word's), validation's unnamed
+ * ones stay "other" (validation PDFs are never opened to name them).
+ */
 export type Producer =
   | "Texinfo"
   | "LaTeX"
@@ -18,6 +23,17 @@ export type Producer =
   | "DocBook/FOP"
   | "DocBook/dblatex"
   | "groff"
+  | "Word"
+  | "LibreOffice"
+  | "FrameMaker"
+  | "wkhtmltopdf"
+  | "ReportLab"
+  | "Prawn"
+  | "Asciidoctor"
+  | "SDoP"
+  | "htmldoc"
+  | "mPDF"
+  | "XEP"
   | "other";
 
 /** A dev-set PDF, its producer and its half. */
@@ -65,8 +81,8 @@ const TRAIN_ROWS: Row[] = [
   ["erlang-doc", `${D}/erlang-doc/lib/crypto-5.1.2/doc/pdf/crypto-5.1.2.pdf`, "DocBook/FOP"],
   ["erlang-doc", `${D}/erlang-doc/lib/eunit-2.8.1/doc/pdf/eunit-2.8.1.pdf`, "DocBook/FOP"],
   ["systemtap-doc", `${D}/systemtap-doc/SystemTap_Beginners_Guide.pdf`, "DocBook/FOP"],
-  ["simh", `${D}/simh/simh_faq.pdf`, "other"],
-  ["simh", `${D}/simh/architecture18b.pdf`, "other"],
+  ["simh", `${D}/simh/simh_faq.pdf`, "Word"],
+  ["simh", `${D}/simh/architecture18b.pdf`, "Word"],
 ];
 
 const VALIDATION_ROWS: Row[] = [
@@ -179,7 +195,7 @@ const TRAIN_EXTRA_ROWS: Row[] = [
     "simh_doc",
     "simh_swre",
     "vax_doc",
-  ].map((name): Row => ["simh", `${D}/simh/${name}.pdf`, "other"]),
+  ].map((name): Row => ["simh", `${D}/simh/${name}.pdf`, "Word"]),
 ];
 
 /**
@@ -195,7 +211,7 @@ const ADDED_ROWS: Row[] = [
   ["zsh-doc", `${D}/zsh-common/zsh.pdf`, "Texinfo"],
   ["installation-guide-amd64", `${D}/installation-guide-amd64/en/install.en.pdf.gz`, "DocBook/dblatex"],
   ["weka-doc", `${D}/weka-doc/WekaManual.pdf.gz`, "LaTeX"],
-  ["swig4.0-doc", `${D}/swig4.0-doc/Manual/SWIGDocumentation.pdf`, "other"],
+  ["swig4.0-doc", `${D}/swig4.0-doc/Manual/SWIGDocumentation.pdf`, "wkhtmltopdf"],
 ];
 
 /**
@@ -206,23 +222,23 @@ const ADDED_ROWS: Row[] = [
  * were scored before any fit saw them, then joined TRAIN_EXTRA.
  */
 const PRODUCER_ROWS: Row[] = [
-  ["aprx", `${D}/aprx/aprx-manual.pdf.gz`, "other"],
-  ["aprx", `${D}/aprx/aprx-requirement-specification.pdf.gz`, "other"],
-  ["tiatracker", `${D}/tiatracker/TIATracker_manual.pdf.gz`, "other"],
-  ["w1retap-doc", `${D}/w1retap/w1retap.pdf.gz`, "other"],
-  ["gpredict", `${D}/gpredict/gpredict-user-manual.pdf.gz`, "other"],
-  ["gutenprint-doc", `${D}/gutenprint-doc/gutenprint-users-manual.pdf`, "other"],
-  ["lightyears", `${D}/lightyears/manual.pdf`, "other"],
-  ["opensm-doc", `${D}/opensm/doc/OpenSM_UM.pdf.gz`, "other"],
-  ["opensm-doc", `${D}/opensm/doc/OpenSM_RN.pdf.gz`, "other"],
-  ["python-reportlab-doc", `${D}/python-reportlab-doc/reportlab-userguide.pdf`, "other"],
-  ["ruby-prawn-doc", `${D}/ruby-prawn/manual.pdf.gz`, "other"],
-  ["drbd-doc", `${D}/drbd-doc/drbd-users-guide.pdf.gz`, "other"],
-  ["sdop", `${D}/sdop/sdop.pdf.gz`, "other"],
-  ["xfpt", `${D}/xfpt/xfpt.pdf.gz`, "other"],
-  ["mrmpi-doc", `${D}/mrmpi-doc/Manual.pdf`, "other"],
-  ["cd-hit", `${D}/cd-hit/cdhit-user-guide.pdf`, "other"],
-  ["openhpi-plugin-ilo2-ribcl", `${D}/openhpi-plugin-ilo2-ribcl/OpenHPI_ProLiant_DevGuide.pdf.gz`, "other"],
+  ["aprx", `${D}/aprx/aprx-manual.pdf.gz`, "LibreOffice"],
+  ["aprx", `${D}/aprx/aprx-requirement-specification.pdf.gz`, "LibreOffice"],
+  ["tiatracker", `${D}/tiatracker/TIATracker_manual.pdf.gz`, "LibreOffice"],
+  ["w1retap-doc", `${D}/w1retap/w1retap.pdf.gz`, "LibreOffice"],
+  ["gpredict", `${D}/gpredict/gpredict-user-manual.pdf.gz`, "LibreOffice"],
+  ["gutenprint-doc", `${D}/gutenprint-doc/gutenprint-users-manual.pdf`, "LibreOffice"],
+  ["lightyears", `${D}/lightyears/manual.pdf`, "LibreOffice"],
+  ["opensm-doc", `${D}/opensm/doc/OpenSM_UM.pdf.gz`, "FrameMaker"],
+  ["opensm-doc", `${D}/opensm/doc/OpenSM_RN.pdf.gz`, "FrameMaker"],
+  ["python-reportlab-doc", `${D}/python-reportlab-doc/reportlab-userguide.pdf`, "ReportLab"],
+  ["ruby-prawn-doc", `${D}/ruby-prawn/manual.pdf.gz`, "Prawn"],
+  ["drbd-doc", `${D}/drbd-doc/drbd-users-guide.pdf.gz`, "Asciidoctor"],
+  ["sdop", `${D}/sdop/sdop.pdf.gz`, "SDoP"],
+  ["xfpt", `${D}/xfpt/xfpt.pdf.gz`, "SDoP"],
+  ["mrmpi-doc", `${D}/mrmpi-doc/Manual.pdf`, "htmldoc"],
+  ["cd-hit", `${D}/cd-hit/cdhit-user-guide.pdf`, "mPDF"],
+  ["openhpi-plugin-ilo2-ribcl", `${D}/openhpi-plugin-ilo2-ribcl/OpenHPI_ProLiant_DevGuide.pdf.gz`, "XEP"],
   ["freedv", `${D}/freedv/USER_MANUAL.pdf.gz`, "LaTeX"],
   ["storebackup", `${D}/storebackup/storeBackup.pdf.gz`, "LaTeX"],
   [

@@ -44,3 +44,40 @@ export function numberList(option: string | undefined, fallback: readonly number
   }
   return list;
 }
+
+/** What {@link heldOutGain} found for one switch (a rule kept against cut). */
+export interface HeldOutGain {
+  /** Mean gain per scored row when each group gets the choice the other groups made. */
+  gain: number;
+  /** The groups whose held-out choice was to keep the switch on. */
+  kept: string[];
+  /** Groups whose own rows gain from the switch, and those that lose. */
+  helped: string[];
+  hurt: string[];
+}
+
+/**
+ * Whether a switch earns its place out of sample: for each group held out (a producer), keep it on
+ * only when the other groups' rows gain from it on average, and credit the held-out group's rows
+ * with that choice's gain (0 when cut). A rule only its own producer needs is cut in that
+ * producer's fold, so it gains nothing; a rule that helps several producers keeps its gain.
+ */
+export function heldOutGain<T>(
+  rows: readonly T[],
+  groupOf: (row: T) => string,
+  gainOf: (row: T) => number,
+): HeldOutGain {
+  const kept: string[] = [];
+  const gains: number[] = [];
+  const helped: string[] = [];
+  const hurt: string[] = [];
+  for (const fold of groupFolds(rows, groupOf)) {
+    const own = mean(fold.score.map(gainOf));
+    if (own > 1e-9) helped.push(fold.held);
+    if (own < -1e-9) hurt.push(fold.held);
+    const keep = mean(fold.fit.map(gainOf)) > 1e-9;
+    if (keep) kept.push(fold.held);
+    for (const r of fold.score) gains.push(keep ? gainOf(r) : 0);
+  }
+  return { gain: mean(gains), kept, helped, hurt };
+}

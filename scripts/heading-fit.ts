@@ -25,6 +25,8 @@ import { type Entry, SIMILARITY, similar } from "./structure-match.js";
 /** One PDF's candidates as the heading fit sees them. */
 export interface HeadingDoc {
   pkg: string;
+  /** The tool that made the PDF (devset-split.ts): producer-grouped CV holds these out together. */
+  producer: string;
   /** "train", "validation" or "train-extra" (a fitting row, not in the train half's mean). */
   half: string;
   label: string;
@@ -45,6 +47,7 @@ export async function headingDocs(options: LayoutDevsetOptions): Promise<Heading
     const marks = allLevels(outline);
     docs.push({
       pkg: doc.pkg,
+      producer: doc.producer,
       half: extra ? "train-extra" : doc.half,
       label,
       headings,

@@ -5,9 +5,15 @@
  * and (level-aware) the same level. Shared by eval-devset-layout.ts, eval-pdf-devset.ts and
  * fit-heading-evidence.ts.
  */
-import { FRONT_LIST } from "../packages/pageindex-loader/src/pdf/structure/tree-shape.js";
 import type { SectionEntry } from "../packages/pageindex-loader/src/pdf/types.js";
 import { type Entry, match } from "./structure-match.js";
+
+/**
+ * Front-matter lists ("Table of Contents", "List of Figures"): a childless bookmark of this title
+ * beside a lone top bookmark does not stop the reference from reading one level down.
+ */
+const FRONT_LIST =
+  /^(?:(?:table of )?contents|tables|figures|illustrations|examples|(?:list|index) of (?:tables|figures|illustrations|examples|listings))$/i;
 
 /** A tree's entries of its top two levels, with their depth. */
 export function topTwo(entries: readonly SectionEntry[]): Entry[] {

@@ -2,7 +2,7 @@
 // row fitted on in the same fold; the L2 logistic fit (scripts/logistic-l2.ts) finds the weights
 // that generated a labelled set, shrinks them as its penalty grows, and honours row weights.
 import { describe, expect, it } from "vitest";
-import { groupFolds, mean, numberList } from "../../scripts/grouped-cv.js";
+import { groupFolds, heldOutGain, mean, numberList } from "../../scripts/grouped-cv.js";
 import { fitLogistic, logisticProbability } from "../../scripts/logistic-l2.js";
 import { rng } from "../../scripts/random.js";
 
@@ -50,6 +50,46 @@ describe("grouped folds", () => {
     expect(() => numberList("-1", [])).toThrow(/non-negative/);
     expect(mean([])).toBe(0);
     expect(mean([1, 2, 3])).toBe(2);
+  });
+});
+
+describe("held-out gain of a rule", () => {
+  interface Doc {
+    producer: string;
+    gain: number;
+  }
+  const producer = (d: Doc) => d.producer;
+  const gain = (d: Doc) => d.gain;
+
+  it("gives nothing to a rule only its own producer needs, and hurts none with it", () => {
+    // The rule lifts one producer's PDFs a lot and costs every other producer a little: in
+    // sample it wins on average, out of sample each other producer's fold cuts it.
+    const docs: Doc[] = [
+      { producer: "Word", gain: 0.6 },
+      { producer: "Word", gain: 0.5 },
+      { producer: "LaTeX", gain: -0.05 },
+      { producer: "Texinfo", gain: -0.05 },
+      { producer: "Sphinx", gain: 0 },
+    ];
+    expect(mean(docs.map(gain))).toBeGreaterThan(0);
+    const cv = heldOutGain(docs, producer, gain);
+    expect(cv.helped).toEqual(["Word"]);
+    expect(cv.hurt).toEqual(["LaTeX", "Texinfo"]);
+    // Held out, Word sees the others lose from the rule: cut, so Word's gain is not credited.
+    expect(cv.kept).not.toContain("Word");
+    expect(cv.gain).toBeLessThanOrEqual(0);
+  });
+
+  it("keeps the gain of a rule that helps several producers", () => {
+    const docs: Doc[] = [
+      { producer: "Word", gain: 0.2 },
+      { producer: "LaTeX", gain: 0.1 },
+      { producer: "Texinfo", gain: 0.1 },
+      { producer: "Sphinx", gain: -0.02 },
+    ];
+    const cv = heldOutGain(docs, producer, gain);
+    expect(cv.kept).toEqual(["Word", "LaTeX", "Texinfo", "Sphinx"]);
+    expect(cv.gain).toBeCloseTo(mean(docs.map(gain)), 9);
   });
 });
 

@@ -235,14 +235,32 @@ describe("tree evidence", () => {
     const verdict = weighEvidence(f);
     expect(verdict.score).toBeLessThan(LOW_CONFIDENCE);
     expect(verdict.doubts.join("; ")).toMatch(/titles that recur/);
-    // The same tree without the recurring name is not warned.
+    // The same tree, numbered, without the recurring name is not warned.
     const plain = treeFeatures(
-      [entry("Overview", 1), entry("Release Notes", 2, [entry("Known Issues", 3)]), entry("Fixed Bugs", 4)],
+      [
+        entry("1 Overview", 1),
+        entry("2 Release Notes", 2, [entry("2.1 Known Issues", 3)]),
+        entry("3 Fixed Bugs", 4),
+      ],
       agreeing,
       undefined,
       { pages: 10, candidates: 12, kept: 7 },
     );
     expect(weighEvidence(plain)).toEqual({ score: 1, doubts: [] });
+  });
+
+  it("the fitted model warns an unnumbered tree with nothing to confirm its depth, and names why", () => {
+    // Fitted by producer-grouped CV on train: unnumbered top titles are where wrong depths hide.
+    const unnumbered = treeFeatures(
+      [entry("Overview", 1), entry("Release Notes", 2, [entry("Known Issues", 3)]), entry("Fixed Bugs", 4)],
+      agreeing,
+      undefined,
+      { pages: 10, candidates: 12, kept: 7 },
+    );
+    expect(evidenceDoubts(unnumbered)).toEqual([]);
+    const verdict = weighEvidence(unnumbered);
+    expect(verdict.score).toBeLessThan(LOW_CONFIDENCE);
+    expect(verdict.doubts[0]).toMatch(/few top-level titles carry a number/);
   });
 
   it("warns by the model's cut: below it the tree is under the line, at or above it the evidence is silent", () => {

@@ -2,12 +2,7 @@ import { findFurniture } from "../text/running-heads.js";
 import type { ParsedPage, SectionEntry } from "../types.js";
 import { findHeadings, type Heading } from "./candidates.js";
 import { type LayoutConfidence, layoutConfidence } from "./confidence.js";
-import {
-  dropPagedRunningHeads,
-  foldChapterLabels,
-  markRepeatedLabels,
-  takeTitlePage,
-} from "./document-shape.js";
+import { foldChapterLabels, markRepeatedLabels, takeTitlePage } from "./document-shape.js";
 import { type HeadingContext, type HeadingModel, keepLikelyHeadings } from "./heading-evidence.js";
 import { nestHeadings } from "./hierarchy.js";
 import { dropAdmonitions, dropLabels } from "./labels.js";
@@ -15,8 +10,9 @@ import { levelRelation } from "./level-evidence.js";
 import { LEVEL_MODEL } from "./level-evidence-weights.js";
 import { dropInitials } from "./numbering.js";
 import { findContentsCopies, findPrintedToc, type PrintedToc } from "./printed-toc.js";
+import { ALL_RULES_ON, type RulesOff, type ShapeRule } from "./shape-rules.js";
 import { type BodyStyle, bodyStyle } from "./style.js";
-import { compactTitle, normalizeTitle, titleSimilarity } from "./titles.js";
+import { compactTitle, titleSimilarity } from "./titles.js";
 import { type TreeFeatures, treeFeatures, weighEvidence } from "./tree-evidence.js";
 import { undoWrappers } from "./tree-shape.js";
 
@@ -95,15 +91,6 @@ function partOf(body: string, toc: string): boolean {
   return b.length >= 8 && b.length >= t.length * 0.4 && t.includes(b);
 }
 
-/** The title of a contents page itself, as a TOC entry. */
-const CONTENTS_ENTRY = /^(?:short contents|contents|table of contents|summary contents)$/i;
-
-/**
- * A line opening with a shell prompt or a sigil ("$ gcc -g …", "&optional error", "#include") is
- * code set in a heading's look, never a section's title.
- */
-const PROMPT_OR_SIGIL = /^[$&%#>@]/;
-
 const byPosition = (a: Heading, b: Heading): number => a.page - b.page || a.line - b.line;
 
 /** The layout path's heading candidates in document order, before the heading model weighs them. */
@@ -116,19 +103,17 @@ export interface LayoutCandidates {
 /**
  * Heading candidates from page content (size, weight, numbering), anchored on the printed table
  * of contents when one was found and placed, with labels, admonitions and running heads set aside.
+ * `off` switches shape rules off (shape-rules.ts) for their measurement.
  */
-export function layoutCandidates(ctx: LayoutContext): LayoutCandidates {
-  const found = dropInitials(
-    findHeadings(ctx.pages, { body: ctx.body, furniture: ctx.furniture, ...tocSkip(ctx) }).filter(
-      (h) => h.strength === "strong" && !PROMPT_OR_SIGIL.test(h.title.trim()),
-    ),
-  );
-  // A contents page's own title read as an entry ("Short Contents" over Texinfo's chapters) is
-  // no section: kept, it would hold the whole document.
-  const tocHeadings =
-    ctx.toc && ctx.toc.headings.length >= 2
-      ? ctx.toc.headings.filter((h) => !CONTENTS_ENTRY.test(normalizeTitle(h.title)))
-      : [];
+export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_ON): LayoutCandidates {
+  const on = (rule: ShapeRule) => !off.has(rule);
+  const strong = findHeadings(ctx.pages, {
+    body: ctx.body,
+    furniture: ctx.furniture,
+    ...tocSkip(ctx),
+  }).filter((h) => h.strength === "strong");
+  const found = on("initials") ? dropInitials(strong) : strong;
+  const tocHeadings = ctx.toc && ctx.toc.headings.length >= 2 ? ctx.toc.headings : [];
   let all: Heading[] = found;
   if (tocHeadings.length > 0) {
     // A body heading the TOC already placed (same page, same title or its wrapped second line) is dropped.
@@ -153,13 +138,15 @@ export function layoutCandidates(ctx: LayoutContext): LayoutCandidates {
     );
     all = [...tocHeadings, ...rest].sort(byPosition);
   }
-  const titlePage = takeTitlePage(
-    ctx.pages,
-    foldChapterLabels(dropPagedRunningHeads(dropAdmonitions(dropLabels(all, ctx)))),
-    ctx.furniture,
-    ctx.body.size,
-  );
-  const out: LayoutCandidates = { headings: markRepeatedLabels(titlePage.headings) };
+  const step = (rule: ShapeRule, list: Heading[], apply: (l: Heading[]) => Heading[]): Heading[] =>
+    on(rule) ? apply(list) : list;
+  let shaped = step("labels", all, (l) => dropLabels(l, ctx));
+  shaped = step("admonitions", shaped, dropAdmonitions);
+  shaped = step("chapterLabels", shaped, foldChapterLabels);
+  const titlePage: { title?: string; headings: Heading[] } = on("titlePage")
+    ? takeTitlePage(ctx.pages, shaped, ctx.furniture, ctx.body.size)
+    : { headings: shaped };
+  const out: LayoutCandidates = { headings: step("repeatedLabels", titlePage.headings, markRepeatedLabels) };
   if (titlePage.title) out.title = titlePage.title;
   return out;
 }
@@ -176,6 +163,8 @@ export interface LayoutStructureOptions {
    * scripts pass one fitted without the scored document's package (grouped cross-validation).
    */
   headingModel?: HeadingModel;
+  /** Shape rules switched off (shape-rules.ts), for their measurement; none by default. */
+  rulesOff?: RulesOff;
 }
 
 /**
@@ -184,12 +173,13 @@ export interface LayoutStructureOptions {
  * hierarchy.ts, or by the level model (level-evidence.ts) where its fit chose to overrule them.
  */
 export function layoutStructure(ctx: LayoutContext, options: LayoutStructureOptions = {}): LayoutResult {
-  const candidates = layoutCandidates(ctx);
+  const candidates = layoutCandidates(ctx, options.rulesOff);
   const hctx = headingContext(ctx);
   const all = keepLikelyHeadings(candidates.headings, hctx, options.headingModel);
   const shaped = undoWrappers(
     nestHeadings(all, LEVEL_MODEL.overrule < 1 ? { relation: levelRelation(all, hctx) } : {}),
     ctx.pages.length,
+    options.rulesOff,
   );
   const entries = shaped.entries;
   const parts = layoutConfidence(entries, all, ctx.pages, ctx.body.size);

@@ -200,15 +200,21 @@ const MODEL_DOUBTS: Partial<Record<(typeof FEATURE_NAMES)[number], (f: TreeFeatu
   recurring: () => "titles that recur in the tree (a name or label on many pages read as a section)",
   tocMismatch: () => "printed contents entries that match no heading",
   listLike: () => "titles that read like list items or sentences",
+  numbered: () => "few top-level titles carry a number (nothing in the titles confirms their depth)",
+  depth: () => "headings of one look sit at different depths",
 };
 
 /**
  * The words for a tree the model alone puts below its cut: the named features that pulled its
- * score down most (a weight times the feature's value, most negative first).
+ * score down most against their best value (a weight times how far the feature is from the value
+ * that raises the score most, 1 for a positive weight and 0 for a negative one), most first.
  */
 function modelDoubts(features: TreeFeatures, model: EvidenceModel): string[] {
-  const pulls = FEATURE_NAMES.map((name, i) => ({ name, pull: (model.weights[i] ?? 0) * features[name] }))
-    .filter((p) => p.pull < 0 && MODEL_DOUBTS[p.name])
+  const pulls = FEATURE_NAMES.map((name, i) => {
+    const w = model.weights[i] ?? 0;
+    return { name, pull: w * (features[name] - (w > 0 ? 1 : 0)) };
+  })
+    .filter((p) => p.pull < -1e-9 && MODEL_DOUBTS[p.name])
     .sort((a, b) => a.pull - b.pull)
     .slice(0, 2);
   const words = pulls.map((p) => (MODEL_DOUBTS[p.name] as (f: TreeFeatures) => string)(features));
