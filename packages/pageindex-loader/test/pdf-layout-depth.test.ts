@@ -210,6 +210,19 @@ describe("layout depth follows the document", () => {
     ]);
   });
 
+  it("a running head quoting the chapter under the page number ('12 Usage') is not a section", async () => {
+    const tree = await layout([
+      chapter(1, "Usage", 1),
+      { lines: [h("12 Usage", 16), ...body(10, 7), h("1.2 Options", 12), ...body(8, 8)] },
+      chapter(2, "Reference", 3),
+    ]);
+    expect(outline(tree)).toEqual([
+      ...chapterOutline(1, "Usage"),
+      "  1.2 Options",
+      ...chapterOutline(2, "Reference"),
+    ]);
+  });
+
   it("a 'List of Tables' after the contents lists captions, not sections", async () => {
     const toc = tocPage([
       { title: "1 Introduction", page: 1 },
@@ -462,6 +475,16 @@ describe("layout depth follows the document", () => {
     expect(outline(tree)).toEqual([...chapterOutline(1, "Introduction"), ...chapterOutline(2, "Usage")]);
   });
 
+  it("a command line or a parameter set in a heading's look ('$ gcc …', '&optional') is not a section", async () => {
+    const code = (text: string): LineSpec => ({ text, bold: true, size: 12, gap: 14 });
+    const tree = await layout([
+      { lines: [h("1 Overview", 16), ...body(4, 1), code("$ gcc -g -o sample sample.c"), ...body(6, 2)] },
+      { lines: [h("1.1 Scope", 12), ...body(4, 3), code("&optional error"), ...body(6, 4)] },
+      { lines: [h("2 Usage", 16), ...body(4, 5), h("2.1 Scope", 12), ...body(8, 6)] },
+    ]);
+    expect(outline(tree)).toEqual([...chapterOutline(1, "Overview"), ...chapterOutline(2, "Usage")]);
+  });
+
   it("admonitions ('Note', 'Tip', 'Caution:') are not sections", async () => {
     const boxed = (label: string, p: number): LineSpec[] => [h(label, 12), ...body(2, p)];
     const tree = await layout([
@@ -480,6 +503,26 @@ describe("layout depth follows the document", () => {
       },
     ]);
     expect(outline(tree)).toEqual([...chapterOutline(1, "Overview"), ...chapterOutline(2, "Usage")]);
+  });
+
+  it("a DocBook running head (chapter label and title, then a section's number and title) is not a section", async () => {
+    const tree = await layout([
+      chapter(1, "Basics", 1),
+      {
+        lines: [
+          { text: "CHAPTER 1. BASICS 1.2. FUTURE PERSPECTIVE ON PACKAGING", size: 12, bold: true },
+          ...body(6, 7),
+          h("1.2 Future perspective on packaging", 12),
+          ...body(8, 8),
+        ],
+      },
+      chapter(2, "Options", 3),
+    ]);
+    expect(outline(tree)).toEqual([
+      ...chapterOutline(1, "Basics"),
+      "  1.2 Future perspective on packaging",
+      ...chapterOutline(2, "Options"),
+    ]);
   });
 
   it("a title page with its publisher's address lines is still a title page", async () => {

@@ -31,11 +31,11 @@ describe("shape rules", () => {
     expect(undoWrappers(wrapped, 9).entries.map((e) => e.title)).toEqual(["The Widget Manual"]);
   });
 
-  it("lists only the rules that earned their place under producer-grouped CV", () => {
-    // Cut in the eighth session: each changed one producer's trees only.
-    for (const cut of ["frontLists", "promptLines", "contentsEntry", "pagedRunningHeads"]) {
-      expect(SHAPE_RULES).not.toContain(cut);
+  it("lists the rules that harm no other producer under producer-grouped CV", () => {
+    // Cut in the eighth session: it hurt another producer's tree (held-out gain below 0).
+    expect(SHAPE_RULES).not.toContain("frontLists");
+    for (const kept of ["loneTitle", "promptLines", "contentsEntry", "pagedRunningHeads"]) {
+      expect(SHAPE_RULES).toContain(kept);
     }
-    expect(SHAPE_RULES).toContain("loneTitle");
   });
 });

@@ -1,7 +1,7 @@
 import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import type { Heading } from "./candidates.js";
-import { normalizeTitle } from "./titles.js";
+import { normalizeTitle, stripNumbering } from "./titles.js";
 
 /** A title page holds at most this many lines (title, subtitle, authors, edition, publisher). */
 const TITLE_PAGE_LINES = 25;
@@ -112,4 +112,54 @@ export function markRepeatedLabels(headings: readonly Heading[]): Heading[] {
       ? { ...h, label: true }
       : h,
   );
+}
+
+/** A DocBook running head: the chapter's label and title, then a section's number and title ("CHAPTER 5. BASICS 5.3. FUTURE …"). */
+const KEYWORD_HEAD =
+  /^(?:chapter|appendix)\s+[\dA-Z]{1,3}\.?\s+\S.*?\s(?:\d{1,3}|[A-Z])(?:\.\d{1,3})+\.?\s+\S/i;
+
+/** How far back a running head's chapter title may have been set as a heading. */
+const HEAD_REACH_PAGES = 12;
+/** Recent heading titles a running head may quote, and the shortest one worth matching. */
+const RECENT_TITLES = 8;
+const QUOTED_CHARS = 8;
+
+/**
+ * Running heads that repeat the chapter's title with the page number ("42 Lists" atop page 60,
+ * under "6 Lists") vary from page to page, so furniture detection misses them: a numbered
+ * heading on a page's first line whose title, numbering aside, is a recent heading's title
+ * under another number, or that quotes a recent heading's title and adds to it (a DocBook head
+ * "CHAPTER 1. OVERVIEW 1.6. SCOPE", also recognised by its shape: chapter label, title, section
+ * number, title), is dropped.
+ */
+export function dropPagedRunningHeads(headings: readonly Heading[]): Heading[] {
+  const lastSeen = new Map<string, { page: number; value: string }>();
+  const recent: string[] = [];
+  return headings.filter((h) => {
+    const key = normalizeTitle(stripNumbering(h.title));
+    const seen = lastSeen.get(key);
+    const value = h.numbering?.value ?? "";
+    const top = h.line <= 1 && h.tocLevel === undefined;
+    const renumbered =
+      h.numbering !== undefined &&
+      seen !== undefined &&
+      seen.value !== value &&
+      h.page - seen.page <= HEAD_REACH_PAGES;
+    // "CHAPTER 1. DEFINITIONS AND OVERVIEW 1.6. HOW DOES …": the chapter's title and more.
+    const normalized = normalizeTitle(h.title);
+    const quoting = recent.some((t) => {
+      const at = normalized.indexOf(t);
+      // …followed by a section's number ("1 6" once normalised): a plain longer title is not a head.
+      return at >= 0 && /\b\d+ \d+\b/.test(normalized.slice(at + t.length));
+    });
+    const head = top && (renumbered || quoting || KEYWORD_HEAD.test(h.title));
+    if (!head && key) {
+      lastSeen.set(key, { page: h.page, value });
+      if (key.length >= QUOTED_CHARS) {
+        recent.push(key);
+        if (recent.length > RECENT_TITLES) recent.shift();
+      }
+    }
+    return !head;
+  });
 }

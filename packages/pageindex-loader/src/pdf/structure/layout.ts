@@ -2,7 +2,12 @@ import { findFurniture } from "../text/running-heads.js";
 import type { ParsedPage, SectionEntry } from "../types.js";
 import { findHeadings, type Heading } from "./candidates.js";
 import { type LayoutConfidence, layoutConfidence } from "./confidence.js";
-import { foldChapterLabels, markRepeatedLabels, takeTitlePage } from "./document-shape.js";
+import {
+  dropPagedRunningHeads,
+  foldChapterLabels,
+  markRepeatedLabels,
+  takeTitlePage,
+} from "./document-shape.js";
 import { type HeadingContext, type HeadingModel, keepLikelyHeadings } from "./heading-evidence.js";
 import { nestHeadings } from "./hierarchy.js";
 import { dropAdmonitions, dropLabels } from "./labels.js";
@@ -12,7 +17,7 @@ import { dropInitials } from "./numbering.js";
 import { findContentsCopies, findPrintedToc, type PrintedToc } from "./printed-toc.js";
 import { ALL_RULES_ON, type RulesOff, type ShapeRule } from "./shape-rules.js";
 import { type BodyStyle, bodyStyle } from "./style.js";
-import { compactTitle, titleSimilarity } from "./titles.js";
+import { compactTitle, normalizeTitle, titleSimilarity } from "./titles.js";
 import { type TreeFeatures, treeFeatures, weighEvidence } from "./tree-evidence.js";
 import { undoWrappers } from "./tree-shape.js";
 
@@ -91,6 +96,15 @@ function partOf(body: string, toc: string): boolean {
   return b.length >= 8 && b.length >= t.length * 0.4 && t.includes(b);
 }
 
+/** The title of a contents page itself, as a TOC entry. */
+const CONTENTS_ENTRY = /^(?:short contents|contents|table of contents|summary contents)$/i;
+
+/**
+ * A line opening with a shell prompt or a sigil ("$ gcc -g …", "&optional error", "#include") is
+ * code set in a heading's look, never a section's title.
+ */
+const PROMPT_OR_SIGIL = /^[$&%#>@]/;
+
 const byPosition = (a: Heading, b: Heading): number => a.page - b.page || a.line - b.line;
 
 /** The layout path's heading candidates in document order, before the heading model weighs them. */
@@ -111,9 +125,14 @@ export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_O
     body: ctx.body,
     furniture: ctx.furniture,
     ...tocSkip(ctx),
-  }).filter((h) => h.strength === "strong");
+  }).filter((h) => h.strength === "strong" && !(on("promptLines") && PROMPT_OR_SIGIL.test(h.title.trim())));
   const found = on("initials") ? dropInitials(strong) : strong;
-  const tocHeadings = ctx.toc && ctx.toc.headings.length >= 2 ? ctx.toc.headings : [];
+  // A contents page's own title read as an entry ("Short Contents" over Texinfo's chapters) is
+  // no section: kept, it would hold the whole document.
+  const tocHeadings =
+    ctx.toc && ctx.toc.headings.length >= 2
+      ? ctx.toc.headings.filter((h) => !(on("contentsEntry") && CONTENTS_ENTRY.test(normalizeTitle(h.title))))
+      : [];
   let all: Heading[] = found;
   if (tocHeadings.length > 0) {
     // A body heading the TOC already placed (same page, same title or its wrapped second line) is dropped.
@@ -142,6 +161,7 @@ export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_O
     on(rule) ? apply(list) : list;
   let shaped = step("labels", all, (l) => dropLabels(l, ctx));
   shaped = step("admonitions", shaped, dropAdmonitions);
+  shaped = step("pagedRunningHeads", shaped, dropPagedRunningHeads);
   shaped = step("chapterLabels", shaped, foldChapterLabels);
   const titlePage: { title?: string; headings: Heading[] } = on("titlePage")
     ? takeTitlePage(ctx.pages, shaped, ctx.furniture, ctx.body.size)
