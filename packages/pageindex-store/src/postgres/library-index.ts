@@ -42,7 +42,7 @@ import {
   quotedSchema,
   withOpenedPool,
 } from "./connection.js";
-import { championSource, PostgresChampionLists } from "./library-champions.js";
+import { championSource, PG_MERGE_SECTIONS, PostgresChampionLists } from "./library-champions.js";
 import { PostgresNodeCounts } from "./library-node-counts.js";
 import { type LibraryRows, libraryRows } from "./library-rows.js";
 import { ensureLibraryTables, type LibraryTables } from "./library-schema.js";
@@ -80,6 +80,12 @@ export interface PostgresLibraryIndexOptions extends PostgresConnectionOptions {
    * section. Once a library has lists every writer keeps them, asked or not.
    */
   championRows?: number;
+  /**
+   * Sections written since the lists were last merged at which a write merges them (default
+   * 5,000): until then writes add their rows to a pending table that
+   * queries read beside the lists. 0 merges on every write.
+   */
+  championMergeSections?: number;
 }
 
 /** A section ranked before its details are read: what aggregation needs, and the details when read. */
@@ -248,7 +254,14 @@ export class PostgresLibraryIndex implements LibraryIndex {
       const rows = listRows[kind];
       if (rows === undefined) return undefined;
       const { tables: listTables, source } = championSource(schema, tables, kind);
-      return new PostgresChampionLists(listTables, source, tables, rows, options.championRows);
+      return new PostgresChampionLists(
+        listTables,
+        source,
+        tables,
+        rows,
+        options.championRows,
+        options.championMergeSections ?? PG_MERGE_SECTIONS,
+      );
     };
     this.champions = lists("sections");
     this.cardChampions = lists("cards");
@@ -288,6 +301,16 @@ export class PostgresLibraryIndex implements LibraryIndex {
         await nodeCounts.build(db);
       });
       listRows = await present();
+    } else if (listRows.sections !== undefined) {
+      // Lists an earlier release built have no pending table yet: added under the writers' lock.
+      const added = await guarded("library open", timeout, async () =>
+        Promise.all([sections, cards].map((kind) => PostgresChampionLists.hasPending(pool, kind.tables))),
+      );
+      if (added.includes(false))
+        await inTransaction(pool, "library champion lists", timeout, async (db) => {
+          await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`pageindex-library ${schema}`]);
+          for (const kind of [sections, cards]) await PostgresChampionLists.addPending(db, kind.tables);
+        });
     }
     const counted = await guarded("library open", timeout, () =>
       PostgresNodeCounts.present(pool, nodeCounts.table),
@@ -497,8 +520,9 @@ export class PostgresLibraryIndex implements LibraryIndex {
       rows.sections,
     );
     await this.addTermCounts(db, rows.counts);
-    await this.champions?.add(db, rows.cards[0] as string[]);
-    await this.cardChampions?.add(db, rows.cards[0] as string[]);
+    const docIds = rows.cards[0] as string[];
+    await this.champions?.add(db, docIds, rows.sections[0]?.length ?? 0);
+    await this.cardChampions?.add(db, docIds, docIds.length);
     await this.nodeCountTable?.copy(db, rows.cards[0] as string[]);
   }
 
