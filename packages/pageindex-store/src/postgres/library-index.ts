@@ -922,6 +922,13 @@ export class PostgresLibraryIndex implements LibraryIndex {
       const cardScores = await this.rankCards(db, weighted.cards, options);
       // Ranked first; then only the cards of the documents returned are read.
       const sizes = new Map<string, number>();
+      // The narrow table answers every found document's count in one statement (index entries
+      // only), cheaper than rounds of a few (up to 11 at 100,000 documents, a round trip each).
+      if (this.nodeCountTable) {
+        const ids = documents.map((d) => d.docId);
+        const counted = await this.nodeCounts(db, ids);
+        for (const docId of ids) sizes.set(docId, counted.get(docId) ?? 0);
+      }
       for (
         let ask = unsizedContenders(documents, cardScores, limits.limit, sizes);
         ask.length > 0;
