@@ -211,4 +211,53 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
       await client.end();
     }
   });
+
+  it("answer a query whose terms' rows all fit from the lists alone, with the hits and scores of reading every row", async () => {
+    const withLists = newSchema();
+    const without = newSchema();
+    const pool = new pg.Pool({ connectionString: POSTGRES_URL });
+    const statements: string[] = [];
+    const recording = {
+      query: (sql: string, params?: unknown[]) => {
+        statements.push(sql);
+        return pool.query(sql, params);
+      },
+      connect: () => pool.connect(),
+      end: () => pool.end(),
+    };
+    const lists = await PostgresLibraryIndex.open(recording, {
+      schema: withLists,
+      championRows: PER_TERM,
+      championMergeSections: 3,
+    });
+    const plain = await open(without);
+    try {
+      // "sprocket" is in more sections than a list keeps (read as before); "ratchet" and "pawl" fit.
+      const entries = [
+        ...Array.from({ length: 4 }, (_, i) => wordy(`doc-${i}`, i, "sprocket", 2)),
+        wordy("doc-4", 1, "ratchet", 3),
+        wordy("doc-5", 2, "pawl", 1),
+      ];
+      for (const index of [lists, plain]) {
+        await index.putDocuments(entries);
+        await index.removeDocument("doc-1");
+      }
+      for (const question of ["ratchet pawl", "ratchet", "sprocket ratchet", "pawl gears"]) {
+        statements.length = 0;
+        expect(await lists.searchSections(question, { limit: 10 }), question).toEqual(
+          await plain.searchSections(question, { limit: 10 }),
+        );
+        const read = statements.filter((sql) => sql.includes("tsv @@"));
+        // Only a term in more rows than its list makes the rows themselves be read.
+        expect(read.length > 0, question).toBe(question.includes("sprocket") || question.includes("gears"));
+        expect(await lists.searchLibrary(question, { limit: 5 }), question).toEqual(
+          await plain.searchLibrary(question, { limit: 5 }),
+        );
+      }
+    } finally {
+      await lists.close();
+      await plain.close();
+      await pool.end();
+    }
+  });
 });

@@ -42,7 +42,12 @@ import {
   quotedSchema,
   withOpenedPool,
 } from "./connection.js";
-import { championSource, PG_MERGE_SECTIONS, PostgresChampionLists } from "./library-champions.js";
+import {
+  type ChampionRow,
+  championSource,
+  PG_MERGE_SECTIONS,
+  PostgresChampionLists,
+} from "./library-champions.js";
 import { PostgresNodeCounts } from "./library-node-counts.js";
 import { type LibraryRows, libraryRows } from "./library-rows.js";
 import { ensureLibraryTables, type LibraryTables } from "./library-schema.js";
@@ -159,6 +164,33 @@ const sectionKey = (docId: string, nodeId: string): string => `${docId}\u0000${n
 /** A term's inverse document frequency (BM25's, never negative). */
 function idf(total: number, frequency: number): number {
   return Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
+}
+
+/**
+ * Rows read from the champion lists, scored by the terms they hold: per term its IDF weight ×
+ * the saturated `ts_rank` the list keeps, summed in the terms' order with the operations of
+ * `rankSql`'s score, so a row scores the same bits either way.
+ */
+function scoreListed(
+  terms: readonly CountedTerm[],
+  rows: readonly ChampionRow[],
+): Map<string, RankedSection> {
+  const scored = new Map<string, RankedSection>();
+  for (const row of [...rows].sort((a, b) => a.term - b.term)) {
+    const weight = terms[row.term]?.weight ?? 0;
+    const tf = row.rank * TF_SCALE;
+    const score = (weight * tf * SATURATION) / (tf + K1);
+    const seen = scored.get(sectionKey(row.docId, row.nodeId));
+    if (seen) seen.score += score;
+    else
+      scored.set(sectionKey(row.docId, row.nodeId), {
+        docId: row.docId,
+        nodeId: row.nodeId,
+        backMatter: row.backMatter,
+        score,
+      });
+  }
+  return scored;
 }
 
 /** A query term with the weight it scores with (query weight × IDF) and how many rows hold it. */
@@ -810,7 +842,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
   ): Promise<RankedSection[] | undefined> {
     if (!lists || terms.length === 0) return undefined;
     if (terms.reduce((sum, t) => sum + t.rows, 0) <= Math.min(this.candidateRows, this.singleTermRows))
-      return undefined;
+      return this.everyListedRow(db, lists, terms);
     const several = cooccurringTerms(terms, 2);
     let cooccurring: PostgresRow[] = [];
     let perTerm = lists.kept;
@@ -836,26 +868,14 @@ export class PostgresLibraryIndex implements LibraryIndex {
       if (holding > this.candidateRows) return undefined;
       if (holding > 0) perTerm = lists.perTerm;
     }
-    const scored = new Map<string, RankedSection>();
-    for (const row of await lists.best(
-      db,
-      terms.map((t) => t.term),
-      perTerm,
-    )) {
-      const weight = terms[row.term]?.weight ?? 0;
-      const tf = row.rank * TF_SCALE;
-      // The order of operations of `rankSql`'s score, so equal rows score equal bits.
-      const score = (weight * tf * SATURATION) / (tf + K1);
-      const seen = scored.get(sectionKey(row.docId, row.nodeId));
-      if (seen) seen.score += score;
-      else
-        scored.set(sectionKey(row.docId, row.nodeId), {
-          docId: row.docId,
-          nodeId: row.nodeId,
-          backMatter: row.backMatter,
-          score,
-        });
-    }
+    const scored = scoreListed(
+      terms,
+      await lists.best(
+        db,
+        terms.map((t) => t.term),
+        perTerm,
+      ),
+    );
     for (const row of cooccurring) {
       const docId = row.doc_id as string;
       const nodeId = row.node_id as string;
@@ -867,6 +887,31 @@ export class PostgresLibraryIndex implements LibraryIndex {
       });
     }
     return [...scored.values()];
+  }
+
+  /**
+   * Every row holding one of `terms`, scored, from the lists alone (index entries, where
+   * `rankRows` reads each row's heap page and ranks its vector): when every row holding a term
+   * fits the one-term budget and each term's list, with its pending rows, holds all of its rows
+   * (as many as the term's frequency says). Then the rows and their scores are those `rankRows`
+   * gives, to the bit; otherwise undefined.
+   */
+  private async everyListedRow(
+    db: PostgresQueryable,
+    lists: PostgresChampionLists,
+    terms: readonly RankedTerm[],
+  ): Promise<RankedSection[] | undefined> {
+    if (terms.some((t) => t.rows > lists.kept)) return undefined;
+    const rows = await lists.best(
+      db,
+      terms.map((t) => t.term),
+      lists.kept,
+    );
+    const found = new Array<number>(terms.length).fill(0);
+    for (const row of rows) found[row.term] = (found[row.term] ?? 0) + 1;
+    // A list cut short (deletes left it without some rows) or a write since the counts were read.
+    if (terms.some((t, i) => found[i] !== t.rows)) return undefined;
+    return [...scoreListed(terms, rows).values()];
   }
 
   /** The hits of ranked sections (their scores kept), their details read for those that have none. */
