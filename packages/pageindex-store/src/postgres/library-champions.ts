@@ -358,7 +358,7 @@ export class PostgresChampionLists {
   /**
    * The first `rows` of each term's list and pending rows together (index entries only: the
    * btrees hold every column read), each row with the index of its term in `terms` and the
-   * term's rank in it.
+   * term's rank in it; by term, each term's in its list's order.
    */
   async best(db: PostgresQueryable, terms: readonly string[], rows: number): Promise<ChampionRow[]> {
     if (terms.length === 0) return [];
@@ -371,7 +371,8 @@ export class PostgresChampionLists {
          UNION ALL
          (SELECT doc_id, node_id, back_matter, rank FROM ${this.tables.pending} p
           WHERE p.term = x.term ORDER BY ${LIST_ORDER} LIMIT $2)
-         ORDER BY ${LIST_ORDER} LIMIT $2) l`,
+         ORDER BY ${LIST_ORDER} LIMIT $2) l
+       ORDER BY x.i, l.rank DESC, l.doc_id, l.node_id`,
       [[...terms], rows],
     );
     return found.map((row) => ({

@@ -193,6 +193,16 @@ function scoreListed(
   return scored;
 }
 
+/** The first `rows` of each term's rows (`best` gives each term's in its list's order). */
+function firstOfEachTerm(listed: readonly ChampionRow[], rows: number): ChampionRow[] {
+  const taken = new Map<number, number>();
+  return listed.filter((row) => {
+    const n = taken.get(row.term) ?? 0;
+    taken.set(row.term, n + 1);
+    return n < rows;
+  });
+}
+
 /** A query term with the weight it scores with (query weight × IDF) and how many rows hold it. */
 type RankedTerm = CountedTerm;
 
@@ -844,9 +854,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
     if (terms.reduce((sum, t) => sum + t.rows, 0) <= Math.min(this.candidateRows, this.singleTermRows))
       return this.everyListedRow(db, lists, terms);
     const several = cooccurringTerms(terms, 2);
-    let cooccurring: PostgresRow[] = [];
-    let perTerm = lists.kept;
-    if (several.length > 0) {
+    const cooccurrence = async (): Promise<PostgresRow[]> => {
+      if (several.length === 0) return [];
       const params = new Params();
       const columns =
         target.alias === "s"
@@ -863,19 +872,21 @@ export class PostgresLibraryIndex implements LibraryIndex {
         rows,
         columns,
       );
-      cooccurring = (await db.query(sql, params.values)).rows;
-      const holding = Number(cooccurring[0]?.found ?? 0);
-      if (holding > this.candidateRows) return undefined;
-      if (holding > 0) perTerm = lists.perTerm;
-    }
-    const scored = scoreListed(
-      terms,
-      await lists.best(
+      return (await db.query(sql, params.values)).rows;
+    };
+    // Both at once (two connections of the pool): the lists' every row is read, and cut to
+    // `perTerm` a term when some row holds two terms (index entries: cheaper than a round trip).
+    const [cooccurring, listed] = await Promise.all([
+      cooccurrence(),
+      lists.best(
         db,
         terms.map((t) => t.term),
-        perTerm,
+        lists.kept,
       ),
-    );
+    ]);
+    const holding = Number(cooccurring[0]?.found ?? 0);
+    if (holding > this.candidateRows) return undefined;
+    const scored = scoreListed(terms, holding > 0 ? firstOfEachTerm(listed, lists.perTerm) : listed);
     for (const row of cooccurring) {
       const docId = row.doc_id as string;
       const nodeId = row.node_id as string;
@@ -956,15 +967,12 @@ export class PostgresLibraryIndex implements LibraryIndex {
     if (limits.limit === 0 || analysed.terms.length === 0 || options.docIds?.length === 0) return [];
     return this.read("search", async (db) => {
       const weighted = await this.weighTerms(db, analysed);
-      const sections = await this.rankSections(
-        db,
-        analysed,
-        weighted.sections,
-        options,
-        AGGREGATION.sectionRows,
-      );
+      // Sections and cards ranked at once, on two connections of the pool.
+      const [sections, cardScores] = await Promise.all([
+        this.rankSections(db, analysed, weighted.sections, options, AGGREGATION.sectionRows),
+        this.rankCards(db, weighted.cards, options),
+      ]);
       const documents = aggregateSections(sections);
-      const cardScores = await this.rankCards(db, weighted.cards, options);
       // Ranked first; then only the cards of the documents returned are read.
       const sizes = new Map<string, number>();
       // The narrow table answers every found document's count in one statement (index entries
@@ -984,16 +992,17 @@ export class PostgresLibraryIndex implements LibraryIndex {
       }
       const ranked = rankDocuments(documents, cardScores, { ...limits, sizes });
       if (ranked.length === 0) return [];
-      const { rows } = await db.query(
-        `SELECT doc_id, card FROM ${this.tables.cards} WHERE doc_id = ANY($1::text[])`,
-        [ranked.map((hit) => hit.docId)],
-      );
+      // The cards of the documents returned and the sections shown (only those read in full), at once.
+      const [{ rows }, hits] = await Promise.all([
+        db.query(`SELECT doc_id, card FROM ${this.tables.cards} WHERE doc_id = ANY($1::text[])`, [
+          ranked.map((hit) => hit.docId),
+        ]),
+        this.sectionHits(
+          db,
+          ranked.flatMap((hit) => hit.sections),
+        ),
+      ]);
       const cards = new Map(rows.map((row) => [row.doc_id as string, row.card as DocumentCard]));
-      // Only the sections shown are read in full.
-      const hits = await this.sectionHits(
-        db,
-        ranked.flatMap((hit) => hit.sections),
-      );
       const byDoc = new Map<string, SectionHit[]>();
       for (const hit of hits) {
         const list = byDoc.get(hit.docId);
