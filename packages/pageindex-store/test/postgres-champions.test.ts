@@ -8,7 +8,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { PostgresLibraryIndex } from "../src/index.js";
 import { libraryEntry } from "../src/library/entry.js";
-import { dropSchema, POSTGRES_URL, postgresReachable, testSchema } from "./helpers/postgres.js";
+import { adminRows, dropSchema, POSTGRES_URL, postgresReachable, testSchema } from "./helpers/postgres.js";
 import { expectPostgresListsAgree } from "./helpers/postgres-champions.js";
 import { wordy } from "./helpers/wordy-entry.js";
 import { libraryTree } from "./library.behaviour.js";
@@ -77,7 +77,7 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
         championRows: PER_TERM,
         ...(championMergeSections === undefined ? {} : { championMergeSections }),
       });
-      const plain = await open(without, budget);
+      const plain = await open(without, { ...budget, championRows: 0 });
       const filler = (i: number) =>
         libraryEntry(
           libraryTree(`common-${String(i).padStart(2, "0")}`, [
@@ -111,7 +111,7 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
         expect(two.slice(0, 3).map((h) => h.docId)).toEqual(["answer", "common-00", "common-01"]);
         // A list's row scores as the ranking scores it: the same hits, to the bit, as scoring every
         // row (the same library read without lists, with budgets holding all its rows).
-        const everything = await open(without);
+        const everything = await open(without, { championRows: 0 });
         try {
           const all = await everything.searchSections("sprocket widget", { limit: 3 });
           expect(await lists.searchSections("sprocket widget", { limit: 3 })).toEqual(all);
@@ -134,8 +134,8 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
     const entries = Array.from({ length: 6 }, (_, i) =>
       wordy(`doc-${i}`, i, i % 2 ? "sprocket" : "ratchet", 2),
     );
-    // Without asking, a library has no lists (what an earlier release wrote too).
-    const first = await open(schema, { singleTermRows: 2, candidateRows: 4 });
+    // Without lists (championRows 0; what an earlier release wrote too).
+    const first = await open(schema, { singleTermRows: 2, candidateRows: 4, championRows: 0 });
     await first.putDocuments(entries);
     const question = "sprocket ratchet gears";
     const before = await first.searchSections(question, { limit: 5 });
@@ -230,7 +230,7 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
       championRows: PER_TERM,
       championMergeSections: 3,
     });
-    const plain = await open(without);
+    const plain = await open(without, { championRows: 0 });
     try {
       // "sprocket" is in more sections than a list keeps (read as before); "ratchet" and "pawl" fit.
       const entries = [
@@ -259,5 +259,30 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
       await plain.close();
       await pool.end();
     }
+  });
+
+  it("are made for a new library unless championRows is 0, and not built unasked for one with documents", async () => {
+    const listTables = async (schema: string) =>
+      (
+        await adminRows(
+          "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_name LIKE 'library_%champion%' ORDER BY 1",
+          [schema],
+        )
+      ).map((r) => r.table_name);
+    const fresh = newSchema();
+    const made = await open(fresh);
+    await made.putDocuments([wordy("doc-0", 1, "sprocket", 3), wordy("doc-1", 2, "ratchet", 2)]);
+    await made.close();
+    expect(await listTables(fresh)).toHaveLength(6);
+    await expectPostgresListsAgree(fresh, 100, 200);
+    const without = newSchema();
+    const plain = await open(without, { championRows: 0 });
+    await plain.putDocument(wordy("doc-0", 1, "sprocket", 3));
+    await plain.close();
+    // Reopened unasked: it holds documents, so no build.
+    const reopened = await open(without);
+    await reopened.putDocument(wordy("doc-1", 1, "sprocket", 2));
+    await reopened.close();
+    expect(await listTables(without)).toEqual([]);
   });
 });

@@ -23,6 +23,7 @@ import {
   toDocumentMatch,
   unsizedContenders,
 } from "../library/query.js";
+import { CHAMPIONS } from "../library/sqlite/champions.js";
 import type {
   LibraryDocumentHit,
   LibraryEntry,
@@ -77,12 +78,13 @@ export interface PostgresLibraryIndexOptions extends PostgresConnectionOptions {
   /** Documents written per transaction by {@link PostgresLibraryIndex.putDocuments} (default 500). */
   writeBatchDocs?: number;
   /**
-   * Gives the library champion lists (per term, its best sections by the term's own weighted
-   * frequency; see library-champions.ts), built from the stored section rows on open when it has
-   * none (one transaction: minutes for 100,000 documents, so open such a library with
-   * `commandTimeoutMs: 0`): a library-wide query then reads at most this many rows per term
-   * (the measured choice is `CHAMPIONS.perTerm`, 100) where it read the rarest terms' every
-   * section. Once a library has lists every writer keeps them, asked or not.
+   * Rows per term of the library's champion lists (per term, its best sections and cards by the
+   * term's own weighted frequency; see library-champions.ts): a library-wide query reads at most
+   * this many rows per term where it read the rarest terms' every section. A new (empty) library
+   * gets lists of 100 (`CHAMPIONS.perTerm`, the measured choice) unless this is 0. An existing
+   * library without lists gets them, built from its stored rows on open, only when this is given
+   * (one transaction: minutes for 100,000 documents, so open it with `commandTimeoutMs: 0`).
+   * Once a library has lists every writer keeps them, asked or not.
    */
   championRows?: number;
   /**
@@ -301,7 +303,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
         source,
         tables,
         rows,
-        options.championRows,
+        options.championRows || undefined,
         options.championMergeSections ?? PG_MERGE_SECTIONS,
       );
     };
@@ -332,12 +334,22 @@ export class PostgresLibraryIndex implements LibraryIndex {
         cards: await PostgresChampionLists.listRows(pool, cards.tables),
       }));
     let listRows = await present();
-    if (listRows.sections === undefined && options.championRows !== undefined) {
-      const asked = Math.max(1, Math.floor(options.championRows));
+    const wanted = options.championRows;
+    // Unasked, only a new (empty) library gets lists: for one of many documents the build takes
+    // minutes, which its owner asks for (`championRows`) with a timeout that allows it.
+    const isEmpty = async (db: PostgresQueryable) =>
+      (await db.query(`SELECT 1 FROM ${tables.cards} LIMIT 1`)).rows.length === 0;
+    const build =
+      listRows.sections === undefined &&
+      wanted !== 0 &&
+      (wanted !== undefined || (await guarded("library open", timeout, () => isEmpty(pool))));
+    if (build) {
+      const asked = Math.max(1, Math.floor(wanted ?? CHAMPIONS.perTerm));
       await inTransaction(pool, "library champion lists", timeout, async (db) => {
         await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`pageindex-library ${schema}`]);
-        // Another process may have built them while this one waited for the lock.
+        // Another process may have built them (or written documents) while this one waited.
         if ((await PostgresChampionLists.listRows(db, sections.tables)) !== undefined) return;
+        if (wanted === undefined && !(await isEmpty(db))) return;
         for (const kind of [sections, cards])
           await PostgresChampionLists.build(db, kind.tables, kind.source, tables, asked);
         await nodeCounts.build(db);
