@@ -48,7 +48,8 @@ const entries = Array.from({ length: docs }, (_, i) => libraryEntry(generate(fir
 const dir = mkdtempSync(join(tmpdir(), "bench-library-writes-"));
 if (into) copyFileSync(into, join(dir, LIBRARY_FILE));
 const lists = {
-  ...(championRows > 0 ? { championRows } : {}),
+  // PostgreSQL gives a new library lists unless told 0; SQLite only when asked.
+  ...(championRows > 0 || postgres ? { championRows } : {}),
   ...(Number.isFinite(mergeSections) ? { championMergeSections: mergeSections } : {}),
 };
 const index: LibraryIndex = postgres

@@ -241,7 +241,7 @@ export class PostgresChampionLists {
   }
 
   /** Merges the pending rows into the lists and empties the pending table. */
-  async merge(db: PostgresQueryable): Promise<void> {
+  private async merge(db: PostgresQueryable): Promise<void> {
     const t = this.tables;
     await this.enter(db, `SELECT term, rank, doc_id, node_id, back_matter FROM ${t.pending}`, []);
     await db.query(`DELETE FROM ${t.pending}`);
