@@ -8,6 +8,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { PostgresLibraryIndex } from "../src/index.js";
 import { libraryEntry } from "../src/library/entry.js";
+import { CARD_RANK_WEIGHTS } from "../src/postgres/library-vectors.js";
 import { adminRows, dropSchema, POSTGRES_URL, postgresReachable, testSchema } from "./helpers/postgres.js";
 import { expectPostgresListsAgree } from "./helpers/postgres-champions.js";
 import { wordy } from "./helpers/wordy-entry.js";
@@ -178,7 +179,7 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
     }
   });
 
-  it("of an earlier release (no pending table) get one on the next open, and stay exact", async () => {
+  it("of an earlier release (no pending table, cards ranked without length) are mended on the next open", async () => {
     const schema = newSchema();
     const first = await open(schema, { championRows: PER_TERM });
     await first.putDocuments(Array.from({ length: 5 }, (_, i) => wordy(`doc-${i}`, i, "sprocket", 2)));
@@ -190,10 +191,14 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
       const merging = await open(schema, { championMergeSections: 1 });
       await merging.putDocument(wordy("doc-5", 5, "ratchet", 2));
       await merging.close();
+      // No pending tables, and the cards' lists ranked without the length factor (as they were).
       await client.query(
         `DROP TABLE "${schema}".library_champion_pending, "${schema}".library_card_champion_pending;
          ALTER TABLE "${schema}".library_champion_terms DROP COLUMN pending;
-         ALTER TABLE "${schema}".library_card_champion_terms DROP COLUMN pending`,
+         ALTER TABLE "${schema}".library_card_champion_terms DROP COLUMN pending;
+         UPDATE "${schema}".library_card_champions c
+           SET rank = ts_rank('${CARD_RANK_WEIGHTS}', s.tsv, ('''' || c.term || '''')::tsquery, 0)::float8
+           FROM "${schema}".library_cards s WHERE s.doc_id = c.doc_id`,
       );
       const later = await open(schema);
       const { rows } = await client.query(

@@ -17,7 +17,7 @@
 import { CHAMPIONS } from "../library/sqlite/champions.js";
 import type { PostgresQueryable } from "./connection.js";
 import type { LibraryTables } from "./library-schema.js";
-import { CARD_RANK_WEIGHTS, SECTION_RANK_WEIGHTS, termRankSql } from "./library-vectors.js";
+import { CARD_RANK_WEIGHTS, REFERENCE_LENGTH, SECTION_RANK_WEIGHTS, termRankSql } from "./library-vectors.js";
 
 /** Table names of one kind of champion lists inside the library's (quoted) schema. */
 export interface ChampionTables {
@@ -85,7 +85,7 @@ const termQuery = (column: string) =>
 
 /** The term's weighted frequency in a row, exactly as the ranking computes it. */
 const rankOf = (source: ChampionSource, column: string) =>
-  termRankSql("s", source.weights, termQuery(column), source.kind);
+  termRankSql("s", source.weights, termQuery(column));
 
 /** Order of a list: best rank first, then document order (as `bySectionScore` breaks ties). */
 const LIST_ORDER = "rank DESC, doc_id, node_id";
@@ -113,6 +113,24 @@ export class PostgresChampionLists {
     this.kept = Math.round((CHAMPIONS.kept / CHAMPIONS.perTerm) * Math.max(1, Math.floor(listRows)));
     this.perTerm = Math.max(1, Math.min(Math.floor(listRows), Math.floor(perTerm ?? listRows)));
     this.mergeSections = Math.max(0, Math.floor(mergeSections));
+  }
+
+  /**
+   * Whether the lists hold ranks of another formula than `termRankSql`'s (an earlier release's,
+   * e.g. cards before they were normalised by length): one listed row of a length the factor
+   * changes, ranked again. Such lists are built again.
+   */
+  static async stale(
+    db: PostgresQueryable,
+    tables: ChampionTables,
+    source: ChampionSource,
+  ): Promise<boolean> {
+    const { rows } = await db.query(
+      `SELECT c.rank = ${rankOf(source, "c.term")} AS same FROM ${tables.rows} c
+       JOIN ${source.table} s ON s.doc_id = c.doc_id AND ${source.node} = c.node_id
+       WHERE length(s.tsv) <> ${REFERENCE_LENGTH} LIMIT 1`,
+    );
+    return rows.length > 0 && rows[0]?.same !== true;
   }
 
   /** Whether the lists have their pending table (lists built by an earlier release have not). */

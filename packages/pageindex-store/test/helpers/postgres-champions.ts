@@ -20,7 +20,7 @@ function byTerm(rows: ReadonlyArray<Record<string, unknown>>): Map<string, Row[]
 /**
  * Checks a PostgreSQL library's champion lists against the rows stored. What a query reads of a
  * term (its list's rows and its pending rows together) is exactly the best of the rows holding
- * it (ts_rank of the term alone over the section's length factor, then document order), at
+ * it (ts_rank of the term alone over the row's length factor, then document order), at
  * least `perTerm` of them or all, and names no row that is gone. With nothing pending (just
  * merged), each term in some row has a list of at most `kept` rows, marked complete exactly when
  * it holds them all, its floor its last row; no list is left for a term in no row; the node
@@ -37,7 +37,7 @@ export async function expectPostgresListsAgree(schema: string, perTerm: number, 
         table: "library_sections",
         node: "s.node_id",
         weights: SECTION_RANK_WEIGHTS,
-        // BM25's length factor, b = 0.75 at a reference length of 64 lexemes (cards have none).
+        // BM25's length factor, b = 0.75 at a reference length of 64 lexemes (cards too).
         perLength: "/ (0.25 + 0.01171875 * length(s.tsv))",
       },
       {
@@ -45,7 +45,7 @@ export async function expectPostgresListsAgree(schema: string, perTerm: number, 
         table: "library_cards",
         node: "''",
         weights: CARD_RANK_WEIGHTS,
-        perLength: "",
+        perLength: "/ (0.25 + 0.01171875 * length(s.tsv))",
       },
     ]) {
       const expected = byTerm(
