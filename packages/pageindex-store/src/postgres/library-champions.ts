@@ -118,7 +118,7 @@ export class PostgresChampionLists {
   /**
    * Whether the lists hold ranks of another formula than `termRankSql`'s (an earlier release's,
    * e.g. cards before they were normalised by length): one listed row of a length the factor
-   * changes, ranked again. Such lists are built again.
+   * changes (among the first 64), ranked again. Such lists are built again.
    */
   static async stale(
     db: PostgresQueryable,
@@ -126,8 +126,11 @@ export class PostgresChampionLists {
     source: ChampionSource,
   ): Promise<boolean> {
     const { rows } = await db.query(
-      `SELECT c.rank = ${rankOf(source, "c.term")} AS same FROM ${tables.rows} c
-       JOIN ${source.table} s ON s.doc_id = c.doc_id AND ${source.node} = c.node_id
+      // A few listed rows first, each row's vector then by its key: bounded at any size.
+      `SELECT c.rank = ${rankOf(source, "c.term")} AS same
+       FROM (SELECT term, rank, doc_id, node_id FROM ${tables.rows} LIMIT 64) c
+       CROSS JOIN LATERAL (SELECT s.tsv FROM ${source.table} s
+         WHERE s.doc_id = c.doc_id AND ${source.node} = c.node_id) s
        WHERE length(s.tsv) <> ${REFERENCE_LENGTH} LIMIT 1`,
     );
     return rows.length > 0 && rows[0]?.same !== true;
