@@ -27,7 +27,8 @@
  * `--postgres URL`: the library in a PostgreSQL store instead of the folder store (schema
  * `evallib_dev` unless `--schema` names another; stored once, kept while the trees are the same);
  * `--champion-rows N` gives its library index champion lists (built on open when it has none;
- * once built, every run reads them: use another schema to compare without).
+ * once built, every run reads them: use another schema to compare without). A new schema gets
+ * lists by default; `--champion-rows 0` stores one without.
  * `--noise N`: the oracle also names N near misses a prompt (at score 0.2), as real models do.
  * `--model-url` adds two settings with a real model behind an OpenAI-compatible URL (e.g. the
  * llm-bridge of ../shared/tools, answered by capable models reading the prompts only): document

@@ -92,16 +92,28 @@ describe.skipIf(!available)("pageindex --postgres (real PostgreSQL server)", () 
   }, async () => {
     const listed = testSchema("cli_lists");
     const listedUrl = `${POSTGRES_URL}${POSTGRES_URL.includes("?") ? "&" : "?"}schema=${listed}`;
-    /** Terms with a section list in the schema (undefined: it has no lists). */
+    /** Terms with a section list or rows pending for one in the schema (undefined: it has no lists). */
     const listedTerms = async (): Promise<string[] | undefined> => {
       const table = `"${listed}".library_champion_terms`;
       const [found] = await adminRows("SELECT to_regclass($1) AS found", [table]);
       if (!found?.found) return undefined;
-      return (await adminRows(`SELECT term FROM ${table}`)).map((r) => r.term as string);
+      return (
+        await adminRows(
+          `SELECT term FROM ${table} UNION SELECT term FROM "${listed}".library_champion_pending`,
+        )
+      ).map((r) => r.term as string);
     };
     try {
       const plain = await cli(["--postgres", listedUrl, "--no-progress", "index", join(dir, "kayak.md")]);
       expect(plain.code, plain.stderr).toBe(0);
+      // A new library has lists by default; dropped, it is one an earlier release indexed.
+      expect(await listedTerms()).toEqual(expect.arrayContaining(["kayak", "roll"]));
+      const s = `"${listed}"`;
+      await adminRows(
+        `DROP TABLE ${s}.library_champions, ${s}.library_champion_terms, ${s}.library_champion_pending,
+           ${s}.library_card_champions, ${s}.library_card_champion_terms, ${s}.library_card_champion_pending,
+           ${s}.library_node_counts`,
+      );
       expect(await listedTerms()).toBeUndefined();
       const withLists = await cli([
         "--postgres",

@@ -8,8 +8,9 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { PostgresLibraryIndex } from "../src/index.js";
 import { libraryEntry } from "../src/library/entry.js";
-import { CARD_RANK_WEIGHTS, SECTION_RANK_WEIGHTS } from "../src/postgres/library-vectors.js";
-import { dropSchema, POSTGRES_URL, postgresReachable, testSchema } from "./helpers/postgres.js";
+import { CARD_RANK_WEIGHTS } from "../src/postgres/library-vectors.js";
+import { adminRows, dropSchema, POSTGRES_URL, postgresReachable, testSchema } from "./helpers/postgres.js";
+import { expectPostgresListsAgree } from "./helpers/postgres-champions.js";
 import { wordy } from "./helpers/wordy-entry.js";
 import { libraryTree } from "./library.behaviour.js";
 
@@ -19,95 +20,8 @@ const PER_TERM = 2;
 /** Rows a list keeps: twice the rows a query reads. */
 const KEPT = 2 * PER_TERM;
 
-type Row = [string, string, number];
-
-/**
- * Checks every list against the sections stored: each term found in some section has a list,
- * and it is the first rows of the term's own ranking (ts_rank of the term alone over the section's
- * length factor, then document order), at least `PER_TERM` of them (or all), at most `KEPT`,
- * marked complete exactly when it holds them all, its floor its last row; no list is left for a
- * term in no section.
- */
-async function expectListsAgree(schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  try {
-    const s = `"${schema}"`;
-    // The sections' lists, and the cards' (a card's node is '').
-    for (const kind of [
-      {
-        lists: "library_champion",
-        table: "library_sections",
-        node: "s.node_id",
-        weights: SECTION_RANK_WEIGHTS,
-        // BM25's length factor, b = 0.75 at a reference length of 64 lexemes (cards have none).
-        perLength: "/ (0.25 + 0.01171875 * length(s.tsv))",
-      },
-      {
-        lists: "library_card_champion",
-        table: "library_cards",
-        node: "''",
-        weights: CARD_RANK_WEIGHTS,
-        perLength: "",
-      },
-    ])
-      await expectKindAgrees(client, s, kind);
-    // The node counts kept with the lists: one per card, its nodeCount.
-    const counts = async (sql: string) =>
-      (await client.query(sql)).rows.map((r) => [r.doc_id, Number(r.nodes)]);
-    expect(await counts(`SELECT doc_id, nodes FROM ${s}.library_node_counts ORDER BY doc_id`)).toEqual(
-      await counts(
-        `SELECT doc_id, (card->>'nodeCount')::int AS nodes FROM ${s}.library_cards ORDER BY doc_id`,
-      ),
-    );
-  } finally {
-    await client.end();
-  }
-}
-
-/** One kind of lists (sections' or cards') against the rows of its table. */
-async function expectKindAgrees(
-  client: pg.Client,
-  s: string,
-  kind: { lists: string; table: string; node: string; weights: string; perLength: string },
-): Promise<void> {
-  {
-    const { rows: postings } = await client.query(
-      `SELECT u.lexeme AS term, s.doc_id, ${kind.node} AS node_id,
-              ts_rank('${kind.weights}', s.tsv, ('''' || u.lexeme || '''')::tsquery, 0)::float8 ${kind.perLength} AS rank
-       FROM ${s}.${kind.table} s, unnest(s.tsv) AS u`,
-    );
-    const expected = new Map<string, Row[]>();
-    for (const p of postings) {
-      const list = expected.get(p.term) ?? [];
-      list.push([p.doc_id, p.node_id, Number(p.rank)]);
-      expected.set(p.term, list);
-    }
-    for (const list of expected.values())
-      list.sort((a, b) => b[2] - a[2] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1));
-    const { rows: kept } = await client.query(
-      `SELECT term, doc_id, node_id, rank FROM ${s}.${kind.lists}s ORDER BY term, rank DESC, doc_id, node_id`,
-    );
-    const lists = new Map<string, Row[]>();
-    for (const r of kept)
-      lists.set(r.term, [...(lists.get(r.term) ?? []), [r.doc_id, r.node_id, Number(r.rank)]]);
-    const { rows: terms } = await client.query(
-      `SELECT term, kept, complete, floor_doc, floor_node FROM ${s}.${kind.lists}_terms WHERE term <> ''`,
-    );
-    expect(new Set(terms.map((t) => t.term))).toEqual(new Set(expected.keys()));
-    expect(new Set(lists.keys())).toEqual(new Set(expected.keys()));
-    for (const t of terms) {
-      const all = expected.get(t.term) ?? [];
-      const list = lists.get(t.term) ?? [];
-      expect(list.length, t.term).toBe(Number(t.kept));
-      expect(list.length, t.term).toBeLessThanOrEqual(KEPT);
-      expect(list.length, t.term).toBeGreaterThanOrEqual(Math.min(PER_TERM, all.length));
-      expect(list, t.term).toEqual(all.slice(0, list.length));
-      expect(t.complete, t.term).toBe(list.length === all.length);
-      expect([t.floor_doc, t.floor_node], t.term).toEqual(list.at(-1)?.slice(0, 2));
-    }
-  }
-}
+/** Every list agrees with the rows stored (see {@link expectPostgresListsAgree}). */
+const expectListsAgree = (schema: string) => expectPostgresListsAgree(schema, PER_TERM, KEPT);
 
 describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
   const schemas: string[] = [];
@@ -122,94 +36,107 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
     return schema;
   };
 
-  it("stay the best rows of each term after puts, replaces, removes and a reopen", async () => {
-    const schema = newSchema();
-    let index = await open(schema, { championRows: PER_TERM });
-    await index.putDocuments(
-      Array.from({ length: 8 }, (_, i) => wordy(`doc-${i}`, 1, "sprocket", 1 + (i % 3))),
-    );
-    await expectListsAgree(schema);
-    await index.putDocuments([wordy("doc-1", 2, "sprocket", 4), wordy("doc-5", 2, "ratchet", 2)]);
-    await expectListsAgree(schema);
-    // Removing the best rows of a list leaves fewer than PER_TERM: it is rebuilt from the sections.
-    for (const docId of ["doc-2", "doc-4", "doc-7", "doc-1"]) {
-      await index.removeDocument(docId);
+  // 0: every write merges its rows into the lists; 5: some writes leave theirs pending, others
+  // merge; 10,000: every row stays pending (what queries read is checked each time).
+  it.each([0, 5, 10_000])(
+    "stay the best rows of each term after puts, replaces, removes and a reopen (merge at %i sections)",
+    async (championMergeSections) => {
+      const schema = newSchema();
+      let index = await open(schema, { championRows: PER_TERM, championMergeSections });
+      await index.putDocuments(
+        Array.from({ length: 8 }, (_, i) => wordy(`doc-${i}`, 1, "sprocket", 1 + (i % 3))),
+      );
       await expectListsAgree(schema);
-    }
-    await index.putDocument(wordy("doc-9", 1, "sprocket", 3));
-    await index.close();
-    index = await open(schema, { championRows: PER_TERM });
-    await expectListsAgree(schema);
-    // Every document gone: no list is left.
-    for (const docId of (await index.indexedVersions()).keys()) await index.removeDocument(docId);
-    await expectListsAgree(schema);
-    await index.close();
-  });
+      await index.putDocuments([wordy("doc-1", 2, "sprocket", 4), wordy("doc-5", 2, "ratchet", 2)]);
+      await expectListsAgree(schema);
+      // Removing the best rows of a list leaves fewer than PER_TERM: it is rebuilt from the sections.
+      for (const docId of ["doc-2", "doc-4", "doc-7", "doc-1"]) {
+        await index.removeDocument(docId);
+        await expectListsAgree(schema);
+      }
+      await index.putDocument(wordy("doc-9", 1, "sprocket", 3));
+      await index.close();
+      index = await open(schema, { championRows: PER_TERM, championMergeSections });
+      await expectListsAgree(schema);
+      // Every document gone: no list is left.
+      for (const docId of (await index.indexedVersions()).keys()) await index.removeDocument(docId);
+      await expectListsAgree(schema);
+      await index.close();
+    },
+  );
 
-  it("rank the answer first when a common term has more rows than its list, as without lists", async () => {
-    const withLists = newSchema();
-    const without = newSchema();
-    // Each list holds 4 rows; "widget" and "gear" are in 25 sections each, "sprocket" in 1.
-    const budget = { singleTermRows: 4, candidateRows: 6 };
-    const lists = await open(withLists, { ...budget, championRows: PER_TERM });
-    const plain = await open(without, budget);
-    const filler = (i: number) =>
-      libraryEntry(
-        libraryTree(`common-${String(i).padStart(2, "0")}`, [
-          { title: "Widget widget", text: "A widget, widget and widget.", tokenCount: 6 },
-          { title: "Gear", text: "A gear and a gear.", tokenCount: 6 },
-          { title: "Widget and gear", text: `Part ${i}.`, tokenCount: 6 },
+  // Merged at once (0), and left pending (the default mark is far above these 73 sections).
+  it.each([0, undefined])(
+    "rank the answer first when a common term has more rows than its list, as without lists (merge at %s sections)",
+    async (championMergeSections) => {
+      const withLists = newSchema();
+      const without = newSchema();
+      // Each list holds 4 rows; "widget" and "gear" are in 25 sections each, "sprocket" in 1.
+      const budget = { singleTermRows: 4, candidateRows: 6 };
+      const lists = await open(withLists, {
+        ...budget,
+        championRows: PER_TERM,
+        ...(championMergeSections === undefined ? {} : { championMergeSections }),
+      });
+      const plain = await open(without, { ...budget, championRows: 0 });
+      const filler = (i: number) =>
+        libraryEntry(
+          libraryTree(`common-${String(i).padStart(2, "0")}`, [
+            { title: "Widget widget", text: "A widget, widget and widget.", tokenCount: 6 },
+            { title: "Gear", text: "A gear and a gear.", tokenCount: 6 },
+            { title: "Widget and gear", text: `Part ${i}.`, tokenCount: 6 },
+          ]),
+          "v1",
+        );
+      const answer = libraryEntry(
+        libraryTree("answer", [
+          { title: "Sprocket", text: "Fit the sprocket to the widget gear.", tokenCount: 8 },
         ]),
         "v1",
       );
-    const answer = libraryEntry(
-      libraryTree("answer", [
-        { title: "Sprocket", text: "Fit the sprocket to the widget gear.", tokenCount: 8 },
-      ]),
-      "v1",
-    );
-    const entries = [...Array.from({ length: 24 }, (_, i) => filler(i)), answer];
-    try {
-      for (const index of [lists, plain]) await index.putDocuments(entries);
-      await expectListsAgree(withLists);
-      // Rows holding two terms (the 24 "Widget and gear" and the answer) overflow 6: the lists
-      // are not read, three terms choose, and the answer holds all three.
-      const hits = await lists.searchLibrary("widget gear sprocket", { limit: 3 });
-      expect(hits[0]?.docId).toBe("answer");
-      expect(hits).toEqual(await plain.searchLibrary("widget gear sprocket", { limit: 3 }));
-      // Two terms: only the answer holds both; the other rows come from each term's list.
-      const two = await lists.searchLibrary("sprocket widget", { limit: 5 });
-      expect(two[0]?.docId).toBe("answer");
-      expect(two[0]?.sections[0]?.title).toBe("Sprocket");
-      // Then the documents of widget's 2 best rows (its list read up to PER_TERM); documents
-      // found by their card alone (the cards' lists) come after them.
-      expect(two.slice(0, 3).map((h) => h.docId)).toEqual(["answer", "common-00", "common-01"]);
-      // A list's row scores as the ranking scores it: the same hits, to the bit, as scoring every
-      // row (the same library read without lists, with budgets holding all its rows).
-      const everything = await open(without);
+      const entries = [...Array.from({ length: 24 }, (_, i) => filler(i)), answer];
       try {
-        const all = await everything.searchSections("sprocket widget", { limit: 3 });
-        expect(await lists.searchSections("sprocket widget", { limit: 3 })).toEqual(all);
+        for (const index of [lists, plain]) await index.putDocuments(entries);
+        await expectListsAgree(withLists);
+        // Rows holding two terms (the 24 "Widget and gear" and the answer) overflow 6: the lists
+        // are not read, three terms choose, and the answer holds all three.
+        const hits = await lists.searchLibrary("widget gear sprocket", { limit: 3 });
+        expect(hits[0]?.docId).toBe("answer");
+        expect(hits).toEqual(await plain.searchLibrary("widget gear sprocket", { limit: 3 }));
+        // Two terms: only the answer holds both; the other rows come from each term's list.
+        const two = await lists.searchLibrary("sprocket widget", { limit: 5 });
+        expect(two[0]?.docId).toBe("answer");
+        expect(two[0]?.sections[0]?.title).toBe("Sprocket");
+        // Then the documents of widget's 2 best rows (its list read up to PER_TERM); documents
+        // found by their card alone (the cards' lists) come after them.
+        expect(two.slice(0, 3).map((h) => h.docId)).toEqual(["answer", "common-00", "common-01"]);
+        // A list's row scores as the ranking scores it: the same hits, to the bit, as scoring every
+        // row (the same library read without lists, with budgets holding all its rows).
+        const everything = await open(without, { championRows: 0 });
+        try {
+          const all = await everything.searchSections("sprocket widget", { limit: 3 });
+          expect(await lists.searchSections("sprocket widget", { limit: 3 })).toEqual(all);
+        } finally {
+          await everything.close();
+        }
+        // One common term, more rows than its list: its best rows first.
+        const wide = await lists.searchLibrary("widget", { limit: 20 });
+        expect(wide.flatMap((h) => h.sections).length).toBe(KEPT);
+        expect(wide[0]?.sections[0]?.title).toBe("Widget widget");
       } finally {
-        await everything.close();
+        await lists.close();
+        await plain.close();
       }
-      // One common term, more rows than its list: its best rows first.
-      const wide = await lists.searchLibrary("widget", { limit: 20 });
-      expect(wide.flatMap((h) => h.sections).length).toBe(KEPT);
-      expect(wide[0]?.sections[0]?.title).toBe("Widget widget");
-    } finally {
-      await lists.close();
-      await plain.close();
-    }
-  });
+    },
+  );
 
   it("are built from the stored rows on the first open asking for them, and kept by every writer", async () => {
     const schema = newSchema();
     const entries = Array.from({ length: 6 }, (_, i) =>
       wordy(`doc-${i}`, i, i % 2 ? "sprocket" : "ratchet", 2),
     );
-    // Without asking, a library has no lists (what an earlier release wrote too).
-    const first = await open(schema, { singleTermRows: 2, candidateRows: 4 });
+    // Without lists (championRows 0; what an earlier release wrote too).
+    const first = await open(schema, { singleTermRows: 2, candidateRows: 4, championRows: 0 });
     await first.putDocuments(entries);
     const question = "sprocket ratchet gears";
     const before = await first.searchSections(question, { limit: 5 });
@@ -228,8 +155,10 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
       expect(await tables()).toEqual([]);
       const migrated = await open(schema, { championRows: PER_TERM, singleTermRows: 2, candidateRows: 4 });
       expect(await tables()).toEqual([
+        "library_card_champion_pending",
         "library_card_champion_terms",
         "library_card_champions",
+        "library_champion_pending",
         "library_champion_terms",
         "library_champions",
       ]);
@@ -248,5 +177,117 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
     } finally {
       await client.end();
     }
+  });
+
+  it("of an earlier release (no pending table, cards ranked without length) are mended on the next open", async () => {
+    const schema = newSchema();
+    const first = await open(schema, { championRows: PER_TERM });
+    await first.putDocuments(Array.from({ length: 5 }, (_, i) => wordy(`doc-${i}`, i, "sprocket", 2)));
+    await first.close();
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      // Merged first (the lists an earlier release kept were always merged), then as it left them.
+      const merging = await open(schema, { championMergeSections: 1 });
+      await merging.putDocument(wordy("doc-5", 5, "ratchet", 2));
+      await merging.close();
+      // No pending tables, and the cards' lists ranked without the length factor (as they were).
+      await client.query(
+        `DROP TABLE "${schema}".library_champion_pending, "${schema}".library_card_champion_pending;
+         ALTER TABLE "${schema}".library_champion_terms DROP COLUMN pending;
+         ALTER TABLE "${schema}".library_card_champion_terms DROP COLUMN pending;
+         UPDATE "${schema}".library_card_champions c
+           SET rank = ts_rank('${CARD_RANK_WEIGHTS}', s.tsv, ('''' || c.term || '''')::tsquery, 0)::float8
+           FROM "${schema}".library_cards s WHERE s.doc_id = c.doc_id`,
+      );
+      const later = await open(schema);
+      const { rows } = await client.query(
+        "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1 AND table_name LIKE '%champion_pending'",
+        [schema],
+      );
+      expect(rows[0]?.n).toBe(2);
+      await later.putDocument(wordy("doc-1", 7, "ratchet", 3));
+      await later.removeDocument("doc-2");
+      await expectListsAgree(schema);
+      const found = await later.searchLibrary("ratchet", { limit: 10 });
+      expect(found.map((hit) => hit.docId).sort()).toEqual(["doc-1", "doc-5"]);
+      await later.close();
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("answer a query whose terms' rows all fit from the lists alone, with the hits and scores of reading every row", async () => {
+    const withLists = newSchema();
+    const without = newSchema();
+    const pool = new pg.Pool({ connectionString: POSTGRES_URL });
+    const statements: string[] = [];
+    const recording = {
+      query: (sql: string, params?: unknown[]) => {
+        statements.push(sql);
+        return pool.query(sql, params);
+      },
+      connect: () => pool.connect(),
+      end: () => pool.end(),
+    };
+    const lists = await PostgresLibraryIndex.open(recording, {
+      schema: withLists,
+      championRows: PER_TERM,
+      championMergeSections: 3,
+    });
+    const plain = await open(without, { championRows: 0 });
+    try {
+      // "sprocket" is in more sections than a list keeps (read as before); "ratchet" and "pawl" fit.
+      const entries = [
+        ...Array.from({ length: 4 }, (_, i) => wordy(`doc-${i}`, i, "sprocket", 2)),
+        wordy("doc-4", 1, "ratchet", 3),
+        wordy("doc-5", 2, "pawl", 1),
+      ];
+      for (const index of [lists, plain]) {
+        await index.putDocuments(entries);
+        await index.removeDocument("doc-1");
+      }
+      for (const question of ["ratchet pawl", "ratchet", "sprocket ratchet", "pawl gears"]) {
+        statements.length = 0;
+        expect(await lists.searchSections(question, { limit: 10 }), question).toEqual(
+          await plain.searchSections(question, { limit: 10 }),
+        );
+        const read = statements.filter((sql) => sql.includes("tsv @@"));
+        // Only a term in more rows than its list makes the rows themselves be read.
+        expect(read.length > 0, question).toBe(question.includes("sprocket") || question.includes("gears"));
+        expect(await lists.searchLibrary(question, { limit: 5 }), question).toEqual(
+          await plain.searchLibrary(question, { limit: 5 }),
+        );
+      }
+    } finally {
+      await lists.close();
+      await plain.close();
+      await pool.end();
+    }
+  });
+
+  it("are made for a new library unless championRows is 0, and not built unasked for one with documents", async () => {
+    const listTables = async (schema: string) =>
+      (
+        await adminRows(
+          "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_name LIKE 'library_%champion%' ORDER BY 1",
+          [schema],
+        )
+      ).map((r) => r.table_name);
+    const fresh = newSchema();
+    const made = await open(fresh);
+    await made.putDocuments([wordy("doc-0", 1, "sprocket", 3), wordy("doc-1", 2, "ratchet", 2)]);
+    await made.close();
+    expect(await listTables(fresh)).toHaveLength(6);
+    await expectPostgresListsAgree(fresh, 100, 200);
+    const without = newSchema();
+    const plain = await open(without, { championRows: 0 });
+    await plain.putDocument(wordy("doc-0", 1, "sprocket", 3));
+    await plain.close();
+    // Reopened unasked: it holds documents, so no build.
+    const reopened = await open(without);
+    await reopened.putDocument(wordy("doc-1", 1, "sprocket", 2));
+    await reopened.close();
+    expect(await listTables(without)).toEqual([]);
   });
 });

@@ -147,8 +147,15 @@ describe.skipIf(!available)("PostgresByteStore", () => {
       );
       expect(rows.map((r) => r.table_name)).toEqual([
         "byte_values",
+        "library_card_champion_pending",
+        "library_card_champion_terms",
+        "library_card_champions",
         "library_cards",
+        "library_champion_pending",
+        "library_champion_terms",
+        "library_champions",
         "library_facets",
+        "library_node_counts",
         "library_sections",
         "library_terms",
         "library_write_intents",

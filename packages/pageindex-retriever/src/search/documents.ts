@@ -126,21 +126,24 @@ async function isReadable(ctx: SearchLedger, docId: string): Promise<boolean> {
 export async function readableStarts(ctx: SearchLedger, plan: StartPlan): Promise<StartPlan> {
   const bad = new Set<string>();
   let firstError: StoreCorruptionError | undefined;
-  for (const docId of new Set(plan.starts.map((s) => s.docId))) {
-    try {
-      await ctx.skeleton(docId);
-    } catch (error) {
-      if (error instanceof DocumentNotFoundError) {
-        bad.add(docId);
-        skipDeleted(ctx, docId);
-        continue;
-      }
-      if (!isUnreadable(error)) throw error;
+  const docIds = [...new Set(plan.starts.map((s) => s.docId))];
+  // Read at once: a store that merges concurrent reads (PostgreSQL's) opens them all in one
+  // round trip a step rather than one a document. Outcomes are then taken in the plan's order.
+  const read = await Promise.allSettled(docIds.map((docId) => ctx.skeleton(docId)));
+  docIds.forEach((docId, i) => {
+    const outcome = read[i] as PromiseSettledResult<unknown>;
+    if (outcome.status === "fulfilled") return;
+    const error: unknown = outcome.reason;
+    if (error instanceof DocumentNotFoundError) {
       bad.add(docId);
-      firstError ??= error;
-      skipUnreadable(ctx, docId, error);
+      skipDeleted(ctx, docId);
+      return;
     }
-  }
+    if (!isUnreadable(error)) throw error;
+    bad.add(docId);
+    firstError ??= error;
+    skipUnreadable(ctx, docId, error);
+  });
   if (bad.size === 0) return plan;
   const starts = plan.starts.filter((s) => !bad.has(s.docId));
   if (starts.length === 0 && firstError) throw firstError;

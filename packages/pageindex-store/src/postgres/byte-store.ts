@@ -1,4 +1,5 @@
 import { BaseStore } from "@langchain/core/stores";
+import { CoalescedReads } from "../store/coalesced-reads.js";
 import type { CreateIfAbsentStore } from "../store/create-if-absent.js";
 import {
   DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS,
@@ -62,6 +63,8 @@ export class PostgresByteStore extends BaseStore<string, Uint8Array> implements 
   private readonly pool: PostgresPool;
   private readonly table: string;
   private readonly batchSize: number;
+  /** Reads started together (a reader opening several documents) go as one statement. */
+  private readonly reads: CoalescedReads<Uint8Array>;
   private owned: boolean;
 
   /**
@@ -76,6 +79,7 @@ export class PostgresByteStore extends BaseStore<string, Uint8Array> implements 
     this.batchSize = Math.max(1, options.batchSize ?? 500);
     this.commandTimeoutMs = Math.max(0, options.commandTimeoutMs ?? DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS);
     this.owned = false;
+    this.reads = new CoalescedReads((keys) => this.readKeys(keys));
   }
 
   /** Over a caller's pool, creating the schema and table when absent. */
@@ -110,7 +114,15 @@ export class PostgresByteStore extends BaseStore<string, Uint8Array> implements 
     return guarded(operation, this.commandTimeoutMs, () => fn(this.pool));
   }
 
-  async mget(keys: string[]): Promise<(Uint8Array | undefined)[]> {
+  /**
+   * Values of `keys`; the reads other callers start in the same turn of the event loop are made
+   * in the same statement.
+   */
+  mget(keys: string[]): Promise<(Uint8Array | undefined)[]> {
+    return this.reads.get(keys);
+  }
+
+  private async readKeys(keys: string[]): Promise<Map<string, Uint8Array>> {
     const found = new Map<string, Uint8Array>();
     for (let i = 0; i < keys.length; i += this.batchSize) {
       const batch = keys.slice(i, i + this.batchSize);
@@ -119,7 +131,7 @@ export class PostgresByteStore extends BaseStore<string, Uint8Array> implements 
       );
       for (const row of rows) found.set(row.key as string, row.value as Buffer);
     }
-    return keys.map((key) => found.get(key));
+    return found;
   }
 
   async mset(keyValuePairs: [string, Uint8Array][]): Promise<void> {

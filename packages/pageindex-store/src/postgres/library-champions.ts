@@ -8,11 +8,16 @@
  * by length against a fixed reference (`termRankSql`), not the library's average, so a row's
  * place in a list never depends on the rest of the library: a list is exactly the best `kept`
  * rows of its term (or all of them, `complete`).
+ *
+ * Writes do not touch the lists: a write adds its rows to a pending table (one insert), which
+ * queries read beside the lists; once `mergeSections` sections have piled up, the write that
+ * passes the mark merges them into the lists in SQL (each list touched once for many documents,
+ * as the folder store does). Deletes take rows out of both at once.
  */
 import { CHAMPIONS } from "../library/sqlite/champions.js";
 import type { PostgresQueryable } from "./connection.js";
 import type { LibraryTables } from "./library-schema.js";
-import { CARD_RANK_WEIGHTS, SECTION_RANK_WEIGHTS, termRankSql } from "./library-vectors.js";
+import { CARD_RANK_WEIGHTS, REFERENCE_LENGTH, SECTION_RANK_WEIGHTS, termRankSql } from "./library-vectors.js";
 
 /** Table names of one kind of champion lists inside the library's (quoted) schema. */
 export interface ChampionTables {
@@ -20,7 +25,12 @@ export interface ChampionTables {
   rows: string;
   /** One row per term with a list: its size, whether it holds every row of the term, its last row. */
   terms: string;
+  /** Rows written since the last merge, read by queries beside the lists (as `rows`). */
+  pending: string;
 }
+
+/** Sections (or cards) written since the last merge at which a write merges them (see {@link PostgresChampionLists}). */
+export const PG_MERGE_SECTIONS = 5_000;
 
 /** What a kind of lists ranks: sections, or document cards (a card's node is '', never back matter). */
 export interface ChampionSource {
@@ -41,7 +51,11 @@ export function championSource(
 ): { tables: ChampionTables; source: ChampionSource } {
   const prefix = kind === "sections" ? "library_champion" : "library_card_champion";
   return {
-    tables: { rows: `${schema}.${prefix}s`, terms: `${schema}.${prefix}_terms` },
+    tables: {
+      rows: `${schema}.${prefix}s`,
+      terms: `${schema}.${prefix}_terms`,
+      pending: `${schema}.${prefix}_pending`,
+    },
     source:
       kind === "sections"
         ? {
@@ -71,7 +85,7 @@ const termQuery = (column: string) =>
 
 /** The term's weighted frequency in a row, exactly as the ranking computes it. */
 const rankOf = (source: ChampionSource, column: string) =>
-  termRankSql("s", source.weights, termQuery(column), source.kind);
+  termRankSql("s", source.weights, termQuery(column));
 
 /** Order of a list: best rank first, then document order (as `bySectionScore` breaks ties). */
 const LIST_ORDER = "rank DESC, doc_id, node_id";
@@ -85,6 +99,8 @@ export class PostgresChampionLists {
   /** Rows per list kept at most (twice the rows a query reads: slack for deletes). */
   readonly kept: number;
   readonly perTerm: number;
+  /** Sections written since the last merge at which a write merges them (0: every write merges). */
+  readonly mergeSections: number;
 
   constructor(
     readonly tables: ChampionTables,
@@ -92,9 +108,58 @@ export class PostgresChampionLists {
     private readonly library: LibraryTables,
     listRows: number,
     perTerm?: number,
+    mergeSections: number = PG_MERGE_SECTIONS,
   ) {
     this.kept = Math.round((CHAMPIONS.kept / CHAMPIONS.perTerm) * Math.max(1, Math.floor(listRows)));
     this.perTerm = Math.max(1, Math.min(Math.floor(listRows), Math.floor(perTerm ?? listRows)));
+    this.mergeSections = Math.max(0, Math.floor(mergeSections));
+  }
+
+  /**
+   * Whether the lists hold ranks of another formula than `termRankSql`'s (an earlier release's,
+   * e.g. cards before they were normalised by length): one listed row of a length the factor
+   * changes (among the first 64), ranked again. Such lists are built again.
+   */
+  static async stale(
+    db: PostgresQueryable,
+    tables: ChampionTables,
+    source: ChampionSource,
+  ): Promise<boolean> {
+    const { rows } = await db.query(
+      // A few listed rows first, each row's vector then by its key: bounded at any size.
+      `SELECT c.rank = ${rankOf(source, "c.term")} AS same
+       FROM (SELECT term, rank, doc_id, node_id FROM ${tables.rows} LIMIT 64) c
+       CROSS JOIN LATERAL (SELECT s.tsv FROM ${source.table} s
+         WHERE s.doc_id = c.doc_id AND ${source.node} = c.node_id) s
+       WHERE length(s.tsv) <> ${REFERENCE_LENGTH} LIMIT 1`,
+    );
+    return rows.length > 0 && rows[0]?.same !== true;
+  }
+
+  /** Whether the lists have their pending table (lists built by an earlier release have not). */
+  static async hasPending(db: PostgresQueryable, tables: ChampionTables): Promise<boolean> {
+    const { rows } = await db.query("SELECT to_regclass($1) AS found", [tables.pending]);
+    return Boolean(rows[0]?.found);
+  }
+
+  /**
+   * Creates the pending table, and the column counting the sections in it (on the `''` term's
+   * row). Inside the writer's transaction: on build, or on the first open of lists an earlier
+   * release built (the lists as they are stay exact).
+   */
+  static async addPending(db: PostgresQueryable, tables: ChampionTables): Promise<void> {
+    const prefix = tables.pending.slice(tables.pending.lastIndexOf(".") + 1);
+    await db.query(`CREATE TABLE IF NOT EXISTS ${tables.pending} (
+      term text COLLATE "C" NOT NULL,
+      rank float8 NOT NULL,
+      doc_id text COLLATE "C" NOT NULL,
+      node_id text COLLATE "C" NOT NULL,
+      back_matter boolean NOT NULL)`);
+    await db.query(
+      `CREATE INDEX IF NOT EXISTS ${prefix}_list ON ${tables.pending} (term, rank DESC, doc_id, node_id) INCLUDE (back_matter)`,
+    );
+    await db.query(`CREATE INDEX IF NOT EXISTS ${prefix}_doc ON ${tables.pending} (doc_id)`);
+    await db.query(`ALTER TABLE ${tables.terms} ADD COLUMN IF NOT EXISTS pending integer NOT NULL DEFAULT 0`);
   }
 
   /** The rows per term a library's lists were built for (the `''` term's row), or undefined when it has none. */
@@ -131,7 +196,8 @@ export class PostgresChampionLists {
       floor_rank float8,
       floor_doc text COLLATE "C",
       floor_node text COLLATE "C")`);
-    await db.query(`TRUNCATE ${tables.rows}, ${tables.terms}`);
+    await PostgresChampionLists.addPending(db, tables);
+    await db.query(`TRUNCATE ${tables.rows}, ${tables.terms}, ${tables.pending}`);
     // The sort of every posting is the build's cost: give it memory rather than temp files.
     await db.query("SET LOCAL work_mem = '256MB'");
     await db.query(
@@ -174,23 +240,51 @@ export class PostgresChampionLists {
   }
 
   /**
-   * Adds the sections of `docIds` (just inserted) to the lists their terms make: a row enters a
-   * list that holds every row of its term, or one whose last row it beats; a list grown past
-   * `kept` loses its last rows and no longer holds every row. A new term starts a complete list.
+   * Adds the rows of `docIds` (just inserted, `sections` of them): to the pending rows, merged
+   * into the lists once `mergeSections` have piled up (at once when it is 0).
    */
-  async add(db: PostgresQueryable, docIds: readonly string[]): Promise<void> {
+  async add(db: PostgresQueryable, docIds: readonly string[], sections: number): Promise<void> {
+    const fresh = `SELECT u.lexeme AS term, ${rankOf(this.source, "u.lexeme")} AS rank, s.doc_id, ${this.source.node} AS node_id, ${this.source.backMatter} AS back_matter
+         FROM ${this.source.table} s, unnest(s.tsv) AS u WHERE s.doc_id = ANY($1::text[])`;
+    if (this.mergeSections === 0) {
+      await this.enter(db, fresh, [[...docIds]]);
+      return;
+    }
+    const t = this.tables;
+    await db.query(`INSERT INTO ${t.pending} (term, rank, doc_id, node_id, back_matter) ${fresh}`, [
+      [...docIds],
+    ]);
+    const { rows } = await db.query(
+      `UPDATE ${t.terms} SET pending = pending + $1 WHERE term = '' RETURNING pending`,
+      [sections],
+    );
+    if (Number(rows[0]?.pending ?? 0) >= this.mergeSections) await this.merge(db);
+  }
+
+  /** Merges the pending rows into the lists and empties the pending table. */
+  private async merge(db: PostgresQueryable): Promise<void> {
+    const t = this.tables;
+    await this.enter(db, `SELECT term, rank, doc_id, node_id, back_matter FROM ${t.pending}`, []);
+    await db.query(`DELETE FROM ${t.pending}`);
+    await db.query(`UPDATE ${t.terms} SET pending = 0 WHERE term = ''`);
+  }
+
+  /**
+   * Puts the rows `fresh` selects into the lists their terms make: a row enters a list that
+   * holds every row of its term, or one whose last row it beats; a list grown past `kept` loses
+   * its last rows and no longer holds every row. A new term starts a complete list.
+   */
+  private async enter(db: PostgresQueryable, fresh: string, params: unknown[]): Promise<void> {
     const t = this.tables;
     const { rows } = await db.query(
-      `WITH fresh AS (
-         SELECT u.lexeme AS term, ${rankOf(this.source, "u.lexeme")} AS rank, s.doc_id, ${this.source.node} AS node_id, ${this.source.backMatter} AS back_matter
-         FROM ${this.source.table} s, unnest(s.tsv) AS u WHERE s.doc_id = ANY($1::text[]))
+      `WITH fresh AS (${fresh})
        INSERT INTO ${t.rows} (term, rank, doc_id, node_id, back_matter)
        SELECT f.term, f.rank, f.doc_id, f.node_id, f.back_matter FROM fresh f
        LEFT JOIN ${t.terms} m ON m.term = f.term
        WHERE m.term IS NULL OR m.complete OR f.rank > m.floor_rank
           OR (f.rank = m.floor_rank AND (f.doc_id, f.node_id) < (m.floor_doc, m.floor_node))
        RETURNING term`,
-      [[...docIds]],
+      params,
     );
     if (rows.length === 0) return;
     const added = new Map<string, number>();
@@ -220,12 +314,20 @@ export class PostgresChampionLists {
   }
 
   /**
-   * Removes the rows of `docIds` from the lists, after their sections left the table (and their
-   * terms the frequencies): a list left with fewer than `perTerm` rows of a term that has more is
+   * Removes the rows of `docIds` from the lists and the pending rows, after
+   * their sections left the table (and their terms the frequencies): a list left with fewer than `perTerm` rows of a term that has more is
    * rebuilt from the sections (through the GIN index); an emptied complete list goes.
    */
   async remove(db: PostgresQueryable, docIds: readonly string[]): Promise<void> {
     const t = this.tables;
+    const { rows: unmerged } = await db.query(
+      `WITH gone AS (DELETE FROM ${t.pending} WHERE doc_id = ANY($1::text[]) RETURNING doc_id, node_id)
+       SELECT count(DISTINCT (doc_id, node_id))::int AS sections FROM gone`,
+      [[...docIds]],
+    );
+    const sections = Number(unmerged[0]?.sections ?? 0);
+    if (sections > 0)
+      await db.query(`UPDATE ${t.terms} SET pending = greatest(0, pending - $1) WHERE term = ''`, [sections]);
     const { rows } = await db.query(`DELETE FROM ${t.rows} WHERE doc_id = ANY($1::text[]) RETURNING term`, [
       [...docIds],
     ]);
@@ -246,10 +348,14 @@ export class PostgresChampionLists {
     await this.refloor(db, terms);
   }
 
-  /** Builds the lists of `terms` again from the sections holding them (the GIN index finds them). */
+  /**
+   * Builds the lists of `terms` again from the sections holding them (the GIN index finds them),
+   * pending ones included: the terms' pending rows go.
+   */
   private async rebuild(db: PostgresQueryable, terms: readonly string[]): Promise<void> {
     const t = this.tables;
     await db.query(`DELETE FROM ${t.rows} WHERE term = ANY($1::text[])`, [[...terms]]);
+    await db.query(`DELETE FROM ${t.pending} WHERE term = ANY($1::text[])`, [[...terms]]);
     await db.query(
       `INSERT INTO ${t.rows} (term, rank, doc_id, node_id, back_matter)
        SELECT x.term, l.rank, l.doc_id, l.node_id, l.back_matter FROM unnest($1::text[]) AS x(term)
@@ -271,16 +377,23 @@ export class PostgresChampionLists {
   }
 
   /**
-   * The first `rows` of each term's list (index entries only: the btree holds every column read),
-   * each row with the index of its term in `terms` and the term's rank in it.
+   * The first `rows` of each term's list and pending rows together (index entries only: the
+   * btrees hold every column read), each row with the index of its term in `terms` and the
+   * term's rank in it; by term, each term's in its list's order.
    */
   async best(db: PostgresQueryable, terms: readonly string[], rows: number): Promise<ChampionRow[]> {
     if (terms.length === 0) return [];
     const { rows: found } = await db.query(
       `SELECT x.i, l.doc_id, l.node_id, l.back_matter, l.rank::text AS rank
        FROM unnest($1::text[]) WITH ORDINALITY AS x(term, i)
-       CROSS JOIN LATERAL (SELECT doc_id, node_id, back_matter, rank FROM ${this.tables.rows} c
-         WHERE c.term = x.term ORDER BY ${LIST_ORDER} LIMIT $2) l`,
+       CROSS JOIN LATERAL (
+         (SELECT doc_id, node_id, back_matter, rank FROM ${this.tables.rows} c
+          WHERE c.term = x.term ORDER BY ${LIST_ORDER} LIMIT $2)
+         UNION ALL
+         (SELECT doc_id, node_id, back_matter, rank FROM ${this.tables.pending} p
+          WHERE p.term = x.term ORDER BY ${LIST_ORDER} LIMIT $2)
+         ORDER BY ${LIST_ORDER} LIMIT $2) l
+       ORDER BY x.i, l.rank DESC, l.doc_id, l.node_id`,
       [[...terms], rows],
     );
     return found.map((row) => ({

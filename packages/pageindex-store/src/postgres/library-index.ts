@@ -23,6 +23,7 @@ import {
   toDocumentMatch,
   unsizedContenders,
 } from "../library/query.js";
+import { CHAMPIONS } from "../library/sqlite/champions.js";
 import type {
   LibraryDocumentHit,
   LibraryEntry,
@@ -42,7 +43,12 @@ import {
   quotedSchema,
   withOpenedPool,
 } from "./connection.js";
-import { championSource, PostgresChampionLists } from "./library-champions.js";
+import {
+  type ChampionRow,
+  championSource,
+  PG_MERGE_SECTIONS,
+  PostgresChampionLists,
+} from "./library-champions.js";
 import { PostgresNodeCounts } from "./library-node-counts.js";
 import { type LibraryRows, libraryRows } from "./library-rows.js";
 import { ensureLibraryTables, type LibraryTables } from "./library-schema.js";
@@ -72,14 +78,21 @@ export interface PostgresLibraryIndexOptions extends PostgresConnectionOptions {
   /** Documents written per transaction by {@link PostgresLibraryIndex.putDocuments} (default 500). */
   writeBatchDocs?: number;
   /**
-   * Gives the library champion lists (per term, its best sections by the term's own weighted
-   * frequency; see library-champions.ts), built from the stored section rows on open when it has
-   * none (one transaction: minutes for 100,000 documents, so open such a library with
-   * `commandTimeoutMs: 0`): a library-wide query then reads at most this many rows per term
-   * (the measured choice is `CHAMPIONS.perTerm`, 100) where it read the rarest terms' every
-   * section. Once a library has lists every writer keeps them, asked or not.
+   * Rows per term of the library's champion lists (per term, its best sections and cards by the
+   * term's own weighted frequency; see library-champions.ts): a library-wide query reads at most
+   * this many rows per term where it read the rarest terms' every section. A new (empty) library
+   * gets lists of 100 (`CHAMPIONS.perTerm`, the measured choice) unless this is 0. An existing
+   * library without lists gets them, built from its stored rows on open, only when this is given
+   * (one transaction: minutes for 100,000 documents, so open it with `commandTimeoutMs: 0`).
+   * Once a library has lists every writer keeps them, asked or not.
    */
   championRows?: number;
+  /**
+   * Sections written since the lists were last merged at which a write merges them (default
+   * 5,000): until then writes add their rows to a pending table that
+   * queries read beside the lists. 0 merges on every write.
+   */
+  championMergeSections?: number;
 }
 
 /** A section ranked before its details are read: what aggregation needs, and the details when read. */
@@ -153,6 +166,43 @@ const sectionKey = (docId: string, nodeId: string): string => `${docId}\u0000${n
 /** A term's inverse document frequency (BM25's, never negative). */
 function idf(total: number, frequency: number): number {
   return Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
+}
+
+/**
+ * Rows read from the champion lists, scored by the terms they hold: per term its IDF weight ×
+ * the saturated `ts_rank` the list keeps, summed in the terms' order with the operations of
+ * `rankSql`'s score, so a row scores the same bits either way.
+ */
+function scoreListed(
+  terms: readonly CountedTerm[],
+  rows: readonly ChampionRow[],
+): Map<string, RankedSection> {
+  const scored = new Map<string, RankedSection>();
+  for (const row of [...rows].sort((a, b) => a.term - b.term)) {
+    const weight = terms[row.term]?.weight ?? 0;
+    const tf = row.rank * TF_SCALE;
+    const score = (weight * tf * SATURATION) / (tf + K1);
+    const seen = scored.get(sectionKey(row.docId, row.nodeId));
+    if (seen) seen.score += score;
+    else
+      scored.set(sectionKey(row.docId, row.nodeId), {
+        docId: row.docId,
+        nodeId: row.nodeId,
+        backMatter: row.backMatter,
+        score,
+      });
+  }
+  return scored;
+}
+
+/** The first `rows` of each term's rows (`best` gives each term's in its list's order). */
+function firstOfEachTerm(listed: readonly ChampionRow[], rows: number): ChampionRow[] {
+  const taken = new Map<number, number>();
+  return listed.filter((row) => {
+    const n = taken.get(row.term) ?? 0;
+    taken.set(row.term, n + 1);
+    return n < rows;
+  });
 }
 
 /** A query term with the weight it scores with (query weight × IDF) and how many rows hold it. */
@@ -248,7 +298,14 @@ export class PostgresLibraryIndex implements LibraryIndex {
       const rows = listRows[kind];
       if (rows === undefined) return undefined;
       const { tables: listTables, source } = championSource(schema, tables, kind);
-      return new PostgresChampionLists(listTables, source, tables, rows, options.championRows);
+      return new PostgresChampionLists(
+        listTables,
+        source,
+        tables,
+        rows,
+        options.championRows || undefined,
+        options.championMergeSections ?? PG_MERGE_SECTIONS,
+      );
     };
     this.champions = lists("sections");
     this.cardChampions = lists("cards");
@@ -277,17 +334,53 @@ export class PostgresLibraryIndex implements LibraryIndex {
         cards: await PostgresChampionLists.listRows(pool, cards.tables),
       }));
     let listRows = await present();
-    if (listRows.sections === undefined && options.championRows !== undefined) {
-      const asked = Math.max(1, Math.floor(options.championRows));
+    const wanted = options.championRows;
+    // Unasked, only a new (empty) library gets lists: for one of many documents the build takes
+    // minutes, which its owner asks for (`championRows`) with a timeout that allows it.
+    const isEmpty = async (db: PostgresQueryable) =>
+      (await db.query(`SELECT 1 FROM ${tables.cards} LIMIT 1`)).rows.length === 0;
+    const build =
+      listRows.sections === undefined &&
+      wanted !== 0 &&
+      (wanted !== undefined || (await guarded("library open", timeout, () => isEmpty(pool))));
+    if (build) {
+      const asked = Math.max(1, Math.floor(wanted ?? CHAMPIONS.perTerm));
       await inTransaction(pool, "library champion lists", timeout, async (db) => {
         await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`pageindex-library ${schema}`]);
-        // Another process may have built them while this one waited for the lock.
+        // Another process may have built them (or written documents) while this one waited.
         if ((await PostgresChampionLists.listRows(db, sections.tables)) !== undefined) return;
+        if (wanted === undefined && !(await isEmpty(db))) return;
         for (const kind of [sections, cards])
           await PostgresChampionLists.build(db, kind.tables, kind.source, tables, asked);
         await nodeCounts.build(db);
       });
       listRows = await present();
+    } else {
+      // Lists an earlier release built: without a pending table yet, or ranked by another formula
+      // (cards before their length factor). Mended under the writers' lock: the table added, the
+      // stale lists built again from the stored rows (the cards' took 19 s at 100,000 documents).
+      const kinds = (["sections", "cards"] as const).flatMap((kind) => {
+        const rows = listRows[kind];
+        return rows === undefined ? [] : [{ ...championSource(schema, tables, kind), rows }];
+      });
+      const mend = await guarded("library open", timeout, () =>
+        Promise.all(
+          kinds.map(
+            async (kind) =>
+              !(await PostgresChampionLists.hasPending(pool, kind.tables)) ||
+              (await PostgresChampionLists.stale(pool, kind.tables, kind.source)),
+          ),
+        ),
+      );
+      if (mend.includes(true))
+        await inTransaction(pool, "library champion lists", timeout, async (db) => {
+          await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`pageindex-library ${schema}`]);
+          for (const kind of kinds) {
+            await PostgresChampionLists.addPending(db, kind.tables);
+            if (await PostgresChampionLists.stale(db, kind.tables, kind.source))
+              await PostgresChampionLists.build(db, kind.tables, kind.source, tables, kind.rows);
+          }
+        });
     }
     const counted = await guarded("library open", timeout, () =>
       PostgresNodeCounts.present(pool, nodeCounts.table),
@@ -497,8 +590,9 @@ export class PostgresLibraryIndex implements LibraryIndex {
       rows.sections,
     );
     await this.addTermCounts(db, rows.counts);
-    await this.champions?.add(db, rows.cards[0] as string[]);
-    await this.cardChampions?.add(db, rows.cards[0] as string[]);
+    const docIds = rows.cards[0] as string[];
+    await this.champions?.add(db, docIds, rows.sections[0]?.length ?? 0);
+    await this.cardChampions?.add(db, docIds, docIds.length);
     await this.nodeCountTable?.copy(db, rows.cards[0] as string[]);
   }
 
@@ -626,7 +720,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     const tfs = terms
       .map(
         (t, i) =>
-          `${termRankSql(alias, weights, `${params.add(lexeme(t.term))}::tsquery`, alias === "s" ? "sections" : "cards")} * ${TF_SCALE} AS tf${i}`,
+          `${termRankSql(alias, weights, `${params.add(lexeme(t.term))}::tsquery`)} * ${TF_SCALE} AS tf${i}`,
       )
       .join(", ");
     const score = terms
@@ -786,11 +880,10 @@ export class PostgresLibraryIndex implements LibraryIndex {
   ): Promise<RankedSection[] | undefined> {
     if (!lists || terms.length === 0) return undefined;
     if (terms.reduce((sum, t) => sum + t.rows, 0) <= Math.min(this.candidateRows, this.singleTermRows))
-      return undefined;
+      return this.everyListedRow(db, lists, terms);
     const several = cooccurringTerms(terms, 2);
-    let cooccurring: PostgresRow[] = [];
-    let perTerm = lists.kept;
-    if (several.length > 0) {
+    const cooccurrence = async (): Promise<PostgresRow[]> => {
+      if (several.length === 0) return [];
       const params = new Params();
       const columns =
         target.alias === "s"
@@ -807,31 +900,21 @@ export class PostgresLibraryIndex implements LibraryIndex {
         rows,
         columns,
       );
-      cooccurring = (await db.query(sql, params.values)).rows;
-      const holding = Number(cooccurring[0]?.found ?? 0);
-      if (holding > this.candidateRows) return undefined;
-      if (holding > 0) perTerm = lists.perTerm;
-    }
-    const scored = new Map<string, RankedSection>();
-    for (const row of await lists.best(
-      db,
-      terms.map((t) => t.term),
-      perTerm,
-    )) {
-      const weight = terms[row.term]?.weight ?? 0;
-      const tf = row.rank * TF_SCALE;
-      // The order of operations of `rankSql`'s score, so equal rows score equal bits.
-      const score = (weight * tf * SATURATION) / (tf + K1);
-      const seen = scored.get(sectionKey(row.docId, row.nodeId));
-      if (seen) seen.score += score;
-      else
-        scored.set(sectionKey(row.docId, row.nodeId), {
-          docId: row.docId,
-          nodeId: row.nodeId,
-          backMatter: row.backMatter,
-          score,
-        });
-    }
+      return (await db.query(sql, params.values)).rows;
+    };
+    // Both at once (two connections of the pool): the lists' every row is read, and cut to
+    // `perTerm` a term when some row holds two terms (index entries: cheaper than a round trip).
+    const [cooccurring, listed] = await Promise.all([
+      cooccurrence(),
+      lists.best(
+        db,
+        terms.map((t) => t.term),
+        lists.kept,
+      ),
+    ]);
+    const holding = Number(cooccurring[0]?.found ?? 0);
+    if (holding > this.candidateRows) return undefined;
+    const scored = scoreListed(terms, holding > 0 ? firstOfEachTerm(listed, lists.perTerm) : listed);
     for (const row of cooccurring) {
       const docId = row.doc_id as string;
       const nodeId = row.node_id as string;
@@ -843,6 +926,31 @@ export class PostgresLibraryIndex implements LibraryIndex {
       });
     }
     return [...scored.values()];
+  }
+
+  /**
+   * Every row holding one of `terms`, scored, from the lists alone (index entries, where
+   * `rankRows` reads each row's heap page and ranks its vector): when every row holding a term
+   * fits the one-term budget and each term's list, with its pending rows, holds all of its rows
+   * (as many as the term's frequency says). Then the rows and their scores are those `rankRows`
+   * gives, to the bit; otherwise undefined.
+   */
+  private async everyListedRow(
+    db: PostgresQueryable,
+    lists: PostgresChampionLists,
+    terms: readonly RankedTerm[],
+  ): Promise<RankedSection[] | undefined> {
+    if (terms.some((t) => t.rows > lists.kept)) return undefined;
+    const rows = await lists.best(
+      db,
+      terms.map((t) => t.term),
+      lists.kept,
+    );
+    const found = new Array<number>(terms.length).fill(0);
+    for (const row of rows) found[row.term] = (found[row.term] ?? 0) + 1;
+    // A list cut short (deletes left it without some rows) or a write since the counts were read.
+    if (terms.some((t, i) => found[i] !== t.rows)) return undefined;
+    return [...scoreListed(terms, rows).values()];
   }
 
   /** The hits of ranked sections (their scores kept), their details read for those that have none. */
@@ -887,17 +995,21 @@ export class PostgresLibraryIndex implements LibraryIndex {
     if (limits.limit === 0 || analysed.terms.length === 0 || options.docIds?.length === 0) return [];
     return this.read("search", async (db) => {
       const weighted = await this.weighTerms(db, analysed);
-      const sections = await this.rankSections(
-        db,
-        analysed,
-        weighted.sections,
-        options,
-        AGGREGATION.sectionRows,
-      );
+      // Sections and cards ranked at once, on two connections of the pool.
+      const [sections, cardScores] = await Promise.all([
+        this.rankSections(db, analysed, weighted.sections, options, AGGREGATION.sectionRows),
+        this.rankCards(db, weighted.cards, options),
+      ]);
       const documents = aggregateSections(sections);
-      const cardScores = await this.rankCards(db, weighted.cards, options);
       // Ranked first; then only the cards of the documents returned are read.
       const sizes = new Map<string, number>();
+      // The narrow table answers every found document's count in one statement (index entries
+      // only), cheaper than rounds of a few (up to 11 at 100,000 documents, a round trip each).
+      if (this.nodeCountTable) {
+        const ids = documents.map((d) => d.docId);
+        const counted = await this.nodeCounts(db, ids);
+        for (const docId of ids) sizes.set(docId, counted.get(docId) ?? 0);
+      }
       for (
         let ask = unsizedContenders(documents, cardScores, limits.limit, sizes);
         ask.length > 0;
@@ -908,16 +1020,17 @@ export class PostgresLibraryIndex implements LibraryIndex {
       }
       const ranked = rankDocuments(documents, cardScores, { ...limits, sizes });
       if (ranked.length === 0) return [];
-      const { rows } = await db.query(
-        `SELECT doc_id, card FROM ${this.tables.cards} WHERE doc_id = ANY($1::text[])`,
-        [ranked.map((hit) => hit.docId)],
-      );
+      // The cards of the documents returned and the sections shown (only those read in full), at once.
+      const [{ rows }, hits] = await Promise.all([
+        db.query(`SELECT doc_id, card FROM ${this.tables.cards} WHERE doc_id = ANY($1::text[])`, [
+          ranked.map((hit) => hit.docId),
+        ]),
+        this.sectionHits(
+          db,
+          ranked.flatMap((hit) => hit.sections),
+        ),
+      ]);
       const cards = new Map(rows.map((row) => [row.doc_id as string, row.card as DocumentCard]));
-      // Only the sections shown are read in full.
-      const hits = await this.sectionHits(
-        db,
-        ranked.flatMap((hit) => hit.sections),
-      );
       const byDoc = new Map<string, SectionHit[]>();
       for (const hit of hits) {
         const list = byDoc.get(hit.docId);
