@@ -90,6 +90,16 @@ const rankOf = (source: ChampionSource, column: string) =>
 /** Order of a list: best rank first, then document order (as `bySectionScore` breaks ties). */
 const LIST_ORDER = "rank DESC, doc_id, node_id";
 
+/** A table of list rows, one per (term, section): the lists themselves and their pending rows alike. */
+function listRowsTable(name: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${name} (
+    term text COLLATE "C" NOT NULL,
+    rank float8 NOT NULL,
+    doc_id text COLLATE "C" NOT NULL,
+    node_id text COLLATE "C" NOT NULL,
+    back_matter boolean NOT NULL)`;
+}
+
 /**
  * The champion lists of a PostgreSQL library index: created and built from the stored section
  * rows when asked for (`championRows`), kept on every write from then on, read by library-wide
@@ -149,12 +159,7 @@ export class PostgresChampionLists {
    */
   static async addPending(db: PostgresQueryable, tables: ChampionTables): Promise<void> {
     const prefix = tables.pending.slice(tables.pending.lastIndexOf(".") + 1);
-    await db.query(`CREATE TABLE IF NOT EXISTS ${tables.pending} (
-      term text COLLATE "C" NOT NULL,
-      rank float8 NOT NULL,
-      doc_id text COLLATE "C" NOT NULL,
-      node_id text COLLATE "C" NOT NULL,
-      back_matter boolean NOT NULL)`);
+    await db.query(listRowsTable(tables.pending));
     await db.query(
       `CREATE INDEX IF NOT EXISTS ${prefix}_list ON ${tables.pending} (term, rank DESC, doc_id, node_id) INCLUDE (back_matter)`,
     );
@@ -183,12 +188,7 @@ export class PostgresChampionLists {
   ): Promise<void> {
     const lists = new PostgresChampionLists(tables, source, library, listRows);
     const prefix = tables.rows.slice(tables.rows.lastIndexOf(".") + 1);
-    await db.query(`CREATE TABLE IF NOT EXISTS ${tables.rows} (
-      term text COLLATE "C" NOT NULL,
-      rank float8 NOT NULL,
-      doc_id text COLLATE "C" NOT NULL,
-      node_id text COLLATE "C" NOT NULL,
-      back_matter boolean NOT NULL)`);
+    await db.query(listRowsTable(tables.rows));
     await db.query(`CREATE TABLE IF NOT EXISTS ${tables.terms} (
       term text COLLATE "C" PRIMARY KEY,
       kept integer NOT NULL,
