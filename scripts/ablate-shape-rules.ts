@@ -89,6 +89,13 @@ for await (const { doc, label, reference, ctx, extra } of layoutDevsetDocs({
 process.stderr.write("\n");
 
 const pct = (x: number): string => (100 * x).toFixed(2);
+/**
+ * A held-out gain above 0 keeps a rule. At 0 with no producer hurt (it changes only its own
+ * producer's trees) it is a tie, and the rule stays: no evidence it harms an unseen document.
+ * A rule that hurts another producer and gains nothing held out goes.
+ */
+const verdict = (gain: number, hurt: number): string =>
+  gain > 1e-9 ? "keep" : hurt === 0 ? "keep (a tie: harms no other producer)" : "does not earn its place";
 console.log(
   `${rows.length} train PDFs, each built by the heading model fitted without its ${values.group}; mean level-aware F1 with every rule ${pct(mean(rows.map((r) => r.f1)))} %`,
 );
@@ -101,7 +108,7 @@ for (const rule of rules) {
   const changed = rows.filter((r) => Math.abs(gainOf(r)) > 1e-9);
   const cv = heldOutGain(rows, groupOf, gainOf);
   console.log(
-    `${rule} | ${changed.length} | ${pct(mean(rows.map(gainOf)))} | ${cv.helped.join(", ")} | ${cv.hurt.join(", ")} | ${pct(cv.gain)} | ${cv.gain > 1e-9 ? "keep" : "does not earn its place"}`,
+    `${rule} | ${changed.length} | ${pct(mean(rows.map(gainOf)))} | ${cv.helped.join(", ")} | ${cv.hurt.join(", ")} | ${pct(cv.gain)} | ${verdict(cv.gain, cv.hurt.length)}`,
   );
   for (const r of changed)
     console.log(`    ${r.producer} ${r.label}: ${pct(r.f1)} with, ${pct(r.off[rule] ?? r.f1)} without`);
