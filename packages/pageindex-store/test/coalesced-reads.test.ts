@@ -1,8 +1,7 @@
-import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { PageIndexStore, PostgresByteStore } from "../src/index.js";
 import { CoalescedReads } from "../src/store/coalesced-reads.js";
-import { dropSchema, POSTGRES_URL, postgresReachable, testSchema } from "./helpers/postgres.js";
+import { dropSchema, postgresReachable, recordingPool, testSchema } from "./helpers/postgres.js";
 import { makeTree } from "./helpers/trees.js";
 
 /** A key-value source that records each read it is asked for. */
@@ -56,18 +55,9 @@ const available = await postgresReachable("coalesced-reads.test.ts");
 describe.skipIf(!available)("PostgresByteStore reads several documents at once", () => {
   it("opens three documents' skeletons and texts in one statement a step", async () => {
     const schema = testSchema("coalesce");
-    const pool = new pg.Pool({ connectionString: POSTGRES_URL });
-    const statements: string[] = [];
-    const counting = {
-      query: (sql: string, params?: unknown[]) => {
-        statements.push(sql);
-        return pool.query(sql, params);
-      },
-      connect: () => pool.connect(),
-      end: () => pool.end(),
-    };
+    const { pool, statements } = recordingPool();
     try {
-      const byteStore = await PostgresByteStore.open(counting, { schema });
+      const byteStore = await PostgresByteStore.open(pool, { schema });
       const store = new PageIndexStore(byteStore);
       const trees = ["one", "two", "three"].map((docId) => makeTree(docId));
       await store.addTrees(trees);

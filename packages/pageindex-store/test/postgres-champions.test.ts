@@ -9,7 +9,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { PostgresLibraryIndex } from "../src/index.js";
 import { libraryEntry } from "../src/library/entry.js";
 import { CARD_RANK_WEIGHTS } from "../src/postgres/library-vectors.js";
-import { adminRows, dropSchema, POSTGRES_URL, postgresReachable, testSchema } from "./helpers/postgres.js";
+import {
+  adminRows,
+  dropSchema,
+  POSTGRES_URL,
+  postgresReachable,
+  recordingPool,
+  testSchema,
+} from "./helpers/postgres.js";
 import { expectPostgresListsAgree } from "./helpers/postgres-champions.js";
 import { wordy } from "./helpers/wordy-entry.js";
 import { libraryTree } from "./library.behaviour.js";
@@ -220,17 +227,8 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
   it("answer a query whose terms' rows all fit from the lists alone, with the hits and scores of reading every row", async () => {
     const withLists = newSchema();
     const without = newSchema();
-    const pool = new pg.Pool({ connectionString: POSTGRES_URL });
-    const statements: string[] = [];
-    const recording = {
-      query: (sql: string, params?: unknown[]) => {
-        statements.push(sql);
-        return pool.query(sql, params);
-      },
-      connect: () => pool.connect(),
-      end: () => pool.end(),
-    };
-    const lists = await PostgresLibraryIndex.open(recording, {
+    const { pool, statements } = recordingPool();
+    const lists = await PostgresLibraryIndex.open(pool, {
       schema: withLists,
       championRows: PER_TERM,
       championMergeSections: 3,

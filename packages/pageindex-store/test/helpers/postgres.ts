@@ -23,6 +23,23 @@ export async function postgresReachable(suite: string): Promise<boolean> {
   }
 }
 
+/**
+ * A pool at {@link POSTGRES_URL} that records the text of every statement run through it (not
+ * those of clients it lends out), for tests that count a store's round trips.
+ */
+export function recordingPool(): {
+  pool: { query: pg.Pool["query"]; connect: () => Promise<pg.PoolClient>; end: () => Promise<void> };
+  statements: string[];
+} {
+  const inner = new pg.Pool({ connectionString: POSTGRES_URL });
+  const statements: string[] = [];
+  const query = ((sql: string, params?: unknown[]) => {
+    statements.push(sql);
+    return inner.query(sql, params);
+  }) as pg.Pool["query"];
+  return { pool: { query, connect: () => inner.connect(), end: () => inner.end() }, statements };
+}
+
 /** A unique schema name so parallel test files never share tables. */
 export function testSchema(label: string): string {
   return `pit_${label}_${process.pid}_${Math.random().toString(16).slice(2, 10)}`;
