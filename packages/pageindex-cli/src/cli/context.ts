@@ -5,7 +5,6 @@ import type { PageIndexStore } from "pageindex-store";
 import { describeModelError, isModelCallError, type ModelIdentity } from "./model-errors.js";
 import { chatModelFromSpec, ModelSpecError, modelLabelOf, type ResolvedModel } from "./model-spec.js";
 import { CliError, EXIT, type Io } from "./output.js";
-import { createListBuildProgress } from "./progress.js";
 import { redactSecrets, redactUrl } from "./redact.js";
 
 /** Options every command accepts. */
@@ -164,10 +163,9 @@ export function createContext(
         if (!access.create) await assertFolderExists(dir);
         // A folder index written without champion lists gets them on this writable open (685 s
         // at 100,000 documents): a bar, or a line per phase, says what it is doing.
-        const building = createListBuildProgress(
-          io,
-          options.json ? "off" : options.progress === false ? "summary" : "live",
-        );
+        // Loaded here, as the store is: cli-progress is not needed by `--version` or usage errors.
+        const { createListBuildProgress, progressModeOf } = await import("./progress.js");
+        const building = createListBuildProgress(io, progressModeOf(options));
         try {
           return await PageIndexStore.fromPath(dir, {
             onProblem,

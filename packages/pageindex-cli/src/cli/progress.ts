@@ -40,6 +40,11 @@ export function phaseLabel(phase: string): string {
  */
 export type ProgressMode = "live" | "summary" | "off";
 
+/** Progress output as the global options ask: none with `--json`, summary lines with `--no-progress`. */
+export function progressModeOf(options: { json?: boolean; progress?: boolean }): ProgressMode {
+  return options.json ? "off" : options.progress === false ? "summary" : "live";
+}
+
 /**
  * A bar per document on a TTY; on anything else, one line per phase (`report.pdf: parsing 99
  * pages`), never repeated and never per page, so logs stay short.

@@ -31,7 +31,7 @@ import {
 } from "pageindex-retriever/eval";
 import type { CliContext } from "../context.js";
 import { CliError, EXIT, plural, printJson } from "../output.js";
-import { createProgress } from "../progress.js";
+import { createProgress, progressModeOf } from "../progress.js";
 import { describeEvalFailure, resolveEvalModels, runnerFor } from "./eval-models.js";
 import { relabelFallbacks, withTreeIndexing } from "./eval-result.js";
 import { failureLine, type IndexOutcome, indexFiles } from "./index-files.js";
@@ -112,7 +112,7 @@ async function evaluateWithProgress(
   input: Omit<Parameters<typeof evaluateRetrievers>[0], "onResult">,
   calls: CallCount,
 ): Promise<Awaited<ReturnType<typeof evaluateRetrievers>>> {
-  const progress = createProgress(ctx.io, progressMode(ctx));
+  const progress = createProgress(ctx.io, progressModeOf(ctx.options));
   const total = input.questions.length * Object.keys(input.retrievers).length;
   const failures: string[] = [];
   let done = 0;
@@ -141,11 +141,6 @@ async function evaluateWithProgress(
   }
 }
 
-/** Progress output as the global options ask: none with --json, summary lines with --no-progress. */
-function progressMode(ctx: CliContext): "off" | "summary" | "live" {
-  return ctx.options.json ? "off" : ctx.options.progress === false ? "summary" : "live";
-}
-
 /** Model calls of the run's runners, for the progress bar. */
 interface CallCount {
   done: number;
@@ -161,7 +156,7 @@ async function generateFromStore(
   input: Omit<Parameters<typeof generateQuestions>[0], "onProgress">,
   calls: CallCount,
 ): Promise<GeneratedSet> {
-  const progress = createProgress(ctx.io, progressMode(ctx));
+  const progress = createProgress(ctx.io, progressModeOf(ctx.options));
   let kept = 0;
   let tried = 0;
   const draw = () =>

@@ -9,7 +9,7 @@ import type { CliContext } from "../context.js";
 import { docIdForFile, type FileDocId, pathDerivedId } from "../doc-ids.js";
 import { expandInputs, INDEXABLE_EXTENSIONS } from "../files.js";
 import { CliError, EXIT, exitCodeOf, plural, printable, printJson } from "../output.js";
-import { createRunProgress, filesPerSecond, type RunProgress } from "../progress.js";
+import { createRunProgress, filesPerSecond, progressModeOf, type RunProgress } from "../progress.js";
 
 /** Options of `pageindex index`. */
 export interface IndexCommandOptions {
@@ -366,11 +366,7 @@ export async function indexFiles(
   const summaries = options.summaries ?? (model ? "llm" : "extractive");
   const groups = byNameId(files);
   const inFlight = Math.min(concurrency, groups.length);
-  const progress = createRunProgress(
-    ctx.io,
-    ctx.options.json ? "off" : ctx.options.progress === false ? "summary" : "live",
-    files.length,
-  );
+  const progress = createRunProgress(ctx.io, progressModeOf(ctx.options), files.length);
   const interrupt = watchInterrupt(() =>
     progress.log("Interrupted: finishing the documents being written (Ctrl-C again to quit now)…"),
   );
