@@ -101,6 +101,23 @@ function listRowsTable(name: string): string {
 }
 
 /**
+ * The indexes of a table of list rows: each term's rows in list order (every column a query reads
+ * in the index), and a document's rows (for its removal).
+ */
+async function indexListRows(db: PostgresQueryable, name: string): Promise<void> {
+  const prefix = name.slice(name.lastIndexOf(".") + 1);
+  await db.query(
+    `CREATE INDEX IF NOT EXISTS ${prefix}_list ON ${name} (term, rank DESC, doc_id, node_id) INCLUDE (back_matter)`,
+  );
+  await db.query(`CREATE INDEX IF NOT EXISTS ${prefix}_doc ON ${name} (doc_id)`);
+}
+
+/** SQL selecting the postings of a source's rows (term, rank, doc_id, node_id, back_matter), `where` appended. */
+const postingsSql = (source: ChampionSource, where = "") =>
+  `SELECT u.lexeme AS term, ${rankOf(source, "u.lexeme")} AS rank, s.doc_id, ${source.node} AS node_id, ${source.backMatter} AS back_matter
+   FROM ${source.table} s, unnest(s.tsv) AS u${where}`;
+
+/**
  * The champion lists of a PostgreSQL library index: created and built from the stored section
  * rows when asked for (`championRows`), kept on every write from then on, read by library-wide
  * queries. Every method runs inside the caller's statement or transaction.
@@ -158,12 +175,8 @@ export class PostgresChampionLists {
    * release built (the lists as they are stay exact).
    */
   static async addPending(db: PostgresQueryable, tables: ChampionTables): Promise<void> {
-    const prefix = tables.pending.slice(tables.pending.lastIndexOf(".") + 1);
     await db.query(listRowsTable(tables.pending));
-    await db.query(
-      `CREATE INDEX IF NOT EXISTS ${prefix}_list ON ${tables.pending} (term, rank DESC, doc_id, node_id) INCLUDE (back_matter)`,
-    );
-    await db.query(`CREATE INDEX IF NOT EXISTS ${prefix}_doc ON ${tables.pending} (doc_id)`);
+    await indexListRows(db, tables.pending);
     await db.query(`ALTER TABLE ${tables.terms} ADD COLUMN IF NOT EXISTS pending integer NOT NULL DEFAULT 0`);
   }
 
@@ -187,7 +200,6 @@ export class PostgresChampionLists {
     listRows: number,
   ): Promise<void> {
     const lists = new PostgresChampionLists(tables, source, library, listRows);
-    const prefix = tables.rows.slice(tables.rows.lastIndexOf(".") + 1);
     await db.query(listRowsTable(tables.rows));
     await db.query(`CREATE TABLE IF NOT EXISTS ${tables.terms} (
       term text COLLATE "C" PRIMARY KEY,
@@ -205,16 +217,12 @@ export class PostgresChampionLists {
        SELECT term, rank, doc_id, node_id, back_matter FROM (
          SELECT term, rank, doc_id, node_id, back_matter,
                 row_number() OVER (PARTITION BY term ORDER BY ${LIST_ORDER}) AS place
-         FROM (SELECT u.lexeme AS term, ${rankOf(source, "u.lexeme")} AS rank, s.doc_id, ${source.node} AS node_id, ${source.backMatter} AS back_matter
-               FROM ${source.table} s, unnest(s.tsv) AS u) postings) ranked
+         FROM (${postingsSql(source)}) postings) ranked
        WHERE place <= $1
        ORDER BY term, ${LIST_ORDER}`,
       [lists.kept],
     );
-    await db.query(
-      `CREATE INDEX IF NOT EXISTS ${prefix}_list ON ${tables.rows} (term, rank DESC, doc_id, node_id) INCLUDE (back_matter)`,
-    );
-    await db.query(`CREATE INDEX IF NOT EXISTS ${prefix}_doc ON ${tables.rows} (doc_id)`);
+    await indexListRows(db, tables.rows);
     await db.query(
       `INSERT INTO ${tables.terms} (term, kept, complete)
        SELECT c.term, count(*), count(*) >= coalesce(max(t.${source.kind}), 0) FROM ${tables.rows} c
@@ -244,8 +252,7 @@ export class PostgresChampionLists {
    * into the lists once `mergeSections` have piled up (at once when it is 0).
    */
   async add(db: PostgresQueryable, docIds: readonly string[], sections: number): Promise<void> {
-    const fresh = `SELECT u.lexeme AS term, ${rankOf(this.source, "u.lexeme")} AS rank, s.doc_id, ${this.source.node} AS node_id, ${this.source.backMatter} AS back_matter
-         FROM ${this.source.table} s, unnest(s.tsv) AS u WHERE s.doc_id = ANY($1::text[])`;
+    const fresh = postingsSql(this.source, " WHERE s.doc_id = ANY($1::text[])");
     if (this.mergeSections === 0) {
       await this.enter(db, fresh, [[...docIds]]);
       return;

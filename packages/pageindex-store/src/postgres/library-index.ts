@@ -163,6 +163,14 @@ function isLibraryWide(options: { filter?: CatalogFilter; docIds?: readonly stri
 /** A section's key in the maps of ranked rows (ids hold no NUL). */
 const sectionKey = (docId: string, nodeId: string): string => `${docId}\u0000${nodeId}`;
 
+/**
+ * Queues a transaction behind the other writers of a library (its schema's advisory lock, held
+ * until the transaction ends): writes, and the champion lists' build and mending on open.
+ */
+async function lockWriters(db: PostgresQueryable, schema: string): Promise<void> {
+  await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`pageindex-library ${schema}`]);
+}
+
 /** A term's inverse document frequency (BM25's, never negative). */
 function idf(total: number, frequency: number): number {
   return Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
@@ -272,7 +280,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
   readonly commandTimeoutMs: number;
   private readonly pool: PostgresPool;
   private readonly tables: LibraryTables;
-  private readonly lockKey: string;
+  /** The library's schema (quoted): its writers' lock is keyed on it. */
+  private readonly schema: string;
   private readonly candidateRows: number;
   private readonly singleTermRows: number;
   private readonly writeBatchDocs: number;
@@ -310,7 +319,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     this.champions = lists("sections");
     this.cardChampions = lists("cards");
     this.tables = tables;
-    this.lockKey = `pageindex-library ${schema}`;
+    this.schema = schema;
     this.commandTimeoutMs = Math.max(0, options.commandTimeoutMs ?? DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS);
     this.candidateRows = Math.max(1, options.candidateRows ?? AGGREGATION.candidateRows);
     this.singleTermRows = Math.max(0, options.singleTermRows ?? AGGREGATION.singleTermRows);
@@ -346,7 +355,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     if (build) {
       const asked = Math.max(1, Math.floor(wanted ?? CHAMPIONS.perTerm));
       await inTransaction(pool, "library champion lists", timeout, async (db) => {
-        await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`pageindex-library ${schema}`]);
+        await lockWriters(db, schema);
         // Another process may have built them (or written documents) while this one waited.
         if ((await PostgresChampionLists.listRows(db, sections.tables)) !== undefined) return;
         if (wanted === undefined && !(await isEmpty(db))) return;
@@ -374,7 +383,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
       );
       if (mend.includes(true))
         await inTransaction(pool, "library champion lists", timeout, async (db) => {
-          await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`pageindex-library ${schema}`]);
+          await lockWriters(db, schema);
           for (const kind of kinds) {
             await PostgresChampionLists.addPending(db, kind.tables);
             if (await PostgresChampionLists.stale(db, kind.tables, kind.source))
@@ -424,7 +433,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
   /** One write transaction, queued behind other writers of this library (see the class notes). */
   private write<T>(operation: string, fn: (db: PostgresQueryable) => Promise<T>): Promise<T> {
     return inTransaction(this.pool, `library ${operation}`, this.commandTimeoutMs, async (db) => {
-      await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [this.lockKey]);
+      await lockWriters(db, this.schema);
       return fn(db);
     });
   }
