@@ -5,7 +5,7 @@ import { createTree, type NodeDraft } from "../model/build.js";
 import { MAX_TREE_DEPTH, nestingDepth, tooDeepMessage } from "../model/limits.js";
 import { childrenOf, rootsOf } from "../model/navigate.js";
 import type { TreeDocument, TreeKind, TreeNode } from "../model/types.js";
-import { zodIssues } from "../model/validate.js";
+import { parseJsonInput, zodIssues } from "../model/validate.js";
 
 /** One node of PageIndex's (Python) `*_structure.json`. */
 export interface PageIndexNode {
@@ -80,17 +80,7 @@ function flatten(nodes: PageIndexNode[], out: PageIndexNode[] = []): PageIndexNo
  */
 export function fromPageIndexJson(input: unknown, options: FromPageIndexOptions = {}): TreeDocument {
   const context = options.source !== undefined ? { source: options.source } : {};
-  let value = input;
-  if (typeof input === "string") {
-    try {
-      value = JSON.parse(input);
-    } catch (error) {
-      throw new TreeValidationError(
-        [{ path: "(root)", message: `not valid JSON: ${(error as Error).message}` }],
-        context,
-      );
-    }
-  }
+  const value = parseJsonInput(input, context);
   // Measured before the (recursive) schema check, which a hostile nesting would overflow.
   const structure = Array.isArray(value) ? value : (value as { structure?: unknown } | null)?.structure;
   const depth = nestingDepth(structure, "nodes");

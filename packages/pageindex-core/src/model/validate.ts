@@ -213,21 +213,27 @@ export function checkTreeLinks(tree: TreeDocument): TreeIssue[] {
 }
 
 /**
+ * A JSON string parsed, or an already-parsed value as it is: the tree readers' common first step.
+ * @throws {TreeValidationError} when the string is not valid JSON.
+ */
+export function parseJsonInput(input: unknown, context?: { source?: string }): unknown {
+  if (typeof input !== "string") return input;
+  try {
+    return JSON.parse(input);
+  } catch (error) {
+    throw new TreeValidationError(
+      [{ path: "(root)", message: `not valid JSON: ${(error as Error).message}` }],
+      context,
+    );
+  }
+}
+
+/**
  * Parses and fully validates a tree from a JSON string or an already-parsed value.
  * @throws {TreeValidationError} listing every problem and where it is.
  */
 export function parseTree(input: unknown, context?: { source?: string }): TreeDocument {
-  let value = input;
-  if (typeof input === "string") {
-    try {
-      value = JSON.parse(input);
-    } catch (error) {
-      throw new TreeValidationError(
-        [{ path: "(root)", message: `not valid JSON: ${(error as Error).message}` }],
-        context,
-      );
-    }
-  }
+  const value = parseJsonInput(input, context);
   const parsed = TreeDocumentSchema.safeParse(value);
   const docId =
     value && typeof value === "object" && typeof (value as { docId?: unknown }).docId === "string"
