@@ -13,7 +13,7 @@
  * (drafts: [[docId, question, quote, "hard" | "easy"], ...]). THE VALIDATION SPLIT IS NEVER
  * USED FOR TUNING.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isStopWord, type TreeDocument, type TreeNode, tokenize } from "pageindex-core";
@@ -100,6 +100,7 @@ function sectionOf(
 const BATCHES = [
   { from: 0, seed: 2405 }, // the first 70 questions
   { from: 70, seed: 2411 }, // 60 more, drawn by sample.ts --seed 2411
+  { from: 130, seed: 2412 }, // 60 more, drawn by sample.ts --seed 2412
 ];
 
 /** Half of each batch each way, drawn per difficulty so both splits have easy questions. */
@@ -119,6 +120,23 @@ function drawSplits(questions: LibraryQuestion[], draftCount: number): void {
         q.split = k % 2 === 0 ? "dev" : "validation";
       });
     }
+  }
+}
+
+/**
+ * A question already in questions.json (same id, document, wording and gold) keeps the section
+ * it was written from: the trees are rebuilt whenever the loader changes, and a new tree may
+ * split or merge that section, which would rewrite a record of how the question was made.
+ */
+function keepWrittenSections(questions: LibraryQuestion[], file: string): void {
+  if (!existsSync(file)) return;
+  const written = (JSON.parse(readFileSync(file, "utf8")) as { questions: LibraryQuestion[] }).questions;
+  const same = (a: LibraryQuestion, b: LibraryQuestion) =>
+    a.docId === b.docId && a.question === b.question && JSON.stringify(a.gold) === JSON.stringify(b.gold);
+  const byId = new Map(written.map((q) => [q.id, q]));
+  for (const q of questions) {
+    const earlier = byId.get(q.id);
+    if (earlier && same(earlier, q)) q.section = earlier.section;
   }
 }
 
@@ -180,6 +198,7 @@ async function main(): Promise<void> {
   }
   drawSplits(questions, drafts.length);
   const out = join(dirname(fileURLToPath(import.meta.url)), "questions.json");
+  keepWrittenSections(questions, out);
   const header = {
     about:
       "Library dev set (issue 24, item 5): questions in users' words over the documents of scripts/library-devset/files.ts; gold = PDF pages holding the answer, or the Markdown lines of it (found from a quote, checked by reading). Made by make-questions.ts; evaluated by scripts/eval-library.ts.",
