@@ -34,7 +34,8 @@
  * llm-bridge of ../shared/tools, answered by capable models reading the prompts only): document
  * named and library-wide (`documentSelection: "llm"`); `--concurrency N` asks N questions at once
  * (one answerer each), `--hard` keeps the hard questions only.
- * `--only` keeps questions whose id or document id contains TEXT; `--rebuild` builds the trees
+ * `--only` keeps questions whose id or document id contains TEXT; `--ids q131-q190` those numbered
+ * from 131 to 190 (one batch of drafts); `--rebuild` builds the trees
  * and the store again (by themselves, the trees are rebuilt when the loader or core code changes
  * in a commit, the store when the store or retriever code does). Writes .bench-out/eval-library.json (or `--out FILE`: two runs at once need two
  * files) and prints a table.
@@ -61,6 +62,15 @@ import { OracleJudge } from "./oracle-judge.js";
 const K = 3;
 const HERE = dirname(fileURLToPath(import.meta.url));
 
+/** `--ids q131-q190`: the questions numbered from A to B (a batch of drafts; `--only q1` would match q10-q199 too). */
+function idRange(spec: string | undefined): ((id: string) => boolean) | undefined {
+  if (spec === undefined) return undefined;
+  const match = /^q(\d+)-q(\d+)$/.exec(spec);
+  if (!match) throw new Error(`--ids takes a range such as q131-q190, got ${spec}`);
+  const [from, to] = [Number(match[1]), Number(match[2])];
+  return (id) => Number(id.slice(1)) >= from && Number(id.slice(1)) <= to;
+}
+
 function args() {
   const argv = process.argv.slice(2);
   const value = (name: string) => {
@@ -69,7 +79,7 @@ function args() {
   };
   if (argv.includes("--help")) {
     console.log(
-      "npx tsx scripts/eval-library.ts [--split dev|validation|all] [--only TEXT] [--noise N] [--verbose] [--rebuild]\n" +
+      "npx tsx scripts/eval-library.ts [--split dev|validation|all] [--only TEXT] [--ids qA-qB] [--noise N] [--verbose] [--rebuild]\n" +
         "  [--model-url URL [--hard] [--concurrency N]] [--out FILE]\n" +
         "  [--postgres URL [--schema NAME] [--champion-rows N]]\n" +
         "The validation split is never used for tuning: tune on dev, check on validation once.",
@@ -82,6 +92,7 @@ function args() {
   return {
     split,
     only: value("--only"),
+    ids: idRange(value("--ids")),
     noise: Number(value("--noise") ?? 0),
     verbose: argv.includes("--verbose"),
     rebuild: argv.includes("--rebuild"),
@@ -195,6 +206,7 @@ async function main(): Promise<void> {
   const {
     split,
     only,
+    ids,
     noise,
     verbose,
     rebuild,
@@ -212,6 +224,7 @@ async function main(): Promise<void> {
     (q) =>
       (split === "all" || q.split === split) &&
       (!only || q.id.includes(only) || q.docId.includes(only)) &&
+      (!ids || ids(q.id)) &&
       (!hard || q.difficulty === "hard"),
   );
   const real = modelUrl
