@@ -23,41 +23,34 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
-import { Document } from "@langchain/core/documents";
-import { getNode, nodeMetadata, pathToRoot, tokenizeQuery } from "pageindex-core";
+import { tokenizeQuery } from "pageindex-core";
 import type { PageIndexStore } from "pageindex-store";
 import { holdsGold } from "./library-devset/gold.js";
 import { type LibraryQuestion, libraryFiles, libraryStore, libraryTrees } from "./library-devset/library.js";
+import {
+  analysisArgs,
+  type GoldSection,
+  goldSection,
+  libraryEvidence,
+  RETRIEVER_CONSTANTS,
+} from "./library-devset/replay.js";
 
 // The retriever under test: this checkout's sources (the built package may be older).
 const { LexicalIndexes, PageIndexRetriever } = await import("../packages/pageindex-retriever/src/index.js");
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const { values: flags } = parseArgs({
-  options: { split: { type: "string", default: "dev" }, collect: { type: "boolean", default: false } },
-});
-const split = flags.split ?? "dev";
-if (!["dev", "validation", "all"].includes(split)) throw new Error(`--split must be dev, validation or all`);
-const CACHE = join(".bench-out", `analyze-library-offline-${split}.json`);
+const { split, collect: recollect, cache: CACHE } = analysisArgs("analyze-library-offline");
 /** Documents collected per question (the retriever searches `maxDocuments` = 3 of them). */
 const DOCUMENTS = 4;
-/** Sections per document in the library's ranking (as `planFromLibrary` asks). */
-const SECTIONS = 12;
-/** The retriever's constants: `k`, the ancestor decay of library evidence. */
-const K = 5;
-const DECAY = 0.8;
-/** The retriever's coverage weight and saturation (`fuseLibraryEvidence`'s `documentCoverage`). */
-const COVERAGE = 0.7;
-const SATURATION = 0.03;
+const {
+  sections: SECTIONS,
+  k: K,
+  decay: DECAY,
+  coverage: COVERAGE,
+  saturation: SATURATION,
+} = RETRIEVER_CONSTANTS;
 
-interface Section {
-  nodeId: string;
-  score: number;
-  hit: boolean;
-  /** Node ids from the parent up to the root. */
-  ancestors: string[];
-}
+type Section = GoldSection;
 interface Doc {
   docId: string;
   /** The library's document score (0 for a gold document it did not rank). */
@@ -83,24 +76,8 @@ interface Question {
 
 async function collect(store: PageIndexStore, questions: readonly LibraryQuestion[]): Promise<Question[]> {
   const lexical = new LexicalIndexes(store);
-  const section = async (
-    q: LibraryQuestion,
-    docId: string,
-    nodeId: string,
-    score: number,
-  ): Promise<Section> => {
-    const skeleton = await store.getSkeleton(docId);
-    const node = getNode(skeleton, nodeId);
-    const metadata = node ? nodeMetadata(skeleton, node) : undefined;
-    return {
-      nodeId,
-      score,
-      hit: metadata !== undefined && holdsGold(new Document({ pageContent: "", metadata }), q),
-      ancestors: pathToRoot(skeleton, nodeId)
-        .slice(0, -1)
-        .map((n) => n.nodeId),
-    };
-  };
+  const section = (q: LibraryQuestion, docId: string, nodeId: string, score: number) =>
+    goldSection(store, q, docId, nodeId, score);
   const doc = async (q: LibraryQuestion, docId: string, score: number, library: Section[]): Promise<Doc> => {
     const retriever = new PageIndexRetriever({ reader: store, cache: false, docIds: [docId], k: 10 });
     const found = await retriever.invoke(q.question);
@@ -186,12 +163,7 @@ function fusedHit(q: Question, f: Fusion, order: Order = byNamed): boolean {
   const searched = q.docs.slice(0, f.docs);
   const bestCoverage = Math.max(0, ...searched.map(coverageOf)) || 1;
   const rows = searched.flatMap((d, rank) => {
-    const evidence = new Map<string, number>();
-    for (const s of d.library)
-      [s.nodeId, ...s.ancestors].forEach((id, up) => {
-        const v = s.score * f.decay ** up;
-        if (v > (evidence.get(id) ?? 0)) evidence.set(id, v);
-      });
+    const evidence = libraryEvidence(d.library, f.decay);
     return order(d).map((s, i) => ({
       hit: s.hit,
       // The document's rank breaks ties, as the retriever's stable sort does.
@@ -224,7 +196,7 @@ async function main(): Promise<void> {
   const all = (JSON.parse(readFileSync(file, "utf8")) as { questions: LibraryQuestion[] }).questions;
   const questions = all.filter((q) => split === "all" || q.split === split);
   let data: Question[];
-  if (flags.collect || !existsSync(CACHE)) {
+  if (recollect || !existsSync(CACHE)) {
     const { store } = await libraryStore(await libraryTrees(libraryFiles(), false), false);
     data = await collect(store, questions);
     mkdirSync(dirname(CACHE), { recursive: true });

@@ -50,7 +50,11 @@ function topicManual(topic: string, extra: NodeDraft[] = []): TreeDocument {
 }
 
 /** Eight manuals; the apiary's holds the one section about swarming bees. */
-function library(): { reader: SectionLibraryReader; target: { docId: string; nodeId: string } } {
+function library(): {
+  reader: SectionLibraryReader;
+  target: { docId: string; nodeId: string };
+  trees: TreeDocument[];
+} {
   const trees = TOPICS.map((t) =>
     t === "apiary"
       ? topicManual(t, [
@@ -69,6 +73,7 @@ function library(): { reader: SectionLibraryReader; target: { docId: string; nod
   return {
     reader: new SectionLibraryReader(trees),
     target: { docId: apiary.docId, nodeId: swarm?.nodeId as string },
+    trees,
   };
 }
 
@@ -536,6 +541,28 @@ describe("document choice from section evidence", () => {
     expect(strict.lastRun?.warnings.some((w) => w.startsWith("the search found nothing"))).toBe(true);
     expect(rescued.length).toBeGreaterThan(0);
     expect(rescued[0]?.metadata.docId).toBe(target.docId);
+  });
+
+  it("offline: searches a copy of a document already chosen in place of the next document", async () => {
+    const { trees, target } = library();
+    const apiary = trees.find((t) => t.docId === target.docId) as TreeDocument;
+    // The same manual stored a second time (another edition): the same sections, another id.
+    const copy: TreeDocument = {
+      ...apiary,
+      docId: "apiary-manual-a4",
+      docName: "Apiary Operations Manual (A4)",
+    };
+    const reader = new SectionLibraryReader([...trees, copy]);
+    const retriever = new PageIndexRetriever({ reader, k: 3, cache: false });
+    // Every manual has a logbook: the library ranks them all.
+    const docs = await retriever.invoke(`${QUESTION}, and note it in the logbook`);
+    const run = retriever.lastRun;
+    const ranked = run?.documentRanking?.map((r) => r.docId) ?? [];
+    expect(ranked.slice(0, 2).sort()).toEqual([target.docId, copy.docId].sort());
+    // One of the two is searched, and the third document searched is the next one ranked.
+    expect(run?.docIds).toEqual([ranked[0], ranked[2], ranked[3]]);
+    // Its pages are not returned a second time under the copy's id.
+    expect(docs.some((d) => d.metadata.docId === ranked[1])).toBe(false);
   });
 
   it("counts the library only when its search returned no more documents than it searches", async () => {

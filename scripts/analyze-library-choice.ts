@@ -1,0 +1,408 @@
+/**
+ * Document choice offline on the library dev set (issue 24): which documents the library-wide
+ * search should search, measured before anything is built. Per question it collects once
+ * (cached in .bench-out/analyze-library-choice-<split>.json; `--collect` again after changing the
+ * packages): the library's best 20 documents (score, 12 best sections), and for each of them and
+ * the gold document the sections holding each query word (counted on the library index's own
+ * fields, as an engine's per-document count would: all four fields, and without the ancestors'
+ * titles), its node count, the share of its nodes holding each word in its own lexical index, and
+ * for the best 8 and the gold its offline search as if named (k = 10). Also each word's section
+ * and document frequencies over the whole library. Then, in memory, re-rankings of the candidates
+ * (right document first / in the top 3) and the retriever's fusion replayed over the 3 chosen
+ * (hit@3; its `fuseLibraryEvidence`, as scripts/analyze-library-offline.ts replays it):
+ * 0. three variants fixed on the dev half before the validation half was first collected;
+ * 1. each candidate's coverage of the query's words (Σ weight × share / (share + saturation),
+ *    share = its sections holding the word / its nodes: what an engine-side count per candidate
+ *    would give), the words weighed alike, by document IDF, by concentration (sections per
+ *    document holding the word) or by burstiness (log of the documents expected to hold it, were
+ *    its sections spread at random, over those that do), blended into the best 5, 8 or 20;
+ * 1b. the query's words shown by a candidate's best sections (what the hits carry: no read);
+ * 2. the same with the fusion reading the blended score; 3. reciprocal-rank fusion of the
+ *    library's order and the coverage order; 4. a 4th or 5th document searched when close.
+ * Never tune on `--split validation` (see eval-library.ts).
+ * Run: pnpm -r --filter "./packages/**" run build && npx tsx scripts/analyze-library-choice.ts
+ *   [--split dev|validation|all] [--collect]
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type TreeDocument, tokenize, tokenizeQuery } from "pageindex-core";
+import { libraryEntry, type PageIndexStore } from "pageindex-store";
+import { type LibraryQuestion, libraryFiles, libraryStore, libraryTrees } from "./library-devset/library.js";
+import {
+  analysisArgs,
+  type GoldSection,
+  goldSection,
+  libraryEvidence,
+  RETRIEVER_CONSTANTS,
+} from "./library-devset/replay.js";
+
+const { LexicalIndexes, PageIndexRetriever } = await import("../packages/pageindex-retriever/src/index.js");
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const { split, collect: recollect, cache: CACHE } = analysisArgs("analyze-library-choice");
+const CANDIDATES = 20;
+const SEARCHED = 8;
+const {
+  sections: SECTIONS,
+  k: K,
+  decay: DECAY,
+  coverage: COVERAGE,
+  saturation: SATURATION,
+} = RETRIEVER_CONSTANTS;
+
+type Section = GoldSection;
+interface Doc {
+  docId: string;
+  score: number;
+  nodes: number;
+  library: Section[];
+  /** Per query word: sections holding it in any field / in title, summary or text. */
+  counts: number[];
+  ownCounts: number[];
+  /** Per query word: the share of nodes holding it (the document's lexical index). */
+  shares: number[];
+  /** Per query word: whether the titles, ancestors or summary line of its library sections show it. */
+  shown: boolean[];
+  named?: Section[];
+}
+interface Question {
+  id: string;
+  difficulty: string;
+  docId: string;
+  terms: string[];
+  /** Per word: sections (whole library) holding it, documents holding it. */
+  sf: number[];
+  df: number[];
+  docs: Doc[];
+  gold: Doc;
+}
+
+/** Per document: its node count and, per word, the sections holding it (all fields / own fields). */
+interface Postings {
+  nodes: number;
+  all: Map<string, number>;
+  own: Map<string, number>;
+}
+function postingsOf(tree: TreeDocument): Postings {
+  const all = new Map<string, number>();
+  const own = new Map<string, number>();
+  for (const s of libraryEntry(tree, "v").sections) {
+    const ownTerms = new Set([...tokenize(s.title), ...tokenize(s.summary), ...tokenize(s.text)]);
+    const allTerms = new Set([...ownTerms, ...tokenize(s.ancestors.join(" "))]);
+    for (const t of allTerms) all.set(t, (all.get(t) ?? 0) + 1);
+    for (const t of ownTerms) own.set(t, (own.get(t) ?? 0) + 1);
+  }
+  return { nodes: tree.nodes.length, all, own };
+}
+
+/** What is collected: the questions, and every document's node count (for burstiness). */
+interface Collected {
+  nodeCounts: number[];
+  questions: Question[];
+}
+
+async function collect(
+  store: PageIndexStore,
+  trees: readonly TreeDocument[],
+  questions: readonly LibraryQuestion[],
+): Promise<Collected> {
+  const lexical = new LexicalIndexes(store);
+  const postings = new Map(trees.map((t) => [t.docId, postingsOf(t)]));
+  const section = (q: LibraryQuestion, docId: string, nodeId: string, score: number) =>
+    goldSection(store, q, docId, nodeId, score);
+  const out: Question[] = [];
+  for (const q of questions) {
+    const terms = [...new Set(tokenizeQuery(q.question))];
+    const sf = terms.map((t) => [...postings.values()].reduce((s, p) => s + (p.all.get(t) ?? 0), 0));
+    const df = terms.map((t) => [...postings.values()].filter((p) => p.all.has(t)).length);
+    const doc = async (
+      docId: string,
+      score: number,
+      library: Section[],
+      named: boolean,
+      visible: readonly string[] = [],
+    ): Promise<Doc> => {
+      const p = postings.get(docId) as Postings;
+      const index = await lexical.get(await store.getSkeleton(docId));
+      const d: Doc = {
+        docId,
+        score,
+        nodes: p.nodes,
+        library,
+        counts: terms.map((t) => p.all.get(t) ?? 0),
+        ownCounts: terms.map((t) => p.own.get(t) ?? 0),
+        shares: index.nodeShares(terms),
+        shown: terms.map((t) => visible.includes(t)),
+      };
+      if (named) {
+        const retriever = new PageIndexRetriever({ reader: store, cache: false, docIds: [docId], k: 10 });
+        const found = await retriever.invoke(q.question);
+        d.named = await Promise.all(found.map((f) => section(q, docId, f.metadata.nodeId, f.metadata.score)));
+      }
+      return d;
+    };
+    const hits = await store.searchLibrary(q.question, { limit: CANDIDATES, sectionsPerDocument: SECTIONS });
+    const docs: Doc[] = [];
+    for (const [i, h] of hits.entries()) {
+      const library = await Promise.all(h.sections.map((s) => section(q, h.docId, s.nodeId, s.score)));
+      const visible = h.sections.flatMap((s) =>
+        tokenize([s.title, ...s.ancestors, s.summary ?? ""].join(" ")),
+      );
+      docs.push(await doc(h.docId, h.score, library, i < SEARCHED || h.docId === q.docId, visible));
+    }
+    const gold = docs.find((d) => d.docId === q.docId) ?? (await doc(q.docId, 0, [], true));
+    out.push({ id: q.id, difficulty: q.difficulty, docId: q.docId, terms, sf, df, docs, gold });
+    process.stdout.write(".");
+  }
+  process.stdout.write("\n");
+  return { nodeCounts: trees.map((t) => t.nodes.length), questions: out };
+}
+
+/** A document choice: each candidate's score (higher first; the library's order breaks ties). */
+type Choice = (q: Question) => number[];
+
+function ranked(q: Question, choice: Choice): Doc[] {
+  const scores = choice(q);
+  return q.docs
+    .map((d, i) => ({ d, s: scores[i] ?? 0, i }))
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .map((x) => x.d);
+}
+
+/** The retriever's coverage (`documentCoverage`): from the searched documents' own lexical indexes. */
+const lexicalCoverage = (d: Doc) => d.shares.reduce((sum, s) => sum + s / (s + SATURATION), 0);
+
+/**
+ * Hit@3 of the retriever's fusion (`fuseLibraryEvidence`) over `searched`: each document's best
+ * K first, then document score (the library's, or `documentScore`) + coverage + section evidence.
+ * `extraFrom`: documents from this rank on may take the third place at best.
+ */
+function fusedHit(
+  q: Question,
+  searched: readonly Doc[],
+  options: { documentScore?: Map<string, number>; extraFrom?: number } = {},
+): boolean {
+  const own = options.documentScore ?? new Map(q.docs.map((d) => [d.docId, d.score]));
+  // The retriever scales to the library's best document; a choice's scores, to the best searched.
+  const scaleOver = options.documentScore ? searched : q.docs;
+  const bestDocument = Math.max(0, ...scaleOver.map((d) => own.get(d.docId) ?? 0)) || 1;
+  const bestSection = Math.max(0, ...q.docs.flatMap((d) => d.library.map((s) => s.score))) || 1;
+  const bestCoverage = Math.max(0, ...searched.map(lexicalCoverage)) || 1;
+  const rows = searched.flatMap((d, rank) => {
+    const evidence = libraryEvidence(d.library, DECAY);
+    return (d.named ?? []).map((s, i) => ({
+      hit: s.hit,
+      rank,
+      score:
+        (i < K ? 10 : 0) +
+        (own.get(d.docId) ?? 0) / bestDocument +
+        COVERAGE * (lexicalCoverage(d) / bestCoverage) +
+        (evidence.get(s.nodeId) ?? 0) / bestSection -
+        rank * 1e-9,
+    }));
+  });
+  rows.sort((a, b) => b.score - a.score);
+  const top: typeof rows = [];
+  for (const row of rows) {
+    if (top.length === 3) break;
+    if (options.extraFrom !== undefined && row.rank >= options.extraFrom && top.length < 2) continue;
+    top.push(row);
+  }
+  return top.some((r) => r.hit);
+}
+
+interface Outcome {
+  first: number;
+  top3: number;
+  hit: number;
+}
+/** Right document first, in the top 3, hit@3 (the 3 chosen searched, their fusion replayed). */
+function evaluate(qs: readonly Question[], choice: Choice, fuseWithChoice: boolean): Outcome {
+  const o: Outcome = { first: 0, top3: 0, hit: 0 };
+  for (const q of qs) {
+    const order = ranked(q, choice);
+    const chosen = order.slice(0, 3);
+    if (order[0]?.docId === q.docId) o.first += 1;
+    if (chosen.some((d) => d.docId === q.docId)) o.top3 += 1;
+    const scores = choice(q);
+    const documentScore = new Map(q.docs.map((d, i) => [d.docId, Math.max(0, scores[i] ?? 0)]));
+    if (fusedHit(q, chosen, fuseWithChoice ? { documentScore } : {})) o.hit += 1;
+  }
+  return o;
+}
+
+let data: Question[] = [];
+let nodeCounts: number[] = [];
+function report(name: string, choice: Choice, fuseWithChoice = false): void {
+  const hard = data.filter((q) => q.difficulty === "hard");
+  const a = evaluate(data, choice, fuseWithChoice);
+  const h = evaluate(hard, choice, fuseWithChoice);
+  const unsearched = data.filter((q) =>
+    ranked(q, choice)
+      .slice(0, 3)
+      .some((d) => !d.named),
+  ).length;
+  console.log(
+    `   ${name.padEnd(68)} first ${a.first}/${h.first}  top3 ${a.top3}/${h.top3}  hit@3 ${a.hit}/${h.hit}` +
+      (unsearched > 0 ? `  (${unsearched} without a collected search)` : ""),
+  );
+}
+
+const library: Choice = (q) => q.docs.map((d) => d.score);
+const scaled = (xs: readonly number[]) => {
+  const top = Math.max(0, ...xs) || 1;
+  return xs.map((x) => x / top);
+};
+
+/** How a query word is weighed in a document's coverage. */
+type WordWeight = (q: Question, i: number) => number;
+const uniform: WordWeight = () => 1;
+const documentIdf: WordWeight = (q, i) => Math.log(1 + nodeCounts.length / Math.max(1, q.df[i] ?? 0));
+/** Sections per document holding the word: a subject word fills many sections of few documents. */
+const concentration: WordWeight = (q, i) => (q.sf[i] ?? 0) / Math.max(1, q.df[i] ?? 0);
+/** Concentration among the 20 candidates only (what per-candidate counts give without library statistics). */
+const candidateConcentration: WordWeight = (q, i) => {
+  const holding = q.docs.filter((d) => (d.counts[i] ?? 0) > 0);
+  return holding.reduce((s, d) => s + (d.counts[i] ?? 0), 0) / Math.max(1, holding.length);
+};
+/**
+ * Burstiness: log(expected / observed documents holding the word), the expectation if its
+ * sections were spread at random over the library's sections (Church and Gale's residual IDF idea).
+ */
+const burstiness: WordWeight = (q, i) => {
+  const sections = nodeCounts.reduce((s, n) => s + n, 0);
+  const p = (q.sf[i] ?? 0) / Math.max(1, sections);
+  const expected = nodeCounts.reduce((s, n) => s + 1 - (1 - p) ** n, 0);
+  const df = q.df[i] ?? 0;
+  return df > 0 ? Math.max(0, Math.log(expected / df)) : 0;
+};
+
+/** Σ over words of weight × share / (share + saturation), share = sections holding it / nodes. */
+function coverage(q: Question, d: Doc, weight: WordWeight, saturation: number, ownFields = false): number {
+  return q.terms.reduce((sum, _t, i) => {
+    const share = ((ownFields ? d.ownCounts : d.counts)[i] ?? 0) / Math.max(1, d.nodes);
+    return share > 0 ? sum + (weight(q, i) * share) / (share + saturation) : sum;
+  }, 0);
+}
+
+/** The library's score (scaled) + w × coverage (scaled over the best `pool` candidates, which alone may rise). */
+function blend(w: number, pool: number, weight: WordWeight, saturation: number, ownFields = false): Choice {
+  return (q) => {
+    const lib = scaled(library(q));
+    const cov = scaled(q.docs.map((d, i) => (i < pool ? coverage(q, d, weight, saturation, ownFields) : 0)));
+    return lib.map((s, i) => (i < pool ? s + w * (cov[i] ?? 0) : s - 10));
+  };
+}
+
+/** Reciprocal-rank fusion of the library's order and the coverage order over the best `pool`. */
+function rrf(offset: number, w: number, pool: number): Choice {
+  return (q) => {
+    const cov = q.docs.map((d) => coverage(q, d, uniform, SATURATION));
+    const byCoverage = q.docs
+      .map((_, i) => i)
+      .filter((i) => i < pool)
+      .sort((a, b) => (cov[b] ?? 0) - (cov[a] ?? 0) || a - b);
+    const rank = new Map(byCoverage.map((i, r) => [i, r]));
+    return q.docs.map((_, i) => (i < pool ? 1 / (offset + i) + w / (offset + (rank.get(i) ?? 0)) : -1));
+  };
+}
+
+/** Hit@3 when a 4th (and 5th) document is searched too while its library score is ≥ ratio × the previous one's. */
+function extraDocuments(ratio: number, extra: number, thirdAtBest: boolean): string {
+  const count = (qs: readonly Question[]) =>
+    qs.filter((q) => {
+      let n = 3;
+      while (n < 3 + extra && (q.docs[n]?.score ?? 0) >= ratio * (q.docs[n - 1]?.score ?? Infinity)) n += 1;
+      return fusedHit(q, q.docs.slice(0, n), thirdAtBest ? { extraFrom: 3 } : {});
+    }).length;
+  return `${count(data)}/${count(data.filter((q) => q.difficulty === "hard"))}`;
+}
+
+async function main(): Promise<void> {
+  const file = join(HERE, "library-devset", "questions.json");
+  const all = (JSON.parse(readFileSync(file, "utf8")) as { questions: LibraryQuestion[] }).questions;
+  const questions = all.filter((q) => split === "all" || q.split === split);
+  let collected: Collected;
+  if (recollect || !existsSync(CACHE)) {
+    const trees = await libraryTrees(libraryFiles(), false);
+    const { store } = await libraryStore(trees, false);
+    collected = await collect(store, trees, questions);
+    mkdirSync(dirname(CACHE), { recursive: true });
+    writeFileSync(CACHE, JSON.stringify(collected));
+  } else collected = JSON.parse(readFileSync(CACHE, "utf8")) as Collected;
+  data = collected.questions;
+  nodeCounts = collected.nodeCounts;
+  const hard = data.filter((q) => q.difficulty === "hard");
+  console.log(`${data.length} questions (${hard.length} hard); each figure all/hard`);
+  report("library order (today)", library);
+  console.log(
+    `   gold document's library rank, hard: ${hard.map((q) => q.docs.findIndex((d) => d.docId === q.docId) + 1 || ">20").join(" ")}`,
+  );
+
+  // Chosen on the dev half before the validation half was collected (read these there).
+  console.log("\n0. fixed on the dev half before any validation run: pool 8, saturation 0.03, weight 0.35");
+  for (const [name, weight] of [
+    ["uniform", uniform],
+    ["concentration", concentration],
+    ["burstiness", burstiness],
+  ] as Array<[string, WordWeight]>)
+    report(`coverage, ${name}`, blend(0.35, 8, weight, SATURATION));
+
+  console.log(
+    "\n1. coverage of the query's words (sections holding each word, all fields), blended into the best `pool`",
+  );
+  const weights: Array<[string, WordWeight]> = [
+    ["uniform", uniform],
+    ["document IDF", documentIdf],
+    ["concentration", concentration],
+    ["concentration among the candidates", candidateConcentration],
+    ["burstiness", burstiness],
+  ];
+  for (const [name, weight] of weights)
+    for (const pool of [5, 8, 20])
+      for (const saturation of [0.03, 0.1])
+        for (const w of [0.2, 0.35, 0.5, 0.7, 1])
+          report(
+            `${name}, pool ${pool}, saturation ${saturation}, weight ${w}`,
+            blend(w, pool, weight, saturation),
+          );
+  for (const w of [0.35, 0.7])
+    report(`uniform, own fields (no ancestors), pool 8, weight ${w}`, blend(w, 8, uniform, SATURATION, true));
+
+  console.log(
+    "\n1b. the query's words shown by a candidate's best sections (titles, ancestors, summary lines: no read)",
+  );
+  for (const [name, weight] of weights)
+    for (const w of [0.1, 0.2, 0.35, 0.5, 0.7])
+      report(`${name}, pool 8, weight ${w}`, (q) => {
+        const lib = scaled(library(q));
+        const shown = scaled(
+          q.docs.map((d) => q.terms.reduce((s, _t, i) => s + (d.shown[i] ? weight(q, i) : 0), 0)),
+        );
+        return lib.map((s, i) => (i < 8 ? s + w * (shown[i] ?? 0) : s - 10));
+      });
+
+  console.log(
+    "\n2. the same, the fusion reading the blended document score (the choice's order carried into the ranking)",
+  );
+  for (const [name, weight] of weights)
+    for (const w of [0.2, 0.35, 0.5])
+      report(`${name}, pool 8, saturation 0.03, weight ${w}`, blend(w, 8, weight, SATURATION), true);
+
+  console.log("\n3. reciprocal-rank fusion of the library's order and the coverage order");
+  for (const pool of [8, 20])
+    for (const offset of [1, 5, 60])
+      for (const w of [0.5, 1]) report(`pool ${pool}, offset ${offset}, weight ${w}`, rrf(offset, w, pool));
+
+  console.log(
+    "\n4. a 4th (5th) document searched while its library score is ≥ ratio × the previous one's: hit@3",
+  );
+  for (const ratio of [0.8, 0.9, 0.95])
+    for (const extra of [1, 2])
+      console.log(
+        `   ratio ${ratio}, up to ${extra} more: ${extraDocuments(ratio, extra, false)}; at best third: ${extraDocuments(ratio, extra, true)}`,
+      );
+}
+
+await main();
