@@ -1,6 +1,8 @@
 import type { TreeReader, TreeSkeleton } from "pageindex-core";
 import { StoreCorruptionError, StoreReadOnlyError } from "pageindex-store";
-import { type LexicalTextMode, NodeTermIndex, needsText, nodeFields } from "./node-index.js";
+import { nodeFields } from "./node-fields.js";
+import { type LexicalTextMode, NodeTermIndex, needsText } from "./node-index.js";
+import { packNodeFields } from "./packed-fields.js";
 import { decodeNodeFields, encodeNodeFields, LEXICAL_INDEX_ARTIFACT } from "./persisted.js";
 
 /**
@@ -127,8 +129,8 @@ export class LexicalIndexes {
     if (!keepsDerivedArtifacts(this.reader)) return undefined;
     try {
       const bytes = await this.reader.getDerived(skeleton.docId, LEXICAL_INDEX_ARTIFACT);
-      const counted = bytes && decodeNodeFields(skeleton, bytes);
-      return counted ? new NodeTermIndex(skeleton, counted) : undefined;
+      const packed = bytes && decodeNodeFields(skeleton, bytes);
+      return packed ? new NodeTermIndex(skeleton, packed) : undefined;
     } catch {
       return undefined; // An unreadable saved index is rebuilt.
     }
@@ -150,7 +152,7 @@ export class LexicalIndexes {
       },
     );
     onTextsRead?.(skeleton.nodes.length);
-    const counted = { withText: true, fields: nodeFields(skeleton, texts) };
+    const packed = packNodeFields({ withText: true, fields: nodeFields(skeleton, texts) });
     if (problem) {
       // Not saved: once the document is replaced, its next index holds every text.
       const shown = unreadable.slice(0, 5).join(", ") + (unreadable.length > 5 ? ", …" : "");
@@ -158,21 +160,21 @@ export class LexicalIndexes {
         this.key(skeleton, true),
         `the text of ${unreadable.length} section(s) of "${skeleton.docId}" (${shown}) cannot be read, so they are searched by title and summary only and left out of results (${problem.message})`,
       );
-      return new NodeTermIndex(skeleton, counted);
+      return new NodeTermIndex(skeleton, packed);
     }
     if (keepsDerivedArtifacts(this.reader) && !this.savesRefused) {
       try {
         await this.reader.putDerived(
           skeleton.docId,
           LEXICAL_INDEX_ARTIFACT,
-          encodeNodeFields(skeleton, counted),
+          encodeNodeFields(skeleton, packed),
         );
       } catch (error) {
         // Saving is an optimisation: a store that refuses it only costs a rebuild next time.
         if (error instanceof StoreReadOnlyError) this.savesRefused = true;
       }
     }
-    return new NodeTermIndex(skeleton, counted);
+    return new NodeTermIndex(skeleton, packed);
   }
 
   /**
