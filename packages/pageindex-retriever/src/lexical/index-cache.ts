@@ -10,8 +10,11 @@ import { decodeNodeFields, encodeNodeFields, LEXICAL_INDEX_ARTIFACT } from "./pe
  * does: `getDerived` / `putDerived`). Lexical indexes built from node texts are saved there.
  */
 export interface DerivedArtifactReader {
-  /** The artifact `name` saved for the document's published version, or `undefined`. */
-  getDerived(docId: string, name: string): Promise<Uint8Array | undefined>;
+  /**
+   * The artifact `name` saved for the document's published version, or `undefined`; given the
+   * skeleton the caller read (`of`), a reader may read that version's without its head again.
+   */
+  getDerived(docId: string, name: string, of?: TreeSkeleton): Promise<Uint8Array | undefined>;
   /** Saves the artifact for the document's published version; false when the document is gone. */
   putDerived(docId: string, name: string, value: Uint8Array): Promise<boolean>;
 }
@@ -128,7 +131,7 @@ export class LexicalIndexes {
   private async load(skeleton: TreeSkeleton): Promise<NodeTermIndex | undefined> {
     if (!keepsDerivedArtifacts(this.reader)) return undefined;
     try {
-      const bytes = await this.reader.getDerived(skeleton.docId, LEXICAL_INDEX_ARTIFACT);
+      const bytes = await this.reader.getDerived(skeleton.docId, LEXICAL_INDEX_ARTIFACT, skeleton);
       const packed = bytes && decodeNodeFields(skeleton, bytes);
       return packed ? new NodeTermIndex(skeleton, packed) : undefined;
     } catch {
