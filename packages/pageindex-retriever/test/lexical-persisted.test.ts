@@ -1,3 +1,5 @@
+import { gzipSync } from "node:zlib";
+import { InMemoryStore } from "@langchain/core/stores";
 import {
   Bm25fIndex,
   createTree,
@@ -7,13 +9,20 @@ import {
   tokenizeQuery,
   toSkeleton,
 } from "pageindex-core";
-import { MemoryTreeReader } from "pageindex-store";
+import { MemoryTreeReader, PageIndexStore, StoreReadOnlyError } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { seededRandom as random } from "../src/eval/sample-sections.js";
+import { LexicalIndexes } from "../src/lexical/index-cache.js";
 import { nodeFields } from "../src/lexical/node-fields.js";
 import { NodeTermIndex, queryTerms } from "../src/lexical/node-index.js";
 import { packNodeFields } from "../src/lexical/packed-fields.js";
-import { decodeNodeFields, encodeNodeFields } from "../src/lexical/persisted.js";
+import {
+  decodeNodeFields,
+  encodeNodeFields,
+  LEGACY_LEXICAL_INDEX_ARTIFACT,
+  LEXICAL_INDEX_ARTIFACT,
+  skeletonFingerprint,
+} from "../src/lexical/persisted.js";
 import { annualReport, ID } from "./support/fixtures.js";
 
 async function textsOf(tree: TreeDocument) {
@@ -200,6 +209,53 @@ describe("a saved lexical index", () => {
         const own = index.score(query).own;
         expect(skeleton.nodes.map((n) => own.get(n.nodeId))).toEqual(expected);
       }
+    }
+  });
+
+  it("reads an index the previous release saved (v1), and saves it again as v2 where it can", async () => {
+    const tree = annualReport();
+    const skeleton = toSkeleton(tree);
+    const texts = await textsOf(tree);
+    // v1: gzipped JSON, per node and field [length, terms, term, count, …] over one vocabulary.
+    const vocabulary: string[] = [];
+    const nodes = nodeFields(skeleton, texts).map((fields) =>
+      fields.flatMap((field) => [
+        field.length,
+        field.counts.size,
+        ...[...field.counts].flatMap(([term, count]) => {
+          if (!vocabulary.includes(term)) vocabulary.push(term);
+          return [vocabulary.indexOf(term), count];
+        }),
+      ]),
+    );
+    const fingerprint = Buffer.from(skeletonFingerprint(skeleton)).toString("hex");
+    const v1 = gzipSync(JSON.stringify({ format: 1, fingerprint, withText: true, vocabulary, nodes }));
+    const byteStore = new InMemoryStore<Uint8Array>();
+    const writer = new PageIndexStore(byteStore);
+    await writer.addTree(tree);
+    await writer.putDerived(tree.docId, LEGACY_LEXICAL_INDEX_ARTIFACT, v1);
+    const built = new NodeTermIndex(skeleton, texts);
+    // A handle that refuses writes, as a read-only folder store does.
+    const readOnly = new Proxy(writer, {
+      get(target, key) {
+        if (key === "putDerived")
+          return async () => {
+            throw new StoreReadOnlyError("test", "read-only");
+          };
+        const value = Reflect.get(target, key);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    for (const store of [readOnly, writer]) {
+      let textsRead = 0;
+      const index = await new LexicalIndexes(store).get(await store.getSkeleton(tree.docId), "judge", (n) => {
+        textsRead += n;
+      });
+      expect(textsRead).toBe(0);
+      const saved = await store.getDerived(tree.docId, LEXICAL_INDEX_ARTIFACT);
+      expect(saved === undefined).toBe(store !== writer); // upgraded by the writable handle only
+      for (const query of ["effective tax rate 2023", "operating cash flow"])
+        expect([...index.score(query).own]).toEqual([...built.score(query).own]);
     }
   });
 });

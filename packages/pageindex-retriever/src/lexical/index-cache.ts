@@ -2,8 +2,14 @@ import type { TreeReader, TreeSkeleton } from "pageindex-core";
 import { StoreCorruptionError, StoreReadOnlyError } from "pageindex-store";
 import { nodeFields } from "./node-fields.js";
 import { type LexicalTextMode, NodeTermIndex, needsText } from "./node-index.js";
-import { packNodeFields } from "./packed-fields.js";
-import { decodeNodeFields, encodeNodeFields, LEXICAL_INDEX_ARTIFACT } from "./persisted.js";
+import { type PackedNodeFields, packNodeFields } from "./packed-fields.js";
+import {
+  decodeLegacyNodeFields,
+  decodeNodeFields,
+  encodeNodeFields,
+  LEGACY_LEXICAL_INDEX_ARTIFACT,
+  LEXICAL_INDEX_ARTIFACT,
+} from "./persisted.js";
 
 /**
  * A reader that can keep values derived from a document's published version (`PageIndexStore`
@@ -127,15 +133,40 @@ export class LexicalIndexes {
     return loading;
   }
 
-  /** The saved index of the document's version, if the reader keeps one that fits the skeleton. */
+  /**
+   * The saved index of the document's version, if the reader keeps one that fits the skeleton:
+   * this release's, or one an earlier release saved (read, and saved again in this format when
+   * the store takes writes, so a store indexed before an upgrade is not read text by text).
+   */
   private async load(skeleton: TreeSkeleton): Promise<NodeTermIndex | undefined> {
-    if (!keepsDerivedArtifacts(this.reader)) return undefined;
+    const reader = this.reader;
+    if (!keepsDerivedArtifacts(reader)) return undefined;
     try {
-      const bytes = await this.reader.getDerived(skeleton.docId, LEXICAL_INDEX_ARTIFACT, skeleton);
+      const bytes = await reader.getDerived(skeleton.docId, LEXICAL_INDEX_ARTIFACT, skeleton);
       const packed = bytes && decodeNodeFields(skeleton, bytes);
-      return packed ? new NodeTermIndex(skeleton, packed) : undefined;
+      if (packed) return new NodeTermIndex(skeleton, packed);
+      const legacy = await reader.getDerived(skeleton.docId, LEGACY_LEXICAL_INDEX_ARTIFACT, skeleton);
+      const counted = legacy && decodeLegacyNodeFields(skeleton, legacy);
+      if (!counted) return undefined;
+      const upgraded = packNodeFields(counted);
+      await this.save(reader, skeleton, upgraded);
+      return new NodeTermIndex(skeleton, upgraded);
     } catch {
       return undefined; // An unreadable saved index is rebuilt.
+    }
+  }
+
+  /** Saves an index for the next process; an optimisation: a refusal only costs a rebuild then. */
+  private async save(
+    reader: DerivedArtifactReader,
+    skeleton: TreeSkeleton,
+    packed: PackedNodeFields,
+  ): Promise<void> {
+    if (this.savesRefused) return;
+    try {
+      await reader.putDerived(skeleton.docId, LEXICAL_INDEX_ARTIFACT, encodeNodeFields(skeleton, packed));
+    } catch (error) {
+      if (error instanceof StoreReadOnlyError) this.savesRefused = true;
     }
   }
 
@@ -165,18 +196,7 @@ export class LexicalIndexes {
       );
       return new NodeTermIndex(skeleton, packed);
     }
-    if (keepsDerivedArtifacts(this.reader) && !this.savesRefused) {
-      try {
-        await this.reader.putDerived(
-          skeleton.docId,
-          LEXICAL_INDEX_ARTIFACT,
-          encodeNodeFields(skeleton, packed),
-        );
-      } catch (error) {
-        // Saving is an optimisation: a store that refuses it only costs a rebuild next time.
-        if (error instanceof StoreReadOnlyError) this.savesRefused = true;
-      }
-    }
+    if (keepsDerivedArtifacts(this.reader)) await this.save(this.reader, skeleton, packed);
     return new NodeTermIndex(skeleton, packed);
   }
 

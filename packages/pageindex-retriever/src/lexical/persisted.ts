@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import type { TreeSkeleton } from "pageindex-core";
+import { gunzipSync } from "node:zlib";
+import type { Bm25fCountedField, TreeSkeleton } from "pageindex-core";
 import { registerDerivedArtifact } from "pageindex-store";
-import { nodeFieldParams } from "./node-fields.js";
+import { type CountedNodeFields, nodeFieldParams } from "./node-fields.js";
 import { type PackedArrays, PackedNodeFields, POSTING_BLOCK } from "./packed-fields.js";
 
 /**
@@ -11,11 +12,14 @@ import { type PackedArrays, PackedNodeFields, POSTING_BLOCK } from "./packed-fie
  * into maps on every read).
  */
 export const LEXICAL_INDEX_ARTIFACT = "lexical-index-v2";
-/** Names older releases saved indexes under: still removed with the versions they belong to. */
-const SUPERSEDED_ARTIFACTS = ["lexical-index-v1"];
+/**
+ * The name the previous release saved indexes under (gzipped JSON, see
+ * {@link decodeLegacyNodeFields}): still read, and removed with the versions it belongs to.
+ */
+export const LEGACY_LEXICAL_INDEX_ARTIFACT = "lexical-index-v1";
 // Registered with the store, so a store handle that never read it (a process that only indexes)
 // still removes it with the version it was built from.
-for (const name of [LEXICAL_INDEX_ARTIFACT, ...SUPERSEDED_ARTIFACTS]) registerDerivedArtifact(name);
+for (const name of [LEXICAL_INDEX_ARTIFACT, LEGACY_LEXICAL_INDEX_ARTIFACT]) registerDerivedArtifact(name);
 
 /**
  * The saved form: a header of {@link HEADER_WORDS} 32-bit words in the writer's byte order
@@ -129,4 +133,61 @@ export function decodeNodeFields(skeleton: TreeSkeleton, bytes: Uint8Array): Pac
   } catch {
     return undefined; // a damaged index: rebuilt
   }
+}
+
+/** The previous release's saved form (before gzip): counts per node and field over a vocabulary. */
+interface LegacySavedIndex {
+  format: 1;
+  fingerprint: string;
+  withText: boolean;
+  vocabulary: string[];
+  /** Per node, per field: `[length, termCount, term, count, term, count, …]`, flattened. */
+  nodes: number[][];
+}
+
+/**
+ * Reads an index the previous release saved (`lexical-index-v1`) into counted fields (to be
+ * packed), or `undefined` when unreadable or built from another skeleton.
+ */
+export function decodeLegacyNodeFields(
+  skeleton: TreeSkeleton,
+  bytes: Uint8Array,
+): CountedNodeFields | undefined {
+  let saved: LegacySavedIndex;
+  try {
+    saved = JSON.parse(gunzipSync(bytes).toString("utf8")) as LegacySavedIndex;
+  } catch {
+    return undefined;
+  }
+  if (
+    saved?.format !== 1 ||
+    !Array.isArray(saved.vocabulary) ||
+    !Array.isArray(saved.nodes) ||
+    saved.nodes.length !== skeleton.nodes.length ||
+    saved.fingerprint !== Buffer.from(skeletonFingerprint(skeleton)).toString("hex")
+  ) {
+    return undefined;
+  }
+  const params = nodeFieldParams(saved.withText === true);
+  const fields: Bm25fCountedField[][] = [];
+  for (const flat of saved.nodes) {
+    const node: Bm25fCountedField[] = [];
+    let at = 0;
+    for (const { weight, b } of params) {
+      const length = flat[at] ?? 0;
+      const size = flat[at + 1] ?? 0;
+      at += 2;
+      const counts = new Map<string, number>();
+      for (let i = 0; i < size; i += 1, at += 2) {
+        const term = saved.vocabulary[flat[at] ?? -1];
+        const count = flat[at + 1];
+        if (term === undefined || count === undefined) return undefined;
+        counts.set(term, count);
+      }
+      node.push({ counts, length, weight, b });
+    }
+    if (at !== flat.length) return undefined;
+    fields.push(node);
+  }
+  return { withText: saved.withText === true, fields };
 }
