@@ -31,7 +31,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { LexicalIndexes, PageIndexRetriever } from "pageindex-retriever";
+import { LEXICAL_INDEX_ARTIFACT, LexicalIndexes, PageIndexRetriever } from "pageindex-retriever";
 import { openPostgresStore, PageIndexStore } from "pageindex-store";
 import { dropPostgresSchema } from "./drop-postgres-schema.js";
 import { generate, libraryQuestions } from "./generated-library.js";
@@ -49,8 +49,11 @@ const WAVE = Number(option("wave", "8"));
 const WARM_UP = 10;
 /** The byte-store key marking a library as completely indexed (its value: how it was built). */
 const MARKER = "bench-library-scale-complete";
-/** The byte-store key marking a folder library's lexical indexes as all saved (its value: seconds spent). */
-const LEXICAL_MARKER = "bench-library-scale-lexical";
+/**
+ * The byte-store key marking a library's lexical indexes as all saved (its value: seconds spent),
+ * per saved format: a release that reads another format saves its own beside the old ones.
+ */
+const LEXICAL_MARKER = `bench-library-scale-lexical-${LEXICAL_INDEX_ARTIFACT}`;
 
 const TARGETS = {
   firstQueryMs: 1000,
@@ -202,8 +205,9 @@ async function build(library: Library, rebuild: boolean): Promise<Built> {
 /**
  * Saves each document's lexical index beside it, as `pageindex index` does after indexing a file
  * (the retriever reads it in place of every section's text; a read-only store cannot save one,
- * so without it each query rebuilds the indexes of the documents it searches from their texts).
- * Folder libraries only; skipped once done (a marker key), resumable (saved ones are read back).
+ * so without it each query rebuilds the indexes of the documents it searches from their texts;
+ * a writable one, such as the PostgreSQL store, saves them while it is asked, so its first runs
+ * would measure that). Skipped once done (a marker key), resumable (saved ones are read back).
  * @returns seconds spent, or undefined when it was done before.
  */
 async function saveLexicalIndexes(library: Library): Promise<number | undefined> {
@@ -351,7 +355,7 @@ async function main(): Promise<void> {
   }
   // Not with --query-only (which never writes): it reports what the libraries hold.
   if (!queryOnly) {
-    for (const library of libraries.filter((l) => l.backend === "folder")) {
+    for (const library of libraries) {
       const seconds = await saveLexicalIndexes(library);
       if (seconds !== undefined)
         console.log(`${library.backend} ${library.docs}: lexical indexes saved in ${seconds.toFixed(0)} s`);

@@ -2,6 +2,7 @@
 // (scripts/bench-library-scale.ts): the retriever asks the bench's questions (those about the
 // 100-document library's documents, as the bench asks every size), past a warm-up, and prints
 // - its CPU time per query (this process's, file reads included);
+// - the byte-store keys it reads per query, by kind (heads, versions, derived artifacts, …);
 // - each SQLite statement of the library index: CPU time and runs per query;
 // - a V8 CPU profile: the functions with the most self time per query (garbage collection,
 //   SQLite's stepping, the retriever's lexical indexes, file reads).
@@ -98,13 +99,30 @@ function selfTimes(profile: {
   return out;
 }
 
+/** Counts the byte-store keys read, by kind (the key's part after the namespace: head, version, derived, …). */
+function countKeyReads(store: PageIndexStore): Map<string, number> {
+  const reads = new Map<string, number>();
+  const byteStore = store.byteStore;
+  const mget = byteStore.mget.bind(byteStore);
+  byteStore.mget = (keys: string[]) => {
+    for (const key of keys) {
+      const kind = key.split(".")[1] ?? key;
+      reads.set(kind, (reads.get(kind) ?? 0) + 1);
+    }
+    return mget(keys);
+  };
+  return reads;
+}
+
 async function main(): Promise<void> {
   const statements = timeStatements();
   const store = await PageIndexStore.fromPath(FOLDER, { readOnly: true });
+  const reads = countKeyReads(store);
   try {
     const retriever = new PageIndexRetriever({ reader: store, k: 3, cache: false });
     for (const q of libraryQuestions(100, true, WARM_UP)) await retriever.invoke(q.query);
     statements.clear();
+    reads.clear();
     const questions = libraryQuestions(100, true, QUERIES, WARM_UP).map((q) => q.query);
     const session = new Session();
     session.connect();
@@ -119,6 +137,9 @@ async function main(): Promise<void> {
     session.disconnect();
     const asked = QUERIES * ROUNDS;
     console.log(`folder-${DOCS}: ${asked} queries, retriever CPU ${(used / asked).toFixed(1)} ms a query`);
+    console.log(
+      `byte-store keys read a query: ${[...reads].map(([kind, n]) => `${kind} ${(n / asked).toFixed(1)}`).join(", ")}`,
+    );
     console.log("\nlibrary index statements (CPU ms a query, runs a query):");
     for (const [name, { ms, runs }] of [...statements].sort((a, b) => b[1].ms - a[1].ms))
       console.log(`${(ms / asked).toFixed(2).padStart(7)} ${(runs / asked).toFixed(1).padStart(5)}  ${name}`);

@@ -37,6 +37,7 @@ export {
 } from "./fs/read-file.js";
 export { assertSafeId, toDocId } from "./ids.js";
 export * from "./lexical/bm25.js";
+export * from "./lexical/bm25f-postings.js";
 export { abbreviationsOf, isStopWord, stem, tokenize, tokenizeQuery } from "./lexical/tokenize.js";
 export * from "./llm/json-text.js";
 export * from "./llm/prompt.js";

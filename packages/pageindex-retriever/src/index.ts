@@ -38,6 +38,7 @@ export type {
 } from "./judge/types.js";
 export { type DerivedArtifactReader, LexicalIndexes, type LexicalNeed } from "./lexical/index-cache.js";
 export type { LexicalTextMode } from "./lexical/node-index.js";
+export { LEXICAL_INDEX_ARTIFACT } from "./lexical/persisted.js";
 export {
   type BudgetOptions,
   type CacheOptions,

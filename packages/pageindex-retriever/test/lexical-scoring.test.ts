@@ -192,7 +192,7 @@ describe("which text auto mode indexes", () => {
 
 describe("printed tables of contents", () => {
   it("are left out of the index: dot leaders followed by a page number", async () => {
-    const { withoutTocLines } = await import("../src/lexical/node-index.js");
+    const { withoutTocLines } = await import("../src/lexical/node-fields.js");
     expect(
       withoutTocLines(
         "Contents\nLiquidity and Capital Resources ........ 41\nItem 8. Statements . . . . . 52\nBody text.",

@@ -82,4 +82,32 @@ describe("derived artifacts of a document version", () => {
     expect(text(await store.getDerived("b", "idx"))).toBe("b");
     expect(await allKeys(byteStore, "pageindex.derived.c.")).toHaveLength(1);
   });
+
+  it("are read without the head when the caller gives the skeleton it read from the handle", async () => {
+    const byteStore = new InMemoryStore<Uint8Array>();
+    const read: string[] = [];
+    const mget = byteStore.mget.bind(byteStore);
+    byteStore.mget = async (keys: string[]) => {
+      read.push(...keys);
+      return mget(keys);
+    };
+    const store = new PageIndexStore(byteStore, { supersededGraceMs: 0 });
+    await store.addTree(makeTree("a"));
+    await store.putDerived("a", "idx", bytes("first"));
+    const skeleton = await store.getSkeleton("a");
+    read.length = 0;
+    expect(text(await store.getDerived("a", "idx", skeleton))).toBe("first");
+    expect(read.filter((key) => key.includes(".head."))).toEqual([]);
+    // Another skeleton object (not this handle's last read): the head says which version.
+    read.length = 0;
+    expect(text(await store.getDerived("a", "idx", structuredClone(skeleton)))).toBe("first");
+    expect(read.filter((key) => key.includes(".head."))).toHaveLength(1);
+    // Replaced by another handle (which removes the old version's): the old skeleton's version
+    // is read, never the new one's value.
+    const writer = new PageIndexStore(byteStore, { supersededGraceMs: 0, derivedNames: ["idx"] });
+    await writer.addTree(makeTree("a", { seed: 2 }));
+    await writer.putDerived("a", "idx", bytes("second"));
+    expect(await store.getDerived("a", "idx", skeleton)).toBeUndefined();
+    expect(text(await store.getDerived("a", "idx"))).toBe("second");
+  });
 });

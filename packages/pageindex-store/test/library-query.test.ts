@@ -104,6 +104,7 @@ describe("unsizedContenders: node counts read only where they can change the ran
   it("ranks exactly as with every document's node count, reading a few of them", () => {
     let asked = 0;
     let documents = 0;
+    let rounds = 0;
     for (let library = 0; library < 60; library += 1) {
       const random = seeded(library + 1);
       // As an engine's search gives them: 400 section rows, here of about 330 documents.
@@ -125,6 +126,7 @@ describe("unsizedContenders: node counts read only where they can change the ran
           ask = unsizedContenders(sections, cards, limit, sizes)
         ) {
           for (const docId of ask) sizes.set(docId, counts.get(docId) ?? 0);
+          rounds += 1;
         }
         const options = { limit, sectionsPerDocument: 2 };
         expect(rankDocuments(sections, cards, { ...options, sizes })).toEqual(
@@ -135,6 +137,10 @@ describe("unsizedContenders: node counts read only where they can change the ran
       }
     }
     // A fraction of the documents found had their count read.
-    expect(asked).toBeLessThan(documents / 4);
+    // A fraction of the documents found had their count read, in a few rounds a ranking (each
+    // round is a statement, a round trip on PostgreSQL: 20.7 a ranking here when only the
+    // window's unsized documents were asked, 13,619 counts; now 3.3, 15,513 counts).
+    expect(asked).toBeLessThan(documents / 3);
+    expect(rounds).toBeLessThan(5 * 180);
   });
 });

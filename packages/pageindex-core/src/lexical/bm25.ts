@@ -57,9 +57,7 @@ export class Bm25Index {
 
   /** Inverse document frequency (the non-negative "+1" variant). */
   idf(term: string): number {
-    const n = this.docs.length;
-    const df = this.df.get(term) ?? 0;
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    return bm25Idf(this.docs.length, this.df.get(term) ?? 0);
   }
 
   /** BM25 score of every document for the query terms (repeated query terms count once). */
@@ -137,9 +135,8 @@ export class Bm25fIndex {
     this.docs = docs.map((fields) => {
       const tf = new Map<string, number>();
       fields.forEach(({ counts, length, weight, b }, f) => {
-        if (weight <= 0 || length === 0) return;
-        const norm = 1 - b + (b * length) / (avg[f] as number);
-        const add = weight / norm;
+        const add = bm25fFieldWeight(weight, b, length, avg[f] as number);
+        if (add === 0) return;
         for (const [term, count] of counts) tf.set(term, (tf.get(term) ?? 0) + add * count);
       });
       for (const term of tf.keys()) this.df.set(term, (this.df.get(term) ?? 0) + 1);
@@ -149,9 +146,7 @@ export class Bm25fIndex {
 
   /** Inverse document frequency (the non-negative "+1" variant). */
   idf(term: string): number {
-    const n = this.docs.length;
-    const df = this.df.get(term) ?? 0;
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    return bm25Idf(this.docs.length, this.df.get(term) ?? 0);
   }
 
   /**
@@ -160,18 +155,60 @@ export class Bm25fIndex {
    * ("gross margin … gross margin") matter more than its incidental ones.
    */
   scoreAll(query: readonly QueryTerm[]): number[] {
-    const weights = new Map<string, number>();
-    for (const { term, weight } of query) {
-      if (this.df.has(term)) weights.set(term, (weights.get(term) ?? 0) + weight);
-    }
-    const terms = [...weights].map(([term, w]) => ({ term, w: ((K3 + 1) * w * this.idf(term)) / (K3 + w) }));
+    const terms = bm25fQueryWeights(query, (term) => this.df.get(term) ?? 0, this.docs.length);
     return this.docs.map((tf) => {
       let score = 0;
       for (const { term, w } of terms) {
         const f = tf.get(term);
-        if (f) score += (w * f * (this.k1 + 1)) / (f + this.k1);
+        if (f) score += bm25fTermScore(w, f, this.k1);
       }
       return score;
     });
   }
+}
+
+/** BM25's inverse document frequency, the non-negative "+1" variant, of a term in `df` of `docs` documents. */
+export function bm25Idf(docs: number, df: number): number {
+  return Math.log(1 + (docs - df + 0.5) / (df + 0.5));
+}
+
+/**
+ * The query side of BM25F: each query term some document holds (`df` > 0), in the query's
+ * order, its weights summed over repeats and saturated (k3), times its IDF.
+ */
+export function bm25fQueryWeights(
+  query: readonly QueryTerm[],
+  df: (term: string) => number,
+  docs: number,
+): Array<{ term: string; w: number }> {
+  const weights = new Map<string, number>();
+  const seen = new Map<string, number>();
+  for (const { term, weight } of query) {
+    let n = seen.get(term);
+    if (n === undefined) {
+      n = df(term);
+      seen.set(term, n);
+    }
+    if (n > 0) weights.set(term, (weights.get(term) ?? 0) + weight);
+  }
+  return [...weights].map(([term, w]) => ({
+    term,
+    w: ((K3 + 1) * w * bm25Idf(docs, seen.get(term) as number)) / (K3 + w),
+  }));
+}
+
+/**
+ * What one occurrence in a field adds to a term's BM25F pseudo-frequency: the field's weight
+ * over its length normalisation (`avgLength`: the field's average over the documents); 0 for
+ * a field that does not count (no weight, or empty).
+ */
+export function bm25fFieldWeight(weight: number, b: number, length: number, avgLength: number): number {
+  if (weight <= 0 || length === 0) return 0;
+  const norm = 1 - b + (b * length) / avgLength;
+  return weight / norm;
+}
+
+/** One query term's BM25F contribution to a document: its weight `w`, pseudo-frequency `f` saturated by `k1`. */
+export function bm25fTermScore(w: number, f: number, k1: number): number {
+  return (w * f * (k1 + 1)) / (f + k1);
 }

@@ -1,15 +1,26 @@
 import type { TreeReader, TreeSkeleton } from "pageindex-core";
 import { StoreCorruptionError, StoreReadOnlyError } from "pageindex-store";
-import { type LexicalTextMode, NodeTermIndex, needsText, nodeFields } from "./node-index.js";
-import { decodeNodeFields, encodeNodeFields, LEXICAL_INDEX_ARTIFACT } from "./persisted.js";
+import { nodeFields } from "./node-fields.js";
+import { type LexicalTextMode, NodeTermIndex, needsText } from "./node-index.js";
+import { type PackedNodeFields, packNodeFields } from "./packed-fields.js";
+import {
+  decodeLegacyNodeFields,
+  decodeNodeFields,
+  encodeNodeFields,
+  LEGACY_LEXICAL_INDEX_ARTIFACT,
+  LEXICAL_INDEX_ARTIFACT,
+} from "./persisted.js";
 
 /**
  * A reader that can keep values derived from a document's published version (`PageIndexStore`
  * does: `getDerived` / `putDerived`). Lexical indexes built from node texts are saved there.
  */
 export interface DerivedArtifactReader {
-  /** The artifact `name` saved for the document's published version, or `undefined`. */
-  getDerived(docId: string, name: string): Promise<Uint8Array | undefined>;
+  /**
+   * The artifact `name` saved for the document's published version, or `undefined`; given the
+   * skeleton the caller read (`of`), a reader may read that version's without its head again.
+   */
+  getDerived(docId: string, name: string, of?: TreeSkeleton): Promise<Uint8Array | undefined>;
   /** Saves the artifact for the document's published version; false when the document is gone. */
   putDerived(docId: string, name: string, value: Uint8Array): Promise<boolean>;
 }
@@ -122,15 +133,40 @@ export class LexicalIndexes {
     return loading;
   }
 
-  /** The saved index of the document's version, if the reader keeps one that fits the skeleton. */
+  /**
+   * The saved index of the document's version, if the reader keeps one that fits the skeleton:
+   * this release's, or one an earlier release saved (read, and saved again in this format when
+   * the store takes writes, so a store indexed before an upgrade is not read text by text).
+   */
   private async load(skeleton: TreeSkeleton): Promise<NodeTermIndex | undefined> {
-    if (!keepsDerivedArtifacts(this.reader)) return undefined;
+    const reader = this.reader;
+    if (!keepsDerivedArtifacts(reader)) return undefined;
     try {
-      const bytes = await this.reader.getDerived(skeleton.docId, LEXICAL_INDEX_ARTIFACT);
-      const counted = bytes && decodeNodeFields(skeleton, bytes);
-      return counted ? new NodeTermIndex(skeleton, counted) : undefined;
+      const bytes = await reader.getDerived(skeleton.docId, LEXICAL_INDEX_ARTIFACT, skeleton);
+      const packed = bytes && decodeNodeFields(skeleton, bytes);
+      if (packed) return new NodeTermIndex(skeleton, packed);
+      const legacy = await reader.getDerived(skeleton.docId, LEGACY_LEXICAL_INDEX_ARTIFACT, skeleton);
+      const counted = legacy && decodeLegacyNodeFields(skeleton, legacy);
+      if (!counted) return undefined;
+      const upgraded = packNodeFields(counted);
+      await this.save(reader, skeleton, upgraded);
+      return new NodeTermIndex(skeleton, upgraded);
     } catch {
       return undefined; // An unreadable saved index is rebuilt.
+    }
+  }
+
+  /** Saves an index for the next process; an optimisation: a refusal only costs a rebuild then. */
+  private async save(
+    reader: DerivedArtifactReader,
+    skeleton: TreeSkeleton,
+    packed: PackedNodeFields,
+  ): Promise<void> {
+    if (this.savesRefused) return;
+    try {
+      await reader.putDerived(skeleton.docId, LEXICAL_INDEX_ARTIFACT, encodeNodeFields(skeleton, packed));
+    } catch (error) {
+      if (error instanceof StoreReadOnlyError) this.savesRefused = true;
     }
   }
 
@@ -150,7 +186,7 @@ export class LexicalIndexes {
       },
     );
     onTextsRead?.(skeleton.nodes.length);
-    const counted = { withText: true, fields: nodeFields(skeleton, texts) };
+    const packed = packNodeFields({ withText: true, fields: nodeFields(skeleton, texts) });
     if (problem) {
       // Not saved: once the document is replaced, its next index holds every text.
       const shown = unreadable.slice(0, 5).join(", ") + (unreadable.length > 5 ? ", …" : "");
@@ -158,21 +194,10 @@ export class LexicalIndexes {
         this.key(skeleton, true),
         `the text of ${unreadable.length} section(s) of "${skeleton.docId}" (${shown}) cannot be read, so they are searched by title and summary only and left out of results (${problem.message})`,
       );
-      return new NodeTermIndex(skeleton, counted);
+      return new NodeTermIndex(skeleton, packed);
     }
-    if (keepsDerivedArtifacts(this.reader) && !this.savesRefused) {
-      try {
-        await this.reader.putDerived(
-          skeleton.docId,
-          LEXICAL_INDEX_ARTIFACT,
-          encodeNodeFields(skeleton, counted),
-        );
-      } catch (error) {
-        // Saving is an optimisation: a store that refuses it only costs a rebuild next time.
-        if (error instanceof StoreReadOnlyError) this.savesRefused = true;
-      }
-    }
-    return new NodeTermIndex(skeleton, counted);
+    if (keepsDerivedArtifacts(this.reader)) await this.save(this.reader, skeleton, packed);
+    return new NodeTermIndex(skeleton, packed);
   }
 
   /**

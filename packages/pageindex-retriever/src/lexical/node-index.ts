@@ -1,15 +1,14 @@
 import {
-  type Bm25fCountedField,
-  Bm25fIndex,
-  countField,
+  Bm25fPostings,
   type QueryTerm,
   type SkeletonNode,
   type TreeSkeleton,
-  tokenize,
   tokenizeQuery,
   walk,
 } from "pageindex-core";
 import { EXPANSION_WEIGHT, expandQuery } from "./expand.js";
+import { nodeFields, withPhrases } from "./node-fields.js";
+import { PackedNodeFields, packNodeFields } from "./packed-fields.js";
 
 /**
  * Which text the lexical index reads. The skeleton carries no node text, so:
@@ -24,19 +23,6 @@ import { EXPANSION_WEIGHT, expandQuery } from "./expand.js";
  */
 export type LexicalTextMode = "auto" | "skeleton" | "full";
 
-/**
- * Fields of the per-node BM25F document: weight and length normalisation. A title is short and
- * precise (weighs most, barely length-normalised); a node's own text is long and noisy. When the
- * text is indexed the extractive summary mostly repeats its opening, so it weighs less.
- */
-const FIELDS = {
-  title: { weight: 3, b: 0.3 },
-  path: { weight: 0.5, b: 0.3 },
-  summary: { weight: 1, b: 0.5 },
-  summaryWithText: { weight: 0.5, b: 0.5 },
-  text: { weight: 1, b: 0.75 },
-} as const;
-
 /** Query weights: words, adjacent word pairs (phrases), and expanded financial line items. */
 const QUERY_WEIGHTS = { term: 1, phrase: 0.6 } as const;
 
@@ -45,13 +31,6 @@ const SUBTREE_DECAY = 0.95;
 
 /** `auto` reads node texts for documents up to this many tokens (a 190-page 10-K has ~110k; its index ~65k entries, ~0.15 s). */
 export const AUTO_TEXT_MAX_TOKENS = 2_000_000;
-
-/** Terms plus their adjacent pairs ("cash flow"), so phrases score above scattered words. */
-export function withPhrases(terms: readonly string[]): string[] {
-  const out = [...terms];
-  for (let i = 1; i < terms.length; i += 1) out.push(`${terms[i - 1]} ${terms[i]}`);
-  return out;
-}
 
 /** The weighted terms of a query: words, phrases, and expansions at a lower weight. */
 export function queryTerms(query: string): QueryTerm[] {
@@ -87,101 +66,42 @@ export function needsText(skeleton: TreeSkeleton): boolean {
   return tokens <= AUTO_TEXT_MAX_TOKENS;
 }
 
-// A printed table of contents ("Item 7. Management's Discussion ........ 25") names every
-// section, so indexing it would make the cover or contents node match any query as well as
-// the sections themselves. Entries with dot leaders ending in a page number are left out
-// (up to 120 characters before the leaders, so a summary flattened to one line keeps the rest).
-const TOC_ENTRY = /[^\n.]{0,120}?(?:\.\s?){4,}\s*[0-9ivxlc]{1,5}\b/gi;
-
-/** The text without printed table-of-contents entries (dot leaders followed by a page number). */
-export function withoutTocLines(text: string): string {
-  return text.includes("....") || text.includes(". . . .") ? text.replace(TOC_ENTRY, " ") : text;
-}
-
-/** Weight and length normalisation of the four per-node fields, in order. */
-export function nodeFieldParams(withText: boolean): ReadonlyArray<{ weight: number; b: number }> {
-  return [FIELDS.title, FIELDS.path, withText ? FIELDS.summaryWithText : FIELDS.summary, FIELDS.text];
-}
-
-/**
- * The counted BM25F fields of every node (skeleton order): title, ancestors' titles, summary and,
- * with `texts`, the node's own text. What {@link NodeTermIndex} is built from and what a saved
- * index keeps (see `lexical/persisted.ts`), so reading it back scores exactly the same.
- */
-export function nodeFields(
-  skeleton: TreeSkeleton,
-  texts?: ReadonlyMap<string, string>,
-): Bm25fCountedField[][] {
-  const byId = new Map(skeleton.nodes.map((n) => [n.nodeId, n]));
-  const pathTerms = (node: SkeletonNode): string[] => {
-    const out: string[] = [];
-    let parent = node.parentId === null ? undefined : byId.get(node.parentId);
-    for (let hops = 0; parent && hops < 32; hops += 1) {
-      out.push(...tokenize(parent.title));
-      parent = parent.parentId === null ? undefined : byId.get(parent.parentId);
-    }
-    return out;
-  };
-  const [title, path, summary, text] = nodeFieldParams(texts !== undefined) as [
-    { weight: number; b: number },
-    { weight: number; b: number },
-    { weight: number; b: number },
-    { weight: number; b: number },
-  ];
-  return skeleton.nodes.map((node) =>
-    [
-      { terms: withPhrases(tokenize(node.title)), ...title },
-      { terms: pathTerms(node), ...path },
-      {
-        terms: withPhrases(tokenize(withoutTocLines(`${node.summary ?? ""} ${node.prefixSummary ?? ""}`))),
-        ...summary,
-      },
-      { terms: withPhrases(tokenize(withoutTocLines(texts?.get(node.nodeId) ?? ""))), ...text },
-    ].map(countField),
-  );
-}
-
-/** Counted fields of every node, e.g. read back from a saved index. */
-export interface CountedNodeFields {
-  /** Whether the nodes' own texts were indexed. */
-  withText: boolean;
-  /** One list of fields per skeleton node, in skeleton order (see {@link nodeFields}). */
-  fields: ReadonlyArray<readonly Bm25fCountedField[]>;
-}
-
 /**
  * A BM25 index over the nodes of one document: each node is a document made of its title,
  * its ancestors' titles, its summary and (optionally) its own text. Branch scores propagate
- * bottom-up so navigation can tell which child holds the best match deeper down.
+ * bottom-up so navigation can tell which child holds the best match deeper down. Held term by
+ * term ({@link PackedNodeFields}): a query reads its own terms' postings only, so an index read
+ * back from its saved bytes is used as it is, not rebuilt.
  */
 export class NodeTermIndex {
   readonly docId: string;
   readonly withText: boolean;
+  /** The index's terms and counts, as saved (see `lexical/persisted.ts`). */
+  readonly fields: PackedNodeFields;
   private readonly skeleton: TreeSkeleton;
   private readonly ids: string[];
-  private readonly index: Bm25fIndex;
+  private readonly index: Bm25fPostings;
+  private idIndex?: Map<string, number>;
 
   /**
-   * @param source the nodes' own texts (indexed with the skeleton's fields), or fields counted
-   *   before (see {@link nodeFields}); neither: the skeleton's fields only.
+   * @param source the nodes' own texts (indexed with the skeleton's fields), or an index packed
+   *   before (see {@link packNodeFields}, `decodeNodeFields`); neither: the skeleton's fields only.
    */
-  constructor(skeleton: TreeSkeleton, source?: ReadonlyMap<string, string> | CountedNodeFields) {
+  constructor(skeleton: TreeSkeleton, source?: ReadonlyMap<string, string> | PackedNodeFields) {
     this.docId = skeleton.docId;
     this.skeleton = skeleton;
     this.ids = skeleton.nodes.map((n) => n.nodeId);
-    if (source instanceof Map || source === undefined) {
-      this.withText = source !== undefined;
-      this.index = new Bm25fIndex(nodeFields(skeleton, source));
-    } else {
-      const counted = source as CountedNodeFields;
-      if (counted.fields.length !== skeleton.nodes.length) {
-        throw new RangeError(
-          `NodeTermIndex: ${counted.fields.length} field lists for ${skeleton.nodes.length} nodes`,
-        );
-      }
-      this.withText = counted.withText;
-      this.index = new Bm25fIndex(counted.fields);
+    this.fields =
+      source instanceof PackedNodeFields
+        ? source
+        : packNodeFields({ withText: source !== undefined, fields: nodeFields(skeleton, source) });
+    if (this.fields.docCount !== skeleton.nodes.length) {
+      throw new RangeError(
+        `NodeTermIndex: an index of ${this.fields.docCount} nodes for ${skeleton.nodes.length} nodes`,
+      );
     }
+    this.withText = this.fields.withText;
+    this.index = new Bm25fPostings(this.fields);
   }
 
   /**
@@ -189,13 +109,13 @@ export class NodeTermIndex {
    * of the document is about it, where a BM25 score tells which node is.
    */
   nodeShares(terms: readonly string[]): number[] {
-    const nodes = Math.max(1, this.index.docs.length);
-    return terms.map((term) => this.index.docs.filter((tf) => tf.has(term)).length / nodes);
+    const nodes = Math.max(1, this.index.docCount);
+    return terms.map((term) => this.index.documentFrequency(term) / nodes);
   }
 
   /** Term entries held over all nodes (words and phrases): the index's size, for diagnostics. */
   get postings(): number {
-    return this.index.docs.reduce((sum, tf) => sum + tf.size, 0);
+    return this.fields.entries;
   }
 
   /**
@@ -227,18 +147,20 @@ export class NodeTermIndex {
       subtree.set(node.nodeId, score);
       bestIn.set(node.nodeId, best);
     }
-    const docs = this.index.docs;
-    const idIndex = new Map(this.ids.map((id, i) => [id, i]));
     // Shown in reasons: the query's own words (not phrases or expansions) found in a node.
     const termSet = [...new Set(tokenizeQuery(query))];
+    let holders: Array<Set<number>> | undefined;
     return {
       own,
       subtree,
       bestIn,
       best: Math.max(0, ...raw),
       matched: (nodeId) => {
-        const doc = docs[idIndex.get(nodeId) ?? -1];
-        return doc ? termSet.filter((t) => doc.has(t)) : [];
+        this.idIndex ??= new Map(this.ids.map((id, i) => [id, i]));
+        const node = this.idIndex.get(nodeId);
+        if (node === undefined) return [];
+        holders ??= termSet.map((term) => new Set(this.index.documentsHolding(term)));
+        return termSet.filter((_, t) => holders?.[t]?.has(node));
       },
     };
   }

@@ -400,10 +400,14 @@ export class PageIndexStore implements TreeReader, LibraryReader {
   /**
    * A value derived from the document's published version (e.g. a search index over its
    * texts) stored by {@link PageIndexStore.putDerived}, or `undefined`. Removed with the version.
+   * @param of the skeleton the caller works with, as {@link PageIndexStore.getSkeleton} gave it:
+   *   when it is the version this handle read last, that version's value is read without reading
+   *   the head again (a key less; the value may then be of a version replaced since, as the
+   *   skeleton is, or gone with it: `undefined`).
    * @throws {DocumentNotFoundError} @throws {InvalidIdError} for a bad `name`.
    */
-  async getDerived(docId: string, name: string): Promise<Uint8Array | undefined> {
-    return this.reader.getDerived(docId, name);
+  async getDerived(docId: string, name: string, of?: TreeSkeleton): Promise<Uint8Array | undefined> {
+    return this.reader.getDerived(docId, name, of);
   }
 
   /**

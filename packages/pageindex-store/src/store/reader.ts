@@ -125,10 +125,14 @@ export class StoreReader {
     return out;
   }
 
-  async getDerived(docId: string, name: string): Promise<Uint8Array | undefined> {
+  async getDerived(docId: string, name: string, of?: TreeSkeleton): Promise<Uint8Array | undefined> {
     assertDerivedName(name); // before the head read: a bad name is an error even for a missing document
     this.s.noteDerivedName(name);
-    const head = await this.s.requireHead(this.s.keys.assertDocId(docId));
+    const id = this.s.keys.assertDocId(docId);
+    // The skeleton this handle last read of the document names its version: no head to read.
+    const cached = this.s.cache.get(id);
+    if (of !== undefined && cached?.skeleton === of) return this.s.derived.get(id, cached.versionId, name);
+    const head = await this.s.requireHead(id);
     return this.s.derived.get(docId, head.versionId, name);
   }
 }
