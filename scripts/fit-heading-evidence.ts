@@ -14,7 +14,7 @@
  * fits as before this round (ml-logistic-regression's unpenalised gradient ascent, 4000 steps),
  * to compare.
  *
- * Run: npx tsx scripts/fit-heading-evidence.ts [--help] [--dry] [--extra] [--train-only] [--cv] [--l2 0.001,0.01,0.1] [--weigh pdf] [--drop NAMES] [--ablate NAMES|all] [--gd]
+ * Run: npx tsx scripts/fit-heading-evidence.ts [--help] [--dry] [--extra] [--train-only] [--cv] [--group package|producer] [--l2 0.001,0.01,0.1] [--weigh pdf] [--drop NAMES] [--ablate NAMES|all] [--gd]
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -47,7 +47,8 @@ const USAGE = `Usage: npx tsx scripts/fit-heading-evidence.ts [options]
   --dry           print only; do not write heading-evidence-weights.ts
   --extra         also fit on more PDFs of the train packages (TRAIN_EXTRA)
   --train-only    read no validation PDF
-  --cv            grouped cross-validation by package on the train half
+  --cv            grouped cross-validation on the train half (by package unless --group)
+  --group G       with --cv: the folds hold out a package or a producer (default package)
   --l2 LIST       penalties to try, comma-separated (default ${HEADING_FIT.l2}, the one in use); with --cv the best CV F1 wins
   --weigh W       what weighs alike in the fit: candidate, pdf or package (default ${HEADING_FIT.weigh})
   --drop NAMES    features left out (weight 0), comma-separated (default: ${HEADING_FIT.drop.map((i) => HEADING_FEATURE_NAMES[i]).join(",") || "none"})
@@ -67,6 +68,7 @@ const { values } = parseArgs({
     weigh: { type: "string" },
     drop: { type: "string" },
     ablate: { type: "string" },
+    group: { type: "string", default: "package" },
     help: { type: "boolean" },
   },
 });
@@ -75,6 +77,10 @@ if (values.help) {
   process.exit(0);
 }
 const penalties = numberList(values.l2, [HEADING_FIT.l2]);
+if (values.group !== "package" && values.group !== "producer")
+  throw new Error(`--group: package or producer, not "${values.group}"`);
+/** What a fold holds out: a package, or every PDF one producer made (what an unseen document faces). */
+const groupOf = (d: HeadingDoc): string => (values.group === "producer" ? d.producer : d.pkg);
 const weigh = (values.weigh ?? HEADING_FIT.weigh) as HeadingFitSettings["weigh"];
 if (!["candidate", "pdf", "package"].includes(weigh))
   throw new Error(`--weigh: candidate, pdf or package, not "${weigh}"`);
@@ -122,12 +128,12 @@ console.log(
 );
 console.log(`train mean F1 with the weights in use: ${pct(meanTreeF1(trainHalf, HEADING_MODEL))}`);
 
-/** Train-half PDFs' F1, each from a model fitted without its package. */
+/** Train-half PDFs' F1, each from a model fitted without its package (or producer: --group). */
 function crossValidated(settings: HeadingFitSettings): { f1: number; extraF1: number; byPackage: string[] } {
   const byPackage: string[] = [];
   const train: number[] = [];
   const extra: number[] = [];
-  for (const fold of groupFolds(pool, (d) => d.pkg)) {
+  for (const fold of groupFolds(pool, groupOf)) {
     const { model } = fitWith(fold.fit, settings);
     const f = fold.score.map((d) => treeF1(d, model));
     fold.score.forEach((d, i) => {
@@ -153,7 +159,7 @@ for (const l2 of values.gd ? [0] : penalties) {
   console.log(
     `${line}, train CV F1 ${pct(cv.f1)}${values.extra ? ` (extra PDFs' CV F1 ${pct(cv.extraF1)})` : ""}`,
   );
-  console.log(`  held-out package: ${cv.byPackage.join("; ")}`);
+  console.log(`  held-out ${values.group}: ${cv.byPackage.join("; ")}`);
   if (cv.f1 > bestCv + 1e-9) {
     bestCv = cv.f1;
     chosen = l2;

@@ -93,6 +93,31 @@ describe("heading evidence", () => {
     expect(left?.missingFromToc).toBeCloseTo(3 / 4);
   });
 
+  it("reads a contents entry its page prints differently from that page's largest line, not its page number", async () => {
+    const f = await featuresOf([
+      tocPage([
+        { title: "I Basics", page: 2 },
+        { title: "1 Setup", page: 2, level: 2 },
+        { title: "2 Usage", page: 3, level: 2 },
+      ]),
+      // "I Basics" is printed as "Part I" over "Basics", under the page's number.
+      {
+        lines: [
+          { text: "2", indent: 420 },
+          h("Part I", 14),
+          h("Basics", 20),
+          h("1 Setup", 14),
+          ...body(14, 3),
+        ],
+      },
+      { lines: [h("2 Usage", 14), ...body(14, 4)] },
+    ]);
+    const part = f.get("I Basics@2");
+    expect(part?.inToc).toBe(1);
+    expect(part?.sizeRatio).toBeCloseTo(1);
+    expect(part?.bold).toBe(1);
+  });
+
   it("marks a title repeated over pages and a bare word", async () => {
     const f = await featuresOf([
       { lines: [h("ONE", 16), h("Overview of the System", 16), ...body(12, 1)] },

@@ -249,18 +249,29 @@ describe("tree evidence", () => {
     expect(weighEvidence(plain)).toEqual({ score: 1, doubts: [] });
   });
 
-  it("the fitted model warns an unnumbered tree with nothing to confirm its depth, and names why", () => {
-    // Fitted by producer-grouped CV on train: unnumbered top titles are where wrong depths hide.
-    const unnumbered = treeFeatures(
-      [entry("Overview", 1), entry("Release Notes", 2, [entry("Known Issues", 3)]), entry("Fixed Bugs", 4)],
-      agreeing,
-      undefined,
-      { pages: 10, candidates: 12, kept: 7 },
-    );
-    expect(evidenceDoubts(unnumbered)).toEqual([]);
-    const verdict = weighEvidence(unnumbered);
+  it("the fitted model warns a tree whose headings of one look sit at different depths, and names why", () => {
+    // Fitted by producer-grouped CV on train: a look at two depths is where wrong depths hide.
+    const tree = [
+      entry("1 Overview", 1),
+      entry("2 Release Notes", 2, [entry("2.1 Known Issues", 3)]),
+      entry("3 Fixed Bugs", 4),
+    ];
+    const mixed = treeFeatures(tree, { depth: 0.5, numbering: 1 }, undefined, {
+      pages: 10,
+      candidates: 12,
+      kept: 7,
+    });
+    expect(evidenceDoubts(mixed)).toEqual([]);
+    const verdict = weighEvidence(mixed);
     expect(verdict.score).toBeLessThan(LOW_CONFIDENCE);
-    expect(verdict.doubts[0]).toMatch(/few top-level titles carry a number/);
+    expect(verdict.doubts[0]).toMatch(/headings of one look sit at different depths/);
+    // The same tree with every look at one depth is not warned.
+    expect(
+      weighEvidence(treeFeatures(tree, agreeing, undefined, { pages: 10, candidates: 12, kept: 7 })),
+    ).toEqual({
+      score: 1,
+      doubts: [],
+    });
   });
 
   it("warns by the model's cut: below it the tree is under the line, at or above it the evidence is silent", () => {

@@ -210,6 +210,25 @@ export interface FindTocOptions {
   pageLabels?: readonly string[];
 }
 
+/**
+ * Where an entry placed by its page number alone starts: the largest line in the page's upper
+ * half, running heads aside (a title the body prints differently, "Part I" over "EusLisp
+ * Basics" for the entry "I EusLisp Basics"). Its first line would be a page number or a running
+ * head, whose look says nothing of a heading's.
+ */
+function prominentLine(page: ParsedPage, furniture: ReadonlySet<number> | undefined): number {
+  let best = 0;
+  let size = 0;
+  page.lines.forEach((l, i) => {
+    if (furniture?.has(i) || l.y < page.top - page.height / 2) return;
+    if (l.size > size) {
+      best = i;
+      size = l.size;
+    }
+  });
+  return best;
+}
+
 /** Physical page (1-based) of each page label, first occurrence; labels that are only the physical numbers say nothing. */
 function labelPages(labels: readonly string[] | undefined): Map<string, number> | undefined {
   if (!labels || labels.every((l, i) => l === String(i + 1))) return undefined;
@@ -422,7 +441,12 @@ export function findPrintedToc(
       .filter((m) => Math.abs(m.page - expected) <= 2)
       .sort((a, b) => Math.abs(a.page - expected) - Math.abs(b.page - expected) || b.score - a.score)[0];
     if (near) return near;
-    return expected >= 1 && expected <= pages.length ? { page: expected } : undefined;
+    return expected >= 1 && expected <= pages.length
+      ? {
+          page: expected,
+          line: prominentLine(pages[expected - 1] as ParsedPage, options.furniture?.get(expected)),
+        }
+      : undefined;
   });
   let prev: { page: number; line: number } = { page: end.page, line: end.line - 1 };
   entries.forEach((_, i) => {
