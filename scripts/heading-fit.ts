@@ -113,6 +113,9 @@ export const HEADING_FIT: HeadingFitSettings = {
   drop: [HEADING_FEATURE_NAMES.indexOf("italic")],
 };
 
+/** How fitHeadingModel picks the cut unless told (cut-search-cv.ts measured the choices). */
+export const HEADING_CUT_CHOICE: CutChoice = { kind: "best" };
+
 /** Each candidate row's weight under `weigh`. */
 function rowWeights(docs: readonly HeadingDoc[], weigh: HeadingFitSettings["weigh"]): number[] {
   const perPackage = new Map<string, number>();
@@ -124,46 +127,98 @@ function rowWeights(docs: readonly HeadingDoc[], weigh: HeadingFitSettings["weig
   );
 }
 
+/** The heading model's cut settings: keep a candidate whose blended score reaches `threshold`. */
+export type CutSetting = Pick<HeadingModel, "threshold" | "lookWeight">;
+
 /**
- * Fits the weights on `docs`, then the cut and look share that give those PDFs' best mean F1
- * (ties keep the earlier, lower-cut setting; "keep every candidate" is the start). `weights`,
- * when given, are used instead of fitting.
+ * The grid the cut search walks, as rows (look shares, LOOK_WEIGHTS) by columns (cuts: 0, "keep
+ * every candidate", then CUTS), so that a setting's neighbours are the cells around it.
+ */
+export const CUT_GRID: readonly (readonly CutSetting[])[] = LOOK_WEIGHTS.map((lookWeight) =>
+  [0, ...CUTS].map((threshold) => ({ threshold, lookWeight })),
+);
+
+/**
+ * How a fold picks its cut from the fitted PDFs' F1 over the grid.
+ * - `best`: the cell with the best mean F1 (ties keep the lower look share, then the lower cut).
+ * - `flat`: the cell whose worst neighbour (itself and the cells around it, one look share and
+ *   `radius` cuts either way) has the best mean F1 — a plateau, not a peak a few PDFs make.
+ */
+export type CutChoice = { kind: "best" } | { kind: "flat"; radius: number };
+
+/** Each fitted PDF's level-aware F1 at every grid cell: [look][cut][pdf]. */
+export function gridF1(
+  docs: readonly HeadingDoc[],
+  fit: LogisticFit,
+  grid: readonly (readonly CutSetting[])[] = CUT_GRID,
+): number[][][] {
+  // Scores do not depend on the cut: computed once per PDF.
+  const scored = docs.map((d) => ({ d, scores: d.x.map((row) => logisticProbability(fit, row)) }));
+  return grid.map((row) =>
+    row.map((cut) =>
+      scored.map(
+        ({ d, scores }) => layoutF1(d.reference, nestHeadings(keepByScores(d.headings, scores, cut))).f1,
+      ),
+    ),
+  );
+}
+
+/** The grid cell `choice` picks from per-PDF F1s (gridF1), and the fitted PDFs' mean F1 there. */
+export function chooseCut(
+  f1s: readonly (readonly (readonly number[])[])[],
+  choice: CutChoice,
+): {
+  look: number;
+  cut: number;
+  fitF1: number;
+} {
+  const means = f1s.map((row) => row.map((cell) => mean(cell)));
+  const value = (look: number, cut: number): number => {
+    if (choice.kind === "best") return means[look]?.[cut] as number;
+    let worst = Number.POSITIVE_INFINITY;
+    for (let l = look - 1; l <= look + 1; l++) {
+      for (let c = cut - choice.radius; c <= cut + choice.radius; c++) {
+        const m = means[l]?.[c];
+        if (m !== undefined) worst = Math.min(worst, m);
+      }
+    }
+    return worst;
+  };
+  let best = { look: 0, cut: 0, v: value(0, 0) };
+  means.forEach((row, look) => {
+    row.forEach((_, cut) => {
+      const v = value(look, cut);
+      if (v > best.v + 1e-9) best = { look, cut, v };
+    });
+  });
+  return { look: best.look, cut: best.cut, fitF1: means[best.look]?.[best.cut] as number };
+}
+
+/** Fits the logistic weights on `docs` under `settings` (dropped features weigh 0). */
+export function fitHeadingWeights(docs: readonly HeadingDoc[], settings: HeadingFitSettings): LogisticFit {
+  const dropped = new Set(settings.drop);
+  const keep = (row: readonly number[]): number[] => row.map((v, i) => (dropped.has(i) ? 0 : v));
+  return fitLogistic(
+    docs.flatMap((d) => d.x.map(keep)),
+    docs.flatMap((d) => d.y),
+    { l2: settings.l2, rowWeights: rowWeights(docs, settings.weigh) },
+  );
+}
+
+/**
+ * Fits the weights on `docs`, then the cut and look share `choice` picks from those PDFs' F1
+ * over CUT_GRID (HEADING_CUT_CHOICE unless told). `weights`, when given, are used instead of fitting.
  */
 export function fitHeadingModel(
   docs: readonly HeadingDoc[],
   settings: HeadingFitSettings,
   weights?: LogisticFit,
+  choice: CutChoice = HEADING_CUT_CHOICE,
 ): HeadingFit {
-  const dropped = new Set(settings.drop);
-  const keep = (row: readonly number[]): number[] => row.map((v, i) => (dropped.has(i) ? 0 : v));
-  const fit =
-    weights ??
-    fitLogistic(
-      docs.flatMap((d) => d.x.map(keep)),
-      docs.flatMap((d) => d.y),
-      { l2: settings.l2, rowWeights: rowWeights(docs, settings.weigh) },
-    );
-  const base = { bias: fit.bias, weights: fit.weights };
-  // Scores do not depend on the cut: computed once per PDF.
-  const scored = docs.map((d) => ({ d, scores: d.x.map((row) => logisticProbability(fit, row)) }));
-  const f1With = (cut: { threshold: number; lookWeight: number }): number =>
-    mean(
-      scored.map(
-        ({ d, scores }) => layoutF1(d.reference, nestHeadings(keepByScores(d.headings, scores, cut))).f1,
-      ),
-    );
-  let best: HeadingModel = { ...base, threshold: 0, lookWeight: 0 };
-  let bestF1 = f1With(best);
-  for (const lookWeight of LOOK_WEIGHTS) {
-    for (const threshold of CUTS) {
-      const f = f1With({ threshold, lookWeight });
-      if (f > bestF1 + 1e-9) {
-        best = { ...base, threshold, lookWeight };
-        bestF1 = f;
-      }
-    }
-  }
-  return { model: best, fitF1: bestF1 };
+  const fit = weights ?? fitHeadingWeights(docs, settings);
+  const { look, cut, fitF1 } = chooseCut(gridF1(docs, fit), choice);
+  const setting = CUT_GRID[look]?.[cut] as CutSetting;
+  return { model: { bias: fit.bias, weights: fit.weights, ...setting }, fitF1 };
 }
 
 /** Rounds a model's numbers for writing out. */
