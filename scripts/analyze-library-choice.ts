@@ -31,10 +31,14 @@ import { libraryEntry, type PageIndexStore } from "pageindex-store";
 import { type LibraryQuestion, libraryFiles, libraryStore, libraryTrees } from "./library-devset/library.js";
 import {
   analysisArgs,
+  COVERAGE,
+  DECAY,
   type GoldSection,
   goldSection,
+  K,
   libraryEvidence,
-  RETRIEVER_CONSTANTS,
+  SATURATION,
+  SECTIONS,
 } from "./library-devset/replay.js";
 
 const { LexicalIndexes, PageIndexRetriever } = await import("../packages/pageindex-retriever/src/index.js");
@@ -43,13 +47,6 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const { split, collect: recollect, cache: CACHE } = analysisArgs("analyze-library-choice");
 const CANDIDATES = 20;
 const SEARCHED = 8;
-const {
-  sections: SECTIONS,
-  k: K,
-  decay: DECAY,
-  coverage: COVERAGE,
-  saturation: SATURATION,
-} = RETRIEVER_CONSTANTS;
 
 type Section = GoldSection;
 interface Doc {

@@ -29,10 +29,14 @@ import { holdsGold } from "./library-devset/gold.js";
 import { type LibraryQuestion, libraryFiles, libraryStore, libraryTrees } from "./library-devset/library.js";
 import {
   analysisArgs,
+  COVERAGE,
+  DECAY,
   type GoldSection,
   goldSection,
+  K,
   libraryEvidence,
-  RETRIEVER_CONSTANTS,
+  SATURATION,
+  SECTIONS,
 } from "./library-devset/replay.js";
 
 // The retriever under test: this checkout's sources (the built package may be older).
@@ -42,13 +46,6 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const { split, collect: recollect, cache: CACHE } = analysisArgs("analyze-library-offline");
 /** Documents collected per question (the retriever searches `maxDocuments` = 3 of them). */
 const DOCUMENTS = 4;
-const {
-  sections: SECTIONS,
-  k: K,
-  decay: DECAY,
-  coverage: COVERAGE,
-  saturation: SATURATION,
-} = RETRIEVER_CONSTANTS;
 
 type Section = GoldSection;
 interface Doc {

@@ -1,6 +1,6 @@
 /**
  * What the offline analyses of the library dev set share (scripts/analyze-library-offline.ts,
- * scripts/analyze-library-choice.ts): the retriever's constants they replay its fusion with, a
+ * scripts/analyze-library-choice.ts): the retriever's constants they replay its fusion with (read from its sources), a
  * returned section marked against the gold, and a document's library evidence per node.
  */
 import { join } from "node:path";
@@ -8,21 +8,19 @@ import { parseArgs } from "node:util";
 import { Document } from "@langchain/core/documents";
 import { getNode, nodeMetadata, pathToRoot } from "pageindex-core";
 import type { PageIndexStore } from "pageindex-store";
+import { RETRIEVER_DEFAULTS } from "../../packages/pageindex-retriever/src/options.js";
 import { holdsGold } from "./gold.js";
 import type { LibraryQuestion } from "./library.js";
 
-/** The retriever's constants (`planFromLibrary`, `fuseLibraryEvidence`; change them together). */
-export const RETRIEVER_CONSTANTS = {
-  /** Sections per document in the library's ranking. */
-  sections: 12,
-  /** Results of a searched document ranked first (`k`). */
-  k: 5,
-  /** Ancestor decay of library evidence. */
-  decay: 0.8,
-  /** Weight and saturation of a document's coverage of the query's words. */
-  coverage: 0.7,
-  saturation: 0.03,
-} as const;
+// The retriever's constants the replays read (this checkout's sources, as the analyses run them).
+export {
+  ANCESTOR_DECAY as DECAY,
+  COVERAGE_SATURATION as SATURATION,
+  COVERAGE_WEIGHT as COVERAGE,
+  SECTIONS_PER_DOCUMENT as SECTIONS,
+} from "../../packages/pageindex-retriever/src/search/library-starts.js";
+/** Results of a searched document ranked first by the fusion (the retriever's default `k`). */
+export const K = RETRIEVER_DEFAULTS.k;
 
 /** A section a search returned, marked against the gold. */
 export interface GoldSection {

@@ -17,7 +17,7 @@ import type { DocumentScope, StartPlan } from "./start-plan.js";
 import type { WorkItem } from "./work.js";
 
 /** Best-matching sections asked per candidate document (the prompt shows as many as fit). */
-const SECTIONS_PER_DOCUMENT = 12;
+export const SECTIONS_PER_DOCUMENT = 12;
 /**
  * Share of `maxPromptTokens` the library prompt may fill: it should cost about a document's
  * first prompt. Measured with the oracle judge on the Debian library dev set (36 questions, with
@@ -26,7 +26,7 @@ const SECTIONS_PER_DOCUMENT = 12;
  */
 const PROMPT_SHARE = 0.35;
 /** A library match counts for the sections above it, less at each level up. */
-const ANCESTOR_DECAY = 0.8;
+export const ANCESTOR_DECAY = 0.8;
 /**
  * How much more sure of a wider pick than of the picks inside it the model must be for the wider
  * one to be opened too (scores a model leaves out are made up from the rank, 0.05 apart).
@@ -40,12 +40,12 @@ const WIDER_MARGIN = 0.1;
  * 0.01: 0.2 → 28, 0.5 → 29, 0.7 → 30, 1 → 30, 1.5 → 29. The right document in the top 3 is
  * unchanged (the same documents are searched).
  */
-const COVERAGE_WEIGHT = 0.7;
+export const COVERAGE_WEIGHT = 0.7;
 /**
  * A word held by this share of a document's nodes counts half (see {@link documentCoverage}).
  * Measured as above at weight 0.5: 0.003 → 29, 0.01 → 29, 0.03 → 30, 0.1 → 29.
  */
-const COVERAGE_SATURATION = 0.03;
+export const COVERAGE_SATURATION = 0.03;
 /** Least rank weight of a searched document's sections (as in the catalog path). */
 const MIN_RANK_PRIOR = 0.25;
 
