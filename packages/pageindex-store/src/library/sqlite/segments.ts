@@ -5,7 +5,7 @@
  * at 100,000 documents that was half the cost of a query's term probes and co-occurrence query
  * (measured: probes 1.06 → 0.57 ms, co-occurrence query 1.72 → 0.97, cards 0.97 → 0.68 ms a
  * query once merged into one; same results, scores included). Merging rewrites the whole index
- * (17 s at 100,000 documents), so a writer merges once the sections written or removed since the
+ * (17-37 s at 100,000 documents), so a writer merges once the sections written or removed since the
  * last merge reach half the sections the index held then: the cost stays within about three
  * merges of the final index, and at most a third of a growing index sits outside the merged
  * segment. `vacuum` merges whatever is due or not.

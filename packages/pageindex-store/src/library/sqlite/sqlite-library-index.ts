@@ -385,7 +385,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
   /**
    * Merges the FTS5 indexes' segments into one each now (a writer also does it as the index
    * grows, see segments.ts; `PageIndexStore.vacuum` calls this): queries then seek one segment
-   * per term. Rewrites the index (17 s at 100,000 documents); readers go on meanwhile.
+   * per term. Rewrites the index (17-37 s at 100,000 documents); readers go on meanwhile.
    */
   async mergeSegments(): Promise<void> {
     this.writing("mergeSegments");
