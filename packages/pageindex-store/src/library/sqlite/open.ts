@@ -4,6 +4,7 @@ import { FileReadError, openRegularFile } from "pageindex-core";
 import { LibraryIndexError } from "../errors.js";
 import { CHAMPIONS, type ChampionBuildProgress, ChampionLists } from "./champions.js";
 import type { Connection } from "./connection.js";
+import { migrateNodeCounts } from "./node-counts.js";
 import { CHAMPION_BACKLOG_SCHEMA, CHAMPION_SCHEMA, INTENTS_TABLE, SCHEMA, SCHEMA_VERSION } from "./schema.js";
 
 export type { Connection, Statement } from "./connection.js";
@@ -140,6 +141,7 @@ function checkSchema(
   }
   if (!readOnly) {
     migrateIntents(db, tables);
+    migrateNodeCounts(db);
     // Lists written before their backlog (pending rows, gone documents) was: add its tables.
     if (tables.has("champion_terms") && !tables.has("champion_pending"))
       db.exec(`BEGIN IMMEDIATE; ${CHAMPION_BACKLOG_SCHEMA} COMMIT;`);
