@@ -118,6 +118,31 @@ describe("SqliteLibraryIndex: merged FTS5 segments", () => {
     await writer.close();
   });
 
+  it("merges a file written without the count on its first writable open, not on a read-only one", async () => {
+    const dir = await folder();
+    const writer = await SqliteLibraryIndex.open(dir);
+    await writer.putDocuments(Array.from({ length: 40 }, (_, i) => entry(i)));
+    // A few documents a transaction each, well under half the index: segments, no merge.
+    for (let i = 40; i < 44; i += 1) await writer.putDocument(entry(i));
+    await writer.close();
+    expect(await segments(dir, "section_terms")).toBeGreaterThan(1);
+    // As an earlier release left it: no count.
+    const { default: Sqlite } = await import("libsql");
+    const db = new Sqlite(join(dir, LIBRARY_FILE));
+    db.exec("DELETE FROM library_meta WHERE key LIKE 'segments_%'");
+    db.close();
+    const reader = await SqliteLibraryIndex.open(dir, { readOnly: true });
+    const before = await reader.searchSections("gasket valve leaks", { limit: 50 });
+    await reader.close();
+    expect(await segments(dir, "section_terms")).toBeGreaterThan(1);
+    const reopened = await SqliteLibraryIndex.open(dir);
+    expect(await segments(dir, "section_terms")).toBe(1);
+    expect(await segments(dir, "card_terms")).toBe(1);
+    expect(await writtenSince(dir)).toBe(0);
+    expect(await reopened.searchSections("gasket valve leaks", { limit: 50 })).toEqual(before);
+    await reopened.close();
+  });
+
   it("leaves one segment per index after the store's vacuum", async () => {
     const dir = await folder();
     const store = await PageIndexStore.fromPath(dir);

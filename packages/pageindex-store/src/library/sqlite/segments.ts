@@ -8,9 +8,10 @@
  * (17-37 s at 100,000 documents), so a writer merges once the sections written or removed since the
  * last merge reach half the sections the index held then: the cost stays within about three
  * merges of the final index, and at most a third of a growing index sits outside the merged
- * segment. `vacuum` merges whatever is due or not.
+ * segment. `vacuum` merges whatever is due or not. A file written before this count has none: its
+ * first writable open merges it (see {@link migrateSegments}), as it builds champion lists.
  */
-import type { Statement } from "./connection.js";
+import type { Connection, Statement } from "./connection.js";
 
 /** When a writer merges: sections written or removed since the last merge, against the index's rows then. */
 export const SEGMENT_MERGE = {
@@ -23,6 +24,20 @@ const MERGED_TABLES = ["section_terms", "card_terms"] as const;
 
 /** `library_meta` keys: sections written or removed since the last merge, and the rows merged then. */
 const KEYS = { written: "segments_written", merged: "segments_merged_rows" } as const;
+
+/** The count of a new file (created with the schema): nothing written, nothing merged. */
+export const SEGMENT_KEYS_SCHEMA = `INSERT OR IGNORE INTO library_meta (key, value) VALUES ('${KEYS.written}', '0'), ('${KEYS.merged}', '0');`;
+
+/**
+ * Merges the indexes of a file written without the count (an earlier release's), in one
+ * transaction on its first writable open: its queries then seek one segment per term at once,
+ * not after half its size is written again.
+ */
+export function migrateSegments(db: Connection): void {
+  const counted = db.prepare(`SELECT 1 FROM library_meta WHERE key = '${KEYS.merged}'`).raw(true).get();
+  if (counted !== undefined) return;
+  db.transaction(() => new SegmentMerges((source) => db.prepare(source)).merge()).immediate();
+}
 
 /**
  * The segment merges of one connection's writes (see the module's note). Inside the writer's
