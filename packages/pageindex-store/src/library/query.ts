@@ -288,24 +288,58 @@ export function rankDocuments<H extends ScoredSection>(
   cardScores: ReadonlyMap<string, number>,
   options: { limit: number; sectionsPerDocument: number; sizes?: ReadonlyMap<string, number> },
 ): RankedDocument<H>[] {
-  const sized = documents.map((d) => ({ ...d, score: d.score / sizeFactor(options.sizes?.get(d.docId)) }));
-  const bestSections = sized.reduce((best, d) => Math.max(best, d.score), 0);
+  return blendedScores(documents, cardScores, options.sizes)
+    .ranking.slice(0, options.limit)
+    .map(({ docId, score, at }) => ({
+      docId,
+      score,
+      sections: (documents[at]?.sections ?? []).slice(0, options.sectionsPerDocument),
+    }));
+}
+
+/** A document's final score; `at` is its index in the section documents (-1: found by its card alone). */
+interface BlendedScore {
+  docId: string;
+  score: number;
+  at: number;
+}
+
+/**
+ * Every document's final score (see {@link rankDocuments}), best first, and the document with
+ * the best section score after the length prior (the first in `documents` order among equals).
+ * One pass with no object per document beyond its entry: the ranking is redone each time node
+ * counts arrive (see {@link unsizedContenders}), over a few hundred documents at scale.
+ */
+function blendedScores<H extends ScoredSection>(
+  documents: readonly DocumentSections<H>[],
+  cardScores: ReadonlyMap<string, number>,
+  sizes: ReadonlyMap<string, number> | undefined,
+): { ranking: BlendedScore[]; bestSized: { docId: string; score: number } | undefined } {
+  const sized = new Float64Array(documents.length);
+  let bestSections = 0;
+  let bestSized: { docId: string; score: number } | undefined;
+  documents.forEach((d, i) => {
+    const score = d.score / sizeFactor(sizes?.get(d.docId));
+    sized[i] = score;
+    bestSections = Math.max(bestSections, score);
+    if (!bestSized || score > bestSized.score) bestSized = { docId: d.docId, score };
+  });
   let bestCard = 0;
   for (const score of cardScores.values()) bestCard = Math.max(bestCard, score);
-  const bySections = new Map(sized.map((d) => [d.docId, d]));
-  const out: RankedDocument<H>[] = [];
-  for (const docId of new Set([...bySections.keys(), ...cardScores.keys()])) {
-    const sections = bySections.get(docId);
-    const fromSections = sections && bestSections > 0 ? sections.score / bestSections : 0;
-    const fromCard = bestCard > 0 ? (cardScores.get(docId) ?? 0) / bestCard : 0;
-    out.push({
-      docId,
-      score: fromSections + AGGREGATION.cardWeight * fromCard,
-      sections: (sections?.sections ?? []).slice(0, options.sectionsPerDocument),
-    });
+  const fromCard = (docId: string) => (bestCard > 0 ? (cardScores.get(docId) ?? 0) / bestCard : 0);
+  const ranking: BlendedScore[] = [];
+  const withSections = new Set<string>();
+  documents.forEach((d, i) => {
+    withSections.add(d.docId);
+    const fromSections = bestSections > 0 ? (sized[i] as number) / bestSections : 0;
+    ranking.push({ docId: d.docId, score: fromSections + AGGREGATION.cardWeight * fromCard(d.docId), at: i });
+  });
+  for (const docId of cardScores.keys()) {
+    if (!withSections.has(docId))
+      ranking.push({ docId, score: 0 + AGGREGATION.cardWeight * fromCard(docId), at: -1 });
   }
-  out.sort((a, b) => b.score - a.score || (a.docId < b.docId ? -1 : 1));
-  return out.slice(0, options.limit);
+  ranking.sort((a, b) => b.score - a.score || (a.docId < b.docId ? -1 : 1));
+  return { ranking, bestSized };
 }
 
 /**
@@ -324,38 +358,36 @@ export function unsizedContenders<H extends ScoredSection>(
   sizes: ReadonlyMap<string, number>,
 ): string[] {
   const needed = new Set<string>();
-  const withSections = new Set(documents.map((d) => d.docId));
-  const unsized = (docId: string) => withSections.has(docId) && !sizes.has(docId);
+  const unsized = (hit: BlendedScore) => hit.at >= 0 && !sizes.has(hit.docId);
   // Twice `limit`: fewer rounds of asking, for a few more counts read.
   const window = 2 * limit;
-  const ranking = rankDocuments(documents, cardScores, {
-    limit: documents.length + cardScores.size,
-    sectionsPerDocument: 0,
-    sizes,
-  });
-  for (const hit of ranking.slice(0, window)) if (unsized(hit.docId)) needed.add(hit.docId);
+  const { ranking, bestSized } = blendedScores(documents, cardScores, sizes);
+  for (const hit of ranking.slice(0, window)) if (unsized(hit)) needed.add(hit.docId);
   // Each round is a statement (a round trip on PostgreSQL) and a ranking: asking the window's
   // documents alone took ~15 rounds a query at 10,000 documents. Once `window` scores are exact,
   // the unsized documents scoring above the last of them are the ones that may still enter the
   // window: the best of them are asked now too, as many as the counts known (rounds fall
   // geometrically, the counts read stay within about twice what the window needs).
-  const exact = ranking.filter((hit) => !unsized(hit.docId));
-  const floor = exact[window - 1]?.score;
+  let exact = 0;
+  let floor: number | undefined;
+  for (const hit of ranking) {
+    if (unsized(hit)) continue;
+    exact += 1;
+    if (exact === window) {
+      floor = hit.score;
+      break;
+    }
+  }
   let more = Math.max(window, sizes.size);
   if (floor !== undefined)
     for (const hit of ranking) {
       if (hit.score < floor || more === 0) break;
-      if (unsized(hit.docId) && !needed.has(hit.docId)) {
+      if (unsized(hit) && !needed.has(hit.docId)) {
         needed.add(hit.docId);
         more -= 1;
       }
     }
-  let best: { docId: string; score: number } | undefined;
-  for (const d of documents) {
-    const score = d.score / sizeFactor(sizes.get(d.docId));
-    if (!best || score > best.score) best = { docId: d.docId, score };
-  }
-  if (best && !sizes.has(best.docId)) needed.add(best.docId);
+  if (bestSized && !sizes.has(bestSized.docId)) needed.add(bestSized.docId);
   return [...needed];
 }
 

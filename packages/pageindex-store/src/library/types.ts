@@ -145,6 +145,11 @@ export interface LibraryIndex {
   listDocuments(page: DocumentPageOptions): Promise<DocumentPage>;
   /** Number of documents indexed. */
   count(): Promise<number>;
+  /**
+   * Merges the engine's index segments now, where it keeps several (SQLite's FTS5; `vacuum`
+   * calls it). Optional: an engine that needs no such maintenance has none.
+   */
+  mergeSegments?(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -390,6 +390,8 @@ export class StoreJanitor {
       (await this.removeAbandonedClaims(live, unreadable, cutoff));
     result.catalogSegmentsRemoved = await this.compactCatalog(heads);
     result.libraryRepaired = await this.reconcileLibrary(heads, unreadable);
+    // After the repairs, which write to it: queries then seek one segment per term.
+    await this.s.library?.index.mergeSegments?.();
     result.removedVersions = staleVersions.size + retired.versions;
     result.youngVersions = youngVersions.size;
     result.foreignKeys.sort();

@@ -4,7 +4,9 @@ import { FileReadError, openRegularFile } from "pageindex-core";
 import { LibraryIndexError } from "../errors.js";
 import { CHAMPIONS, type ChampionBuildProgress, ChampionLists } from "./champions.js";
 import type { Connection } from "./connection.js";
+import { migrateNodeCounts } from "./node-counts.js";
 import { CHAMPION_BACKLOG_SCHEMA, CHAMPION_SCHEMA, INTENTS_TABLE, SCHEMA, SCHEMA_VERSION } from "./schema.js";
+import { migrateSegments, SEGMENT_KEYS_SCHEMA } from "./segments.js";
 
 export type { Connection, Statement } from "./connection.js";
 
@@ -127,7 +129,7 @@ function checkSchema(
       );
     }
     if (readOnly) throw new LibraryIndexError(path, "the file is empty: no library index was written to it");
-    db.exec(`BEGIN IMMEDIATE; ${SCHEMA} COMMIT;`);
+    db.exec(`BEGIN IMMEDIATE; ${SCHEMA} ${SEGMENT_KEYS_SCHEMA} COMMIT;`);
   }
   const version = (
     db.prepare("SELECT value FROM library_meta WHERE key = 'schema'").raw().get() as unknown[] | undefined
@@ -140,6 +142,8 @@ function checkSchema(
   }
   if (!readOnly) {
     migrateIntents(db, tables);
+    migrateNodeCounts(db);
+    migrateSegments(db);
     // Lists written before their backlog (pending rows, gone documents) was: add its tables.
     if (tables.has("champion_terms") && !tables.has("champion_pending"))
       db.exec(`BEGIN IMMEDIATE; ${CHAMPION_BACKLOG_SCHEMA} COMMIT;`);

@@ -86,6 +86,13 @@ CREATE TABLE IF NOT EXISTS champion_terms (
 CREATE TABLE IF NOT EXISTS section_lengths (id INTEGER PRIMARY KEY, len INTEGER NOT NULL);
 ${CHAMPION_BACKLOG_SCHEMA}`;
 
+/**
+ * Each document's node count, one row a document (see node-counts.ts; added to a file written
+ * without it by `migrateNodeCounts`).
+ */
+export const NODE_COUNTS_SCHEMA =
+  "CREATE TABLE IF NOT EXISTS document_nodes (doc INTEGER PRIMARY KEY, nodes INTEGER NOT NULL);";
+
 /** The tables of a library index file (created when absent). */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS library_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -120,6 +127,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS card_terms USING fts5 (
   ${CARD_INDEX_FIELDS.map((f) => f.name).join(", ")}, ${FTS_OPTIONS}
 );
 ${INTENTS_TABLE}
+${NODE_COUNTS_SCHEMA}
 INSERT INTO section_terms (section_terms, rank) VALUES ('rank', '${bm25(SECTION_FIELDS)}');
 INSERT INTO card_terms (card_terms, rank) VALUES ('rank', '${bm25(CARD_INDEX_FIELDS)}');
 INSERT OR IGNORE INTO library_meta (key, value) VALUES ('schema', '${SCHEMA_VERSION}');

@@ -39,8 +39,10 @@ import type {
 } from "../types.js";
 import { CHAMPIONS, type ChampionBuildProgress, ChampionLists, documentRange } from "./champions.js";
 import { ftsAtLeastMatch, ftsCandidateMatch, ftsMatch } from "./match.js";
+import { hasNodeCounts, NodeCounts } from "./node-counts.js";
 import { type Connection, championRowsOf, openConnection, type Statement } from "./open.js";
 import { SECTION_ID, sectionId, sectionOwner } from "./schema.js";
+import { SegmentMerges } from "./segments.js";
 
 /** The file a store folder's library index lives in. */
 export const LIBRARY_FILE = "library.sqlite";
@@ -167,6 +169,10 @@ export class SqliteLibraryIndex implements LibraryIndex {
   private readonly champions: ChampionLists | undefined;
   /** Whether queries read the lists (`championRows: 0` keeps them in step for writes only). */
   private readonly readsLists: boolean;
+  /** Each document's node count (see node-counts.ts). */
+  private readonly nodes: NodeCounts;
+  /** A writer's merges of the FTS5 indexes' segments (see segments.ts). */
+  private readonly segments: SegmentMerges | undefined;
 
   private constructor(db: Connection, path: string, options: SqliteLibraryIndexOptions) {
     this.db = db;
@@ -189,6 +195,14 @@ export class SqliteLibraryIndex implements LibraryIndex {
     // A write touches each of its terms' lists, pages spread over the file: a larger page cache
     // for a writer halves that cost (measured 55 → 29 ms a document at 2,000 documents).
     if (this.champions && !this.readOnly) db.exec(`PRAGMA cache_size = -${WRITER_CACHE_KIB}`);
+    this.segments = this.readOnly ? undefined : new SegmentMerges((source) => this.sql(source));
+    // With champion lists, `section_lengths` holds one narrow row per section: a file without
+    // node counts (an earlier release's, read-only) counts its ranges there, else in `sections`.
+    this.nodes = new NodeCounts(
+      (source) => this.sql(source),
+      hasNodeCounts(db),
+      this.champions ? "section_lengths" : "sections",
+    );
   }
 
   /**
@@ -241,6 +255,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
       .transaction(() => {
         for (const entry of last.values()) this.write(entry);
         this.champions?.settle();
+        this.segments?.settle();
       })
       .immediate();
   }
@@ -252,6 +267,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
         this.drop(docId);
         this.sql("DELETE FROM write_intents WHERE doc_id = ? AND version_id = ''").run(docId);
         this.champions?.settle();
+        this.segments?.settle();
       })
       .immediate();
   }
@@ -376,6 +392,17 @@ export class SqliteLibraryIndex implements LibraryIndex {
     return hits.map((hit) => toDocumentMatch(hit, query));
   }
 
+  /**
+   * Merges the FTS5 indexes' segments into one each now (a writer also does it as the index
+   * grows, see segments.ts; `PageIndexStore.vacuum` calls this): queries then seek one segment
+   * per term. Rewrites the index (17-37 s at 100,000 documents); readers go on meanwhile.
+   */
+  async mergeSegments(): Promise<void> {
+    this.writing("mergeSegments");
+    const segments = this.segments;
+    if (segments) this.db.transaction(() => segments.merge()).immediate();
+  }
+
   async close(): Promise<void> {
     if (!this.db.open) return;
     this.statements.clear();
@@ -464,6 +491,8 @@ export class SqliteLibraryIndex implements LibraryIndex {
       terms.run(id, ...fields);
     });
     this.champions?.add(indexed);
+    this.nodes.put(doc, indexed.length);
+    this.segments?.wrote(indexed.length + 1);
     this.sql("DELETE FROM write_intents WHERE doc_id = ? AND version_id = ?").run(card.docId, card.versionId);
   }
 
@@ -475,7 +504,9 @@ export class SqliteLibraryIndex implements LibraryIndex {
     this.sql("DELETE FROM section_terms WHERE rowid BETWEEN ? AND ?").run(first, last);
     // After the FTS5 rows: a list refilled here reads the index without them.
     this.champions?.remove(first, last);
-    this.sql("DELETE FROM sections WHERE id BETWEEN ? AND ?").run(first, last);
+    const sections = this.sql("DELETE FROM sections WHERE id BETWEEN ? AND ?").run(first, last).changes;
+    this.segments?.wrote(sections + 1);
+    this.nodes.remove(Number(doc));
     this.sql("DELETE FROM card_terms WHERE rowid = ?").run(doc);
     this.sql("DELETE FROM facets WHERE doc = ?").run(doc);
     this.sql("DELETE FROM documents WHERE doc = ?").run(doc);
@@ -682,19 +713,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
   /** Node counts (the length prior of {@link rankDocuments}) by document row key. */
   private nodeCounts(docs: readonly number[]): Map<string, number> {
     if (docs.length === 0) return new Map();
-    // One statement whatever the list (a JSON array parameter), so the statement cache holds one.
-    // A document's sections are one row-id range holding every node: counting the range reads
-    // a few index rows, where the card's nodeCount meant parsing each card's JSON (3× slower).
-    // With champion lists, `section_lengths` holds one narrow row per section (written with it):
-    // its ranges sit on a few hot pages where the wide `sections` rows spread over the file
-    // (measured at 100,000 documents: 2.6 → ms a query, 7 statements).
-    const table = this.champions ? "section_lengths" : "sections";
-    const rows = this.rows<{ doc: number; nodes: number }>(
-      `SELECT j.value AS doc, (SELECT count(*) FROM ${table} WHERE id BETWEEN j.value * ${SECTION_ID.perDocument}
-         AND j.value * ${SECTION_ID.perDocument} + ${SECTION_ID.perDocument - 1}) AS nodes FROM json_each(?) AS j`,
-      JSON.stringify(docs),
-    );
-    return new Map(rows.flatMap((r) => (r.nodes === 0 ? [] : [[docKey(r.doc), Number(r.nodes)]])));
+    return new Map(this.nodes.read(docs).map((r) => [docKey(r.doc), Number(r.nodes)]));
   }
 
   /** Cards by document row (one statement: a query's 20 cards were 20 statements). */
