@@ -5,9 +5,11 @@
  * running heads, labels, the title page, contents pages —, a line without a heading's look, or a
  * title not on its page at all), a candidate the heading model dropped, kept but nested below
  * the top two levels, or kept at the other depth; each extra node as a deeper bookmark or no
- * bookmark at all.
+ * bookmark at all. `--producer-cv` (train PDFs only) diagnoses each PDF's tree as producer-grouped
+ * cross-validation builds it, by the heading model fitted without its producer (heading-fit.ts),
+ * and sums the classes per producer: where a producer no fit has seen loses its entries.
  *
- * Run: npx tsx scripts/diagnose-devset-layout.ts [--half train|validation] [--only NAME] [--list] [--extra] [--cache DIR]
+ * Run: npx tsx scripts/diagnose-devset-layout.ts [--half train|validation] [--only NAME] [--list] [--extra] [--producer-cv] [--cache DIR]
  */
 import { parseArgs } from "node:util";
 import { findHeadings, type Heading } from "../packages/pageindex-loader/src/pdf/structure/candidates.js";
@@ -18,6 +20,7 @@ import {
   layoutStructure,
 } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
 import { DEBIAN_CACHE } from "./debian-docs.js";
+import { headingDocs, heldOutModels } from "./heading-fit.js";
 import { allLevels, layoutDevsetDocs } from "./layout-devset-docs.js";
 import { layoutF1, topTwo } from "./layout-devset-score.js";
 import { type Entry, SIMILARITY, similar } from "./structure-match.js";
@@ -29,14 +32,25 @@ const { values } = parseArgs({
     only: { type: "string" },
     list: { type: "boolean" },
     extra: { type: "boolean" },
+    "producer-cv": { type: "boolean" },
   },
 });
+if (values["producer-cv"] && values.half === "validation") throw new Error("--producer-cv: train PDFs only");
+/** With --producer-cv: each producer's heading model, fitted without any PDF it made. */
+const producerModels = values["producer-cv"]
+  ? heldOutModels(
+      await headingDocs({ cache: values.cache as string, half: "train", extra: true }),
+      (d) => d.producer,
+      (d) => !values.only || d.label.includes(values.only),
+    )
+  : undefined;
 
 const near = (a: { title: string; page: number }, b: { title: string; page: number }): boolean =>
   a.page === b.page && similar(a.title, b.title) >= SIMILARITY;
 
 interface Row {
   half: string;
+  producer: string;
   label: string;
   f1: number;
   counts: Record<string, number>;
@@ -48,16 +62,17 @@ const rows: Row[] = [];
 const lostBy = new Map<string, Map<string, number>>();
 for await (const { doc, label, pdf, outline, reference, ctx } of layoutDevsetDocs({
   cache: values.cache as string,
-  half: values.half,
+  half: producerModels ? "train" : values.half,
   only: values.only,
   extra: values.extra,
 })) {
+  const model = producerModels?.get(doc.producer);
   const whyLost = lostBy.get(doc.half) ?? new Map<string, number>();
   lostBy.set(doc.half, whyLost);
   const bookmarks = allLevels(outline);
   const candidates: Heading[] = layoutCandidates(ctx).headings;
-  const kept = new Set(keepLikelyHeadings(candidates, headingContext(ctx)));
-  const result = layoutStructure(ctx);
+  const kept = new Set(keepLikelyHeadings(candidates, headingContext(ctx), model));
+  const result = layoutStructure(ctx, model ? { headingModel: model } : {});
   const predicted = topTwo(result.entries);
   const deep = allLevels(result.entries);
   // Every heading-like line, strong or weak, furniture and contents pages included: where a
@@ -111,7 +126,14 @@ for await (const { doc, label, pdf, outline, reference, ctx } of layoutDevsetDoc
     if (b) bump("extra: deeper bookmark", `${p.title} [p${p.page}] layout ${p.level}, bookmark ${b.level}`);
     else bump("extra: no bookmark", `${p.title} [p${p.page}] layout ${p.level}`);
   }
-  rows.push({ half: doc.half, label, f1: layoutF1(reference, result.entries).f1, counts, notes });
+  rows.push({
+    half: doc.half,
+    producer: doc.producer,
+    label,
+    f1: layoutF1(reference, result.entries).f1,
+    counts,
+    notes,
+  });
 }
 
 const keys = Object.keys(rows[0]?.counts ?? {});
@@ -130,5 +152,15 @@ for (const half of ["train", "validation"]) {
     console.log(`${half} | all ${list.length} | | ${keys.map(sum).join(" | ")}`);
     const why = [...(lostBy.get(half) ?? new Map<string, number>())].map(([k, n]) => `${k} ${n}`);
     console.log(`${half}: entries that were never candidates: ${why.join(", ")}`);
+  }
+}
+if (producerModels) {
+  console.log(`\nproducer | PDFs | mean F1 | ${keys.join(" | ")}`);
+  console.log(`--- | ---: | ---: | ${keys.map(() => "---:").join(" | ")}`);
+  for (const producer of [...new Set(rows.map((r) => r.producer))]) {
+    const list = rows.filter((r) => r.producer === producer);
+    const sum = (k: string) => list.reduce((s, r) => s + (r.counts[k] ?? 0), 0);
+    const f1 = list.reduce((s, r) => s + r.f1, 0) / list.length;
+    console.log(`${producer} | ${list.length} | ${(100 * f1).toFixed(1)} | ${keys.map(sum).join(" | ")}`);
   }
 }

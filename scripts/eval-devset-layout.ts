@@ -30,8 +30,8 @@ import {
 } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
 import type { TreeFeatures } from "../packages/pageindex-loader/src/pdf/structure/tree-evidence.js";
 import { DEBIAN_CACHE } from "./debian-docs.js";
-import { groupFolds, mean } from "./grouped-cv.js";
-import { fitHeadingModel, HEADING_FIT, type HeadingDoc, headingDocs } from "./heading-fit.js";
+import { mean } from "./grouped-cv.js";
+import { type HeadingDoc, headingDocs, heldOutModels } from "./heading-fit.js";
 import { layoutDevsetDocs } from "./layout-devset-docs.js";
 import { layoutF1, showEntries, topTwo } from "./layout-devset-score.js";
 import type { Entry } from "./structure-match.js";
@@ -102,24 +102,19 @@ const pct = (x: number): string => (100 * x).toFixed(1);
 /** A held-out tree's F1 and warning, blank without one. */
 const heldColumns = (held: HeldOutTree | undefined): string =>
   held ? `${pct(held.f1)} | ${held.confidence < LOW_CONFIDENCE ? "yes" : ""}` : " | ";
+const pool = values.cv
+  ? await headingDocs({ cache: values.cache as string, half: "train", extra: true })
+  : [];
+// Only the folds of the PDFs scored (all of them unless --only narrows the run).
+const scored = (d: HeadingDoc) => !values.only || d.label.includes(values.only);
 /** With --cv: each train package's heading model, fitted without that package's PDFs. */
-const foldModels = new Map<string, HeadingModel>();
+const foldModels =
+  values.cv && !values["producer-cv"]
+    ? // Each fold searches its cut over every fitted PDF's tree: the package folds are most of the time.
+      heldOutModels(pool, (d) => d.pkg, scored)
+    : new Map<string, HeadingModel>();
 /** With --cv: each train producer's heading model, fitted without any PDF it made. */
-const producerModels = new Map<string, HeadingModel>();
-if (values.cv) {
-  const pool = await headingDocs({ cache: values.cache as string, half: "train", extra: true });
-  // Only the folds of the PDFs scored (all of them unless --only narrows the run).
-  const scored = (d: HeadingDoc) => !values.only || d.label.includes(values.only);
-  // Each fold searches its cut over every fitted PDF's tree: the package folds are most of the time.
-  if (!values["producer-cv"]) {
-    for (const fold of groupFolds(pool, (d) => d.pkg, scored)) {
-      foldModels.set(fold.held, fitHeadingModel(fold.fit, HEADING_FIT).model);
-    }
-  }
-  for (const fold of groupFolds(pool, (d) => d.producer, scored)) {
-    producerModels.set(fold.held, fitHeadingModel(fold.fit, HEADING_FIT).model);
-  }
-}
+const producerModels = heldOutModels(pool, (d) => d.producer, scored);
 /** The tree a held-out heading model builds, scored. */
 function heldOut(ctx: LayoutContext, reference: readonly Entry[], model: HeadingModel): HeldOutTree {
   const held = layoutStructure(ctx, { headingModel: model });

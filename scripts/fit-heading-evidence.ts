@@ -169,7 +169,9 @@ if (values.cv && values.ablate) {
   const names = values.ablate === "all" ? HEADING_FEATURE_NAMES : values.ablate.split(",");
   for (const [i, name] of HEADING_FEATURE_NAMES.entries()) {
     if (drop.includes(i) || !names.includes(name)) continue;
-    console.log(`without ${name}: train CV F1 ${pct(crossValidated(settingsWith(chosen, [...drop, i])).f1)}`);
+    const cv = crossValidated(settingsWith(chosen, [...drop, i]));
+    console.log(`without ${name}: train CV F1 ${pct(cv.f1)} (extra PDFs' CV F1 ${pct(cv.extraF1)})`);
+    console.log(`  held-out ${values.group}: ${cv.byPackage.join("; ")}`);
   }
 }
 const model: HeadingModel = roundedModel((fits.get(values.gd ? 0 : chosen) as HeadingFit).model);

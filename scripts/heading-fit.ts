@@ -16,7 +16,7 @@ import {
 import { nestHeadings } from "../packages/pageindex-loader/src/pdf/structure/hierarchy.js";
 import { headingContext, layoutCandidates } from "../packages/pageindex-loader/src/pdf/structure/layout.js";
 import { undoWrappers } from "../packages/pageindex-loader/src/pdf/structure/tree-shape.js";
-import { mean } from "./grouped-cv.js";
+import { groupFolds, mean } from "./grouped-cv.js";
 import { allLevels, type LayoutDevsetOptions, layoutDevsetDocs } from "./layout-devset-docs.js";
 import { layoutF1 } from "./layout-devset-score.js";
 import { fitLogistic, type LogisticFit, logisticProbability } from "./logistic-l2.js";
@@ -228,6 +228,23 @@ export function fitHeadingModel(
   const { look, cut, fitF1 } = chooseCut(gridF1(docs, fit), choice);
   const setting = CUT_GRID[look]?.[cut] as CutSetting;
   return { model: { bias: fit.bias, weights: fit.weights, ...setting }, fitF1 };
+}
+
+/**
+ * Each held-out group's heading model (HEADING_FIT), fitted on the pool (the train half and
+ * TRAIN_EXTRA) without that group's PDFs: what grouped CV builds a held-out PDF's tree with.
+ * `scored` limits the folds to the groups of the PDFs a run scores.
+ */
+export function heldOutModels(
+  pool: readonly HeadingDoc[],
+  groupOf: (d: HeadingDoc) => string,
+  scored: (d: HeadingDoc) => boolean = () => true,
+): Map<string, HeadingModel> {
+  const models = new Map<string, HeadingModel>();
+  for (const fold of groupFolds(pool, groupOf, scored)) {
+    models.set(fold.held, fitHeadingModel(fold.fit, HEADING_FIT).model);
+  }
+  return models;
 }
 
 /** Rounds a model's numbers for writing out. */
