@@ -4,7 +4,8 @@
  * gold is where the quote is: the PDF pages holding it (two when it runs over a page end), or the
  * Markdown lines it spans (found in the document's text, whitespace ignored; a quote found
  * nowhere or on several separate places is an error). The split (dev / validation, half each)
- * is drawn with a fixed seed per batch of drafts (BATCHES).
+ * is drawn with a fixed seed per batch of drafts (BATCHES), unless the batch names one split for
+ * all its questions (training data for a fitted ranker goes to dev whole).
  *
  * Checks, for a "hard" question: at most 1 content word shared with its section's title, and
  * none of the section's rare words (in under 0.3 % of the library's sections) in the question.
@@ -95,20 +96,27 @@ function sectionOf(
 
 /**
  * Drafts are written in batches; each batch's split is drawn on its own with its own seed, so
- * appending a batch never moves an earlier question between dev and validation.
+ * appending a batch never moves an earlier question between dev and validation. A batch with a
+ * `split` puts all its questions there: the fourth batch is training data for a fitted document
+ * ranker, so it goes to dev whole and the validation questions stay the only check.
  */
-const BATCHES = [
+const BATCHES: ReadonlyArray<{ from: number; seed: number; split?: LibraryQuestion["split"] }> = [
   { from: 0, seed: 2405 }, // the first 70 questions
   { from: 70, seed: 2411 }, // 60 more, drawn by sample.ts --seed 2411
   { from: 130, seed: 2412 }, // 60 more, drawn by sample.ts --seed 2412
+  { from: 190, seed: 2413, split: "dev" }, // 60 more, drawn by sample.ts --seed 2413: all dev (training data)
 ];
 
 /** Half of each batch each way, drawn per difficulty so both splits have easy questions. */
 function drawSplits(questions: LibraryQuestion[], draftCount: number): void {
   const draftIndex = (q: LibraryQuestion) => Number(q.id.slice(1)) - 1;
-  for (const [b, { from, seed }] of BATCHES.entries()) {
+  for (const [b, { from, seed, split }] of BATCHES.entries()) {
     const to = BATCHES[b + 1]?.from ?? draftCount;
     const batch = questions.filter((q) => draftIndex(q) >= from && draftIndex(q) < to);
+    if (split) {
+      for (const q of batch) q.split = split;
+      continue;
+    }
     const random = seededRandom(seed);
     for (const level of ["hard", "easy"]) {
       const ids = shuffled(
