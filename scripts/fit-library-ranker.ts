@@ -14,13 +14,15 @@
  * 3 of them. Finally the model fitted on all questions given, with its standardised weights.
  * Never tune on `--split validation` (see eval-library.ts).
  * Run: pnpm run build && npx tsx scripts/fit-library-ranker.ts [--split dev] [--collect]
- *   [--exclude q191-q250] [--pairwise]
+ *   [--exclude q191-q250] [--pairwise] [--sections: the section-level ranker and the final fit only]
+ *   [--validate: once, at the end — the final fit scores the validation half (collected once)]
+ *   [--final: no cross-validation, the final fit only]
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { groupFolds } from "./grouped-cv.js";
 import { type Doc, fusedHit, loadCollected, type Question } from "./library-devset/choice-data.js";
-import { SATURATION } from "./library-devset/replay.js";
+import { DECAY, K, libraryEvidence, SATURATION } from "./library-devset/replay.js";
 import { fitLogistic, type LogisticFit } from "./logistic-l2.js";
 
 const { values } = parseArgs({
@@ -29,6 +31,9 @@ const { values } = parseArgs({
     collect: { type: "boolean", default: false },
     exclude: { type: "string" },
     pairwise: { type: "boolean", default: false },
+    sections: { type: "boolean", default: false },
+    validate: { type: "boolean", default: false },
+    final: { type: "boolean", default: false },
   },
 });
 const split = values.split ?? "dev";
@@ -126,8 +131,7 @@ interface Scaler {
   mean: number[];
   sd: number[];
 }
-function scalerOf(rows: readonly number[][]): Scaler {
-  const n = FEATURES.length;
+function scalerOf(rows: readonly number[][], n: number = FEATURES.length): Scaler {
   const mean = Array.from(
     { length: n },
     (_, k) => rows.reduce((s, r) => s + (r[k] as number), 0) / rows.length,
@@ -286,6 +290,8 @@ function crossValidate(all: readonly Pooled[], pairwise: boolean, mask: readonly
   const shared = new Map<string, Outcome>();
   /** Per sharing (SHARINGS' order), each held-out question's outcome: the landscape, not a choice. */
   const each = SHARINGS.map(() => new Map<string, Outcome>());
+  /** Each held-out question's 3 chosen documents. */
+  const chosen = new Map<string, string[]>();
   const l2s: number[] = [];
   const sharings: string[] = [];
   for (const fold of groupFolds(all, (p) => p.q.pkg)) {
@@ -295,11 +301,116 @@ function crossValidate(all: readonly Pooled[], pairwise: boolean, mask: readonly
     const ranker = train(fold.fit, l2, pairwise, mask);
     for (const p of fold.score) {
       ranked.set(p.q.id, score(ranker, p, NO_SHARING));
+      chosen.set(
+        p.q.id,
+        order(ranker, p)
+          .docs.slice(0, 3)
+          .map((d) => d.docId),
+      );
       shared.set(p.q.id, score(ranker, p, sharing));
       for (const [i, s] of SHARINGS.entries()) each[i]?.set(p.q.id, score(ranker, p, s));
     }
   }
-  return { ranked, shared, l2s, sharings, each };
+  return { ranked, shared, l2s, sharings, each, chosen };
+}
+
+/**
+ * A section-level ranker: the 3 results chosen directly among the named searches' best K of every
+ * pooled document, each row described by its document's features and its own (its place in its
+ * document's search, its score there, its library evidence): the choice of documents and how the
+ * 3 places are shared, fitted at once.
+ */
+const SECTION_FEATURES = [
+  "1 / place in its document's search",
+  "its score there",
+  "its library evidence (÷ best)",
+];
+interface SectionRows {
+  p: Pooled;
+  rows: number[][];
+  hits: boolean[];
+}
+function sectionRows(p: Pooled): SectionRows {
+  const bestSection = Math.max(0, ...p.q.docs.flatMap((d) => d.library.map((s) => s.score))) || 1;
+  const rows: number[][] = [];
+  const hits: boolean[] = [];
+  p.docs.forEach((d, j) => {
+    const evidence = libraryEvidence(d.library, DECAY);
+    for (const [i, s] of (d.named ?? []).slice(0, K).entries()) {
+      rows.push([
+        ...(p.rows[j] as number[]),
+        1 / (i + 1),
+        s.score,
+        (evidence.get(s.nodeId) ?? 0) / bestSection,
+      ]);
+      hits.push(s.hit);
+    }
+  });
+  return { p, rows, hits };
+}
+const SECTION_WIDTH = FEATURES.length + SECTION_FEATURES.length;
+function trainSections(qs: readonly SectionRows[], l2: number): Ranker {
+  const scaler = scalerOf(
+    qs.flatMap((q) => q.rows),
+    SECTION_WIDTH,
+  );
+  const mask = Array.from({ length: SECTION_WIDTH }, () => true);
+  const x: number[][] = [];
+  const y: number[] = [];
+  const w: number[] = [];
+  for (const q of qs) {
+    const positives = q.hits.filter(Boolean).length;
+    q.rows.forEach((r, i) => {
+      x.push(standard(scaler, r));
+      y.push(q.hits[i] ? 1 : 0);
+      // Each question weighs alike; its hits as much as its other rows together.
+      w.push(q.hits[i] ? 1 / positives : 1 / Math.max(1, q.rows.length - positives));
+    });
+  }
+  return { scaler, fit: fitLogistic(x, y, { l2, rowWeights: w }), mask };
+}
+function sectionHit(ranker: Ranker, q: SectionRows): number {
+  const z = q.rows.map((r) => linear(ranker, r));
+  const top = z
+    .map((v, i) => ({ v, i }))
+    .sort((a, b) => b.v - a.v || a.i - b.i)
+    .slice(0, 3);
+  return top.some((t) => q.hits[t.i]) ? 1 : 0;
+}
+function crossValidateSections(all: readonly SectionRows[]): { hits: Map<string, number>; l2s: number[] } {
+  const hits = new Map<string, number>();
+  const l2s: number[] = [];
+  for (const fold of groupFolds(all, (q) => q.p.q.pkg)) {
+    let best = { l2: L2_GRID[0] as number, hit: -1 };
+    for (const l2 of L2_GRID) {
+      const pkgs = [...new Set(fold.fit.map((q) => q.p.q.pkg))];
+      let hit = 0;
+      for (let f = 0; f < INNER_FOLDS; f++) {
+        const held = new Set(pkgs.filter((_, i) => i % INNER_FOLDS === f));
+        const ranker = trainSections(
+          fold.fit.filter((q) => !held.has(q.p.q.pkg)),
+          l2,
+        );
+        for (const q of fold.fit.filter((q) => held.has(q.p.q.pkg))) hit += sectionHit(ranker, q);
+      }
+      if (hit > best.hit) best = { l2, hit };
+    }
+    l2s.push(best.l2);
+    const ranker = trainSections(fold.fit, best.l2);
+    for (const q of fold.score) hits.set(q.p.q.id, sectionHit(ranker, q));
+  }
+  return { hits, l2s };
+}
+
+/** The section-level ranker's cross-validated hit@3. */
+function sectionCv(all: readonly Pooled[], hard: readonly Pooled[]): void {
+  const sections = all.map(sectionRows);
+  const cvs = crossValidateSections(sections);
+  const sh = (qs: readonly Pooled[]) => qs.reduce((n, p) => n + (cvs.hits.get(p.q.id) ?? 0), 0);
+  console.log(
+    `\nsection-level ranker (the 3 results among the pool's named searches' best ${K}); L2 chosen per fold: ${tally(cvs.l2s.map(String))}`,
+  );
+  console.log(`   cross-validated hit@3 ${sh(all)}/${sh(hard)}`);
 }
 
 /** The present fusion: the library's best 3 (its order), results fused as the retriever does. */
@@ -354,7 +465,7 @@ async function main(): Promise<void> {
     ["library features only (no pages)", FEATURES.map((_, k) => k < 10)],
     ["library score + page features", FEATURES.map((_, k) => k <= 1 || k >= 10)],
   ];
-  for (const [name, mask] of sets) {
+  for (const [name, mask] of values.sections || values.final ? [] : sets) {
     const cv = crossValidate(all, pairwise, mask);
     console.log(
       `\n${pairwise ? "pairwise" : "pointwise"} logistic, ${name}; L2 chosen per fold: ${[...new Set(cv.l2s)].sort((a, b) => a - b).join(", ")}`,
@@ -368,7 +479,20 @@ async function main(): Promise<void> {
       return `${sh.modelScore ? "model" : "library"} ${sh.keep}@${sh.over}: ${of(all)}/${of(all.filter((p) => p.q.difficulty === "hard"))}`;
     });
     for (let i = 0; i < cells.length; i += 7) console.log(`     ${cells.slice(i, i + 7).join("  ")}`);
+    if (name !== "all features") continue;
+    console.log(
+      "   hard questions whose document is pooled but not chosen first (library rank, page rank; the ranker's 3):",
+    );
+    for (const p of hard) {
+      const g = p.docs[p.gold];
+      const picks = cv.chosen.get(p.q.id) ?? [];
+      if (!g || picks[0] === p.q.docId) continue;
+      console.log(
+        `     ${p.q.id} ${p.q.docId} (${g.libraryRank || "-"}, ${g.pageRank || "-"}): ${picks.join(", ")}`,
+      );
+    }
   }
+  if (!values.final) sectionCv(all, hard);
   const { l2, sharing } = choose(
     all,
     pairwise,
@@ -385,6 +509,18 @@ async function main(): Promise<void> {
   );
   for (const [k, f] of FEATURES.entries())
     console.log(`   ${f.padEnd(40)} ${(ranker.fit.weights[k] ?? 0).toFixed(3)}`);
+  if (!values.validate) return;
+  // Once, at the end: the model fitted on every dev question scores the validation half.
+  const heldOut = (
+    await loadCollected("validation", join(".bench-out", "analyze-library-choice-validation.json"), false)
+  ).questions.map(pooled);
+  const vhard = heldOut.filter((p) => p.q.difficulty === "hard");
+  console.log(
+    `\nvalidation half, ${heldOut.length} questions (${vhard.length} hard), scored once by the model fitted on all ${all.length}:`,
+  );
+  line("present fusion (the library's best 3)", heldOut, present);
+  line("fitted ranker, fusion as today", heldOut, (p) => score(ranker, p, NO_SHARING));
+  line("fitted ranker, places shared as fitted", heldOut, (p) => score(ranker, p, sharing));
 }
 
 await main();
