@@ -23,192 +23,17 @@
  * Run: pnpm -r --filter "./packages/**" run build && npx tsx scripts/analyze-library-choice.ts
  *   [--split dev|validation|all] [--collect]
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { type TreeDocument, tokenize, tokenizeQuery } from "pageindex-core";
-import { libraryEntry, type PageIndexStore } from "pageindex-store";
-import { type LibraryQuestion, libraryFiles, libraryStore, libraryTrees } from "./library-devset/library.js";
 import {
-  analysisArgs,
-  COVERAGE,
-  DECAY,
-  type GoldSection,
-  goldSection,
-  K,
-  libraryEvidence,
-  SATURATION,
-  SECTIONS,
-} from "./library-devset/replay.js";
+  type Choice,
+  type Doc,
+  fusedHit,
+  loadCollected,
+  type Question,
+  ranked,
+} from "./library-devset/choice-data.js";
+import { analysisArgs, SATURATION } from "./library-devset/replay.js";
 
-const { LexicalIndexes, PageIndexRetriever } = await import("../packages/pageindex-retriever/src/index.js");
-
-const HERE = dirname(fileURLToPath(import.meta.url));
 const { split, collect: recollect, cache: CACHE } = analysisArgs("analyze-library-choice");
-const CANDIDATES = 20;
-const SEARCHED = 8;
-
-type Section = GoldSection;
-interface Doc {
-  docId: string;
-  score: number;
-  nodes: number;
-  library: Section[];
-  /** Per query word: sections holding it in any field / in title, summary or text. */
-  counts: number[];
-  ownCounts: number[];
-  /** Per query word: the share of nodes holding it (the document's lexical index). */
-  shares: number[];
-  /** Per query word: whether the titles, ancestors or summary line of its library sections show it. */
-  shown: boolean[];
-  named?: Section[];
-}
-interface Question {
-  id: string;
-  difficulty: string;
-  docId: string;
-  terms: string[];
-  /** Per word: sections (whole library) holding it, documents holding it. */
-  sf: number[];
-  df: number[];
-  docs: Doc[];
-  gold: Doc;
-}
-
-/** Per document: its node count and, per word, the sections holding it (all fields / own fields). */
-interface Postings {
-  nodes: number;
-  all: Map<string, number>;
-  own: Map<string, number>;
-}
-function postingsOf(tree: TreeDocument): Postings {
-  const all = new Map<string, number>();
-  const own = new Map<string, number>();
-  for (const s of libraryEntry(tree, "v").sections) {
-    const ownTerms = new Set([...tokenize(s.title), ...tokenize(s.summary), ...tokenize(s.text)]);
-    const allTerms = new Set([...ownTerms, ...tokenize(s.ancestors.join(" "))]);
-    for (const t of allTerms) all.set(t, (all.get(t) ?? 0) + 1);
-    for (const t of ownTerms) own.set(t, (own.get(t) ?? 0) + 1);
-  }
-  return { nodes: tree.nodes.length, all, own };
-}
-
-/** What is collected: the questions, and every document's node count (for burstiness). */
-interface Collected {
-  nodeCounts: number[];
-  questions: Question[];
-}
-
-async function collect(
-  store: PageIndexStore,
-  trees: readonly TreeDocument[],
-  questions: readonly LibraryQuestion[],
-): Promise<Collected> {
-  const lexical = new LexicalIndexes(store);
-  const postings = new Map(trees.map((t) => [t.docId, postingsOf(t)]));
-  const section = (q: LibraryQuestion, docId: string, nodeId: string, score: number) =>
-    goldSection(store, q, docId, nodeId, score);
-  const out: Question[] = [];
-  for (const q of questions) {
-    const terms = [...new Set(tokenizeQuery(q.question))];
-    const sf = terms.map((t) => [...postings.values()].reduce((s, p) => s + (p.all.get(t) ?? 0), 0));
-    const df = terms.map((t) => [...postings.values()].filter((p) => p.all.has(t)).length);
-    const doc = async (
-      docId: string,
-      score: number,
-      library: Section[],
-      named: boolean,
-      visible: readonly string[] = [],
-    ): Promise<Doc> => {
-      const p = postings.get(docId) as Postings;
-      const index = await lexical.get(await store.getSkeleton(docId));
-      const d: Doc = {
-        docId,
-        score,
-        nodes: p.nodes,
-        library,
-        counts: terms.map((t) => p.all.get(t) ?? 0),
-        ownCounts: terms.map((t) => p.own.get(t) ?? 0),
-        shares: index.nodeShares(terms),
-        shown: terms.map((t) => visible.includes(t)),
-      };
-      if (named) {
-        const retriever = new PageIndexRetriever({ reader: store, cache: false, docIds: [docId], k: 10 });
-        const found = await retriever.invoke(q.question);
-        d.named = await Promise.all(found.map((f) => section(q, docId, f.metadata.nodeId, f.metadata.score)));
-      }
-      return d;
-    };
-    const hits = await store.searchLibrary(q.question, { limit: CANDIDATES, sectionsPerDocument: SECTIONS });
-    const docs: Doc[] = [];
-    for (const [i, h] of hits.entries()) {
-      const library = await Promise.all(h.sections.map((s) => section(q, h.docId, s.nodeId, s.score)));
-      const visible = h.sections.flatMap((s) =>
-        tokenize([s.title, ...s.ancestors, s.summary ?? ""].join(" ")),
-      );
-      docs.push(await doc(h.docId, h.score, library, i < SEARCHED || h.docId === q.docId, visible));
-    }
-    const gold = docs.find((d) => d.docId === q.docId) ?? (await doc(q.docId, 0, [], true));
-    out.push({ id: q.id, difficulty: q.difficulty, docId: q.docId, terms, sf, df, docs, gold });
-    process.stdout.write(".");
-  }
-  process.stdout.write("\n");
-  return { nodeCounts: trees.map((t) => t.nodes.length), questions: out };
-}
-
-/** A document choice: each candidate's score (higher first; the library's order breaks ties). */
-type Choice = (q: Question) => number[];
-
-function ranked(q: Question, choice: Choice): Doc[] {
-  const scores = choice(q);
-  return q.docs
-    .map((d, i) => ({ d, s: scores[i] ?? 0, i }))
-    .sort((a, b) => b.s - a.s || a.i - b.i)
-    .map((x) => x.d);
-}
-
-/** The retriever's coverage (`documentCoverage`): from the searched documents' own lexical indexes. */
-const lexicalCoverage = (d: Doc) => d.shares.reduce((sum, s) => sum + s / (s + SATURATION), 0);
-
-/**
- * Hit@3 of the retriever's fusion (`fuseLibraryEvidence`) over `searched`: each document's best
- * K first, then document score (the library's, or `documentScore`) + coverage + section evidence.
- * `extraFrom`: documents from this rank on may take the third place at best.
- */
-function fusedHit(
-  q: Question,
-  searched: readonly Doc[],
-  options: { documentScore?: Map<string, number>; extraFrom?: number } = {},
-): boolean {
-  const own = options.documentScore ?? new Map(q.docs.map((d) => [d.docId, d.score]));
-  // The retriever scales to the library's best document; a choice's scores, to the best searched.
-  const scaleOver = options.documentScore ? searched : q.docs;
-  const bestDocument = Math.max(0, ...scaleOver.map((d) => own.get(d.docId) ?? 0)) || 1;
-  const bestSection = Math.max(0, ...q.docs.flatMap((d) => d.library.map((s) => s.score))) || 1;
-  const bestCoverage = Math.max(0, ...searched.map(lexicalCoverage)) || 1;
-  const rows = searched.flatMap((d, rank) => {
-    const evidence = libraryEvidence(d.library, DECAY);
-    return (d.named ?? []).map((s, i) => ({
-      hit: s.hit,
-      rank,
-      score:
-        (i < K ? 10 : 0) +
-        (own.get(d.docId) ?? 0) / bestDocument +
-        COVERAGE * (lexicalCoverage(d) / bestCoverage) +
-        (evidence.get(s.nodeId) ?? 0) / bestSection -
-        rank * 1e-9,
-    }));
-  });
-  rows.sort((a, b) => b.score - a.score);
-  const top: typeof rows = [];
-  for (const row of rows) {
-    if (top.length === 3) break;
-    if (options.extraFrom !== undefined && row.rank >= options.extraFrom && top.length < 2) continue;
-    top.push(row);
-  }
-  return top.some((r) => r.hit);
-}
-
 interface Outcome {
   first: number;
   top3: number;
@@ -317,18 +142,9 @@ function extraDocuments(ratio: number, extra: number, thirdAtBest: boolean): str
 }
 
 async function main(): Promise<void> {
-  const file = join(HERE, "library-devset", "questions.json");
-  const all = (JSON.parse(readFileSync(file, "utf8")) as { questions: LibraryQuestion[] }).questions;
-  const questions = all.filter((q) => split === "all" || q.split === split);
-  let collected: Collected;
-  if (recollect || !existsSync(CACHE)) {
-    const trees = await libraryTrees(libraryFiles(), false);
-    const { store } = await libraryStore(trees, false);
-    collected = await collect(store, trees, questions);
-    mkdirSync(dirname(CACHE), { recursive: true });
-    writeFileSync(CACHE, JSON.stringify(collected));
-  } else collected = JSON.parse(readFileSync(CACHE, "utf8")) as Collected;
-  data = collected.questions;
+  const collected = await loadCollected(split, CACHE, recollect);
+  // The library's candidates only (the collection adds plain BM25's page candidates after them).
+  data = collected.questions.map((q) => ({ ...q, docs: q.docs.filter((d) => d.libraryRank > 0) }));
   nodeCounts = collected.nodeCounts;
   const hard = data.filter((q) => q.difficulty === "hard");
   console.log(`${data.length} questions (${hard.length} hard); each figure all/hard`);

@@ -52,7 +52,8 @@ export function fitLogistic(
   const beta = new Array<number>(d).fill(0);
   for (let step = 0; step < (options.maxSteps ?? 50); step++) {
     const grad = new Array<number>(d).fill(0);
-    const hess = Matrix.zeros(d, d);
+    // Accumulated in plain arrays (Matrix get/set per entry was most of a fit's time).
+    const hess = Array.from({ length: d }, () => new Float64Array(d));
     for (let i = 0; i < n; i++) {
       const row = x[i] as readonly number[];
       let z = beta[0] as number;
@@ -65,19 +66,24 @@ export function fitLogistic(
         const va = a === 0 ? 1 : (row[a - 1] as number);
         grad[a] = (grad[a] as number) + err * va;
         if (va === 0) continue;
+        const ha = hess[a] as Float64Array;
         for (let b = a; b < d; b++) {
           const vb = b === 0 ? 1 : (row[b - 1] as number);
-          if (vb !== 0) hess.set(a, b, hess.get(a, b) + curve * va * vb);
+          if (vb !== 0) ha[b] = (ha[b] as number) + curve * va * vb;
         }
       }
     }
     for (let a = 1; a < d; a++) {
       grad[a] = (grad[a] as number) + l2 * (beta[a] as number);
-      hess.set(a, a, hess.get(a, a) + l2);
+      const ha = hess[a] as Float64Array;
+      ha[a] = (ha[a] as number) + l2;
     }
-    hess.set(0, 0, hess.get(0, 0) + 1e-9);
-    for (let a = 0; a < d; a++) for (let b = 0; b < a; b++) hess.set(a, b, hess.get(b, a));
-    const delta = new CholeskyDecomposition(hess).solve(Matrix.columnVector(grad)).to1DArray();
+    const h0 = hess[0] as Float64Array;
+    h0[0] = (h0[0] as number) + 1e-9;
+    for (let a = 0; a < d; a++)
+      for (let b = 0; b < a; b++) (hess[a] as Float64Array)[b] = (hess[b] as Float64Array)[a] as number;
+    const matrix = new Matrix(hess.map((r) => Array.from(r)));
+    const delta = new CholeskyDecomposition(matrix).solve(Matrix.columnVector(grad)).to1DArray();
     let moved = 0;
     for (let a = 0; a < d; a++) {
       beta[a] = (beta[a] as number) - (delta[a] as number);
