@@ -152,8 +152,16 @@ export const CUT_GRID: readonly (readonly CutSetting[])[] = LOOK_WEIGHTS.map((lo
  * - `best`: the cell with the best mean F1 (ties keep the lower look share, then the lower cut).
  * - `flat`: the cell whose worst neighbour (itself and the cells around it, one look share and
  *   `radius` cuts either way) has the best mean F1 — a plateau, not a peak a few PDFs make.
+ * - `blur`: the cell whose neighbours' mean F1 (the same neighbourhood) is best: a smoothed grid.
+ * - `margin`: the best cut at look share `look` (LOOK_WEIGHTS index) unless another look share's
+ *   best cell beats it by more than `points` (F1 as a fraction): near-ties keep the default, so a
+ *   change of a few fitted PDFs cannot flip the look share.
  */
-export type CutChoice = { kind: "best" } | { kind: "flat"; radius: number };
+export type CutChoice =
+  | { kind: "best" }
+  | { kind: "flat"; radius: number }
+  | { kind: "blur"; radius: number }
+  | { kind: "margin"; look: number; points: number };
 
 /** Each fitted PDF's level-aware F1 at every grid cell: [look][cut][pdf]. */
 export function gridF1(
@@ -181,26 +189,49 @@ export function chooseCut(
   cut: number;
   fitF1: number;
 } {
-  const means = f1s.map((row) => row.map((cell) => mean(cell)));
-  const value = (look: number, cut: number): number => {
-    if (choice.kind === "best") return means[look]?.[cut] as number;
-    let worst = Number.POSITIVE_INFINITY;
+  return chooseCutFromMeans(
+    f1s.map((row) => row.map((cell) => mean(cell))),
+    choice,
+  );
+}
+
+/** The grid cell `choice` picks from mean F1s per cell ([look][cut]), and the mean there. */
+export function chooseCutFromMeans(
+  means: readonly (readonly number[])[],
+  choice: CutChoice,
+): { look: number; cut: number; fitF1: number } {
+  const bestIn = (looks: readonly number[], value: (look: number, cut: number) => number) => {
+    let best = { look: looks[0] as number, cut: 0, v: Number.NEGATIVE_INFINITY };
+    for (const look of looks) {
+      means[look]?.forEach((_, cut) => {
+        const v = value(look, cut);
+        if (v > best.v + 1e-9) best = { look, cut, v };
+      });
+    }
+    return best;
+  };
+  const cell = (look: number, cut: number): number => means[look]?.[cut] as number;
+  const around = (look: number, cut: number, radius: number): number[] => {
+    const out: number[] = [];
     for (let l = look - 1; l <= look + 1; l++) {
-      for (let c = cut - choice.radius; c <= cut + choice.radius; c++) {
+      for (let c = cut - radius; c <= cut + radius; c++) {
         const m = means[l]?.[c];
-        if (m !== undefined) worst = Math.min(worst, m);
+        if (m !== undefined) out.push(m);
       }
     }
-    return worst;
+    return out;
   };
-  let best = { look: 0, cut: 0, v: value(0, 0) };
-  means.forEach((row, look) => {
-    row.forEach((_, cut) => {
-      const v = value(look, cut);
-      if (v > best.v + 1e-9) best = { look, cut, v };
-    });
-  });
-  return { look: best.look, cut: best.cut, fitF1: means[best.look]?.[best.cut] as number };
+  const looks = means.map((_, i) => i);
+  let picked: { look: number; cut: number };
+  if (choice.kind === "best") picked = bestIn(looks, cell);
+  else if (choice.kind === "flat") picked = bestIn(looks, (l, c) => Math.min(...around(l, c, choice.radius)));
+  else if (choice.kind === "blur") picked = bestIn(looks, (l, c) => mean(around(l, c, choice.radius)));
+  else {
+    const home = bestIn([choice.look], cell);
+    const away = bestIn(looks, cell);
+    picked = away.v > home.v + choice.points ? away : home;
+  }
+  return { ...picked, fitF1: cell(picked.look, picked.cut) };
 }
 
 /** Fits the logistic weights on `docs` under `settings` (dropped features weigh 0). */
