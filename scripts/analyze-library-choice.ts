@@ -24,12 +24,16 @@
  *   [--split dev|validation|all] [--collect]
  */
 import {
+  burstinessOver,
   type Choice,
-  type Doc,
+  concentration,
   fusedHit,
   loadCollected,
   type Question,
   ranked,
+  scaled,
+  type WordWeight,
+  weighedCoverage,
 } from "./library-devset/choice-data.js";
 import { analysisArgs, SATURATION } from "./library-devset/replay.js";
 
@@ -72,47 +76,21 @@ function report(name: string, choice: Choice, fuseWithChoice = false): void {
 }
 
 const library: Choice = (q) => q.docs.map((d) => d.score);
-const scaled = (xs: readonly number[]) => {
-  const top = Math.max(0, ...xs) || 1;
-  return xs.map((x) => x / top);
-};
-
-/** How a query word is weighed in a document's coverage. */
-type WordWeight = (q: Question, i: number) => number;
 const uniform: WordWeight = () => 1;
 const documentIdf: WordWeight = (q, i) => Math.log(1 + nodeCounts.length / Math.max(1, q.df[i] ?? 0));
-/** Sections per document holding the word: a subject word fills many sections of few documents. */
-const concentration: WordWeight = (q, i) => (q.sf[i] ?? 0) / Math.max(1, q.df[i] ?? 0);
 /** Concentration among the 20 candidates only (what per-candidate counts give without library statistics). */
 const candidateConcentration: WordWeight = (q, i) => {
   const holding = q.docs.filter((d) => (d.counts[i] ?? 0) > 0);
   return holding.reduce((s, d) => s + (d.counts[i] ?? 0), 0) / Math.max(1, holding.length);
 };
-/**
- * Burstiness: log(expected / observed documents holding the word), the expectation if its
- * sections were spread at random over the library's sections (Church and Gale's residual IDF idea).
- */
-const burstiness: WordWeight = (q, i) => {
-  const sections = nodeCounts.reduce((s, n) => s + n, 0);
-  const p = (q.sf[i] ?? 0) / Math.max(1, sections);
-  const expected = nodeCounts.reduce((s, n) => s + 1 - (1 - p) ** n, 0);
-  const df = q.df[i] ?? 0;
-  return df > 0 ? Math.max(0, Math.log(expected / df)) : 0;
-};
-
-/** Σ over words of weight × share / (share + saturation), share = sections holding it / nodes. */
-function coverage(q: Question, d: Doc, weight: WordWeight, saturation: number, ownFields = false): number {
-  return q.terms.reduce((sum, _t, i) => {
-    const share = ((ownFields ? d.ownCounts : d.counts)[i] ?? 0) / Math.max(1, d.nodes);
-    return share > 0 ? sum + (weight(q, i) * share) / (share + saturation) : sum;
-  }, 0);
-}
 
 /** The library's score (scaled) + w × coverage (scaled over the best `pool` candidates, which alone may rise). */
 function blend(w: number, pool: number, weight: WordWeight, saturation: number, ownFields = false): Choice {
   return (q) => {
     const lib = scaled(library(q));
-    const cov = scaled(q.docs.map((d, i) => (i < pool ? coverage(q, d, weight, saturation, ownFields) : 0)));
+    const cov = scaled(
+      q.docs.map((d, i) => (i < pool ? weighedCoverage(q, d, weight, saturation, ownFields) : 0)),
+    );
     return lib.map((s, i) => (i < pool ? s + w * (cov[i] ?? 0) : s - 10));
   };
 }
@@ -120,7 +98,7 @@ function blend(w: number, pool: number, weight: WordWeight, saturation: number, 
 /** Reciprocal-rank fusion of the library's order and the coverage order over the best `pool`. */
 function rrf(offset: number, w: number, pool: number): Choice {
   return (q) => {
-    const cov = q.docs.map((d) => coverage(q, d, uniform, SATURATION));
+    const cov = q.docs.map((d) => weighedCoverage(q, d, uniform, SATURATION));
     const byCoverage = q.docs
       .map((_, i) => i)
       .filter((i) => i < pool)
@@ -146,6 +124,7 @@ async function main(): Promise<void> {
   // The library's candidates only (the collection adds plain BM25's page candidates after them).
   data = collected.questions.map((q) => ({ ...q, docs: q.docs.filter((d) => d.libraryRank > 0) }));
   nodeCounts = collected.nodeCounts;
+  const burstiness = burstinessOver(nodeCounts);
   const hard = data.filter((q) => q.difficulty === "hard");
   console.log(`${data.length} questions (${hard.length} hard); each figure all/hard`);
   report("library order (today)", library);

@@ -21,8 +21,19 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { groupFolds } from "./grouped-cv.js";
-import { type Doc, fusedHit, loadCollected, type Question } from "./library-devset/choice-data.js";
-import { DECAY, K, libraryEvidence, SATURATION } from "./library-devset/replay.js";
+import {
+  burstinessOver,
+  concentration,
+  type Doc,
+  fusedHit,
+  lexicalCoverage,
+  loadCollected,
+  type Question,
+  scaled,
+  type WordWeight,
+  weighedCoverage,
+} from "./library-devset/choice-data.js";
+import { DECAY, K, libraryEvidence } from "./library-devset/replay.js";
 import { fitLogistic, type LogisticFit } from "./logistic-l2.js";
 
 const { values } = parseArgs({
@@ -71,28 +82,6 @@ const FEATURES = [
   "1 / page rank",
 ] as const;
 
-let nodeCounts: number[] = [];
-/** Sections per document holding the word: a subject word fills many sections of few documents. */
-const concentration = (q: Question, i: number) => (q.sf[i] ?? 0) / Math.max(1, q.df[i] ?? 0);
-/** log(expected / observed documents holding the word), were its sections spread at random. */
-function burstiness(q: Question, i: number): number {
-  const sections = nodeCounts.reduce((s, n) => s + n, 0);
-  const p = (q.sf[i] ?? 0) / Math.max(1, sections);
-  const expected = nodeCounts.reduce((s, n) => s + 1 - (1 - p) ** n, 0);
-  const df = q.df[i] ?? 0;
-  return df > 0 ? Math.max(0, Math.log(expected / df)) : 0;
-}
-function weighedCoverage(q: Question, d: Doc, weight: (q: Question, i: number) => number): number {
-  return q.terms.reduce((sum, _t, i) => {
-    const share = (d.counts[i] ?? 0) / Math.max(1, d.nodes);
-    return share > 0 ? sum + (weight(q, i) * share) / (share + SATURATION) : sum;
-  }, 0);
-}
-const scaled = (xs: readonly number[]) => {
-  const top = Math.max(0, ...xs) || 1;
-  return xs.map((x) => x / top);
-};
-
 /** One question's pool and each candidate's raw feature row. */
 interface Pooled {
   q: Question;
@@ -100,7 +89,7 @@ interface Pooled {
   rows: number[][];
   gold: number;
 }
-function pooled(q: Question): Pooled {
+function pooled(q: Question, burstiness: WordWeight): Pooled {
   const docs = q.docs.filter(inPool);
   const top3 = (d: Doc) =>
     d.library
@@ -113,7 +102,7 @@ function pooled(q: Question): Pooled {
     docs.map((d) => (d.libraryRank > 0 ? 1 / d.libraryRank : 0)),
     scaled(docs.map((d) => Math.max(0, ...d.library.map((s) => s.score)))),
     scaled(docs.map(top3)),
-    scaled(docs.map((d) => d.shares.reduce((sum, s) => sum + s / (s + SATURATION), 0))),
+    scaled(docs.map(lexicalCoverage)),
     scaled(docs.map((d) => weighedCoverage(q, d, concentration))),
     scaled(docs.map((d) => weighedCoverage(q, d, burstiness))),
     docs.map((d) => d.counts.filter((c) => c > 0).length / Math.max(1, q.terms.length)),
@@ -437,9 +426,10 @@ function line(name: string, all: readonly Pooled[], of: (p: Pooled) => Outcome):
 async function main(): Promise<void> {
   const cache = join(".bench-out", `analyze-library-choice-${split}.json`);
   const collected = await loadCollected(split, cache, values.collect ?? false);
-  nodeCounts = collected.nodeCounts;
+  // Burstiness over the library's documents (the same library for every split's collection).
+  const burstiness = burstinessOver(collected.nodeCounts);
   const excluded = idRange(values.exclude);
-  const all = collected.questions.filter((q) => !excluded(q.id)).map(pooled);
+  const all = collected.questions.filter((q) => !excluded(q.id)).map((q) => pooled(q, burstiness));
   const hard = all.filter((p) => p.q.difficulty === "hard");
   const packages = new Set(all.map((p) => p.q.pkg)).size;
   console.log(
@@ -513,7 +503,7 @@ async function main(): Promise<void> {
   // Once, at the end: the model fitted on every dev question scores the validation half.
   const heldOut = (
     await loadCollected("validation", join(".bench-out", "analyze-library-choice-validation.json"), false)
-  ).questions.map(pooled);
+  ).questions.map((q) => pooled(q, burstiness));
   const vhard = heldOut.filter((p) => p.q.difficulty === "hard");
   console.log(
     `\nvalidation half, ${heldOut.length} questions (${vhard.length} hard), scored once by the model fitted on all ${all.length}:`,

@@ -246,6 +246,45 @@ export function ranked(q: Question, choice: Choice): Doc[] {
 /** The retriever's coverage (`documentCoverage`): from the searched documents' own lexical indexes. */
 export const lexicalCoverage = (d: Doc): number => d.shares.reduce((sum, s) => sum + s / (s + SATURATION), 0);
 
+/** Each value over the largest (1 where all are 0 or less), as a feature or a blend reads scores. */
+export const scaled = (xs: readonly number[]): number[] => {
+  const top = Math.max(0, ...xs) || 1;
+  return xs.map((x) => x / top);
+};
+
+/** How a query word is weighed in a document's coverage. */
+export type WordWeight = (q: Question, i: number) => number;
+/** Sections per document holding the word: a subject word fills many sections of few documents. */
+export const concentration: WordWeight = (q, i) => (q.sf[i] ?? 0) / Math.max(1, q.df[i] ?? 0);
+/**
+ * Burstiness over a library of documents with these node counts: log(expected / observed
+ * documents holding the word), the expectation if its sections were spread at random over the
+ * library's sections (Church and Gale's residual IDF idea).
+ */
+export function burstinessOver(nodeCounts: readonly number[]): WordWeight {
+  const sections = nodeCounts.reduce((s, n) => s + n, 0);
+  return (q, i) => {
+    const p = (q.sf[i] ?? 0) / Math.max(1, sections);
+    const expected = nodeCounts.reduce((s, n) => s + 1 - (1 - p) ** n, 0);
+    const df = q.df[i] ?? 0;
+    return df > 0 ? Math.max(0, Math.log(expected / df)) : 0;
+  };
+}
+
+/** Σ over words of weight × share / (share + saturation), share = sections holding it / nodes. */
+export function weighedCoverage(
+  q: Question,
+  d: Doc,
+  weight: WordWeight,
+  saturation: number = SATURATION,
+  ownFields = false,
+): number {
+  return q.terms.reduce((sum, _t, i) => {
+    const share = ((ownFields ? d.ownCounts : d.counts)[i] ?? 0) / Math.max(1, d.nodes);
+    return share > 0 ? sum + (weight(q, i) * share) / (share + saturation) : sum;
+  }, 0);
+}
+
 /** How the fused results' 3 places are filled. */
 export interface FusionOptions {
   /** Document scores the fusion reads instead of the library's (scaled to the best searched). */
