@@ -25,6 +25,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tokenizeQuery } from "pageindex-core";
 import type { PageIndexStore } from "pageindex-store";
+import { lexicalCoverage } from "./library-devset/choice-data.js";
 import { holdsGold } from "./library-devset/gold.js";
 import { type LibraryQuestion, libraryFiles, libraryStore, libraryTrees } from "./library-devset/library.js";
 import {
@@ -35,7 +36,6 @@ import {
   goldSection,
   K,
   libraryEvidence,
-  SATURATION,
   SECTIONS,
 } from "./library-devset/replay.js";
 
@@ -150,15 +150,12 @@ const RETRIEVER: Fusion = {
   coverage: COVERAGE,
 };
 
-/** A document's coverage of the query's words, as `documentCoverage` computes it. */
-const coverageOf = (d: Doc) => d.shares.reduce((sum, s) => sum + s / (s + SATURATION), 0);
-
 /** Hit@3 of the library-wide search under a fusion and a per-document order. */
 function fusedHit(q: Question, f: Fusion, order: Order = byNamed): boolean {
   const bestDocument = Math.max(...q.docs.map((d) => d.score)) || 1;
   const bestSection = Math.max(0, ...q.docs.flatMap((d) => d.library.map((s) => s.score))) || 1;
   const searched = q.docs.slice(0, f.docs);
-  const bestCoverage = Math.max(0, ...searched.map(coverageOf)) || 1;
+  const bestCoverage = Math.max(0, ...searched.map(lexicalCoverage)) || 1;
   const rows = searched.flatMap((d, rank) => {
     const evidence = libraryEvidence(d.library, f.decay);
     return order(d).map((s, i) => ({
@@ -166,7 +163,7 @@ function fusedHit(q: Question, f: Fusion, order: Order = byNamed): boolean {
       // The document's rank breaks ties, as the retriever's stable sort does.
       score:
         (i < f.k ? f.block : 0) +
-        f.document * (d.score / bestDocument + f.coverage * (coverageOf(d) / bestCoverage)) +
+        f.document * (d.score / bestDocument + f.coverage * (lexicalCoverage(d) / bestCoverage)) +
         f.section * ((evidence.get(s.nodeId) ?? 0) / bestSection) +
         f.own * s.score -
         rank * 1e-9,

@@ -244,7 +244,8 @@ export function ranked(q: Question, choice: Choice): Doc[] {
 }
 
 /** The retriever's coverage (`documentCoverage`): from the searched documents' own lexical indexes. */
-export const lexicalCoverage = (d: Doc): number => d.shares.reduce((sum, s) => sum + s / (s + SATURATION), 0);
+export const lexicalCoverage = (d: Pick<Doc, "shares">): number =>
+  d.shares.reduce((sum, s) => sum + s / (s + SATURATION), 0);
 
 /** Each value over the largest (1 where all are 0 or less), as a feature or a blend reads scores. */
 export const scaled = (xs: readonly number[]): number[] => {
