@@ -13,15 +13,6 @@ export type { Connection, Statement } from "./connection.js";
 /** How long a statement waits for another process's lock before failing (ms). */
 export const BUSY_TIMEOUT_MS = 10_000;
 
-/**
- * Bytes of the file a connection reads through a memory map (SQLite caps it at its build's
- * `SQLITE_MAX_MMAP_SIZE`, 2 GiB by default) instead of copying each page it reads into its own
- * cache with a system call. A query at 100,000 documents reads pages no earlier query read (the
- * FTS5 doclists and rows of new terms): `searchLibrary` CPU 6.7-6.8 → 6.4 ms a first ask of the
- * bench's questions, 5.4 → 4.8 asked again; unchanged at 100 documents, whose file fits the cache.
- */
-const MMAP_BYTES = 2 ** 31;
-
 function writable(dir: string): boolean {
   try {
     accessSync(dir, constants.W_OK);
@@ -98,7 +89,6 @@ export async function openConnection(
   try {
     db = new Sqlite(readOnly ? readOnlyUri(path) : path, { timeout: BUSY_TIMEOUT_MS });
     db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    db.exec(`PRAGMA mmap_size = ${MMAP_BYTES}`);
     if (!readOnly) {
       db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA synchronous = NORMAL");
