@@ -17,7 +17,7 @@
 //
 // Usage (the children need the built packages): pnpm -r --filter "./packages/**" run build &&
 //   npx tsx scripts/bench-library-scale.ts [--backends folder,postgres] [--docs 100,10000,100000]
-//     [--pg-million] [--queries 40] [--fresh 3] [--rebuild]
+//     [--pg-million] [--queries 40] [--fresh 3] [--rebuild] [--verify full|checksum]
 // Libraries are kept under ~/.cache/pageindex-bench/scale (folder) and in the PostgreSQL database
 // at PAGEINDEX_POSTGRES_URL (default postgres://postgres@127.0.0.1:55432/scale_bench), schema
 // scale_<docs>, and reused by the next run (its indexing time is the one measured when built);
@@ -25,7 +25,9 @@
 // addTrees' `concurrency` (documents per write wave, default 8 as in addTrees). `--pg-million` adds 1,000,000 documents on PostgreSQL.
 // `--build-only` indexes what is missing and stops; `--query-only` never indexes: it measures the
 // libraries there are, an unfinished one as far as it got (reported "N of size"), and leaves out
-// the ones never started. Writes .bench-out/bench-library-scale.json.
+// the ones never started. `--verify checksum` opens every store with `verifyOnRead: "checksum"`
+// (default `full`, the store's default): what a skeleton's full validation costs the queries.
+// Writes .bench-out/bench-library-scale.json.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, loadavg } from "node:os";
@@ -45,6 +47,10 @@ const POSTGRES_URL = process.env.PAGEINDEX_POSTGRES_URL ?? "postgres://postgres@
 const BATCH = 1000;
 /** Documents per write wave (`addTrees`' `concurrency`; its default is 8). */
 const WAVE = Number(option("wave", "8"));
+/** How the measured stores check the skeletons they read (`verifyOnRead`). */
+const VERIFY = option("verify", "full") as "full" | "checksum";
+if (VERIFY !== "full" && VERIFY !== "checksum")
+  throw new Error(`--verify is full or checksum, not ${VERIFY}`);
 /** Questions asked, untimed, before the measured ones (their documents differ from the measured ones'). */
 const WARM_UP = 10;
 /** The byte-store key marking a library as completely indexed (its value: how it was built). */
@@ -85,9 +91,9 @@ const schemaOf = (docs: number) => `scale_${docs}`;
 async function open(library: Library, write = false): Promise<PageIndexStore> {
   if (library.backend === "folder") {
     if (write) mkdirSync(folderOf(library.docs), { recursive: true });
-    return PageIndexStore.fromPath(folderOf(library.docs), { readOnly: !write });
+    return PageIndexStore.fromPath(folderOf(library.docs), { readOnly: !write, verifyOnRead: VERIFY });
   }
-  return openPostgresStore(POSTGRES_URL, { schema: schemaOf(library.docs) });
+  return openPostgresStore(POSTGRES_URL, { schema: schemaOf(library.docs), verifyOnRead: VERIFY });
 }
 
 interface Built {
@@ -257,8 +263,8 @@ interface Fresh {
 function freshProcess(library: Library, query: string): Fresh {
   const job =
     library.backend === "folder"
-      ? { backend: "folder", folder: folderOf(library.docs), query }
-      : { backend: "postgres", url: POSTGRES_URL, schema: schemaOf(library.docs), query };
+      ? { backend: "folder", folder: folderOf(library.docs), query, verify: VERIFY }
+      : { backend: "postgres", url: POSTGRES_URL, schema: schemaOf(library.docs), query, verify: VERIFY };
   const started = performance.now();
   const out = execFileSync(process.execPath, [CHILD, JSON.stringify(job)], {
     encoding: "utf8",

@@ -9,7 +9,9 @@
 // Statement and function names say what to bound; compare two sizes run after run.
 //
 // Usage (on the built packages): npx tsx scripts/profile-library-query.ts --docs 100000
-//   [--queries 30] [--rounds 3] [--top 20]
+//   [--queries 30] [--rounds 3] [--top 20] [--inclusive]
+// `--rounds 1` asks each question once, as the scale bench does (at 100,000 documents each meets
+// documents no earlier question read); `--inclusive` adds each function's time with what it calls.
 // Reads ~/.cache/pageindex-bench/scale/folder-<docs> (or under XDG_CACHE_HOME) read-only.
 import { Session } from "node:inspector/promises";
 import { homedir } from "node:os";
@@ -79,22 +81,39 @@ function timeStatements(): Map<string, { ms: number; runs: number }> {
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
 }
 
-/** Self time (µs) by function, from a V8 CPU profile. */
-function selfTimes(profile: {
+/** A V8 CPU profile: its call-tree nodes and samples. */
+interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
-}): Map<string, number> {
+}
+
+/** A function's name and file (its last two path parts). */
+function frameName(frame: ProfileNode["callFrame"]): string {
+  const where = frame.url ? ` ${frame.url.split("/").slice(-2).join("/")}` : "";
+  return `${frame.functionName || "(anonymous)"}${where}`;
+}
+
+/**
+ * Time (µs) by function, from a V8 CPU profile: self time (the sampled frame's), or inclusive
+ * time (each sample counted once for every distinct function on its stack: what a call costs
+ * with everything it calls, the file reads its awaits wait on excepted).
+ */
+function profileTimes(profile: CpuProfile, inclusive: boolean): Map<string, number> {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const out = new Map<string, number>();
   profile.samples.forEach((id, i) => {
-    const frame = byId.get(id)?.callFrame;
-    if (!frame) return;
-    const where = frame.url ? ` ${frame.url.split("/").slice(-2).join("/")}` : "";
-    const name = `${frame.functionName || "(anonymous)"}${where}`;
-    out.set(name, (out.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    const names = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = inclusive ? parent.get(at) : undefined) {
+      const frame = byId.get(at)?.callFrame;
+      if (frame) names.add(frameName(frame));
+    }
+    for (const name of names) out.set(name, (out.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0));
   });
   return out;
 }
@@ -143,13 +162,21 @@ async function main(): Promise<void> {
     console.log("\nlibrary index statements (CPU ms a query, runs a query):");
     for (const [name, { ms, runs }] of [...statements].sort((a, b) => b[1].ms - a[1].ms))
       console.log(`${(ms / asked).toFixed(2).padStart(7)} ${(runs / asked).toFixed(1).padStart(5)}  ${name}`);
-    const self = selfTimes(profile as unknown as Parameters<typeof selfTimes>[0]);
+    const self = profileTimes(profile as unknown as CpuProfile, false);
     const total = [...self.values()].reduce((a, b) => a + b, 0);
     console.log(`\nself time (ms a query, share), top ${TOP}:`);
     for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, TOP))
       console.log(
         `${(us / 1000 / asked).toFixed(2).padStart(7)} ${((100 * us) / total).toFixed(1).padStart(5)} %  ${name}`,
       );
+    if (process.argv.includes("--inclusive")) {
+      const inclusive = profileTimes(profile as unknown as CpuProfile, true);
+      console.log(`\ninclusive time (ms a query, share), top ${TOP}:`);
+      for (const [name, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, TOP))
+        console.log(
+          `${(us / 1000 / asked).toFixed(2).padStart(7)} ${((100 * us) / total).toFixed(1).padStart(5)} %  ${name}`,
+        );
+    }
   } finally {
     await store.close();
   }

@@ -79,9 +79,12 @@ export interface Bm25Stats {
   averageLength: number;
 }
 
-/** The FTS5 averages record of `section_terms` (row count, then each column's total tokens). */
-export function bm25Stats(db: Connection): Bm25Stats {
-  const row = db.prepare("SELECT block FROM section_terms_data WHERE id = 1").raw(true).get() as
+/**
+ * The FTS5 averages record of `section_terms` (row count, then each column's total tokens).
+ * @param sql prepares a statement once per connection (a query asks for the record each time).
+ */
+export function bm25Stats(sql: (source: string) => Statement): Bm25Stats {
+  const row = sql("SELECT block FROM section_terms_data WHERE id = 1").raw(true).get() as
     | unknown[]
     | undefined;
   const blob = row?.[0];
@@ -483,7 +486,7 @@ export class ChampionLists {
     perTerm = this.perTerm,
     atLeast = perTerm,
   ): ChampionRow[] | undefined {
-    const stats = bm25Stats(this.db);
+    const stats = bm25Stats(this.sql);
     const read = this.sql(
       this.pending
         ? `SELECT impact, id, wf, len FROM champions

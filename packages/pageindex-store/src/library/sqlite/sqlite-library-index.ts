@@ -29,6 +29,7 @@ import {
   toDocumentMatch,
   unsizedContenders,
 } from "../query.js";
+import { withStoredCard } from "../stored-card.js";
 import type {
   LibraryDocumentHit,
   LibraryEntry,
@@ -378,7 +379,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
         const card = cards.get(Number(r.docId));
         if (!card) return [];
         const sections = r.sections.flatMap((row) => full.get(row.id) ?? []);
-        return [{ docId: card.docId, score: r.score, card, sections }];
+        return [withStoredCard({ docId: card.docId, score: r.score, sections }, card.json)];
       });
     });
   }
@@ -716,14 +717,17 @@ export class SqliteLibraryIndex implements LibraryIndex {
     return new Map(this.nodes.read(docs).map((r) => [docKey(r.doc), Number(r.nodes)]));
   }
 
-  /** Cards by document row (one statement: a query's 20 cards were 20 statements). */
-  private cardsOf(docs: readonly number[]): Map<number, DocumentCard> {
+  /**
+   * The docIds and stored cards (JSON, decoded when a hit's card is read: see `withStoredCard`)
+   * of document rows, in one statement (a query's 20 cards were 20 statements).
+   */
+  private cardsOf(docs: readonly number[]): Map<number, { docId: string; json: string }> {
     if (docs.length === 0) return new Map();
-    const rows = this.rows<{ doc: number; card: string }>(
-      "SELECT doc, card FROM documents WHERE doc IN (SELECT value FROM json_each(?))",
+    const rows = this.rows<{ doc: number; doc_id: string; card: string }>(
+      "SELECT doc, doc_id, card FROM documents WHERE doc IN (SELECT value FROM json_each(?))",
       JSON.stringify(docs),
     );
-    return new Map(rows.map((r) => [Number(r.doc), JSON.parse(r.card) as DocumentCard]));
+    return new Map(rows.map((r) => [Number(r.doc), { docId: r.doc_id, json: r.card }]));
   }
 
   /** The docIds of document rows. */
