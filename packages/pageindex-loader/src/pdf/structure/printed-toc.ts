@@ -1,6 +1,7 @@
 import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import type { Heading } from "./candidates.js";
+import { type ContentsRow, contentsRows } from "./contents-rows.js";
 import { nestHeadings, type RelationOf, ruleRelation, SAME_MARGIN } from "./hierarchy.js";
 import { LineIndex } from "./line-index.js";
 import { type Numbering, parseNumbering } from "./numbering.js";
@@ -25,8 +26,13 @@ export interface PrintedToc {
   entries: TocEntry[];
   /** Physical minus printed page number, when the TOC has page numbers and some titles were found. */
   offset?: number;
-  /** First position after the TOC's last line (a section may start lower on that page). */
+  /**
+   * First position after the TOC's last line, or after the lists of tables and figures that
+   * follow it (a section may start lower on that page).
+   */
   end: { page: number; line: number };
+  /** Pages of those lists (captions, not sections), when the TOC is followed by any. */
+  listPages?: number[];
   /** Entries found in the body, as headings carrying their TOC level. */
   headings: Heading[];
 }
@@ -40,10 +46,13 @@ const HEADER_END = /\t\s*(page|pages|page no\.?)\s*$/i;
  */
 const DATE_END =
   /(,|[|/]|\b(january|february|march|april|may|june|july|august|september|october|november|december)(\s+\d{1,2})?,?)$/i;
-const ARABIC_END = /^(.*?\S)(?:\s*(?:\.{2,}|…+|·{2,}|_{2,}))?\s+(\d{1,4})$/;
+/** A page number after a space, or after leaders with or without one ("Overview.........5"). */
+const ARABIC_END = /^(.*?\S)(?:\s*(?:\.{2,}|…+|·{2,}|_{2,})\s*|\s+)(\d{1,4})$/;
 const ROMAN_END = /^(.*?\S)\s*(?:\.{2,}|…+|·{2,}|\t)\s*([ivxlc]{1,6})$/i;
 /** Lists that follow a table of contents and name captions, not sections. */
 const LIST_OF = /^list of (tables|figures|examples|listings|illustrations|procedures|equations|exhibits)$/;
+/** A page titled with the bare name of such a list ("Tables" after the contents): its first lines. */
+const LIST_TITLE = /^(tables|figures|examples|listings|illustrations|procedures|equations|exhibits)$/;
 const HEADER_WORDS = /^(page|pages|page no\.?|page number)$/i;
 /** Share of an untitled TOC's numbered entries whose titles must be found on the pages their numbers give. */
 const UNTITLED_AGREEMENT = 0.5;
@@ -93,9 +102,8 @@ function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined
   // the real title ("Index to the Form 10-K") and the cover lines under it.
   const titleAt = page.lines.slice(0, 12).findLastIndex((l) => TOC_TITLE.test(normalizeTitle(l.text)));
   const seen = new Set<string>();
-  for (let i = Math.max(0, titleAt + 1); i < page.lines.length; i++) {
-    if (furniture?.has(i)) continue;
-    const line = page.lines[i] as PdfLine;
+  for (const { line, index: i } of contentsRows(page, furniture)) {
+    if (i <= titleAt) continue;
     const text = line.text.trim();
     if (HEADER_WORDS.test(text) || tableRow(text)) continue;
     // "List of Tables" after the contents lists captions, not sections.
@@ -201,6 +209,62 @@ function joinWrapped(lines: TocLine[]): TocLine[] {
   return out;
 }
 
+/** A position on a page. */
+interface At {
+  page: number;
+  line: number;
+}
+
+/**
+ * The lists of tables, figures or examples right after the contents (from `from` on): their
+ * titled runs of numbered caption lines, over as many pages as they run. Where they end, and
+ * their pages; undefined when no list follows. Their lines name captions, not sections.
+ */
+function listsAfter(
+  pages: readonly ParsedPage[],
+  from: At,
+  furniture: Furniture | undefined,
+): { end: At; pages: number[] } | undefined {
+  const listPages: number[] = [];
+  let end: At | undefined;
+  let listed = 0;
+  let open = false;
+  for (let n = from.page; n <= pages.length; n++) {
+    const rows = contentsRows(pages[n - 1] as ParsedPage, furniture?.get(n)).filter(
+      (r) => n !== from.page || r.index >= from.line,
+    );
+    let last = -1;
+    let stopped = false;
+    for (const [k, row] of rows.entries()) {
+      const text = normalizeTitle(row.line.text);
+      if (LIST_OF.test(text) || LIST_TITLE.test(text)) {
+        open = true;
+        last = row.index;
+        continue;
+      }
+      const numbered = splitTocLine(row.line.text).printed !== undefined;
+      // A caption wrapped over two lines has its number on the second.
+      const wraps =
+        !numbered &&
+        rows[k + 1] !== undefined &&
+        splitTocLine((rows[k + 1] as ContentsRow).line.text).printed !== undefined;
+      if (!open || !(numbered || wraps)) {
+        stopped = true;
+        break;
+      }
+      if (numbered) listed++;
+      last = row.index;
+    }
+    // The contents may fill their last page: the lists then start on the next.
+    if (last < 0 && rows.length === 0 && n === from.page) continue;
+    if (last < 0) break;
+    listPages.push(n);
+    end = { page: n, line: last + 1 };
+    if (stopped) break;
+  }
+  return end && listed >= 2 ? { end, pages: listPages } : undefined;
+}
+
 /** Options for {@link findPrintedToc}. */
 export interface FindTocOptions {
   /** How many first pages to look in. */
@@ -273,7 +337,9 @@ function tocRun(pages: readonly ParsedPage[], from: number, options: FindTocOpti
   for (let n = from; n <= pages.length; n++) {
     const page = pages[n - 1] as ParsedPage;
     const continuing = run.length > 0;
-    if (continuing && page.lines.slice(0, 8).some((l) => LIST_OF.test(normalizeTitle(l.text)))) break;
+    const listed = (l: PdfLine, k: number) =>
+      LIST_OF.test(normalizeTitle(l.text)) || (k < 3 && LIST_TITLE.test(normalizeTitle(l.text)));
+    if (continuing && page.lines.slice(0, 8).some(listed)) break;
     if (!looksLikeTocPage(page, options.furniture?.get(n), continuing)) break;
     run.push(n);
   }
@@ -380,7 +446,8 @@ export function findPrintedToc(
 
   const lastTocPage = tocPages[tocPages.length - 1] as number;
   const lastLine = raw.filter((l) => l.page === lastTocPage).reduce((m, l) => Math.max(m, l.index), -1);
-  const end = { page: lastTocPage, line: lastLine + 1 };
+  const lists = listsAfter(pages, { page: lastTocPage, line: lastLine + 1 }, options.furniture);
+  const end = lists?.end ?? { page: lastTocPage, line: lastLine + 1 };
   const index = new LineIndex(pages, end, options.furniture);
   const found = entries.map((e) => index.find(e.title));
 
@@ -508,6 +575,7 @@ export function findPrintedToc(
   return {
     pages: tocPages,
     ...(run.shortPages ? { shortPages: run.shortPages } : {}),
+    ...(lists ? { listPages: lists.pages } : {}),
     end,
     entries,
     ...(offset !== undefined ? { offset } : {}),
