@@ -71,4 +71,53 @@ describe("printed contents in every producer's shape", () => {
     const tree = await layoutTree([{ lines: body(10, 1) }, toc, tables, ...chapterPages(4)]);
     expect(placed(tree)).toEqual(expected(4));
   });
+
+  it("reads a contents without page numbers on to its untitled second page, and not a chapter's own list of its sections", async () => {
+    const chapters: Array<[string, string, string]> = [
+      ["Overview", "Scope", "Terms"],
+      ["Installation", "Packages", "Building"],
+      ["Configuration", "Files", "Options"],
+      ["Running jobs", "Queues", "Limits"],
+    ];
+    // SWIG's contents: chapters bold at the margin, sections indented, no page numbers.
+    const entries = (n: number): LineSpec[] => {
+      const [title, a, b] = chapters[n - 1] as [string, string, string];
+      return [
+        { text: `${n} ${title}`, bold: true, gap: 6 },
+        { text: `${n}.1 ${a}`, indent: 18, gap: 2 },
+        { text: `${n}.2 ${b}`, indent: 18, gap: 2 },
+      ];
+    };
+    // Each chapter opens with its sections' bare titles, then the sections follow on the next page.
+    const pages = chapters.flatMap(([title, a, b], i): PageSpec[] => [
+      {
+        lines: [
+          { text: `${i + 1} ${title}`, size: 16, bold: true, gap: 14 },
+          { text: a, indent: 18, gap: 6 },
+          { text: b, indent: 18, gap: 2 },
+          ...body(10, 10 + i),
+        ],
+      },
+      {
+        lines: [
+          { text: `${i + 1}.1 ${a}`, size: 12, bold: true, gap: 14 },
+          ...body(8, 20 + i),
+          { text: `${i + 1}.2 ${b}`, size: 12, bold: true, gap: 14 },
+          ...body(8, 30 + i),
+        ],
+      },
+    ]);
+    const tree = await layoutTree([
+      titled([...entries(1), ...entries(2)]),
+      { lines: [...entries(3), ...entries(4)] },
+      ...pages,
+    ]);
+    expect(tree.nodes.map((n) => `${"  ".repeat(n.level - 1)}${n.title} [${n.startPage}]`)).toEqual(
+      chapters.flatMap(([title, a, b], i) => [
+        `${i + 1} ${title} [${2 * i + 3}]`,
+        `  ${i + 1}.1 ${a} [${2 * i + 4}]`,
+        `  ${i + 1}.2 ${b} [${2 * i + 4}]`,
+      ]),
+    );
+  });
 });

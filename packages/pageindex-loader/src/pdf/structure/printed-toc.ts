@@ -96,8 +96,9 @@ function splitTocLine(text: string): { title: string; printed?: string } {
  * entry repeating an earlier one without a page number (the first heading of the document
  * proper, on the same page).
  */
-function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined): TocLine[] {
+function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined, like?: Looks): TocLine[] {
   const out: TocLine[] = [];
+  let unlike = 0;
   // The last title-like line near the top: "Table of Contents" may be a running header above
   // the real title ("Index to the Form 10-K") and the cover lines under it.
   const titleAt = page.lines.slice(0, 12).findLastIndex((l) => TOC_TITLE.test(normalizeTitle(l.text)));
@@ -106,6 +107,12 @@ function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined
     if (i <= titleAt) continue;
     const text = line.text.trim();
     if (HEADER_WORDS.test(text) || tableRow(text)) continue;
+    // Continuing a contents without page numbers, its entries are lines of its looks; the first
+    // other line ends it (a running head not taken for one may come first).
+    if (like && !like.has(line)) {
+      if (out.length > 0 || ++unlike > LOOK_SLACK) break;
+      continue;
+    }
     // "List of Tables" after the contents lists captions, not sections.
     if (LIST_OF.test(normalizeTitle(text))) break;
     const split = splitTocLine(text);
@@ -134,13 +141,55 @@ function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined
   return out;
 }
 
-function looksLikeTocPage(
+/** Lines other than a contents' looks skipped at a continuing page's top before it is not one. */
+const LOOK_SLACK = 2;
+/** Entries a continuing page of a contents without page numbers must hold, and the share of them numbered. */
+const UNNUMBERED_RUN = { entries: 5, numbered: 0.5 };
+
+/** The looks of a contents' entries (font sizes and left edges): its rows on the next page share them. */
+class Looks {
+  private readonly sizes: number[];
+  private readonly xs: number[];
+
+  constructor(lines: readonly TocLine[]) {
+    this.sizes = [...new Set(lines.map((l) => Math.round(l.line.size * 10) / 10))];
+    this.xs = [...new Set(lines.map((l) => Math.round(l.x)))];
+  }
+
+  has(line: PdfLine): boolean {
+    return (
+      this.sizes.some((s) => Math.abs(s - line.size) <= 0.3) && this.xs.some((x) => Math.abs(x - line.x) <= 3)
+    );
+  }
+}
+
+/** A contents' lines mostly without page numbers (SWIG's, wkhtmltopdf's). */
+const unnumbered = (lines: readonly TocLine[]): boolean =>
+  lines.filter((l) => l.printed !== undefined).length < lines.length * 0.3;
+
+/**
+ * The page's entry lines when it reads as a contents page, else undefined. `like` (the looks of
+ * the previous page's entries, when that page had no page numbers) lets a page of entries in
+ * those looks, mostly numbered, continue it.
+ */
+function tocPageLines(
   page: ParsedPage,
   furniture: ReadonlySet<number> | undefined,
   continuing: boolean,
-): boolean {
-  const titled = page.lines.slice(0, 8).some((l) => TOC_TITLE.test(normalizeTitle(l.text)));
+  like?: Looks,
+): TocLine[] | undefined {
   const lines = tocLinesOf(page, furniture);
+  if (looksLikeTocPage(page, lines, continuing)) return lines;
+  if (!like) return undefined;
+  const alike = tocLinesOf(page, furniture, like);
+  const numbered = alike.filter((l) => parseNumbering(l.title) !== undefined).length;
+  return alike.length >= UNNUMBERED_RUN.entries && numbered >= alike.length * UNNUMBERED_RUN.numbered
+    ? alike
+    : undefined;
+}
+
+function looksLikeTocPage(page: ParsedPage, lines: readonly TocLine[], continuing: boolean): boolean {
+  const titled = page.lines.slice(0, 8).some((l) => TOC_TITLE.test(normalizeTitle(l.text)));
   if (lines.length === 0) return false;
   const numbered = lines.filter((l) => l.printed !== undefined && /^\d+$/.test(l.printed));
   const nums = numbered.map((l) => Number(l.printed));
@@ -322,7 +371,7 @@ export function findContentsCopies(
     const page = pages[n - 1] as ParsedPage;
     const continuing = out.length > 0 && out[out.length - 1] === n - 1;
     const titled = page.lines.slice(0, 8).some((l) => CONTENTS_TITLE.test(normalizeTitle(l.text)));
-    if ((titled || continuing) && looksLikeTocPage(page, furniture?.get(n), continuing)) out.push(n);
+    if ((titled || continuing) && tocPageLines(page, furniture?.get(n), continuing)) out.push(n);
   }
   return out;
 }
@@ -330,18 +379,32 @@ export function findContentsCopies(
 /** How many pages may separate a short contents from the full one after it (a blank verso). */
 const CONTENTS_GAP = 3;
 
+/** A run of contents pages and the entry lines read on each. */
+interface TocRun {
+  pages: number[];
+  lines: TocLine[][];
+}
+
 /** The run of TOC-like pages starting at `from` (empty when that page is none). */
-function tocRun(pages: readonly ParsedPage[], from: number, options: FindTocOptions): number[] {
-  const run: number[] = [];
+function tocRun(pages: readonly ParsedPage[], from: number, options: FindTocOptions): TocRun {
+  const run: TocRun = { pages: [], lines: [] };
   // Once started a TOC runs on past the scanned pages (a 700-page manual's contents fill pages 5 to 30).
   for (let n = from; n <= pages.length; n++) {
     const page = pages[n - 1] as ParsedPage;
-    const continuing = run.length > 0;
+    const prev = run.lines[run.lines.length - 1];
+    const continuing = prev !== undefined;
     const listed = (l: PdfLine, k: number) =>
       LIST_OF.test(normalizeTitle(l.text)) || (k < 3 && LIST_TITLE.test(normalizeTitle(l.text)));
     if (continuing && page.lines.slice(0, 8).some(listed)) break;
-    if (!looksLikeTocPage(page, options.furniture?.get(n), continuing)) break;
-    run.push(n);
+    const like = prev && unnumbered(prev) ? new Looks(prev) : undefined;
+    const furniture = options.furniture?.get(n);
+    const lines = tocPageLines(page, furniture, continuing, like);
+    if (!lines) break;
+    run.pages.push(n);
+    run.lines.push(lines);
+    // A contents without page numbers that stops above its page's last line ends on that page.
+    const lastRow = page.lines.findLastIndex((_, i) => !furniture?.has(i));
+    if (like && (lines[lines.length - 1]?.index ?? lastRow) < lastRow) break;
   }
   return run;
 }
@@ -356,26 +419,25 @@ function tocRun(pages: readonly ParsedPage[], from: number, options: FindTocOpti
 function contentsRun(
   pages: readonly ParsedPage[],
   options: FindTocOptions,
-): { pages: number[]; shortPages?: number[] } {
-  const entryCount = (run: readonly number[]): number =>
-    run.reduce((n, p) => n + tocLinesOf(pages[p - 1] as ParsedPage, options.furniture?.get(p)).length, 0);
-  let best: number[] = [];
+): TocRun & { shortPages?: number[] } {
+  const entryCount = (run: TocRun): number => run.lines.reduce((n, l) => n + l.length, 0);
+  let best: TocRun = { pages: [], lines: [] };
   for (let n = 1; n <= Math.min(options.scanPages, pages.length); n++) {
     const run = tocRun(pages, n, options);
-    if (run.length > 0) {
+    if (run.pages.length > 0) {
       best = run;
       break;
     }
   }
-  const last = best[best.length - 1] as number;
+  const last = best.pages[best.pages.length - 1] as number;
   for (let n = last + 1; n <= Math.min(last + CONTENTS_GAP, pages.length); n++) {
     const page = pages[n - 1] as ParsedPage;
     if (!page.lines.slice(0, 8).some((l) => CONTENTS_TITLE.test(normalizeTitle(l.text)))) continue;
     const run = tocRun(pages, n, options);
-    if (run.length > 0 && entryCount(run) > entryCount(best)) return { pages: run, shortPages: best };
+    if (run.pages.length > 0 && entryCount(run) > entryCount(best)) return { ...run, shortPages: best.pages };
     break;
   }
-  return { pages: best };
+  return best;
 }
 
 /**
@@ -392,9 +454,7 @@ export function findPrintedToc(
   const tocPages = run.pages;
   if (tocPages.length === 0) return undefined;
 
-  const raw = joinWrapped(
-    tocPages.flatMap((p) => tocLinesOf(pages[p - 1] as ParsedPage, options.furniture?.get(p))),
-  );
+  const raw = joinWrapped(run.lines.flat());
   if (raw.length < 2) return undefined;
 
   // Levels: an entry with a page number set larger than the TOC's usual size is higher
@@ -515,6 +575,7 @@ export function findPrintedToc(
         }
       : undefined;
   });
+  const lineText = (m: At): string => (pages[m.page - 1] as ParsedPage).lines[m.line]?.text ?? "";
   let prev: { page: number; line: number } = { page: end.page, line: end.line - 1 };
   entries.forEach((_, i) => {
     const here = placed[i];
@@ -535,9 +596,15 @@ export function findPrintedToc(
       p.page > prev.page || (p.page === prev.page && p.line > prev.line);
     const notAfter = (p: { page: number; line: number }) =>
       !nextPlaced || p.page < nextPlaced.page || (p.page === nextPlaced.page && p.line <= nextPlaced.line);
-    const pick = (found[i] ?? [])
-      .filter((m) => after(m) && notAfter(m))
-      .sort((a, b) => a.page - b.page || a.line - b.line)[0];
+    const between = (found[i] ?? []).filter((m) => after(m) && notAfter(m));
+    // A numbered entry starts at a line carrying its number: a line with its bare title before
+    // that is a chapter's own list of its sections (SWIG's), not the section.
+    const number = parseNumbering((entries[i] as TocEntry).title)?.value;
+    const numbered =
+      number === undefined ? [] : between.filter((m) => parseNumbering(lineText(m))?.value === number);
+    const pick = (numbered.length > 0 ? numbered : between).sort(
+      (a, b) => a.page - b.page || a.line - b.line,
+    )[0];
     // A group header or numbered entry ("Item 6. Reserved") not found in the body starts where
     // the next entry starts; a line that is neither (a subtitle of the TOC page, a date) is not
     // placed at all.
