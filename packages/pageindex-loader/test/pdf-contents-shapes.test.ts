@@ -120,4 +120,20 @@ describe("printed contents in every producer's shape", () => {
       ]),
     );
   });
+
+  it("reads a contents page on to a list of figures lower on it, and not the list", async () => {
+    const row = (t: string, n: number): LineSpec => ({
+      text: `${t} ${".".repeat(50 - t.length)} ${n}`,
+      gap: 4,
+    });
+    const rows = CHAPTERS.map((t, i) => row(t, i + 4));
+    const figures = ["Job flow", "Queue states", "Log levels"].map((t, i) => row(`${i + 1} ${t}`, i + 5));
+    const tree = await layoutTree([
+      { lines: body(10, 1) },
+      titled(rows.slice(0, 3)),
+      { lines: [...rows.slice(3), { text: "List of Figures", size: 16, bold: true, gap: 12 }, ...figures] },
+      ...chapterPages(4),
+    ]);
+    expect(placed(tree)).toEqual(expected(4));
+  });
 });

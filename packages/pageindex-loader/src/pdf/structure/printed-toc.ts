@@ -37,7 +37,7 @@ export interface PrintedToc {
   headings: Heading[];
 }
 
-const TOC_TITLE = /^(table of contents|contents|index|index to .{1,60}|table des matières|inhalt)$/i;
+const TOC_TITLE = /^(table of contents|contents|index|index to .{1,60}|table des matières|inhalt|目次)$/i;
 /** A column header at the end of a TOC line ("PART I<tab>Page"). */
 const HEADER_END = /\t\s*(page|pages|page no\.?)\s*$/i;
 /**
@@ -50,8 +50,9 @@ const DATE_END =
 const ARABIC_END = /^(.*?\S)(?:\s*(?:\.{2,}|…+|·{2,}|_{2,})\s*|\s+)(\d{1,4})$/;
 const ROMAN_END = /^(.*?\S)\s*(?:\.{2,}|…+|·{2,}|\t)\s*([ivxlc]{1,6})$/i;
 /** Lists that follow a table of contents and name captions, not sections. */
-const LIST_OF = /^list of (tables|figures|examples|listings|illustrations|procedures|equations|exhibits)$/;
-/** A page titled with the bare name of such a list ("Tables" after the contents): its first lines. */
+const LIST_OF =
+  /^(list of (tables|figures|examples|listings|illustrations|procedures|equations|exhibits)|図目次|表目次)$/;
+/** The bare name of such a list, as a page's title ("Tables" after the contents). */
 const LIST_TITLE = /^(tables|figures|examples|listings|illustrations|procedures|equations|exhibits)$/;
 const HEADER_WORDS = /^(page|pages|page no\.?|page number)$/i;
 /** Share of an untitled TOC's numbered entries whose titles must be found on the pages their numbers give. */
@@ -354,7 +355,7 @@ function labelPages(labels: readonly string[] | undefined): Map<string, number> 
 }
 
 /** A contents page's own title; "Index" is left out here (an index at the back is a section). */
-const CONTENTS_TITLE = /^(table of contents|contents|table des matières|inhalt)$/i;
+const CONTENTS_TITLE = /^(table of contents|contents|table des matières|inhalt|目次)$/i;
 
 /**
  * Pages after `after` that hold a second copy of the contents (Texinfo prints one at the back
@@ -393,9 +394,11 @@ function tocRun(pages: readonly ParsedPage[], from: number, options: FindTocOpti
     const page = pages[n - 1] as ParsedPage;
     const prev = run.lines[run.lines.length - 1];
     const continuing = prev !== undefined;
-    const listed = (l: PdfLine, k: number) =>
-      LIST_OF.test(normalizeTitle(l.text)) || (k < 3 && LIST_TITLE.test(normalizeTitle(l.text)));
-    if (continuing && page.lines.slice(0, 8).some(listed)) break;
+    // A page opening with a list of tables or figures ends the contents (entries above a list
+    // lower on the page are still read: tocLinesOf stops at it).
+    const listed = (l: PdfLine) =>
+      LIST_OF.test(normalizeTitle(l.text)) || LIST_TITLE.test(normalizeTitle(l.text));
+    if (continuing && page.lines.slice(0, 3).some(listed)) break;
     const like = prev && unnumbered(prev) ? new Looks(prev) : undefined;
     const furniture = options.furniture?.get(n);
     const lines = tocPageLines(page, furniture, continuing, like);
