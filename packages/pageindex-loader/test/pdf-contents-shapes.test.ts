@@ -136,4 +136,19 @@ describe("printed contents in every producer's shape", () => {
     ]);
     expect(placed(tree)).toEqual(expected(4));
   });
+
+  it("skips the running head of the contents' later pages ('2 CONTENTS'), which is no entry", async () => {
+    const row = (t: string, n: number): LineSpec => ({
+      text: `${t} ${".".repeat(50 - t.length)} ${n}`,
+      gap: 4,
+    });
+    const rows = CHAPTERS.map((t, i) => row(`${i + 1} ${t}`, i + 4));
+    const tree = await layoutTree([
+      { lines: body(10, 1) },
+      titled(rows.slice(0, 3)),
+      { lines: [{ text: "", cells: ["2", "CONTENTS"] }, ...rows.slice(3)] },
+      ...CHAPTERS.map((t, i) => ({ lines: [{ text: `${i + 1} ${t}`, gap: 14 }, ...body(20, 4 + i)] })),
+    ]);
+    expect(placed(tree)).toEqual(CHAPTERS.map((t, i) => `${i + 1} ${t} [${i + 4}]`));
+  });
 });

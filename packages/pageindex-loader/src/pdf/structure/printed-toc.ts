@@ -97,6 +97,14 @@ function splitTocLine(text: string): { title: string; printed?: string } {
  * entry repeating an earlier one without a page number (the first heading of the document
  * proper, on the same page).
  */
+/** A page number before or after a running head's words ("4 CONTENTS", "Contents\tiii"). */
+const HEAD_NUMBER = /^(?:\d{1,4}|[ivxlc]{1,6})\s+(?=\S)|(?<=\S)\s+(?:\d{1,4}|[ivxlc]{1,6})$/i;
+
+/** The contents' own title beside a page number ("4 CONTENTS"): a running head on their later pages. */
+function contentsHead(text: string): boolean {
+  return HEAD_NUMBER.test(text) && CONTENTS_TITLE.test(normalizeTitle(text.replace(HEAD_NUMBER, "")));
+}
+
 function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined, like?: Looks): TocLine[] {
   const out: TocLine[] = [];
   let unlike = 0;
@@ -104,10 +112,15 @@ function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined
   // the real title ("Index to the Form 10-K") and the cover lines under it.
   const titleAt = page.lines.slice(0, 12).findLastIndex((l) => TOC_TITLE.test(normalizeTitle(l.text)));
   const seen = new Set<string>();
-  for (const { line, index: i } of contentsRows(page, furniture)) {
+  const rows = contentsRows(page, furniture);
+  const firstRow = rows[0]?.index;
+  const lastRow = rows[rows.length - 1]?.index;
+  for (const { line, index: i } of rows) {
     if (i <= titleAt) continue;
     const text = line.text.trim();
-    if (HEADER_WORDS.test(text) || tableRow(text)) continue;
+    // A continuing page's first or last row naming the contents beside a number is its running head.
+    const edge = i === firstRow || i === lastRow;
+    if (HEADER_WORDS.test(text) || tableRow(text) || (titleAt < 0 && edge && contentsHead(text))) continue;
     // Continuing a contents without page numbers, its entries are lines of its looks; the first
     // other line ends it (a running head not taken for one may come first).
     if (like && !like.has(line)) {
