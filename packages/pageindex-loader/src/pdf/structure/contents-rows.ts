@@ -17,15 +17,18 @@ const NUMBER_PIECE = /^(?:[.·…_]\s*)*(\d{1,4}|[ivxlc]{1,6})$/i;
 /** Baselines this close (over the font size) are one row. */
 const SAME_BASELINE = 0.3;
 
-/** Whether a number piece stands right of a title on its baseline (a number left of it is the entry's own numbering). */
+/**
+ * Whether a number piece stands right of a title on its baseline (a number left of it is the
+ * entry's own numbering).
+ */
 const numberOf = (piece: PdfLine, title: PdfLine): boolean =>
   piece.x > title.x && Math.abs(piece.y - title.y) <= SAME_BASELINE * Math.max(piece.size, title.size);
 
 /**
  * The page's lines as contents rows: a number piece ({@link NUMBER_PIECE}) on the baseline of a
- * neighbouring line with words, right of it, is that line's page number, joined after it with a tab (ReportLab
- * draws each entry's leader and number before its title). Only a number piece joins: two titles on
- * one baseline are two columns, not one entry. A running head or footer stands on its own
+ * neighbouring line with words, right of it, is that line's page number, joined after it with a
+ * tab (ReportLab draws each entry's leaders and number before its title). Only a number piece
+ * joins: two titles on one baseline are two columns, not one entry. A running head or footer stands on its own
  * baseline, so `furniture` lines stay out unless they are a number piece beside an entry (a
  * chapter row's number, taken for a page number by its place). Linear in the page's lines.
  */

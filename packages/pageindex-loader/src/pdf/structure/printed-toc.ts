@@ -91,12 +91,6 @@ function splitTocLine(text: string): { title: string; printed?: string } {
   return { title: cleanTitle(t.replace(/\t/g, " ")) };
 }
 
-/**
- * The entry lines of a TOC page: after its "Contents" title (lines above it, such as the
- * company name, are not entries) and up to the first line that reads like body text, or an
- * entry repeating an earlier one without a page number (the first heading of the document
- * proper, on the same page).
- */
 /** A page number before or after a running head's words ("4 CONTENTS", "Contents\tiii"). */
 const HEAD_NUMBER = /^(?:\d{1,4}|[ivxlc]{1,6})\s+(?=\S)|(?<=\S)\s+(?:\d{1,4}|[ivxlc]{1,6})$/i;
 
@@ -105,6 +99,13 @@ function contentsHead(text: string): boolean {
   return HEAD_NUMBER.test(text) && CONTENTS_TITLE.test(normalizeTitle(text.replace(HEAD_NUMBER, "")));
 }
 
+/**
+ * The entry lines of a TOC page: after its "Contents" title (lines above it, such as the
+ * company name, are not entries) and up to the first line that reads like body text, or an
+ * entry repeating an earlier one without a page number (the first heading of the document
+ * proper, on the same page). With `like` (a contents without page numbers going on), only rows in
+ * its looks are entries.
+ */
 function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined, like?: Looks): TocLine[] {
   const out: TocLine[] = [];
   let unlike = 0;
