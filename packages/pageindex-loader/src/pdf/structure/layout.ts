@@ -74,7 +74,7 @@ export function layoutContext(pages: readonly ParsedPage[], options: LayoutOptio
 
 /**
  * The printed TOC's lines are not headings (a section may start on its last page after it), nor
- * are those of a copy of the contents further on.
+ * are those of the lists of tables and figures after it, or of a copy of the contents further on.
  */
 function tocSkip(ctx: LayoutContext): {
   skipPages: Set<number>;
@@ -83,8 +83,10 @@ function tocSkip(ctx: LayoutContext): {
   const toc = ctx.toc;
   const copies = ctx.contentsCopies ?? [];
   if (!toc) return { skipPages: new Set(copies) };
+  // Every page of the contents and of the lists after it, but the one where they end.
+  const pages = [...toc.pages, ...(toc.listPages ?? [])].filter((p) => p !== toc.end.page);
   return {
-    skipPages: new Set([...(toc.shortPages ?? []), ...toc.pages.slice(0, -1), ...copies]),
+    skipPages: new Set([...(toc.shortPages ?? []), ...pages, ...copies]),
     skipBefore: toc.end,
   };
 }

@@ -1,6 +1,7 @@
 import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import type { Heading } from "./candidates.js";
+import { type ContentsRow, contentsRows } from "./contents-rows.js";
 import { nestHeadings, type RelationOf, ruleRelation, SAME_MARGIN } from "./hierarchy.js";
 import { LineIndex } from "./line-index.js";
 import { type Numbering, parseNumbering } from "./numbering.js";
@@ -25,13 +26,18 @@ export interface PrintedToc {
   entries: TocEntry[];
   /** Physical minus printed page number, when the TOC has page numbers and some titles were found. */
   offset?: number;
-  /** First position after the TOC's last line (a section may start lower on that page). */
+  /**
+   * First position after the TOC's last line, or after the lists of tables and figures that
+   * follow it (a section may start lower on that page).
+   */
   end: { page: number; line: number };
+  /** Pages of those lists (captions, not sections), when the TOC is followed by any. */
+  listPages?: number[];
   /** Entries found in the body, as headings carrying their TOC level. */
   headings: Heading[];
 }
 
-const TOC_TITLE = /^(table of contents|contents|index|index to .{1,60}|table des matières|inhalt)$/i;
+const TOC_TITLE = /^(table of contents|contents|index|index to .{1,60}|table des matières|inhalt|目次)$/i;
 /** A column header at the end of a TOC line ("PART I<tab>Page"). */
 const HEADER_END = /\t\s*(page|pages|page no\.?)\s*$/i;
 /**
@@ -40,10 +46,14 @@ const HEADER_END = /\t\s*(page|pages|page no\.?)\s*$/i;
  */
 const DATE_END =
   /(,|[|/]|\b(january|february|march|april|may|june|july|august|september|october|november|december)(\s+\d{1,2})?,?)$/i;
-const ARABIC_END = /^(.*?\S)(?:\s*(?:\.{2,}|…+|·{2,}|_{2,}))?\s+(\d{1,4})$/;
+/** A page number after a space, or after leaders with or without one ("Overview.........5"). */
+const ARABIC_END = /^(.*?\S)(?:\s*(?:\.{2,}|…+|·{2,}|_{2,})\s*|\s+)(\d{1,4})$/;
 const ROMAN_END = /^(.*?\S)\s*(?:\.{2,}|…+|·{2,}|\t)\s*([ivxlc]{1,6})$/i;
 /** Lists that follow a table of contents and name captions, not sections. */
-const LIST_OF = /^list of (tables|figures|examples|listings|illustrations|procedures|equations|exhibits)$/;
+const LIST_OF =
+  /^(list of (tables|figures|examples|listings|illustrations|procedures|equations|exhibits)|図目次|表目次)$/;
+/** The bare name of such a list, as a page's title ("Tables" after the contents). */
+const LIST_TITLE = /^(tables|figures|examples|listings|illustrations|procedures|equations|exhibits)$/;
 const HEADER_WORDS = /^(page|pages|page no\.?|page number)$/i;
 /** Share of an untitled TOC's numbered entries whose titles must be found on the pages their numbers give. */
 const UNTITLED_AGREEMENT = 0.5;
@@ -81,23 +91,43 @@ function splitTocLine(text: string): { title: string; printed?: string } {
   return { title: cleanTitle(t.replace(/\t/g, " ")) };
 }
 
+/** A page number before or after a running head's words ("4 CONTENTS", "Contents\tiii"). */
+const HEAD_NUMBER = /^(?:\d{1,4}|[ivxlc]{1,6})\s+(?=\S)|(?<=\S)\s+(?:\d{1,4}|[ivxlc]{1,6})$/i;
+
+/** The contents' own title beside a page number ("4 CONTENTS"): a running head on their later pages. */
+function contentsHead(text: string): boolean {
+  return HEAD_NUMBER.test(text) && CONTENTS_TITLE.test(normalizeTitle(text.replace(HEAD_NUMBER, "")));
+}
+
 /**
  * The entry lines of a TOC page: after its "Contents" title (lines above it, such as the
  * company name, are not entries) and up to the first line that reads like body text, or an
  * entry repeating an earlier one without a page number (the first heading of the document
- * proper, on the same page).
+ * proper, on the same page). With `like` (a contents without page numbers going on), only rows in
+ * its looks are entries.
  */
-function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined): TocLine[] {
+function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined, like?: Looks): TocLine[] {
   const out: TocLine[] = [];
+  let unlike = 0;
   // The last title-like line near the top: "Table of Contents" may be a running header above
   // the real title ("Index to the Form 10-K") and the cover lines under it.
   const titleAt = page.lines.slice(0, 12).findLastIndex((l) => TOC_TITLE.test(normalizeTitle(l.text)));
   const seen = new Set<string>();
-  for (let i = Math.max(0, titleAt + 1); i < page.lines.length; i++) {
-    if (furniture?.has(i)) continue;
-    const line = page.lines[i] as PdfLine;
+  const rows = contentsRows(page, furniture);
+  const firstRow = rows[0]?.index;
+  const lastRow = rows[rows.length - 1]?.index;
+  for (const { line, index: i } of rows) {
+    if (i <= titleAt) continue;
     const text = line.text.trim();
-    if (HEADER_WORDS.test(text) || tableRow(text)) continue;
+    // A continuing page's first or last row naming the contents beside a number is its running head.
+    const edge = i === firstRow || i === lastRow;
+    if (HEADER_WORDS.test(text) || tableRow(text) || (titleAt < 0 && edge && contentsHead(text))) continue;
+    // Continuing a contents without page numbers, its entries are lines of its looks; the first
+    // other line ends it (a running head not taken for one may come first).
+    if (like && !like.has(line)) {
+      if (out.length > 0 || ++unlike > LOOK_SLACK) break;
+      continue;
+    }
     // "List of Tables" after the contents lists captions, not sections.
     if (LIST_OF.test(normalizeTitle(text))) break;
     const split = splitTocLine(text);
@@ -126,13 +156,55 @@ function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined
   return out;
 }
 
-function looksLikeTocPage(
+/** Lines other than a contents' looks skipped at a continuing page's top before it is not one. */
+const LOOK_SLACK = 2;
+/** Entries a continuing page of a contents without page numbers must hold, and the share of them numbered. */
+const UNNUMBERED_RUN = { entries: 5, numbered: 0.5 };
+
+/** The looks of a contents' entries (font sizes and left edges): its rows on the next page share them. */
+class Looks {
+  private readonly sizes: number[];
+  private readonly xs: number[];
+
+  constructor(lines: readonly TocLine[]) {
+    this.sizes = [...new Set(lines.map((l) => Math.round(l.line.size * 10) / 10))];
+    this.xs = [...new Set(lines.map((l) => Math.round(l.x)))];
+  }
+
+  has(line: PdfLine): boolean {
+    return (
+      this.sizes.some((s) => Math.abs(s - line.size) <= 0.3) && this.xs.some((x) => Math.abs(x - line.x) <= 3)
+    );
+  }
+}
+
+/** A contents' lines mostly without page numbers (SWIG's, wkhtmltopdf's). */
+const unnumbered = (lines: readonly TocLine[]): boolean =>
+  lines.filter((l) => l.printed !== undefined).length < lines.length * 0.3;
+
+/**
+ * The page's entry lines when it reads as a contents page, else undefined. `like` (the looks of
+ * the previous page's entries, when that page had no page numbers) lets a page of entries in
+ * those looks, mostly numbered, continue it.
+ */
+function tocPageLines(
   page: ParsedPage,
   furniture: ReadonlySet<number> | undefined,
   continuing: boolean,
-): boolean {
-  const titled = page.lines.slice(0, 8).some((l) => TOC_TITLE.test(normalizeTitle(l.text)));
+  like?: Looks,
+): TocLine[] | undefined {
   const lines = tocLinesOf(page, furniture);
+  if (looksLikeTocPage(page, lines, continuing)) return lines;
+  if (!like) return undefined;
+  const alike = tocLinesOf(page, furniture, like);
+  const numbered = alike.filter((l) => parseNumbering(l.title) !== undefined).length;
+  return alike.length >= UNNUMBERED_RUN.entries && numbered >= alike.length * UNNUMBERED_RUN.numbered
+    ? alike
+    : undefined;
+}
+
+function looksLikeTocPage(page: ParsedPage, lines: readonly TocLine[], continuing: boolean): boolean {
+  const titled = page.lines.slice(0, 8).some((l) => TOC_TITLE.test(normalizeTitle(l.text)));
   if (lines.length === 0) return false;
   const numbered = lines.filter((l) => l.printed !== undefined && /^\d+$/.test(l.printed));
   const nums = numbered.map((l) => Number(l.printed));
@@ -201,6 +273,62 @@ function joinWrapped(lines: TocLine[]): TocLine[] {
   return out;
 }
 
+/** A position on a page. */
+interface At {
+  page: number;
+  line: number;
+}
+
+/**
+ * The lists of tables, figures or examples right after the contents (from `from` on): their
+ * titled runs of numbered caption lines, over as many pages as they run. Where they end, and
+ * their pages; undefined when no list follows. Their lines name captions, not sections.
+ */
+function listsAfter(
+  pages: readonly ParsedPage[],
+  from: At,
+  furniture: Furniture | undefined,
+): { end: At; pages: number[] } | undefined {
+  const listPages: number[] = [];
+  let end: At | undefined;
+  let listed = 0;
+  let open = false;
+  for (let n = from.page; n <= pages.length; n++) {
+    const rows = contentsRows(pages[n - 1] as ParsedPage, furniture?.get(n)).filter(
+      (r) => n !== from.page || r.index >= from.line,
+    );
+    let last = -1;
+    let stopped = false;
+    for (const [k, row] of rows.entries()) {
+      const text = normalizeTitle(row.line.text);
+      if (LIST_OF.test(text) || LIST_TITLE.test(text)) {
+        open = true;
+        last = row.index;
+        continue;
+      }
+      const numbered = splitTocLine(row.line.text).printed !== undefined;
+      // A caption wrapped over two lines has its number on the second.
+      const wraps =
+        !numbered &&
+        rows[k + 1] !== undefined &&
+        splitTocLine((rows[k + 1] as ContentsRow).line.text).printed !== undefined;
+      if (!open || !(numbered || wraps)) {
+        stopped = true;
+        break;
+      }
+      if (numbered) listed++;
+      last = row.index;
+    }
+    // The contents may fill their last page: the lists then start on the next.
+    if (last < 0 && rows.length === 0 && n === from.page) continue;
+    if (last < 0) break;
+    listPages.push(n);
+    end = { page: n, line: last + 1 };
+    if (stopped) break;
+  }
+  return end && listed >= 2 ? { end, pages: listPages } : undefined;
+}
+
 /** Options for {@link findPrintedToc}. */
 export interface FindTocOptions {
   /** How many first pages to look in. */
@@ -241,7 +369,7 @@ function labelPages(labels: readonly string[] | undefined): Map<string, number> 
 }
 
 /** A contents page's own title; "Index" is left out here (an index at the back is a section). */
-const CONTENTS_TITLE = /^(table of contents|contents|table des matières|inhalt)$/i;
+const CONTENTS_TITLE = /^(table of contents|contents|table des matières|inhalt|目次)$/i;
 
 /**
  * Pages after `after` that hold a second copy of the contents (Texinfo prints one at the back
@@ -258,7 +386,7 @@ export function findContentsCopies(
     const page = pages[n - 1] as ParsedPage;
     const continuing = out.length > 0 && out[out.length - 1] === n - 1;
     const titled = page.lines.slice(0, 8).some((l) => CONTENTS_TITLE.test(normalizeTitle(l.text)));
-    if ((titled || continuing) && looksLikeTocPage(page, furniture?.get(n), continuing)) out.push(n);
+    if ((titled || continuing) && tocPageLines(page, furniture?.get(n), continuing)) out.push(n);
   }
   return out;
 }
@@ -266,16 +394,34 @@ export function findContentsCopies(
 /** How many pages may separate a short contents from the full one after it (a blank verso). */
 const CONTENTS_GAP = 3;
 
+/** A run of contents pages and the entry lines read on each. */
+interface TocRun {
+  pages: number[];
+  lines: TocLine[][];
+}
+
 /** The run of TOC-like pages starting at `from` (empty when that page is none). */
-function tocRun(pages: readonly ParsedPage[], from: number, options: FindTocOptions): number[] {
-  const run: number[] = [];
+function tocRun(pages: readonly ParsedPage[], from: number, options: FindTocOptions): TocRun {
+  const run: TocRun = { pages: [], lines: [] };
   // Once started a TOC runs on past the scanned pages (a 700-page manual's contents fill pages 5 to 30).
   for (let n = from; n <= pages.length; n++) {
     const page = pages[n - 1] as ParsedPage;
-    const continuing = run.length > 0;
-    if (continuing && page.lines.slice(0, 8).some((l) => LIST_OF.test(normalizeTitle(l.text)))) break;
-    if (!looksLikeTocPage(page, options.furniture?.get(n), continuing)) break;
-    run.push(n);
+    const prev = run.lines[run.lines.length - 1];
+    const continuing = prev !== undefined;
+    // A page opening with a list of tables or figures ends the contents (entries above a list
+    // lower on the page are still read: tocLinesOf stops at it).
+    const listed = (l: PdfLine) =>
+      LIST_OF.test(normalizeTitle(l.text)) || LIST_TITLE.test(normalizeTitle(l.text));
+    if (continuing && page.lines.slice(0, 3).some(listed)) break;
+    const like = prev && unnumbered(prev) ? new Looks(prev) : undefined;
+    const furniture = options.furniture?.get(n);
+    const lines = tocPageLines(page, furniture, continuing, like);
+    if (!lines) break;
+    run.pages.push(n);
+    run.lines.push(lines);
+    // A contents without page numbers that stops above its page's last line ends on that page.
+    const lastRow = page.lines.findLastIndex((_, i) => !furniture?.has(i));
+    if (like && (lines[lines.length - 1]?.index ?? lastRow) < lastRow) break;
   }
   return run;
 }
@@ -290,26 +436,25 @@ function tocRun(pages: readonly ParsedPage[], from: number, options: FindTocOpti
 function contentsRun(
   pages: readonly ParsedPage[],
   options: FindTocOptions,
-): { pages: number[]; shortPages?: number[] } {
-  const entryCount = (run: readonly number[]): number =>
-    run.reduce((n, p) => n + tocLinesOf(pages[p - 1] as ParsedPage, options.furniture?.get(p)).length, 0);
-  let best: number[] = [];
+): TocRun & { shortPages?: number[] } {
+  const entryCount = (run: TocRun): number => run.lines.reduce((n, l) => n + l.length, 0);
+  let best: TocRun = { pages: [], lines: [] };
   for (let n = 1; n <= Math.min(options.scanPages, pages.length); n++) {
     const run = tocRun(pages, n, options);
-    if (run.length > 0) {
+    if (run.pages.length > 0) {
       best = run;
       break;
     }
   }
-  const last = best[best.length - 1] as number;
+  const last = best.pages[best.pages.length - 1] as number;
   for (let n = last + 1; n <= Math.min(last + CONTENTS_GAP, pages.length); n++) {
     const page = pages[n - 1] as ParsedPage;
     if (!page.lines.slice(0, 8).some((l) => CONTENTS_TITLE.test(normalizeTitle(l.text)))) continue;
     const run = tocRun(pages, n, options);
-    if (run.length > 0 && entryCount(run) > entryCount(best)) return { pages: run, shortPages: best };
+    if (run.pages.length > 0 && entryCount(run) > entryCount(best)) return { ...run, shortPages: best.pages };
     break;
   }
-  return { pages: best };
+  return best;
 }
 
 /**
@@ -326,9 +471,7 @@ export function findPrintedToc(
   const tocPages = run.pages;
   if (tocPages.length === 0) return undefined;
 
-  const raw = joinWrapped(
-    tocPages.flatMap((p) => tocLinesOf(pages[p - 1] as ParsedPage, options.furniture?.get(p))),
-  );
+  const raw = joinWrapped(run.lines.flat());
   if (raw.length < 2) return undefined;
 
   // Levels: an entry with a page number set larger than the TOC's usual size is higher
@@ -380,7 +523,8 @@ export function findPrintedToc(
 
   const lastTocPage = tocPages[tocPages.length - 1] as number;
   const lastLine = raw.filter((l) => l.page === lastTocPage).reduce((m, l) => Math.max(m, l.index), -1);
-  const end = { page: lastTocPage, line: lastLine + 1 };
+  const lists = listsAfter(pages, { page: lastTocPage, line: lastLine + 1 }, options.furniture);
+  const end = lists?.end ?? { page: lastTocPage, line: lastLine + 1 };
   const index = new LineIndex(pages, end, options.furniture);
   const found = entries.map((e) => index.find(e.title));
 
@@ -448,6 +592,7 @@ export function findPrintedToc(
         }
       : undefined;
   });
+  const lineText = (m: At): string => (pages[m.page - 1] as ParsedPage).lines[m.line]?.text ?? "";
   let prev: { page: number; line: number } = { page: end.page, line: end.line - 1 };
   entries.forEach((_, i) => {
     const here = placed[i];
@@ -468,9 +613,15 @@ export function findPrintedToc(
       p.page > prev.page || (p.page === prev.page && p.line > prev.line);
     const notAfter = (p: { page: number; line: number }) =>
       !nextPlaced || p.page < nextPlaced.page || (p.page === nextPlaced.page && p.line <= nextPlaced.line);
-    const pick = (found[i] ?? [])
-      .filter((m) => after(m) && notAfter(m))
-      .sort((a, b) => a.page - b.page || a.line - b.line)[0];
+    const between = (found[i] ?? []).filter((m) => after(m) && notAfter(m));
+    // A numbered entry starts at a line carrying its number: a line with its bare title before
+    // that is a chapter's own list of its sections (SWIG's), not the section.
+    const number = parseNumbering((entries[i] as TocEntry).title)?.value;
+    const numbered =
+      number === undefined ? [] : between.filter((m) => parseNumbering(lineText(m))?.value === number);
+    const pick = (numbered.length > 0 ? numbered : between).sort(
+      (a, b) => a.page - b.page || a.line - b.line,
+    )[0];
     // A group header or numbered entry ("Item 6. Reserved") not found in the body starts where
     // the next entry starts; a line that is neither (a subtitle of the TOC page, a date) is not
     // placed at all.
@@ -508,6 +659,7 @@ export function findPrintedToc(
   return {
     pages: tocPages,
     ...(run.shortPages ? { shortPages: run.shortPages } : {}),
+    ...(lists ? { listPages: lists.pages } : {}),
     end,
     entries,
     ...(offset !== undefined ? { offset } : {}),
