@@ -219,8 +219,8 @@ if (!values.dry) {
   writeFileSync(
     target,
     `/**
- * Fitted by scripts/fit-heading-evidence.ts on the train half of the split dev set${values.extra ? " and TRAIN_EXTRA (more PDFs of its packages and of the packages added in the sixth and seventh sessions)" : ""} (${pool.length} PDFs,
- * ${pool.reduce((s, d) => s + d.y.length, 0)} candidates${values.gd ? "" : `, L2 penalty ${chosen}${values.cv || chosen === HEADING_FIT.l2 ? " chosen by grouped cross-validation" : ""}, ${weigh}s weighing alike${drop.length > 0 ? `, left out: ${drop.map((i) => HEADING_FEATURE_NAMES[i]).join(", ")}` : ""}`}). Weights in HEADING_FEATURE_NAMES order: ${HEADING_FEATURE_NAMES.join(", ")}.
+ * Fitted by scripts/fit-heading-evidence.ts on the train half of the split dev set${values.extra ? " and TRAIN_EXTRA (more PDFs of its packages and of the packages added since the sixth session)" : ""} (${pool.length} PDFs,
+ * ${pool.reduce((s, d) => s + d.y.length, 0)} candidates${values.gd ? "" : `, L2 penalty ${chosen}${values.cv || chosen === HEADING_FIT.l2 ? " chosen by grouped cross-validation" : ""}, ${weigh}s weighing alike${drop.length > 0 ? `, left out: ${drop.map((i) => HEADING_FEATURE_NAMES[i]).join(", ")}` : ""}, cut chosen "${cutChoice.kind}"`}). Weights in HEADING_FEATURE_NAMES order: ${HEADING_FEATURE_NAMES.join(", ")}.
  */
 // The shape of \`HeadingModel\` (heading-evidence.ts), written out: that module imports this one.
 export const HEADING_MODEL: { bias: number; weights: readonly number[]; threshold: number; lookWeight: number } = ${JSON.stringify(model)};
