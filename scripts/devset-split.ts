@@ -267,6 +267,39 @@ const SHAPE_ROWS: Row[] = [
   ["gm-assistant-doc", `${D}/gm-assistant/pdf/userguide_en.pdf.gz`, "LaTeX"],
 ];
 
+/**
+ * Packages added in the eleventh session, for the shapes the validation gap points at and train
+ * had few of: LaTeX books and manuals of other classes and toolchains (a 796-page book, dvips
+ * through Ghostscript, MiKTeX), Sphinx through LaTeX (AdaCore's six manuals, Debian's and
+ * Ubuntu's guides), one more dblatex guide. Same conditions as ADDED_ROWS (no validation, held-out or library dev-set package; gri
+ * and camlidl left out as issue 26's own examples); scored before any fit saw them, then fitted
+ * on. No groff, Word or LibreOffice PDF with an outline turned up (sendmail's groff manual ships
+ * as PostScript, RAxML's LibreOffice manual has no bookmarks; jskeus's manual and yosys's Beamer
+ * deck print too few of their bookmark titles to score).
+ */
+const WIDER_ROWS: Row[] = [
+  ["derivations", `${D}/derivations/derivations.pdf`, "LaTeX"],
+  ["elk-lapw", `${D}/elk-lapw/elk.pdf.gz`, "LaTeX"],
+  ["elk-lapw", `${D}/elk-lapw/spacegroup.pdf.gz`, "LaTeX"],
+  ["hmmer-doc", `${D}/hmmer/Userguide.pdf.gz`, "LaTeX"],
+  ["normaliz-doc", `${D}/normaliz/Normaliz.pdf`, "LaTeX"],
+  ["phyml", `${D}/phyml/phyml_manual.pdf`, "LaTeX"],
+  ["surf-alggeo-doc", `${D}/surf-alggeo/surf-alggeo.pdf`, "LaTeX"],
+  ["yosys-doc", `${D}/yosys/manual.pdf`, "LaTeX"],
+  ["dpic", `${D}/dpic/dpic-doc.pdf.gz`, "LaTeX"],
+  ["libscotch-dev", `${D}/libscotch-dev/scotch_user7.0.pdf.gz`, "LaTeX"],
+  ["hamradio-maintguide", `${D}/hamradio-maintguide/DebianHamradio.pdf.gz`, "Sphinx"],
+  ["ubuntu-packaging-guide-pdf", `${D}/ubuntu-packaging-guide-pdf/ubuntu-packaging-guide.pdf.gz`, "Sphinx"],
+  ["maint-guide", `${D}/maint-guide/maint-guide.en.pdf`, "DocBook/dblatex"],
+  // AdaCore's manuals: Sphinx through LaTeX with their own style (a Sphinx variant train lacked).
+  ["gprbuild-doc", `${D}/gprbuild/gprbuild_ug.pdf.gz`, "Sphinx"],
+  ["libaunit-doc", `${D}/libaunit-doc/aunit_cb.pdf.gz`, "Sphinx"],
+  ["libgnatcoll-doc", `${D}/libgnatcoll-doc/GNATColl.pdf.gz`, "Sphinx"],
+  ["libgtkada-doc", `${D}/libgtkada-doc/gtkada_ug/GtkAda.pdf.gz`, "Sphinx"],
+  ["libtemplates-parser-doc", `${D}/libtemplates-parser-doc/templates_parser.pdf.gz`, "Sphinx"],
+  ["libxmlada-doc", `${D}/libxmlada-doc/XMLAda.pdf.gz`, "Sphinx"],
+];
+
 const rows = (list: Row[], half: SplitDoc["half"]): SplitDoc[] =>
   list.map(([pkg, path, producer]) => ({ pkg, path, producer, half }));
 
@@ -279,12 +312,12 @@ export const VALIDATION: readonly SplitDoc[] = rows(VALIDATION_ROWS, "validation
  * the packages added this session (ADDED_ROWS).
  */
 export const TRAIN_EXTRA: readonly SplitDoc[] = rows(
-  [...TRAIN_EXTRA_ROWS, ...ADDED_ROWS, ...PRODUCER_ROWS, ...SHAPE_ROWS],
+  [...TRAIN_EXTRA_ROWS, ...ADDED_ROWS, ...PRODUCER_ROWS, ...SHAPE_ROWS, ...WIDER_ROWS],
   "train",
 );
-/** The packages added by the sixth, seventh and ninth sessions (ADDED_ROWS, PRODUCER_ROWS, SHAPE_ROWS), all in TRAIN_EXTRA. */
+/** The packages added by the sixth, seventh, ninth and eleventh sessions (ADDED_ROWS … WIDER_ROWS), all in TRAIN_EXTRA. */
 export const ADDED_PACKAGES: ReadonlySet<string> = new Set(
-  [...ADDED_ROWS, ...PRODUCER_ROWS, ...SHAPE_ROWS].map(([pkg]) => pkg),
+  [...ADDED_ROWS, ...PRODUCER_ROWS, ...SHAPE_ROWS, ...WIDER_ROWS].map(([pkg]) => pkg),
 );
 /** The packages added by the seventh session for their producers (PRODUCER_ROWS). */
 export const PRODUCER_PACKAGES: ReadonlySet<string> = new Set(PRODUCER_ROWS.map(([pkg]) => pkg));

@@ -18,7 +18,7 @@
  * the number to tune on: a package's neighbours share its producer's habits, unseen documents
  * often do not. Validation PDFs are never in a fit.
  *
- * Run: npx tsx scripts/eval-devset-layout.ts [--help] [--half train|validation] [--only NAME] [--show NAME] [--features rows.json] [--outline-pages] [--extra] [--cv [--producer-cv]]
+ * Run: npx tsx scripts/eval-devset-layout.ts [--help] [--half train|validation] [--only NAME] [--show NAME] [--features rows.json] [--outline-pages] [--extra] [--cv [--producer-cv] [--cut-choice best|global]]
  */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -31,7 +31,7 @@ import {
 import type { TreeFeatures } from "../packages/pageindex-loader/src/pdf/structure/tree-evidence.js";
 import { DEBIAN_CACHE } from "./debian-docs.js";
 import { mean } from "./grouped-cv.js";
-import { type HeadingDoc, headingDocs, heldOutModels } from "./heading-fit.js";
+import { cutChoiceNamed, type HeadingDoc, headingDocs, heldOutModels } from "./heading-fit.js";
 import { layoutDevsetDocs } from "./layout-devset-docs.js";
 import { layoutF1, showEntries, topTwo } from "./layout-devset-score.js";
 import type { Entry } from "./structure-match.js";
@@ -45,6 +45,7 @@ const USAGE = `Usage: npx tsx scripts/eval-devset-layout.ts [options]
   --extra                  also the extra train-package PDFs (fitting rows, not in the train mean)
   --cv                     also grouped cross-validation on train, by package and by producer
   --producer-cv            with --cv: by producer only (17 folds instead of about 80: the number tuned on)
+  --cut-choice C           with --cv: how each fold picks its cut, best or global (default: heading-fit.ts HEADING_CUT_CHOICE)
   --cache DIR              where scripts/debian-docs.ts put the dev set (default ${DEBIAN_CACHE})
   --help                   this text`;
 
@@ -53,6 +54,7 @@ const { values } = parseArgs({
     help: { type: "boolean", default: false },
     cv: { type: "boolean", default: false },
     "producer-cv": { type: "boolean", default: false },
+    "cut-choice": { type: "string" },
     cache: { type: "string", default: DEBIAN_CACHE },
     half: { type: "string" },
     only: { type: "string" },
@@ -107,14 +109,15 @@ const pool = values.cv
   : [];
 // Only the folds of the PDFs scored (all of them unless --only narrows the run).
 const scored = (d: HeadingDoc) => !values.only || d.label.includes(values.only);
+const cutChoice = cutChoiceNamed(values["cut-choice"]);
 /** With --cv: each train package's heading model, fitted without that package's PDFs. */
 const foldModels =
   values.cv && !values["producer-cv"]
     ? // Each fold searches its cut over every fitted PDF's tree: the package folds are most of the time.
-      heldOutModels(pool, (d) => d.pkg, scored)
+      heldOutModels(pool, (d) => d.pkg, scored, cutChoice)
     : new Map<string, HeadingModel>();
 /** With --cv: each train producer's heading model, fitted without any PDF it made. */
-const producerModels = heldOutModels(pool, (d) => d.producer, scored);
+const producerModels = heldOutModels(pool, (d) => d.producer, scored, cutChoice);
 /** The tree a held-out heading model builds, scored. */
 function heldOut(ctx: LayoutContext, reference: readonly Entry[], model: HeadingModel): HeldOutTree {
   const held = layoutStructure(ctx, { headingModel: model });

@@ -14,7 +14,7 @@
  * fits as before this round (ml-logistic-regression's unpenalised gradient ascent, 4000 steps),
  * to compare.
  *
- * Run: npx tsx scripts/fit-heading-evidence.ts [--help] [--dry] [--extra] [--train-only] [--cv] [--group package|producer] [--l2 0.001,0.01,0.1] [--weigh pdf] [--drop NAMES] [--ablate NAMES|all] [--gd]
+ * Run: npx tsx scripts/fit-heading-evidence.ts [--help] [--dry] [--extra] [--train-only] [--cv] [--group package|producer] [--l2 0.001,0.01,0.1] [--cut-choice best|global] [--weigh pdf] [--drop NAMES] [--ablate NAMES|all] [--gd]
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -31,7 +31,9 @@ import { HEADING_MODEL } from "../packages/pageindex-loader/src/pdf/structure/he
 import { DEBIAN_CACHE } from "./debian-docs.js";
 import { groupFolds, mean, numberList } from "./grouped-cv.js";
 import {
+  cutChoiceNamed,
   fitHeadingModel,
+  GlobalCutSearch,
   HEADING_FIT,
   type HeadingDoc,
   type HeadingFit,
@@ -50,6 +52,7 @@ const USAGE = `Usage: npx tsx scripts/fit-heading-evidence.ts [options]
   --cv            grouped cross-validation on the train half (by package unless --group)
   --group G       with --cv: the folds hold out a package or a producer (default package)
   --l2 LIST       penalties to try, comma-separated (default ${HEADING_FIT.l2}, the one in use); with --cv the best CV F1 wins
+  --cut-choice C  how the cut is picked: best or global (default: heading-fit.ts HEADING_CUT_CHOICE)
   --weigh W       what weighs alike in the fit: candidate, pdf or package (default ${HEADING_FIT.weigh})
   --drop NAMES    features left out (weight 0), comma-separated (default: ${HEADING_FIT.drop.map((i) => HEADING_FEATURE_NAMES[i]).join(",") || "none"})
   --ablate NAMES  with --cv: also the CV F1 with each of these features (or "all") left out in turn
@@ -69,6 +72,7 @@ const { values } = parseArgs({
     drop: { type: "string" },
     ablate: { type: "string" },
     group: { type: "string", default: "package" },
+    "cut-choice": { type: "string" },
     help: { type: "boolean" },
   },
 });
@@ -112,15 +116,24 @@ function gradientFit(list: readonly HeadingDoc[]): HeadingFit {
   // The cut search of fitHeadingModel, over these weights: a zero penalty fit replaced by them.
   return fitHeadingModel(list, settingsWith(0), { bias: w[0] as number, weights: w.slice(1) });
 }
-const fitWith = (list: readonly HeadingDoc[], settings: HeadingFitSettings): HeadingFit =>
-  values.gd ? gradientFit(list) : fitHeadingModel(list, settings);
-
+const cutChoice = cutChoiceNamed(values["cut-choice"]);
 const docs = await headingDocs({
   cache: values.cache as string,
   half: values["train-only"] ? "train" : undefined,
   extra: values.extra,
 });
 const pool = docs.filter((d) => d.half === "train" || d.half === "train-extra");
+/** With `global`, one search per fit setting over the whole pool: the CV's folds share its inner fits. */
+const searches = new Map<string, GlobalCutSearch>();
+function searchFor(settings: HeadingFitSettings): GlobalCutSearch | undefined {
+  if (cutChoice.kind !== "global") return undefined;
+  const key = JSON.stringify(settings);
+  const search = searches.get(key) ?? new GlobalCutSearch(pool, settings);
+  searches.set(key, search);
+  return search;
+}
+const fitWith = (list: readonly HeadingDoc[], settings: HeadingFitSettings): HeadingFit =>
+  values.gd ? gradientFit(list) : fitHeadingModel(list, settings, undefined, cutChoice, searchFor(settings));
 const trainHalf = docs.filter((d) => d.half === "train");
 const pct = (x: number): string => (100 * x).toFixed(1);
 console.log(
@@ -206,8 +219,8 @@ if (!values.dry) {
   writeFileSync(
     target,
     `/**
- * Fitted by scripts/fit-heading-evidence.ts on the train half of the split dev set${values.extra ? " and TRAIN_EXTRA (more PDFs of its packages and of the packages added in the sixth and seventh sessions)" : ""} (${pool.length} PDFs,
- * ${pool.reduce((s, d) => s + d.y.length, 0)} candidates${values.gd ? "" : `, L2 penalty ${chosen}${values.cv || chosen === HEADING_FIT.l2 ? " chosen by grouped cross-validation" : ""}, ${weigh}s weighing alike${drop.length > 0 ? `, left out: ${drop.map((i) => HEADING_FEATURE_NAMES[i]).join(", ")}` : ""}`}). Weights in HEADING_FEATURE_NAMES order: ${HEADING_FEATURE_NAMES.join(", ")}.
+ * Fitted by scripts/fit-heading-evidence.ts on the train half of the split dev set${values.extra ? " and TRAIN_EXTRA (more PDFs of its packages and of the packages added since the sixth session)" : ""} (${pool.length} PDFs,
+ * ${pool.reduce((s, d) => s + d.y.length, 0)} candidates${values.gd ? "" : `, L2 penalty ${chosen}${values.cv || chosen === HEADING_FIT.l2 ? " chosen by grouped cross-validation" : ""}, ${weigh}s weighing alike${drop.length > 0 ? `, left out: ${drop.map((i) => HEADING_FEATURE_NAMES[i]).join(", ")}` : ""}, cut chosen "${cutChoice.kind}"`}). Weights in HEADING_FEATURE_NAMES order: ${HEADING_FEATURE_NAMES.join(", ")}.
  */
 // The shape of \`HeadingModel\` (heading-evidence.ts), written out: that module imports this one.
 export const HEADING_MODEL: { bias: number; weights: readonly number[]; threshold: number; lookWeight: number } = ${JSON.stringify(model)};

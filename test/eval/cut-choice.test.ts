@@ -1,9 +1,17 @@
 // The heading model's cut search (scripts/heading-fit.ts, issue 26): `best` takes the grid cell
 // with the best mean F1 over the fitted PDFs, `flat` the cell whose worst neighbour is best, so a
 // peak that a few PDFs make loses to a plateau; ties keep the first cell. `blur` takes the best
-// neighbourhood mean, `margin` keeps a default look share unless another beats it by a margin.
+// neighbourhood mean, `margin` keeps a default look share unless another beats it by a margin;
+// `global` sums the grids of fits that each leave one producer out, shared between CV folds.
 import { describe, expect, it } from "vitest";
-import { CUT_GRID, chooseCut, chooseCutFromMeans } from "../../scripts/heading-fit.js";
+import {
+  CUT_GRID,
+  chooseCut,
+  chooseCutFromMeans,
+  GlobalCutSearch,
+  HEADING_FIT,
+  type HeadingDoc,
+} from "../../scripts/heading-fit.js";
 
 /** A grid of per-PDF F1s (3 PDFs per cell) whose mean is `means[look][cut]`. */
 const gridOf = (means: number[][]): number[][][] => means.map((row) => row.map((m) => [m, m, m]));
@@ -69,5 +77,55 @@ describe("chooseCut", () => {
       look: 0,
       cut: 1,
     });
+  });
+});
+
+describe("GlobalCutSearch", () => {
+  // Three producers' PDFs; a fake grid (1 look share × 2 cuts) per fit, keyed by the producers fitted on.
+  const doc = (producer: string) => ({ producer }) as unknown as HeadingDoc;
+  const pool = [doc("A"), doc("A"), doc("B"), doc("C")];
+  const grid = [
+    [
+      { threshold: 0.3, lookWeight: 0 },
+      { threshold: 0.5, lookWeight: 0 },
+    ],
+  ];
+  const fitted = (docs: readonly HeadingDoc[]) => [...new Set(docs.map((d) => d.producer))].sort().join("");
+  // Without A (fit on B, C) cut 0.3 wins by a little; the other two fits prefer 0.5 by more.
+  const grids: Record<string, number[][]> = {
+    BC: [[0.92, 0.9]],
+    AC: [[0.8, 0.9]],
+    AB: [[0.8, 0.9]],
+    A: [[0.9, 0.1]],
+    B: [[0.9, 0.1]],
+    C: [[0.9, 0.1]],
+  };
+
+  it("takes the best cell of the inner fits' grids summed, not of one fit's", () => {
+    const calls: string[] = [];
+    const search = new GlobalCutSearch(pool, HEADING_FIT, grid, (docs) => {
+      calls.push(fitted(docs));
+      return grids[fitted(docs)] as number[][];
+    });
+    expect(search.cell(pool)).toEqual({ threshold: 0.5, lookWeight: 0 });
+    expect(calls.sort()).toEqual(["AB", "AC", "BC"]);
+  });
+
+  it("shares inner fits between the folds of a producer CV", () => {
+    const calls: string[] = [];
+    const search = new GlobalCutSearch(pool, HEADING_FIT, grid, (docs) => {
+      calls.push(fitted(docs));
+      return grids[fitted(docs)] as number[][];
+    });
+    // Each fold leaves one producer out; its inner folds leave a second: three pairs, each fitted once.
+    for (const held of ["A", "B", "C"]) search.cell(pool.filter((d) => d.producer !== held));
+    expect(calls.sort()).toEqual(["A", "B", "C"]);
+    // Fold A's inner grids are those fitted on B and on C alone: 0.3 wins there.
+    expect(search.cell(pool.filter((d) => d.producer !== "A"))).toEqual({ threshold: 0.3, lookWeight: 0 });
+  });
+
+  it("refuses a PDF outside its pool", () => {
+    const search = new GlobalCutSearch(pool, HEADING_FIT, grid, () => [[0, 0]]);
+    expect(() => search.cell([doc("A"), doc("B")])).toThrow(/outside its pool/);
   });
 });
