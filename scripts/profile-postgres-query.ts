@@ -11,7 +11,7 @@
 // Read-only: it never writes to the libraries.
 //
 // Usage (on the built packages): npx tsx scripts/profile-postgres-query.ts --docs 100,100000
-//   [--queries 30] [--rounds 3] [--explain] [--retriever]
+//   [--schemas scale_100,copy_100000] [--queries 30] [--rounds 3] [--explain] [--retriever]
 // Database: PAGEINDEX_POSTGRES_URL (default postgres://postgres@127.0.0.1:55432/scale_bench).
 import { createRequire } from "node:module";
 import { loadavg } from "node:os";
@@ -32,7 +32,14 @@ function option(name: string, fallback: string): string {
   return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
 }
 
-const SIZES = option("docs", "100,100000").split(",").map(Number);
+/** The libraries' schemas: `--schemas` (e.g. a copy of one), else scale_<docs> for each of `--docs`. */
+const SCHEMAS = option(
+  "schemas",
+  option("docs", "100,100000")
+    .split(",")
+    .map((docs) => `scale_${docs}`)
+    .join(","),
+).split(",");
 const QUERIES = Number(option("queries", "30"));
 const ROUNDS = Number(option("rounds", "3"));
 const EXPLAIN = process.argv.includes("--explain");
@@ -67,7 +74,7 @@ class Recorder {
         this.inFlight -= 1;
         const name = sql
           .replace(/\s+/g, " ")
-          .replace(/"scale_\d+"/g, "S")
+          .replace(/"\w+"\./g, "S.")
           .slice(0, 110);
         const shape = this.shapes.get(name) ?? { ms: [], runs: 0 };
         shape.ms.push(performance.now() - started);
@@ -99,22 +106,27 @@ const median = (values: readonly number[]) => {
 };
 
 interface Library {
-  docs: number;
+  schema: string;
   recorder: Recorder;
   store: PageIndexStore;
   retriever: PageIndexRetriever;
 }
 
-async function open(docs: number): Promise<Library> {
+async function open(schema: string): Promise<Library> {
   const pg = createRequire(
     fileURLToPath(new URL("../packages/pageindex-store/package.json", import.meta.url)),
   )("pg") as { Pool: new (options: { connectionString: string; max: number }) => PostgresPool };
   const recorder = new Recorder(new pg.Pool({ connectionString: DATABASE_URL, max: 10 }));
-  const options = { schema: `scale_${docs}` };
+  const options = { schema };
   const byteStore = await PostgresByteStore.open(recorder.pool, options);
   const library = await PostgresLibraryIndex.open(recorder.pool, options);
   const store = new PageIndexStore(byteStore, { library });
-  return { docs, recorder, store, retriever: new PageIndexRetriever({ reader: store, k: 3, cache: false }) };
+  return {
+    schema,
+    recorder,
+    store,
+    retriever: new PageIndexRetriever({ reader: store, k: 3, cache: false }),
+  };
 }
 
 const ask = (library: Library, query: string) =>
@@ -132,19 +144,23 @@ async function explain(library: Library, shape: Shape): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
-  const libraries = await Promise.all(SIZES.map(open));
+  const libraries = await Promise.all(SCHEMAS.map(open));
   try {
     for (const q of libraryQuestions(100, true, WARM_UP))
       for (const library of libraries) await ask(library, q.query);
     for (const library of libraries) library.recorder.reset();
     const questions = libraryQuestions(100, true, QUERIES, WARM_UP).map((q) => q.query);
     const wall = new Map(libraries.map((l) => [l, [] as number[]]));
+    const cpu = new Map(libraries.map((l) => [l, [] as number[]]));
     for (let round = 0; round < ROUNDS; round += 1)
       for (const question of questions)
         for (const library of libraries) {
           const started = performance.now();
+          const used = process.cpuUsage();
           await ask(library, question);
           wall.get(library)?.push(performance.now() - started);
+          const spent = process.cpuUsage(used);
+          cpu.get(library)?.push((spent.user + spent.system) / 1000);
         }
     const asked = QUERIES * ROUNDS;
     console.log(
@@ -153,7 +169,7 @@ async function main(): Promise<void> {
     for (const library of libraries) {
       const r = library.recorder;
       console.log(
-        `\nscale_${library.docs}: median ${median(wall.get(library) ?? []).toFixed(2)} ms a query; ` +
+        `\n${library.schema}: median ${median(wall.get(library) ?? []).toFixed(2)} ms a query (client CPU ${median(cpu.get(library) ?? []).toFixed(2)}); ` +
           `${(r.statements / asked).toFixed(2)} statements, ${(r.rounds / asked).toFixed(2)} round trips a query`,
       );
       console.log("  median ms  total ms/q  runs/q  statement");

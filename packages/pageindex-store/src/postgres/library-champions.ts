@@ -15,7 +15,7 @@
  * as the folder store does). Deletes take rows out of both at once.
  */
 import { CHAMPIONS } from "../library/sqlite/champions.js";
-import type { PostgresQueryable, PostgresRow } from "./connection.js";
+import type { PostgresQueryable } from "./connection.js";
 import type { LibraryTables } from "./library-schema.js";
 import { CARD_RANK_WEIGHTS, REFERENCE_LENGTH, SECTION_RANK_WEIGHTS, termRankSql } from "./library-vectors.js";
 
@@ -406,15 +406,4 @@ export class PostgresChampionLists {
           WHERE p.term = x.term ORDER BY ${LIST_ORDER} LIMIT ${limit})
          ORDER BY ${LIST_ORDER} LIMIT ${limit}) l`;
   }
-}
-
-/** A row of {@link PostgresChampionLists.listSql}, `rank` read as text (the float8 stored, exactly: its shortest decimal form). */
-export function championRow(row: PostgresRow): ChampionRow {
-  return {
-    docId: row.doc_id as string,
-    nodeId: row.node_id as string,
-    backMatter: row.back_matter as boolean,
-    term: Number(row.i) - 1,
-    rank: Number(row.rank),
-  };
 }

@@ -45,7 +45,6 @@ import {
 } from "./connection.js";
 import {
   type ChampionRow,
-  championRow,
   championSource,
   PG_MERGE_SECTIONS,
   PostgresChampionLists,
@@ -110,17 +109,8 @@ interface RankedSection {
 const SECTION_COLUMNS =
   "s.doc_id, s.node_id, s.title, s.ancestors, s.level, s.start_page, s.end_page, s.start_line, s.end_line, s.back_matter, s.summary";
 
-/** The columns of a section hit beyond what ranking reads (doc_id, node_id, back_matter). */
-const DETAIL_COLUMNS = [
-  "title",
-  "ancestors",
-  "level",
-  "start_page",
-  "end_page",
-  "start_line",
-  "end_line",
-  "summary",
-] as const;
+/** A list's row as the lists' statement aggregates it: doc_id, node_id, back_matter, rank (the float8's text). */
+type ListedJson = [string, string, boolean, string];
 
 /** A table ranked from champion lists: sections (`s`) or cards (`c`). */
 interface ListTarget {
@@ -903,8 +893,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
    * weight × the saturated `ts_rank` the list keeps — is what `rankSql` computes for it. When rows
    * holding two terms overflow `candidateRows`, `rankRows` chooses by three or more as before;
    * when every row holding a term fits the one-term budget, it reads them all (a small library).
-   * Sections holding two terms come with their details (their heap rows are read to rank them),
-   * and `sizes`, when given, receives the node counts of every document met.
+   * `sizes`, when given, receives the node counts of every document met.
    */
   private async listedRows(
     db: PostgresQueryable,
@@ -932,13 +921,11 @@ export class PostgresLibraryIndex implements LibraryIndex {
     for (const row of cooccurring) {
       const docId = row.doc_id as string;
       const nodeId = row.node_id as string;
-      const score = Number(row.value);
       scored.set(sectionKey(docId, nodeId), {
         docId,
         nodeId,
         backMatter: row.back_matter as boolean,
-        score,
-        ...(target.alias === "s" ? { hit: sectionHit(row, score) } : {}),
+        score: Number(row.value),
       });
     }
     return [...scored.values()];
@@ -947,7 +934,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
   /**
    * One statement (one round trip) reading a table's champion lists for `terms` (see `listSql`)
    * and, when `several` is not empty, the rows holding two of them ranked by `rankSql` (at most
-   * `rows`, sections with their details). Each list is read whole (`kept` rows) unless some row
+   * `rows`). Each list is read whole (`kept` rows) unless some row
    * holds two terms, then its first `perTerm`: decided in the statement, where two statements
    * ran at once and every list was read whole. With `sizes`, the node counts of every document
    * met are read too (index entries), so the ranking needs no round trip of its own for them.
@@ -962,17 +949,16 @@ export class PostgresLibraryIndex implements LibraryIndex {
     sizes: Map<string, number> | undefined,
   ): Promise<{ cooccurring: PostgresRow[]; listed: ChampionRow[] }> {
     const params = new Params();
-    const details = target.alias === "s" && several.length > 0 ? DETAIL_COLUMNS : [];
-    // Three kinds of rows in one result (`part`): ranked rows holding two terms (with their
-    // details), list rows, node counts; the details' columns empty where they do not apply.
-    const part = (select: string, from: string, withDetails = false) =>
-      `SELECT ${[select, ...details.map((c) => (withDetails ? c : `NULL AS ${c}`))].join(", ")} FROM ${from}`;
+    // Three kinds of rows in one result (`part`): ranked rows holding two terms, each list's
+    // rows, the node counts.
     const ctes: string[] = [];
     const parts: string[] = [];
     let limit = `${params.add(lists.kept)}::int`;
     if (several.length > 0) {
       const columns =
-        target.alias === "s" ? SECTION_COLUMNS : "c.doc_id, '' AS node_id, false AS back_matter";
+        target.alias === "s"
+          ? "s.doc_id, s.node_id, s.back_matter"
+          : "c.doc_id, '' AS node_id, false AS back_matter";
       const ranked = this.rankSql(
         target.table,
         target.alias,
@@ -987,19 +973,16 @@ export class PostgresLibraryIndex implements LibraryIndex {
       ctes.push(`co AS MATERIALIZED (${ranked})`);
       limit = `(SELECT CASE WHEN EXISTS (SELECT 1 FROM co) THEN ${params.add(lists.perTerm)}::int ELSE ${limit} END)`;
       parts.push(
-        part(
-          "0 AS part, 0::bigint AS i, doc_id, node_id, back_matter, score AS ord, score::text AS value, found",
-          "co",
-          true,
-        ),
+        "SELECT 0 AS part, 0::bigint AS i, doc_id, node_id, back_matter, score::text AS value, found FROM co",
       );
     }
     ctes.push(`listed AS MATERIALIZED (${lists.listSql(params.add(terms.map((t) => t.term)), limit)})`);
+    // The lists' rows and the node counts come as one JSON value a term, and one for the counts:
+    // hundreds of rows at scale, decoded at once rather than row by row.
     parts.push(
-      part(
-        "1 AS part, i, doc_id, node_id, back_matter, rank AS ord, rank::text AS value, NULL::bigint AS found",
-        "listed",
-      ),
+      `SELECT 1 AS part, i, NULL AS doc_id, NULL AS node_id, NULL AS back_matter,
+         json_agg(json_build_array(doc_id, node_id, back_matter, rank::text))::text AS value, NULL::bigint AS found
+       FROM listed GROUP BY i`,
     );
     if (sizes && this.nodeCountTable) {
       const met =
@@ -1007,22 +990,28 @@ export class PostgresLibraryIndex implements LibraryIndex {
           ? "SELECT doc_id FROM co UNION SELECT doc_id FROM listed"
           : "SELECT DISTINCT doc_id FROM listed";
       parts.push(
-        part(
-          "2, 0, d.doc_id, '', false, 0, n.nodes::text, NULL",
-          `(${met}) d LEFT JOIN LATERAL (SELECT nodes FROM ${this.nodeCountTable.table} n WHERE n.doc_id = d.doc_id) n ON true`,
-        ),
+        `SELECT 2, 0, NULL, NULL, NULL, json_object_agg(d.doc_id, n.nodes)::text, NULL FROM (${met}) d
+         LEFT JOIN LATERAL (SELECT nodes FROM ${this.nodeCountTable.table} n WHERE n.doc_id = d.doc_id) n ON true`,
       );
     }
+    // Unordered: a section's score sums its terms in term order (`scoreListed` sorts them), and
+    // the ranking orders sections by score with ties broken by ids.
     const sql = `WITH ${ctes.join(", ")}
-      ${parts.join(" UNION ALL ")}
-      ORDER BY part, i, ord DESC, doc_id, node_id`;
+      ${parts.join(" UNION ALL ")}`;
     const cooccurring: PostgresRow[] = [];
     const listed: ChampionRow[] = [];
     for (const row of (await db.query(sql, params.values)).rows) {
       const part = Number(row.part);
       if (part === 0) cooccurring.push(row);
-      else if (part === 1) listed.push(championRow({ ...row, rank: row.value }));
-      else sizes?.set(row.doc_id as string, row.value === null ? 0 : Number(row.value));
+      else if (part === 1) {
+        const term = Number(row.i) - 1;
+        for (const [docId, nodeId, backMatter, rank] of JSON.parse(row.value as string) as ListedJson[])
+          listed.push({ docId, nodeId, backMatter, term, rank: Number(rank) });
+      } else if (row.value !== null)
+        for (const [docId, nodes] of Object.entries(
+          JSON.parse(row.value as string) as Record<string, number | null>,
+        ))
+          sizes?.set(docId, nodes ?? 0);
     }
     return { cooccurring, listed };
   }
