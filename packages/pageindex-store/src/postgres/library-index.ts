@@ -106,8 +106,20 @@ interface RankedSection {
 }
 
 /** The columns of a section hit. */
-const SECTION_COLUMNS =
-  "s.doc_id, s.node_id, s.title, s.ancestors, s.level, s.start_page, s.end_page, s.start_line, s.end_line, s.back_matter, s.summary";
+const HIT_COLUMNS = [
+  "doc_id",
+  "node_id",
+  "title",
+  "ancestors",
+  "level",
+  "start_page",
+  "end_page",
+  "start_line",
+  "end_line",
+  "back_matter",
+  "summary",
+] as const;
+const SECTION_COLUMNS = HIT_COLUMNS.map((column) => `s.${column}`).join(", ");
 
 /** A list's row as the lists' statement aggregates it: doc_id, node_id, back_matter, rank (the float8's text). */
 type ListedJson = [string, string, boolean, string];
@@ -1039,25 +1051,47 @@ export class PostgresLibraryIndex implements LibraryIndex {
     return [...scoreListed(terms, rows).values()];
   }
 
-  /** The hits of ranked sections (their scores kept), their details read for those that have none. */
-  private async sectionHits(db: PostgresQueryable, ranked: readonly RankedSection[]): Promise<SectionHit[]> {
+  /**
+   * The hits of ranked sections (their scores kept), their details read for those that have
+   * none, and the cards of `cardsOf`: one statement, each part read as one JSON value.
+   */
+  private async readShown(
+    db: PostgresQueryable,
+    ranked: readonly RankedSection[],
+    cardsOf: readonly string[],
+  ): Promise<{ hits: SectionHit[]; cards: Map<string, DocumentCard> }> {
     const missing = ranked.filter((section) => !section.hit);
-    const read = new Map<string, PostgresRow>();
+    const params = new Params();
+    const parts: string[] = [];
+    if (cardsOf.length > 0)
+      parts.push(`(SELECT json_agg(json_build_array(doc_id, card)) FROM ${this.tables.cards}
+        WHERE doc_id = ANY(${params.add([...cardsOf])}::text[]))::text AS cards`);
     if (missing.length > 0) {
-      const { rows } = await db.query(
-        `SELECT ${SECTION_COLUMNS} FROM ${this.tables.sections} s
-         JOIN unnest($1::text[], $2::text[]) AS w(doc_id, node_id)
-           ON s.doc_id = w.doc_id COLLATE "C" AND s.node_id = w.node_id COLLATE "C"`,
-        [missing.map((section) => section.docId), missing.map((section) => section.nodeId)],
-      );
-      for (const row of rows) read.set(sectionKey(row.doc_id as string, row.node_id as string), row);
+      const fields = HIT_COLUMNS.map((column) => `'${column}', s.${column}`).join(", ");
+      parts.push(`(SELECT json_agg(json_build_object(${fields})) FROM ${this.tables.sections} s
+        JOIN unnest(${params.add(missing.map((section) => section.docId))}::text[],
+                    ${params.add(missing.map((section) => section.nodeId))}::text[]) AS w(doc_id, node_id)
+          ON s.doc_id = w.doc_id COLLATE "C" AND s.node_id = w.node_id COLLATE "C")::text AS sections`);
+    }
+    const read = new Map<string, PostgresRow>();
+    const cards = new Map<string, DocumentCard>();
+    if (parts.length > 0) {
+      const [row] = (await db.query(`SELECT ${parts.join(", ")}`, params.values)).rows;
+      for (const [docId, card] of JSON.parse((row?.cards as string | null) ?? "[]") as [
+        string,
+        DocumentCard,
+      ][])
+        cards.set(docId, card);
+      for (const section of JSON.parse((row?.sections as string | null) ?? "[]") as PostgresRow[])
+        read.set(sectionKey(section.doc_id as string, section.node_id as string), section);
     }
     // A section removed between the two reads is dropped rather than shown without its details.
-    return ranked.flatMap((section) => {
+    const hits = ranked.flatMap((section) => {
       if (section.hit) return [{ ...section.hit, score: section.score }];
       const row = read.get(sectionKey(section.docId, section.nodeId));
       return row ? [sectionHit(row, section.score)] : [];
     });
+    return { hits, cards };
   }
 
   async searchSections(
@@ -1071,7 +1105,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
       const { sections } = await this.weighTerms(db, analysed);
       // Back matter is discounted after ranking: read enough rows that the discount can reorder them.
       const ranked = await this.rankSections(db, analysed, sections, options, Math.max(limit * 4, 50));
-      return this.sectionHits(db, ranked.slice(0, limit));
+      return (await this.readShown(db, ranked.slice(0, limit), [])).hits;
     });
   }
 
@@ -1115,16 +1149,11 @@ export class PostgresLibraryIndex implements LibraryIndex {
       const ranked = rankDocuments(documents, cardScores, { ...limits, sizes });
       if (ranked.length === 0) return [];
       // The cards of the documents returned and the sections shown (only those read in full), at once.
-      const [{ rows }, hits] = await Promise.all([
-        db.query(`SELECT doc_id, card FROM ${this.tables.cards} WHERE doc_id = ANY($1::text[])`, [
-          ranked.map((hit) => hit.docId),
-        ]),
-        this.sectionHits(
-          db,
-          ranked.flatMap((hit) => hit.sections),
-        ),
-      ]);
-      const cards = new Map(rows.map((row) => [row.doc_id as string, row.card as DocumentCard]));
+      const { hits, cards } = await this.readShown(
+        db,
+        ranked.flatMap((hit) => hit.sections),
+        ranked.map((hit) => hit.docId),
+      );
       const byDoc = new Map<string, SectionHit[]>();
       for (const hit of hits) {
         const list = byDoc.get(hit.docId);
