@@ -23,6 +23,7 @@
 // scale_<docs>, and reused by the next run (its indexing time is the one measured when built);
 // `--rebuild` indexes again; an interrupted build resumes where it stopped. `--wave N` is
 // addTrees' `concurrency` (documents per write wave, default 8 as in addTrees). `--pg-million` adds 1,000,000 documents on PostgreSQL.
+// `--schema-prefix P` reads and writes the PostgreSQL libraries P_<docs> instead of scale_<docs>.
 // `--build-only` indexes what is missing and stops; `--query-only` never indexes: it measures the
 // libraries there are, an unfinished one as far as it got (reported "N of size"), and leaves out
 // the ones never started. `--verify checksum` opens every store with `verifyOnRead: "checksum"`
@@ -85,7 +86,8 @@ interface Library {
 }
 
 const folderOf = (docs: number) => join(CACHE, `folder-${docs}`);
-const schemaOf = (docs: number) => `scale_${docs}`;
+/** `--schema-prefix` names other PostgreSQL libraries (e.g. copies of the kept ones: prefix_<docs>). */
+const schemaOf = (docs: number) => `${option("schema-prefix", "scale")}_${docs}`;
 
 /** Opens a library as an application reading it would (a folder read-only, as the CLI's queries do). */
 async function open(library: Library, write = false): Promise<PageIndexStore> {

@@ -264,6 +264,59 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
     }
   });
 
+  it("are read in one statement with the rows holding two terms and the node counts: each list whole when no row holds two terms, its first perTerm when one does", async () => {
+    const schema = newSchema();
+    const { pool, statements } = recordingPool();
+    // A one-row one-term budget: the lists are read even in this small library.
+    const index = await PostgresLibraryIndex.open(pool, {
+      schema,
+      championRows: PER_TERM,
+      singleTermRows: 1,
+    });
+    const sectionsFound = async (question: string) => {
+      statements.length = 0;
+      const hits = await index.searchLibrary(question, { limit: 20, sectionsPerDocument: 20 });
+      const lists = statements.filter((sql) => sql.includes("library_champions c"));
+      expect(lists, question).toHaveLength(1);
+      // The rows holding two terms are ranked in the same statement (the GIN index's `@@`)…
+      expect(lists[0], question).toContain("tsv @@");
+      // … and no statement reads node counts alone.
+      expect(
+        statements.filter(
+          (sql) => sql.includes("library_node_counts") && !sql.includes("library_champions c"),
+        ),
+        question,
+      ).toEqual([]);
+      return hits;
+    };
+    try {
+      // "sprocket" and "ratchet" in six documents each (3 sections), never in one section.
+      await index.putDocuments([
+        ...Array.from({ length: 6 }, (_, i) => wordy(`s-${i}`, i, "sprocket", 3)),
+        ...Array.from({ length: 6 }, (_, i) => wordy(`r-${i}`, i, "ratchet", 3)),
+      ]);
+      const apart = await sectionsFound("sprocket ratchet");
+      expect(apart.flatMap((hit) => hit.sections)).toHaveLength(2 * KEPT);
+      await index.putDocument(
+        libraryEntry(
+          libraryTree("both", [
+            { title: "Sprocket ratchet", text: "A ratchet on the sprocket.", tokenCount: 6 },
+          ]),
+          "v1",
+        ),
+      );
+      const together = await sectionsFound("sprocket ratchet");
+      expect(together[0]?.docId).toBe("both");
+      // The row holding both, and each list's first PER_TERM (the row holding both may be among them).
+      const found = together.flatMap((hit) => hit.sections).length;
+      expect(found).toBeGreaterThanOrEqual(1 + PER_TERM);
+      expect(found).toBeLessThanOrEqual(1 + 2 * PER_TERM);
+    } finally {
+      await index.close();
+      await pool.end();
+    }
+  });
+
   it("are made for a new library unless championRows is 0, and not built unasked for one with documents", async () => {
     const listTables = async (schema: string) =>
       (

@@ -167,6 +167,30 @@ describe.skipIf(!available)("PostgresLibraryIndex writes", () => {
     }
   });
 
+  it("leaves nothing in the full-text indexes' pending lists after a write (every search would read them)", async () => {
+    const schema = testSchema("gin");
+    const db = new pg.Pool({ connectionString: POSTGRES_URL });
+    const index = await PostgresLibraryIndex.open(db, { schema });
+    // Pages a clean finds left to move: 0 when the writer emptied the list.
+    const left = async () =>
+      (
+        await db.query(
+          `SELECT gin_clean_pending_list(i::regclass)::int AS pages FROM unnest($1::text[]) AS i`,
+          [[`"${schema}".library_sections_tsv`, `"${schema}".library_cards_tsv`]],
+        )
+      ).rows.map((row) => row.pages);
+    try {
+      await index.putDocuments([entry("a", "1", "walrus"), entry("b", "1", "narwhal walrus")]);
+      expect(await left()).toEqual([0, 0]);
+      await index.putDocument(entry("a", "2", "beluga"));
+      expect(await left()).toEqual([0, 0]);
+      expect((await index.searchLibrary("beluga")).map((hit) => hit.docId)).toEqual(["a"]);
+    } finally {
+      await dropSchema(schema);
+      await db.end();
+    }
+  });
+
   it("indexes a document whose text holds NUL characters (PostgreSQL text cannot hold them)", async () => {
     const schema = testSchema("nul");
     const index = await PostgresLibraryIndex.fromUrl(POSTGRES_URL, { schema });

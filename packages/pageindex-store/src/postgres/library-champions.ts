@@ -390,32 +390,20 @@ export class PostgresChampionLists {
   }
 
   /**
-   * The first `rows` of each term's list and pending rows together (index entries only: the
-   * btrees hold every column read), each row with the index of its term in `terms` and the
-   * term's rank in it; by term, each term's in its list's order.
+   * SQL selecting the first `limit` rows (an SQL expression) of each term's list and pending rows
+   * together (index entries only: the btrees hold every column read): `i` the term's place in
+   * the array `terms` (a parameter, 1-based), then doc_id, node_id, back_matter and the term's
+   * `rank` in the row; unordered (each term's in its list's order is `i, rank DESC, doc_id, node_id`).
    */
-  async best(db: PostgresQueryable, terms: readonly string[], rows: number): Promise<ChampionRow[]> {
-    if (terms.length === 0) return [];
-    const { rows: found } = await db.query(
-      `SELECT x.i, l.doc_id, l.node_id, l.back_matter, l.rank::text AS rank
-       FROM unnest($1::text[]) WITH ORDINALITY AS x(term, i)
+  listSql(terms: string, limit: string): string {
+    return `SELECT x.i, l.doc_id, l.node_id, l.back_matter, l.rank
+       FROM unnest(${terms}::text[]) WITH ORDINALITY AS x(term, i)
        CROSS JOIN LATERAL (
          (SELECT doc_id, node_id, back_matter, rank FROM ${this.tables.rows} c
-          WHERE c.term = x.term ORDER BY ${LIST_ORDER} LIMIT $2)
+          WHERE c.term = x.term ORDER BY ${LIST_ORDER} LIMIT ${limit})
          UNION ALL
          (SELECT doc_id, node_id, back_matter, rank FROM ${this.tables.pending} p
-          WHERE p.term = x.term ORDER BY ${LIST_ORDER} LIMIT $2)
-         ORDER BY ${LIST_ORDER} LIMIT $2) l
-       ORDER BY x.i, l.rank DESC, l.doc_id, l.node_id`,
-      [[...terms], rows],
-    );
-    return found.map((row) => ({
-      docId: row.doc_id as string,
-      nodeId: row.node_id as string,
-      backMatter: row.back_matter as boolean,
-      term: Number(row.i) - 1,
-      // The float8 stored, exactly (its shortest decimal form read back).
-      rank: Number(row.rank),
-    }));
+          WHERE p.term = x.term ORDER BY ${LIST_ORDER} LIMIT ${limit})
+         ORDER BY ${LIST_ORDER} LIMIT ${limit}) l`;
   }
 }

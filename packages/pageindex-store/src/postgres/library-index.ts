@@ -49,6 +49,7 @@ import {
   PG_MERGE_SECTIONS,
   PostgresChampionLists,
 } from "./library-champions.js";
+import { PostgresGinPending } from "./library-gin.js";
 import { PostgresNodeCounts } from "./library-node-counts.js";
 import { type LibraryRows, libraryRows } from "./library-rows.js";
 import { ensureLibraryTables, type LibraryTables } from "./library-schema.js";
@@ -105,8 +106,30 @@ interface RankedSection {
 }
 
 /** The columns of a section hit. */
-const SECTION_COLUMNS =
-  "s.doc_id, s.node_id, s.title, s.ancestors, s.level, s.start_page, s.end_page, s.start_line, s.end_line, s.back_matter, s.summary";
+const HIT_COLUMNS = [
+  "doc_id",
+  "node_id",
+  "title",
+  "ancestors",
+  "level",
+  "start_page",
+  "end_page",
+  "start_line",
+  "end_line",
+  "back_matter",
+  "summary",
+] as const;
+const SECTION_COLUMNS = HIT_COLUMNS.map((column) => `s.${column}`).join(", ");
+
+/** A list's row as the lists' statement aggregates it: doc_id, node_id, back_matter, rank (the float8's text). */
+type ListedJson = [string, string, boolean, string];
+
+/** A table ranked from champion lists: sections (`s`) or cards (`c`). */
+interface ListTarget {
+  table: string;
+  alias: "s" | "c";
+  weights: string;
+}
 
 /**
  * ts_rank of one term, without length normalisation, is about its heaviest occurrence's field
@@ -203,16 +226,6 @@ function scoreListed(
   return scored;
 }
 
-/** The first `rows` of each term's rows (`best` gives each term's in its list's order). */
-function firstOfEachTerm(listed: readonly ChampionRow[], rows: number): ChampionRow[] {
-  const taken = new Map<number, number>();
-  return listed.filter((row) => {
-    const n = taken.get(row.term) ?? 0;
-    taken.set(row.term, n + 1);
-    return n < rows;
-  });
-}
-
 /** A query term with the weight it scores with (query weight × IDF) and how many rows hold it. */
 type RankedTerm = CountedTerm;
 
@@ -291,6 +304,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
   private readonly cardChampions: PostgresChampionLists | undefined;
   /** Node counts in a table of their own, built with the champion lists. */
   private readonly nodeCountTable: PostgresNodeCounts | undefined;
+  /** Empties the full-text indexes' pending lists after each write (when this role may). */
+  private readonly ginPending: PostgresGinPending | undefined;
   private owned = false;
 
   private constructor(
@@ -300,9 +315,11 @@ export class PostgresLibraryIndex implements LibraryIndex {
     options: PostgresLibraryIndexOptions,
     listRows: { sections?: number | undefined; cards?: number | undefined },
     nodeCounts: PostgresNodeCounts | undefined,
+    ginPending: PostgresGinPending | undefined,
   ) {
     this.pool = pool;
     this.nodeCountTable = nodeCounts;
+    this.ginPending = ginPending;
     const lists = (kind: "sections" | "cards") => {
       const rows = listRows[kind];
       if (rows === undefined) return undefined;
@@ -391,9 +408,10 @@ export class PostgresLibraryIndex implements LibraryIndex {
           }
         });
     }
-    const counted = await guarded("library open", timeout, () =>
-      PostgresNodeCounts.present(pool, nodeCounts.table),
-    );
+    const { counted, ginPending } = await guarded("library open", timeout, async () => ({
+      counted: await PostgresNodeCounts.present(pool, nodeCounts.table),
+      ginPending: await PostgresGinPending.open(pool, tables.textIndexes),
+    }));
     return new PostgresLibraryIndex(
       pool,
       tables,
@@ -401,6 +419,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
       options,
       listRows,
       counted ? nodeCounts : undefined,
+      ginPending,
     );
   }
 
@@ -603,6 +622,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     await this.champions?.add(db, docIds, rows.sections[0]?.length ?? 0);
     await this.cardChampions?.add(db, docIds, docIds.length);
     await this.nodeCountTable?.copy(db, rows.cards[0] as string[]);
+    await this.ginPending?.clean(db);
   }
 
   // ---- reading ---------------------------------------------------------------------------
@@ -814,6 +834,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
    * Sections ranked (scores discounted for back matter), best first, at most `rows`: through the
    * champion lists when the library has them and a search over it all outgrows the one-term
    * budget (see {@link PostgresLibraryIndex.listedSections}), else the candidates of `rankRows`.
+   * `sizes`, when given, may receive node counts (see {@link PostgresLibraryIndex.readLists}).
    */
   private async rankSections(
     db: PostgresQueryable,
@@ -821,8 +842,11 @@ export class PostgresLibraryIndex implements LibraryIndex {
     terms: readonly RankedTerm[],
     options: { filter?: CatalogFilter; docIds?: readonly string[] },
     rows: number,
+    sizes?: Map<string, number>,
   ): Promise<RankedSection[]> {
-    const listed = isLibraryWide(options) ? await this.listedSections(db, query, terms, rows) : undefined;
+    const listed = isLibraryWide(options)
+      ? await this.listedSections(db, query, terms, rows, sizes)
+      : undefined;
     if (listed) return listed;
     const ranked = await this.rankRows(
       db,
@@ -855,6 +879,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     query: LibraryQuery,
     terms: readonly RankedTerm[],
     rows: number,
+    sizes?: Map<string, number>,
   ): Promise<RankedSection[] | undefined> {
     const listed = await this.listedRows(
       db,
@@ -862,6 +887,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
       { table: this.tables.sections, alias: "s", weights: SECTION_RANK_WEIGHTS },
       terms,
       rows,
+      sizes,
     );
     return listed
       ?.map((row) => ({ ...row, score: discounted(row.score, row.backMatter, query) }))
@@ -879,26 +905,73 @@ export class PostgresLibraryIndex implements LibraryIndex {
    * weight × the saturated `ts_rank` the list keeps — is what `rankSql` computes for it. When rows
    * holding two terms overflow `candidateRows`, `rankRows` chooses by three or more as before;
    * when every row holding a term fits the one-term budget, it reads them all (a small library).
+   * `sizes`, when given, receives the node counts of every document met.
    */
   private async listedRows(
     db: PostgresQueryable,
     lists: PostgresChampionLists | undefined,
-    target: { table: string; alias: "s" | "c"; weights: string },
+    target: ListTarget,
     terms: readonly RankedTerm[],
     rows: number,
+    sizes?: Map<string, number>,
   ): Promise<RankedSection[] | undefined> {
     if (!lists || terms.length === 0) return undefined;
     if (terms.reduce((sum, t) => sum + t.rows, 0) <= Math.min(this.candidateRows, this.singleTermRows))
-      return this.everyListedRow(db, lists, terms);
-    const several = cooccurringTerms(terms, 2);
-    const cooccurrence = async (): Promise<PostgresRow[]> => {
-      if (several.length === 0) return [];
-      const params = new Params();
+      return this.everyListedRow(db, lists, target, terms, sizes);
+    const { cooccurring, listed } = await this.readLists(
+      db,
+      lists,
+      target,
+      terms,
+      cooccurringTerms(terms, 2),
+      rows,
+      sizes,
+    );
+    const holding = Number(cooccurring[0]?.found ?? 0);
+    if (holding > this.candidateRows) return undefined;
+    const scored = scoreListed(terms, listed);
+    for (const row of cooccurring) {
+      const docId = row.doc_id as string;
+      const nodeId = row.node_id as string;
+      scored.set(sectionKey(docId, nodeId), {
+        docId,
+        nodeId,
+        backMatter: row.back_matter as boolean,
+        score: Number(row.value),
+      });
+    }
+    return [...scored.values()];
+  }
+
+  /**
+   * One statement (one round trip) reading a table's champion lists for `terms` (see `listSql`)
+   * and, when `several` is not empty, the rows holding two of them ranked by `rankSql` (at most
+   * `rows`). Each list is read whole (`kept` rows) unless some row
+   * holds two terms, then its first `perTerm`: decided in the statement, where two statements
+   * ran at once and every list was read whole. With `sizes`, the node counts of every document
+   * met are read too (index entries), so the ranking needs no round trip of its own for them.
+   */
+  private async readLists(
+    db: PostgresQueryable,
+    lists: PostgresChampionLists,
+    target: ListTarget,
+    terms: readonly RankedTerm[],
+    several: readonly RankedTerm[],
+    rows: number,
+    sizes: Map<string, number> | undefined,
+  ): Promise<{ cooccurring: PostgresRow[]; listed: ChampionRow[] }> {
+    const params = new Params();
+    // Three kinds of rows in one result (`part`): ranked rows holding two terms, each list's
+    // rows, the node counts.
+    const ctes: string[] = [];
+    const parts: string[] = [];
+    let limit = `${params.add(lists.kept)}::int`;
+    if (several.length > 0) {
       const columns =
         target.alias === "s"
           ? "s.doc_id, s.node_id, s.back_matter"
           : "c.doc_id, '' AS node_id, false AS back_matter";
-      const sql = this.rankSql(
+      const ranked = this.rankSql(
         target.table,
         target.alias,
         target.weights,
@@ -909,32 +982,50 @@ export class PostgresLibraryIndex implements LibraryIndex {
         rows,
         columns,
       );
-      return (await db.query(sql, params.values)).rows;
-    };
-    // Both at once (two connections of the pool): the lists' every row is read, and cut to
-    // `perTerm` a term when some row holds two terms (index entries: cheaper than a round trip).
-    const [cooccurring, listed] = await Promise.all([
-      cooccurrence(),
-      lists.best(
-        db,
-        terms.map((t) => t.term),
-        lists.kept,
-      ),
-    ]);
-    const holding = Number(cooccurring[0]?.found ?? 0);
-    if (holding > this.candidateRows) return undefined;
-    const scored = scoreListed(terms, holding > 0 ? firstOfEachTerm(listed, lists.perTerm) : listed);
-    for (const row of cooccurring) {
-      const docId = row.doc_id as string;
-      const nodeId = row.node_id as string;
-      scored.set(sectionKey(docId, nodeId), {
-        docId,
-        nodeId,
-        backMatter: row.back_matter as boolean,
-        score: Number(row.score),
-      });
+      ctes.push(`co AS MATERIALIZED (${ranked})`);
+      limit = `(SELECT CASE WHEN EXISTS (SELECT 1 FROM co) THEN ${params.add(lists.perTerm)}::int ELSE ${limit} END)`;
+      parts.push(
+        "SELECT 0 AS part, 0::bigint AS i, doc_id, node_id, back_matter, score::text AS value, found FROM co",
+      );
     }
-    return [...scored.values()];
+    ctes.push(`listed AS MATERIALIZED (${lists.listSql(params.add(terms.map((t) => t.term)), limit)})`);
+    // The lists' rows and the node counts come as one JSON value a term, and one for the counts:
+    // hundreds of rows at scale, decoded at once rather than row by row.
+    parts.push(
+      `SELECT 1 AS part, i, NULL AS doc_id, NULL AS node_id, NULL AS back_matter,
+         json_agg(json_build_array(doc_id, node_id, back_matter, rank::text))::text AS value, NULL::bigint AS found
+       FROM listed GROUP BY i`,
+    );
+    if (sizes && this.nodeCountTable) {
+      const met =
+        several.length > 0
+          ? "SELECT doc_id FROM co UNION SELECT doc_id FROM listed"
+          : "SELECT DISTINCT doc_id FROM listed";
+      parts.push(
+        `SELECT 2, 0, NULL, NULL, NULL, json_object_agg(d.doc_id, n.nodes)::text, NULL FROM (${met}) d
+         LEFT JOIN LATERAL (SELECT nodes FROM ${this.nodeCountTable.table} n WHERE n.doc_id = d.doc_id) n ON true`,
+      );
+    }
+    // Unordered: a section's score sums its terms in term order (`scoreListed` sorts them), and
+    // the ranking orders sections by score with ties broken by ids.
+    const sql = `WITH ${ctes.join(", ")}
+      ${parts.join(" UNION ALL ")}`;
+    const cooccurring: PostgresRow[] = [];
+    const listed: ChampionRow[] = [];
+    for (const row of (await db.query(sql, params.values)).rows) {
+      const part = Number(row.part);
+      if (part === 0) cooccurring.push(row);
+      else if (part === 1) {
+        const term = Number(row.i) - 1;
+        for (const [docId, nodeId, backMatter, rank] of JSON.parse(row.value as string) as ListedJson[])
+          listed.push({ docId, nodeId, backMatter, term, rank: Number(rank) });
+      } else if (row.value !== null)
+        for (const [docId, nodes] of Object.entries(
+          JSON.parse(row.value as string) as Record<string, number | null>,
+        ))
+          sizes?.set(docId, nodes ?? 0);
+    }
+    return { cooccurring, listed };
   }
 
   /**
@@ -947,14 +1038,12 @@ export class PostgresLibraryIndex implements LibraryIndex {
   private async everyListedRow(
     db: PostgresQueryable,
     lists: PostgresChampionLists,
+    target: ListTarget,
     terms: readonly RankedTerm[],
+    sizes: Map<string, number> | undefined,
   ): Promise<RankedSection[] | undefined> {
     if (terms.some((t) => t.rows > lists.kept)) return undefined;
-    const rows = await lists.best(
-      db,
-      terms.map((t) => t.term),
-      lists.kept,
-    );
+    const { listed: rows } = await this.readLists(db, lists, target, terms, [], 0, sizes);
     const found = new Array<number>(terms.length).fill(0);
     for (const row of rows) found[row.term] = (found[row.term] ?? 0) + 1;
     // A list cut short (deletes left it without some rows) or a write since the counts were read.
@@ -962,25 +1051,47 @@ export class PostgresLibraryIndex implements LibraryIndex {
     return [...scoreListed(terms, rows).values()];
   }
 
-  /** The hits of ranked sections (their scores kept), their details read for those that have none. */
-  private async sectionHits(db: PostgresQueryable, ranked: readonly RankedSection[]): Promise<SectionHit[]> {
+  /**
+   * The hits of ranked sections (their scores kept), their details read for those that have
+   * none, and the cards of `cardsOf`: one statement, each part read as one JSON value.
+   */
+  private async readShown(
+    db: PostgresQueryable,
+    ranked: readonly RankedSection[],
+    cardsOf: readonly string[],
+  ): Promise<{ hits: SectionHit[]; cards: Map<string, DocumentCard> }> {
     const missing = ranked.filter((section) => !section.hit);
-    const read = new Map<string, PostgresRow>();
+    const params = new Params();
+    const parts: string[] = [];
+    if (cardsOf.length > 0)
+      parts.push(`(SELECT json_agg(json_build_array(doc_id, card)) FROM ${this.tables.cards}
+        WHERE doc_id = ANY(${params.add([...cardsOf])}::text[]))::text AS cards`);
     if (missing.length > 0) {
-      const { rows } = await db.query(
-        `SELECT ${SECTION_COLUMNS} FROM ${this.tables.sections} s
-         JOIN unnest($1::text[], $2::text[]) AS w(doc_id, node_id)
-           ON s.doc_id = w.doc_id COLLATE "C" AND s.node_id = w.node_id COLLATE "C"`,
-        [missing.map((section) => section.docId), missing.map((section) => section.nodeId)],
-      );
-      for (const row of rows) read.set(sectionKey(row.doc_id as string, row.node_id as string), row);
+      const fields = HIT_COLUMNS.map((column) => `'${column}', s.${column}`).join(", ");
+      parts.push(`(SELECT json_agg(json_build_object(${fields})) FROM ${this.tables.sections} s
+        JOIN unnest(${params.add(missing.map((section) => section.docId))}::text[],
+                    ${params.add(missing.map((section) => section.nodeId))}::text[]) AS w(doc_id, node_id)
+          ON s.doc_id = w.doc_id COLLATE "C" AND s.node_id = w.node_id COLLATE "C")::text AS sections`);
+    }
+    const read = new Map<string, PostgresRow>();
+    const cards = new Map<string, DocumentCard>();
+    if (parts.length > 0) {
+      const [row] = (await db.query(`SELECT ${parts.join(", ")}`, params.values)).rows;
+      for (const [docId, card] of JSON.parse((row?.cards as string | null) ?? "[]") as [
+        string,
+        DocumentCard,
+      ][])
+        cards.set(docId, card);
+      for (const section of JSON.parse((row?.sections as string | null) ?? "[]") as PostgresRow[])
+        read.set(sectionKey(section.doc_id as string, section.node_id as string), section);
     }
     // A section removed between the two reads is dropped rather than shown without its details.
-    return ranked.flatMap((section) => {
+    const hits = ranked.flatMap((section) => {
       if (section.hit) return [{ ...section.hit, score: section.score }];
       const row = read.get(sectionKey(section.docId, section.nodeId));
       return row ? [sectionHit(row, section.score)] : [];
     });
+    return { hits, cards };
   }
 
   async searchSections(
@@ -994,7 +1105,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
       const { sections } = await this.weighTerms(db, analysed);
       // Back matter is discounted after ranking: read enough rows that the discount can reorder them.
       const ranked = await this.rankSections(db, analysed, sections, options, Math.max(limit * 4, 50));
-      return this.sectionHits(db, ranked.slice(0, limit));
+      return (await this.readShown(db, ranked.slice(0, limit), [])).hits;
     });
   }
 
@@ -1004,18 +1115,26 @@ export class PostgresLibraryIndex implements LibraryIndex {
     if (limits.limit === 0 || analysed.terms.length === 0 || options.docIds?.length === 0) return [];
     return this.read("search", async (db) => {
       const weighted = await this.weighTerms(db, analysed);
+      // Node counts (the length prior): read with the champion lists where they are read, for
+      // the rest of the documents found here in one statement (index entries only), cheaper
+      // than rounds of a few (up to 11 at 100,000 documents, a round trip each).
+      const sizes = new Map<string, number>();
       // Sections and cards ranked at once, on two connections of the pool.
       const [sections, cardScores] = await Promise.all([
-        this.rankSections(db, analysed, weighted.sections, options, AGGREGATION.sectionRows),
+        this.rankSections(
+          db,
+          analysed,
+          weighted.sections,
+          options,
+          AGGREGATION.sectionRows,
+          this.nodeCountTable ? sizes : undefined,
+        ),
         this.rankCards(db, weighted.cards, options),
       ]);
       const documents = aggregateSections(sections);
       // Ranked first; then only the cards of the documents returned are read.
-      const sizes = new Map<string, number>();
-      // The narrow table answers every found document's count in one statement (index entries
-      // only), cheaper than rounds of a few (up to 11 at 100,000 documents, a round trip each).
       if (this.nodeCountTable) {
-        const ids = documents.map((d) => d.docId);
+        const ids = documents.map((d) => d.docId).filter((docId) => !sizes.has(docId));
         const counted = await this.nodeCounts(db, ids);
         for (const docId of ids) sizes.set(docId, counted.get(docId) ?? 0);
       }
@@ -1030,16 +1149,11 @@ export class PostgresLibraryIndex implements LibraryIndex {
       const ranked = rankDocuments(documents, cardScores, { ...limits, sizes });
       if (ranked.length === 0) return [];
       // The cards of the documents returned and the sections shown (only those read in full), at once.
-      const [{ rows }, hits] = await Promise.all([
-        db.query(`SELECT doc_id, card FROM ${this.tables.cards} WHERE doc_id = ANY($1::text[])`, [
-          ranked.map((hit) => hit.docId),
-        ]),
-        this.sectionHits(
-          db,
-          ranked.flatMap((hit) => hit.sections),
-        ),
-      ]);
-      const cards = new Map(rows.map((row) => [row.doc_id as string, row.card as DocumentCard]));
+      const { hits, cards } = await this.readShown(
+        db,
+        ranked.flatMap((hit) => hit.sections),
+        ranked.map((hit) => hit.docId),
+      );
       const byDoc = new Map<string, SectionHit[]>();
       for (const hit of hits) {
         const list = byDoc.get(hit.docId);

@@ -7,6 +7,8 @@ export interface LibraryTables {
   sections: string;
   terms: string;
   intents: string;
+  /** The full-text (GIN) indexes of sections and cards. */
+  textIndexes: string[];
 }
 
 export function libraryTables(schema: string): LibraryTables {
@@ -16,6 +18,7 @@ export function libraryTables(schema: string): LibraryTables {
     sections: `${schema}.library_sections`,
     terms: `${schema}.library_terms`,
     intents: `${schema}.library_write_intents`,
+    textIndexes: [`${schema}.library_sections_tsv`, `${schema}.library_cards_tsv`],
   };
 }
 

@@ -1,0 +1,196 @@
+// Where a warm library-wide query's time goes on PostgreSQL, on libraries the scale bench built
+// (scripts/bench-library-scale.ts, schemas scale_<docs>): the engine's `searchLibrary` (as the
+// bench asks it: limit 10, 12 sections a document) and the retriever ask the bench's questions
+// (those about the 100-document library's documents, as the bench asks every size), past a
+// warm-up, libraries in turn, and it prints per library
+// - statements and sequential round trips per query (statements sent while none other of the
+//   query is in flight start a round);
+// - each statement's wall time (client-observed) and runs per query, by its SQL's shape;
+// - with --explain, `EXPLAIN (ANALYZE, BUFFERS)` of each statement shape's last run, re-sent
+//   with its parameters: server time, buffers hit/read, the plan's top lines.
+// Read-only: it never writes to the libraries.
+//
+// Usage (on the built packages): npx tsx scripts/profile-postgres-query.ts --docs 100,100000
+//   [--schemas scale_100,copy_100000] [--queries 30] [--rounds 3] [--explain] [--retriever]
+// Database: PAGEINDEX_POSTGRES_URL (default postgres://postgres@127.0.0.1:55432/scale_bench).
+import { createRequire } from "node:module";
+import { loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
+import { PageIndexRetriever } from "pageindex-retriever";
+import {
+  PageIndexStore,
+  PostgresByteStore,
+  PostgresLibraryIndex,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type PostgresQueryable,
+} from "pageindex-store";
+import { libraryQuestions } from "./generated-library.js";
+
+function option(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
+}
+
+/** The libraries' schemas: `--schemas` (e.g. a copy of one), else scale_<docs> for each of `--docs`. */
+const SCHEMAS = option(
+  "schemas",
+  option("docs", "100,100000")
+    .split(",")
+    .map((docs) => `scale_${docs}`)
+    .join(","),
+).split(",");
+const QUERIES = Number(option("queries", "30"));
+const ROUNDS = Number(option("rounds", "3"));
+const EXPLAIN = process.argv.includes("--explain");
+const RETRIEVER = process.argv.includes("--retriever");
+const DATABASE_URL = process.env.PAGEINDEX_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:55432/scale_bench";
+/** Questions asked first, untimed (the bench's warm-up). */
+const WARM_UP = 10;
+
+interface Shape {
+  ms: number[];
+  runs: number;
+  last?: { sql: string; values: readonly unknown[] };
+}
+
+/** A pool recording every statement (its own and its lent clients'), with its time and the round it joined. */
+class Recorder {
+  readonly shapes = new Map<string, Shape>();
+  statements = 0;
+  rounds = 0;
+  private inFlight = 0;
+  readonly pool: PostgresPool;
+
+  constructor(inner: PostgresPool) {
+    const record = (db: PostgresQueryable) => async (sql: string, values?: readonly unknown[]) => {
+      if (this.inFlight === 0) this.rounds += 1;
+      this.inFlight += 1;
+      this.statements += 1;
+      const started = performance.now();
+      try {
+        return await db.query(sql, values);
+      } finally {
+        this.inFlight -= 1;
+        const name = sql
+          .replace(/\s+/g, " ")
+          .replace(/"\w+"\./g, "S.")
+          .slice(0, 110);
+        const shape = this.shapes.get(name) ?? { ms: [], runs: 0 };
+        shape.ms.push(performance.now() - started);
+        shape.runs += 1;
+        shape.last = { sql, values: values ?? [] };
+        this.shapes.set(name, shape);
+      }
+    };
+    this.pool = {
+      query: record(inner),
+      connect: async (): Promise<PostgresPoolClient> => {
+        const client = await inner.connect();
+        return { query: record(client), release: (destroy) => client.release(destroy) };
+      },
+      end: () => inner.end(),
+    };
+  }
+
+  reset(): void {
+    this.shapes.clear();
+    this.statements = 0;
+    this.rounds = 0;
+  }
+}
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+interface Library {
+  schema: string;
+  recorder: Recorder;
+  store: PageIndexStore;
+  retriever: PageIndexRetriever;
+}
+
+async function open(schema: string): Promise<Library> {
+  const pg = createRequire(
+    fileURLToPath(new URL("../packages/pageindex-store/package.json", import.meta.url)),
+  )("pg") as { Pool: new (options: { connectionString: string; max: number }) => PostgresPool };
+  const recorder = new Recorder(new pg.Pool({ connectionString: DATABASE_URL, max: 10 }));
+  const options = { schema };
+  const byteStore = await PostgresByteStore.open(recorder.pool, options);
+  const library = await PostgresLibraryIndex.open(recorder.pool, options);
+  const store = new PageIndexStore(byteStore, { library });
+  return {
+    schema,
+    recorder,
+    store,
+    retriever: new PageIndexRetriever({ reader: store, k: 3, cache: false }),
+  };
+}
+
+const ask = (library: Library, query: string) =>
+  RETRIEVER
+    ? library.retriever.invoke(query)
+    : library.store.searchLibrary(query, { limit: 10, sectionsPerDocument: 12 });
+
+async function explain(library: Library, shape: Shape): Promise<string[]> {
+  if (!shape.last) return [];
+  const { rows } = await library.recorder.pool.query(
+    `EXPLAIN (ANALYZE, BUFFERS, FORMAT TEXT) ${shape.last.sql}`,
+    shape.last.values,
+  );
+  return rows.map((row) => String(row["QUERY PLAN"]));
+}
+
+async function main(): Promise<void> {
+  const libraries = await Promise.all(SCHEMAS.map(open));
+  try {
+    for (const q of libraryQuestions(100, true, WARM_UP))
+      for (const library of libraries) await ask(library, q.query);
+    for (const library of libraries) library.recorder.reset();
+    const questions = libraryQuestions(100, true, QUERIES, WARM_UP).map((q) => q.query);
+    const wall = new Map(libraries.map((l) => [l, [] as number[]]));
+    const cpu = new Map(libraries.map((l) => [l, [] as number[]]));
+    for (let round = 0; round < ROUNDS; round += 1)
+      for (const question of questions)
+        for (const library of libraries) {
+          const started = performance.now();
+          const used = process.cpuUsage();
+          await ask(library, question);
+          wall.get(library)?.push(performance.now() - started);
+          const spent = process.cpuUsage(used);
+          cpu.get(library)?.push((spent.user + spent.system) / 1000);
+        }
+    const asked = QUERIES * ROUNDS;
+    console.log(
+      `${RETRIEVER ? "retriever" : "searchLibrary"}: ${asked} queries a library, load ${loadavg()[0]?.toFixed(1)}`,
+    );
+    for (const library of libraries) {
+      const r = library.recorder;
+      console.log(
+        `\n${library.schema}: median ${median(wall.get(library) ?? []).toFixed(2)} ms a query (client CPU ${median(cpu.get(library) ?? []).toFixed(2)}); ` +
+          `${(r.statements / asked).toFixed(2)} statements, ${(r.rounds / asked).toFixed(2)} round trips a query`,
+      );
+      console.log("  median ms  total ms/q  runs/q  statement");
+      for (const [name, shape] of [...r.shapes].sort(
+        (a, b) => b[1].ms.reduce((x, y) => x + y) - a[1].ms.reduce((x, y) => x + y),
+      ))
+        console.log(
+          `${median(shape.ms).toFixed(2).padStart(11)} ${(shape.ms.reduce((x, y) => x + y) / asked).toFixed(2).padStart(11)} ${(shape.runs / asked).toFixed(2).padStart(7)}  ${name}`,
+        );
+      if (EXPLAIN)
+        for (const [name, shape] of [...r.shapes]) {
+          console.log(`\n--- ${name}`);
+          for (const line of await explain(library, shape)) console.log(`    ${line}`);
+        }
+    }
+  } finally {
+    for (const library of libraries) {
+      await library.store.close();
+      await library.recorder.pool.end();
+    }
+  }
+}
+
+await main();
