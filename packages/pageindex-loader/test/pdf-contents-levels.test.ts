@@ -27,7 +27,9 @@ const contents = (lines: LineSpec[]): PageSpec => ({
 const book = (headings: Array<[title: string, size: number, entryLook: Partial<LineSpec>]>): PageSpec[] => [
   { lines: body(10, 1) },
   contents(headings.map(([t, , look], i) => entry(t, i + 3, look))),
-  ...headings.map(([t, size], i) => ({ lines: [{ text: t, size, bold: true, gap: 14 }, ...body(18, i + 2)] })),
+  ...headings.map(([t, size], i) => ({
+    lines: [{ text: t, size, bold: true, gap: 14 }, ...body(18, i + 2)],
+  })),
 ];
 const outline = (tree: TreeDocument): string[] =>
   tree.nodes.map((n) => `${"  ".repeat(n.level - 1)}${n.title} [${n.startPage}]`);
