@@ -169,6 +169,19 @@ describe("layout path precision", () => {
     expect(titles(await layout([{ lines: body(12, 1) }, ...pages]))).toEqual(chapters);
   });
 
+  it("sets an acronym title ('SSH') beside the pages of its look, not above them", async () => {
+    const pages: PageSpec[] = ["SSH", "ssh", "ssh_file", "ssh_sftp"].map((title, i) => ({
+      lines: [h(title, 16), ...body(8, i + 2), h("Functions", 12), ...body(8, i + 12)],
+    }));
+    const tree = await layout([{ lines: body(12, 1) }, ...pages]);
+    expect(tree.nodes.filter((n) => n.level === 1).map((n) => n.title)).toEqual([
+      "SSH",
+      "ssh",
+      "ssh_file",
+      "ssh_sftp",
+    ]);
+  });
+
   it("reads a running head drawn last on the page before the page's body", async () => {
     const pages: PageSpec[] = [
       { lines: [h("Financial Statements", 16), ...body(20, 1)] },
