@@ -154,6 +154,34 @@ describe("layout path precision", () => {
     expect(titles(tree)).toEqual(["Quarterly Results", "Key Points", "Guidance and Outlook"]);
   });
 
+  it("drops a running foot that opens with the page's own number ('4 Chapter 1. Overview'), keeps the chapters", async () => {
+    const chapters = ["1 Overview", "2 Setup", "3 Usage"];
+    // A page of body text, then a chapter every third page; each even page ends with the book's
+    // left-hand foot.
+    const pages: PageSpec[] = Array.from({ length: 9 }, (_, i) => {
+      const page = i + 2;
+      const chapter = Math.floor(i / 3);
+      const opening = i % 3 === 0 ? [h(chapters[chapter] as string, 18)] : [];
+      const foot: LineSpec[] =
+        page % 2 === 0 ? [h(`${page} Chapter ${chapter + 1}. ${chapters[chapter]?.slice(2)}`, 10, 20)] : [];
+      return { lines: [...opening, ...body(12, page), ...foot] };
+    });
+    expect(titles(await layout([{ lines: body(12, 1) }, ...pages]))).toEqual(chapters);
+  });
+
+  it("sets an acronym title ('SSH') beside the pages of its look, not above them", async () => {
+    const pages: PageSpec[] = ["SSH", "ssh", "ssh_file", "ssh_sftp"].map((title, i) => ({
+      lines: [h(title, 16), ...body(8, i + 2), h("Functions", 12), ...body(8, i + 12)],
+    }));
+    const tree = await layout([{ lines: body(12, 1) }, ...pages]);
+    expect(tree.nodes.filter((n) => n.level === 1).map((n) => n.title)).toEqual([
+      "SSH",
+      "ssh",
+      "ssh_file",
+      "ssh_sftp",
+    ]);
+  });
+
   it("reads a running head drawn last on the page before the page's body", async () => {
     const pages: PageSpec[] = [
       { lines: [h("Financial Statements", 16), ...body(20, 1)] },

@@ -87,5 +87,9 @@ describe("title normalising", () => {
     expect(isCaps("ÉTÉ chaud")).toBe(false);
     expect(isCaps("ÉTÉ")).toBe(true);
     expect(isCaps("日本語")).toBe(false);
+    // A lone short ASCII word is an acronym, its capitals its spelling.
+    expect(isCaps("SSH")).toBe(false);
+    expect(isCaps("INDEX")).toBe(true);
+    expect(isCaps("SEE ALSO")).toBe(true);
   });
 });

@@ -163,7 +163,7 @@ export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_O
     on(rule) ? apply(list) : list;
   let shaped = step("labels", all, (l) => dropLabels(l, ctx));
   shaped = step("admonitions", shaped, dropAdmonitions);
-  shaped = step("pagedRunningHeads", shaped, dropPagedRunningHeads);
+  shaped = step("pagedRunningHeads", shaped, (l) => dropPagedRunningHeads(l, ctx.pages));
   shaped = step("chapterLabels", shaped, foldChapterLabels);
   const titlePage: { title?: string; headings: Heading[] } = on("titlePage")
     ? takeTitlePage(ctx.pages, shaped, ctx.furniture, ctx.body.size)

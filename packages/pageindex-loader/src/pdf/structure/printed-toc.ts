@@ -4,7 +4,7 @@ import type { Heading } from "./candidates.js";
 import { type ContentsRow, contentsRows } from "./contents-rows.js";
 import { nestHeadings, type RelationOf, ruleRelation, SAME_MARGIN } from "./hierarchy.js";
 import { LineIndex } from "./line-index.js";
-import { type Numbering, parseNumbering } from "./numbering.js";
+import { type Numbering, numberingClass, parseNumbering } from "./numbering.js";
 import { isCaps, styleOf } from "./style.js";
 import { cleanTitle, compactTitle, normalizeTitle } from "./titles.js";
 
@@ -230,6 +230,9 @@ function modalSize(sizes: readonly number[]): number {
   return best / 10;
 }
 
+/** How many size steps a contents line is set above the usual size (its proxy size's thousands). */
+const sizeRank = (h: Heading): number => Math.floor(h.style.size / 1000);
+
 /**
  * The rules' relation, except that on one page a numbered entry set left of an open entry of
  * the same dotted depth is outside it: SystemTap's chapters "1. Introduction" at the preface's
@@ -244,6 +247,20 @@ function outdentedNumbers(raw: readonly TocLine[]): RelationOf {
     const nn = next.numbering;
     const sameDepth = on?.kind === "dotted" && nn?.kind === "dotted" && on.depth === nn.depth;
     if (sameDepth && a.page === b.page && b.x < a.x - SAME_MARGIN) return "lower";
+    // A line set larger than the contents' usual size outranks one set at it, whatever their
+    // numbering: a book's "I The calculus…" part line after its "1 Introduction" chapter is no
+    // child of it because a roman numeral is new there.
+    const newKind = on !== undefined && nn !== undefined && numberingClass(on) !== numberingClass(nn);
+    if (newKind && sizeRank(next) > sizeRank(open)) return "lower";
+    // …and one set just as the open line, at its margin on its page, is its sibling: the
+    // appendices' "A." after the last chapter's "12." (a new numbering kind is not by itself a
+    // level down).
+    const sameSpot =
+      a.page === b.page &&
+      Math.abs(a.x - b.x) <= SAME_MARGIN &&
+      sizeRank(next) === sizeRank(open) &&
+      open.style.bold === next.style.bold;
+    if (newKind && sameSpot) return "same";
     return ruleRelation(open, next, state);
   };
 }

@@ -43,7 +43,14 @@ export function bodyStyle(pages: readonly ParsedPage[]): BodyStyle {
   return { size, bold: (boldChars.get(size) ?? 0) > (sizeChars.get(size) ?? 0) * 0.5, leading };
 }
 
-/** True when a line's letters are all upper case (and there are a few). */
+/** A lone ASCII word of four letters or fewer ("SSH", "API"). */
+const ACRONYM = /^\s*[A-Z]{1,4}\s*$/;
+
+/**
+ * True when a line's letters are all upper case (and there are a few). A lone ASCII word of four
+ * letters or fewer ("SSH", "API") is an acronym: its capitals are its spelling, not a style (an
+ * application's "SSH" page is no rank above its modules' "ssh", "ssh_file" pages set alike).
+ */
 export function isCaps(text: string): boolean {
   // ASCII text is decided in one scan, most lines at their first lower-case letter.
   let upper = 0;
@@ -54,7 +61,7 @@ export function isCaps(text: string): boolean {
     if (c >= 65 && c <= 90) upper++;
     else if (c > 127) ascii = false;
   }
-  if (ascii) return upper >= 3;
+  if (ascii) return upper >= 3 && !ACRONYM.test(text);
   const letters = text.replace(/[^\p{L}]/gu, "");
   return letters.length >= 3 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
 }
