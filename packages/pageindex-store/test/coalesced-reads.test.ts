@@ -73,7 +73,40 @@ describe.skipIf(!available)("PostgresByteStore reads several documents at once",
         trees.map((t) => reader.getNodeTexts(t.docId, [t.nodes[0]?.nodeId as string])),
       );
       expect(texts.map((m) => [...m.values()])).toEqual(trees.map((t) => [t.nodes[0]?.text]));
+      // The cached skeletons name the versions: heads and texts in one statement.
+      expect(statements.filter((sql) => sql.includes("byte_values"))).toHaveLength(1);
+    } finally {
+      await pool.end();
+      await dropSchema(schema);
+    }
+  });
+
+  it("reads the derived artifacts a handle reads with each skeleton it meets, as fresh as a read", async () => {
+    const schema = testSchema("prefetch");
+    const { pool, statements } = recordingPool();
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    const text = (value: Uint8Array | undefined) => value && new TextDecoder().decode(value);
+    try {
+      const byteStore = await PostgresByteStore.open(pool, { schema });
+      const store = new PageIndexStore(byteStore);
+      const trees = ["one", "two", "three"].map((docId) => makeTree(docId));
+      await store.addTrees(trees);
+      for (const t of trees) await store.putDerived(t.docId, "terms", bytes(`terms of ${t.docId}`));
+      const reader = new PageIndexStore(byteStore);
+      expect(text(await reader.getDerived("one", "terms"))).toBe("terms of one"); // the handle reads "terms"
+      statements.length = 0;
+      const skeletons = await Promise.all(["two", "three"].map((docId) => reader.getSkeleton(docId)));
+      const derived = await Promise.all(skeletons.map((s) => reader.getDerived(s.docId, "terms", s)));
+      expect(derived.map(text)).toEqual(["terms of two", "terms of three"]);
+      // The heads, then the skeletons with their artifacts: not a third statement for those.
       expect(statements.filter((sql) => sql.includes("byte_values"))).toHaveLength(2);
+      // Read again, or after a write, the artifact comes from the store.
+      const [two] = skeletons;
+      if (!two) throw new Error("no skeleton");
+      expect(text(await reader.getDerived("two", "terms", two))).toBe("terms of two");
+      const three = await reader.getSkeleton("three"); // a head read: what came with the skeleton is dropped
+      await store.putDerived("three", "terms", bytes("new terms of three"));
+      expect(text(await reader.getDerived("three", "terms", three))).toBe("new terms of three");
     } finally {
       await pool.end();
       await dropSchema(schema);

@@ -378,9 +378,13 @@ export function describeStoreBehaviour(
       async function readerReplacedAtFirstText(
         next: TreeDocument,
         options: { supersededGraceMs?: number },
+        cacheSize?: number,
       ): Promise<PageIndexStore> {
         const racing = new WrappedStore(await backend.reopen());
-        const reader = storeOn(racing, { chunkChars: 300 });
+        const reader = storeOn(racing, {
+          chunkChars: 300,
+          ...(cacheSize === undefined ? {} : { cacheSize }),
+        });
         await reader.getSkeleton("doc");
         racing.beforeMget = async (keys) => {
           if (!keys.some((k) => k.includes(".text."))) return;
@@ -394,10 +398,21 @@ export function describeStoreBehaviour(
         const writer = storeOn(backend.byteStore, { chunkChars: 300 });
         const first = makeTree("doc", { nodes: 30, seed: 1 });
         await writer.addTree(first);
-        const reader = await readerReplacedAtFirstText(makeTree("doc", { nodes: 30, seed: 2 }), {});
+        // No skeleton cached: the head, the skeleton, then the texts, replaced before those.
+        const reader = await readerReplacedAtFirstText(makeTree("doc", { nodes: 30, seed: 2 }), {}, 0);
         const texts = await reader.getNodeTexts("doc", ["0005", "0029"]);
         expect(texts.get("0005")).toBe(first.nodes[5]?.text);
         expect(texts.get("0029")).toBe(first.nodes[29]?.text);
+      });
+
+      it("a read of a cached version reads the head with the texts: a replacement before it is what it reads", async () => {
+        const writer = storeOn(backend.byteStore, { chunkChars: 300 });
+        await writer.addTree(makeTree("doc", { nodes: 30, seed: 1 }));
+        const next = makeTree("doc", { nodes: 30, seed: 2 });
+        const reader = await readerReplacedAtFirstText(next, {});
+        const texts = await reader.getNodeTexts("doc", ["0005", "0029"]);
+        expect(texts.get("0005")).toBe(next.nodes[5]?.text);
+        expect(texts.get("0029")).toBe(next.nodes[29]?.text);
       });
 
       it("a read racing a replacement that deletes the old version at once retries on the new version", async () => {

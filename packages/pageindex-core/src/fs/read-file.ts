@@ -132,13 +132,19 @@ export async function readRegularFile(
     const limit = maxBytes === undefined ? Number.POSITIVE_INFINITY : maxBytes + 1;
     const chunks: Uint8Array[] = [];
     let total = 0;
-    // The size can change after stat (a growing log): read until the end or the limit.
+    // The size can change after stat (a growing log): read until the end or the limit. The first
+    // buffer fits the stated size and one byte more (a store's small values are most reads: a
+    // 64 KiB buffer each was most of their cost), later ones 64 KiB.
     while (total < limit) {
-      const chunk = new Uint8Array(Math.min(limit - total, Math.max(info.size - total + 1, 1 << 16)));
+      const want = total === 0 ? info.size + 1 : Math.max(info.size - total + 1, 1 << 16);
+      const chunk = new Uint8Array(Math.min(limit - total, want));
       const { bytesRead } = await handle.read(chunk, 0, chunk.byteLength, null);
       if (bytesRead === 0) break;
       chunks.push(chunk.subarray(0, bytesRead));
       total += bytesRead;
+      // The stated size read, and not the byte asked past it: the end (no second read to find
+      // it). Any other short read (interrupted, the file changed) reads on until zero bytes.
+      if (total === info.size && bytesRead < chunk.byteLength) break;
     }
     if (maxBytes !== undefined && total > maxBytes) throw tooLarge(total);
     return concatBytes(chunks, total);

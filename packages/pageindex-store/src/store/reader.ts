@@ -130,8 +130,18 @@ export class StoreReader {
     this.s.noteDerivedName(name);
     const id = this.s.keys.assertDocId(docId);
     // The skeleton this handle last read of the document names its version: no head to read.
+    this.s.noteDerivedRead(name);
     const cached = this.s.cache.get(id);
-    if (of !== undefined && cached?.skeleton === of) return this.s.derived.get(id, cached.versionId, name);
+    if (of !== undefined && cached?.skeleton === of) {
+      // Read with the skeleton (see `LoadedVersion.prefetched`): a version's artifact is written
+      // once, from that version, so the value read then is the one a read now would find.
+      const early = cached.prefetched?.get(name);
+      if (early !== undefined) {
+        cached.prefetched?.delete(name);
+        return early;
+      }
+      return this.s.derived.get(id, cached.versionId, name);
+    }
     const head = await this.s.requireHead(id);
     return this.s.derived.get(docId, head.versionId, name);
   }

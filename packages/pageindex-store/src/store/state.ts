@@ -27,6 +27,14 @@ export interface LoadedVersion {
   chunkStarts: number[];
   chunkSha256: string[];
   positions: Map<string, number>;
+  /**
+   * Derived artifacts of this version read with its skeleton (the names this handle reads, see
+   * `StoreState.noteDerivedRead`), each handed out once by `getDerived` for that skeleton and
+   * dropped at the document's next head read or artifact write: a reader meeting a document for
+   * the first time gets both in one round trip instead of two in sequence, no staler than the
+   * skeleton it holds.
+   */
+  prefetched?: Map<string, Uint8Array>;
 }
 
 const DEFAULTS = {
@@ -106,6 +114,8 @@ export class StoreState {
   readonly catalog: StoreCatalog;
   /** Derived artifact names this handle read, wrote or was given (see `derivedNames`). */
   private readonly handleDerivedNames: Set<string>;
+  /** Derived artifact names this handle's readers asked for: read with each new skeleton. */
+  private readonly derivedRead = new Set<string>();
   /** The library index kept in step with the heads, when the store has one. */
   readonly library: LibrarySync | undefined;
 
@@ -156,6 +166,11 @@ export class StoreState {
   /** Remembers a derived artifact name this handle used, so its values go with superseded versions. */
   noteDerivedName(name: string): void {
     this.handleDerivedNames.add(name);
+  }
+
+  /** Remembers a derived artifact name a reader asked for (see `LoadedVersion.prefetched`). */
+  noteDerivedRead(name: string): void {
+    this.derivedRead.add(name);
   }
 
   /** Derived artifact names removed with a superseded version: registered ones and this handle's. */
@@ -274,11 +289,15 @@ export class StoreState {
   async loadVersion(head: HeadRecord): Promise<LoadedVersion | undefined> {
     const cached = this.cache.get(head.docId);
     if (cached?.versionId === head.versionId) {
+      // Artifacts read with the skeleton are as fresh as that read: a later one starts over.
+      cached.prefetched = undefined;
       this.remember(cached);
       return cached;
     }
     const key = this.keys.skeleton(head.docId, head.versionId);
-    const [raw] = await this.mgetOf(head.docId, [key]);
+    const names = [...this.derivedRead];
+    const derivedKeys = names.map((name) => this.derived.key(head.docId, head.versionId, name));
+    const [raw, ...derived] = await this.mgetOf(head.docId, [key, ...derivedKeys]);
     if (raw === undefined) return undefined;
     const record = decodeSkeleton(raw, key, head, this.verifyOnRead);
     const version = loaded(
@@ -288,6 +307,11 @@ export class StoreState {
       record.chunkStarts,
       record.chunkSha256,
     );
+    const prefetched = new Map<string, Uint8Array>();
+    derived.forEach((value, i) => {
+      if (value !== undefined) prefetched.set(names[i] as string, value);
+    });
+    if (prefetched.size > 0) version.prefetched = prefetched;
     this.remember(version);
     return version;
   }
@@ -324,47 +348,104 @@ export class StoreState {
   }
 
   /** Texts of `nodeIds` (all nodes when `undefined`) from one consistent version. */
-  readTexts(
+  async readTexts(
     docId: string,
     nodeIds: readonly string[] | undefined,
   ): Promise<{ version: LoadedVersion; texts: Map<string, string> }> {
+    const guessed = await this.readTextsOfCached(docId, nodeIds);
+    if (guessed) return guessed;
     return this.withVersion(docId, async (version) => {
-      const { skeleton, chunkStarts, chunkSha256, positions, versionId } = version;
-      const wanted = new Set<number>(
-        nodeIds === undefined
-          ? skeleton.nodes.keys()
-          : nodeIds.flatMap((id) => {
-              const position = positions.get(id);
-              return position === undefined ? [] : [position];
-            }),
-      );
-      const chunks = [...new Set([...wanted].map((i) => chunkOf(chunkStarts, i)))].sort((a, b) => a - b);
-      const keys = chunks.map((chunk) => this.keys.text(docId, versionId, chunk));
+      const { wanted, chunks, keys } = this.textKeys(version, nodeIds);
       const texts = new Map<string, string>();
       for (let i = 0; i < chunks.length; i += READ_BATCH) {
         const values = await this.mgetOf(docId, keys.slice(i, i + READ_BATCH));
-        for (let j = 0; j < values.length; j += 1) {
-          const chunk = chunks[i + j] as number;
-          const key = keys[i + j] as string;
-          const raw = values[j];
-          if (raw === undefined) return new Missing(key);
-          const first = chunkStarts[chunk] as number;
-          const end = chunkStarts[chunk + 1] ?? skeleton.nodes.length;
-          const record = decodeTexts(raw, key, {
-            docId,
-            versionId,
-            chunk,
-            first,
-            count: end - first,
-            sha256: chunkSha256[chunk] as string,
-          });
-          record.texts.forEach((text, k) => {
-            if (wanted.has(first + k)) texts.set((skeleton.nodes[first + k] as SkeletonNode).nodeId, text);
-          });
-        }
+        const missing = this.decodeChunks(version, wanted, chunks.slice(i), keys.slice(i), values, texts);
+        if (missing) return missing;
       }
       return { version, texts };
     });
+  }
+
+  /**
+   * The texts read with the head, in one read, on the guess that the head still names the cached
+   * version (versions never change, so its keys hold its texts); `undefined` when the guess was
+   * wrong or anything is amiss, for the careful path to read (and report) again.
+   */
+  private async readTextsOfCached(
+    docId: string,
+    nodeIds: readonly string[] | undefined,
+  ): Promise<{ version: LoadedVersion; texts: Map<string, string> } | undefined> {
+    const version = this.cache.get(docId);
+    if (!version) return undefined;
+    const { wanted, chunks, keys } = this.textKeys(version, nodeIds);
+    if (keys.length >= READ_BATCH) return undefined;
+    const headKey = this.keys.head(docId);
+    let values: (Uint8Array | undefined)[];
+    let head: HeadRecord;
+    try {
+      values = await this.mgetOf(docId, [headKey, ...keys]);
+      const raw = values[0];
+      if (raw === undefined) return undefined;
+      head = decodeHead(raw, headKey, docId);
+    } catch (error) {
+      if (error instanceof StoreCorruptionError) return undefined;
+      throw error;
+    }
+    if (head.versionId !== version.versionId) return undefined;
+    const texts = new Map<string, string>();
+    if (this.decodeChunks(version, wanted, chunks, keys, values.slice(1), texts)) return undefined;
+    await this.loadVersion(head); // as the careful path would: the version is the most recently used
+    return { version, texts };
+  }
+
+  /** Which nodes of a version are wanted, the chunks holding them and those chunks' keys. */
+  private textKeys(
+    version: LoadedVersion,
+    nodeIds: readonly string[] | undefined,
+  ): { wanted: Set<number>; chunks: number[]; keys: string[] } {
+    const { docId, skeleton, chunkStarts, positions, versionId } = version;
+    const wanted = new Set<number>(
+      nodeIds === undefined
+        ? skeleton.nodes.keys()
+        : nodeIds.flatMap((id) => {
+            const position = positions.get(id);
+            return position === undefined ? [] : [position];
+          }),
+    );
+    const chunks = [...new Set([...wanted].map((i) => chunkOf(chunkStarts, i)))].sort((a, b) => a - b);
+    return { wanted, chunks, keys: chunks.map((chunk) => this.keys.text(docId, versionId, chunk)) };
+  }
+
+  /** Decodes read chunks into `texts` (the wanted nodes'); the first absent one as `Missing`. */
+  private decodeChunks(
+    version: LoadedVersion,
+    wanted: Set<number>,
+    chunks: readonly number[],
+    keys: readonly string[],
+    values: readonly (Uint8Array | undefined)[],
+    texts: Map<string, string>,
+  ): Missing | undefined {
+    const { docId, skeleton, chunkStarts, chunkSha256, versionId } = version;
+    for (let j = 0; j < values.length; j += 1) {
+      const chunk = chunks[j] as number;
+      const key = keys[j] as string;
+      const raw = values[j];
+      if (raw === undefined) return new Missing(key);
+      const first = chunkStarts[chunk] as number;
+      const end = chunkStarts[chunk + 1] ?? skeleton.nodes.length;
+      const record = decodeTexts(raw, key, {
+        docId,
+        versionId,
+        chunk,
+        first,
+        count: end - first,
+        sha256: chunkSha256[chunk] as string,
+      });
+      record.texts.forEach((text, k) => {
+        if (wanted.has(first + k)) texts.set((skeleton.nodes[first + k] as SkeletonNode).nodeId, text);
+      });
+    }
+    return undefined;
   }
 
   /** A reservation's holder; an unreadable one counts as an unknown owner reserved long ago. */

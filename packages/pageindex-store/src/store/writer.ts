@@ -374,6 +374,7 @@ export class StoreWriter {
     const head = await this.s.readHead(this.s.keys.assertDocId(docId));
     if (!head) return false;
     await this.s.derived.put(docId, head.versionId, name, value);
+    this.s.cache.get(docId)?.prefetched?.delete(name); // what it read with the skeleton is older
     return true;
   }
 }
