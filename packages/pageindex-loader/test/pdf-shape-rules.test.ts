@@ -34,7 +34,7 @@ describe("shape rules", () => {
   it("lists the rules that harm no other producer under producer-grouped CV", () => {
     // Cut in the eighth session: it hurt another producer's tree (held-out gain below 0).
     expect(SHAPE_RULES).not.toContain("frontLists");
-    for (const kept of ["loneTitle", "promptLines", "contentsEntry", "pagedRunningHeads"]) {
+    for (const kept of ["loneTitle", "promptLines", "contentsEntry", "pagedRunningHeads", "indexGroups"]) {
       expect(SHAPE_RULES).toContain(kept);
     }
   });

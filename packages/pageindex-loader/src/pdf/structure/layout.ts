@@ -10,6 +10,7 @@ import {
 } from "./document-shape.js";
 import { type HeadingContext, type HeadingModel, keepLikelyHeadings } from "./heading-evidence.js";
 import { nestHeadings } from "./hierarchy.js";
+import { dropIndexGroupHeads } from "./index-groups.js";
 import { dropAdmonitions, dropLabels } from "./labels.js";
 import { levelRelation } from "./level-evidence.js";
 import { LEVEL_MODEL } from "./level-evidence-weights.js";
@@ -163,6 +164,7 @@ export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_O
     on(rule) ? apply(list) : list;
   let shaped = step("labels", all, (l) => dropLabels(l, ctx));
   shaped = step("admonitions", shaped, dropAdmonitions);
+  shaped = step("indexGroups", shaped, (l) => dropIndexGroupHeads(l, ctx.pages));
   shaped = step("pagedRunningHeads", shaped, (l) => dropPagedRunningHeads(l, ctx.pages));
   shaped = step("chapterLabels", shaped, foldChapterLabels);
   const titlePage: { title?: string; headings: Heading[] } = on("titlePage")

@@ -20,6 +20,8 @@ export const SHAPE_RULES = [
   "labels",
   /** "Note", "Tip", "Caution" boxes are no sections (labels.ts). */
   "admonitions",
+  /** An index's first group head ("Symbols" over the letters "A", "B", "C") is no section (index-groups.ts). */
+  "indexGroups",
   /** Running heads that quote a recent heading under the page number are no sections. */
   "pagedRunningHeads",
   /** A bare "Chapter 3" over the chapter's title passes its number on and goes. */
