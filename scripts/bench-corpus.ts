@@ -43,6 +43,7 @@ import {
 } from "pageindex-store";
 import { dropSchema } from "../packages/pageindex-store/test/helpers/postgres.js";
 import { CountingByteStore } from "../test/support/counting-store.js";
+import { option } from "./cli-option.js";
 import { generate as generateDocument, libraryQuestions } from "./generated-library.js";
 
 const REDIS_URL = process.env.PAGEINDEX_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -57,11 +58,6 @@ const READ_OPTIONS = { verifyOnRead: (process.env.BENCH_VERIFY ?? "full") as "fu
 const RETRIEVER_OPTIONS = process.env.BENCH_CANDIDATES
   ? { documentCandidates: Number(process.env.BENCH_CANDIDATES) }
   : {};
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
 
 // ---------------------------------------------------------------- the generated library
 

@@ -40,16 +40,13 @@ import {
   PageIndexRetriever,
   type PageIndexRetrieverInput,
 } from "pageindex-retriever";
+import { option } from "./cli-option.js";
 import { CORPUS_DIR, financeBenchQuestions } from "./corpus.js";
 import { OracleJudge } from "./oracle-judge.js";
 import { rng } from "./random.js";
 import { cachedPdfTree, docIdOf } from "./tree-cache.js";
 
 // ---------------------------------------------------------------- options
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
 const SET = option("set", "all");
 const PER_DOC = Number(option("questions", "30"));
 const SEED = Number(option("seed", "7"));

@@ -15,16 +15,12 @@ import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LIBRARY_FILE, libraryEntry, SqliteLibraryIndex } from "pageindex-store";
+import { option } from "./cli-option.js";
 import { generate, libraryQuestions } from "./generated-library.js";
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const OUT = resolve(fileURLToPath(new URL("..", import.meta.url)), ".bench-out");
 const BATCH = 1000;
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);

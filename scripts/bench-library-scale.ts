@@ -31,19 +31,19 @@
 // Writes .bench-out/bench-library-scale.json.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, loadavg } from "node:os";
+import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LEXICAL_INDEX_ARTIFACT, LexicalIndexes, PageIndexRetriever } from "pageindex-retriever";
 import { openPostgresStore, PageIndexStore } from "pageindex-store";
+import { option } from "./cli-option.js";
 import { dropPostgresSchema } from "./drop-postgres-schema.js";
 import { generate, libraryQuestions } from "./generated-library.js";
+import { scaleFolder as folderOf, SCALE_POSTGRES_URL as POSTGRES_URL } from "./scale-libraries.js";
 
 type Backend = "folder" | "postgres";
 
 const CHILD = fileURLToPath(new URL("./bench-library-scale-child.mjs", import.meta.url));
-const CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pageindex-bench", "scale");
-const POSTGRES_URL = process.env.PAGEINDEX_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:55432/scale_bench";
 /** Documents per addTrees call while indexing. */
 const BATCH = 1000;
 /** Documents per write wave (`addTrees`' `concurrency`; its default is 8). */
@@ -70,11 +70,6 @@ const TARGETS = {
   appliesTo: (docs: number) => docs >= 100_000,
 };
 
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
-
 const quantile = (values: readonly number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
@@ -85,7 +80,6 @@ interface Library {
   docs: number;
 }
 
-const folderOf = (docs: number) => join(CACHE, `folder-${docs}`);
 /** `--schema-prefix` names other PostgreSQL libraries (e.g. copies of the kept ones: prefix_<docs>). */
 const schemaOf = (docs: number) => `${option("schema-prefix", "scale")}_${docs}`;
 

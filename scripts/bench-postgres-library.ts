@@ -20,15 +20,11 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { libraryEntry, PostgresLibraryIndex } from "pageindex-store";
 import { adminQuery, dropSchema, POSTGRES_URL } from "../packages/pageindex-store/test/helpers/postgres.js";
+import { option } from "./cli-option.js";
 import { generate, libraryQuestions } from "./generated-library.js";
 
 const DB_URL = POSTGRES_URL;
 const SCRIPT = fileURLToPath(import.meta.url);
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
 
 const WARM_UP = 20;
 /** Documents per putDocuments call (one transaction each). */

@@ -21,13 +21,10 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { isReadableSummary, readableSummary, type TreeDocument } from "pageindex-core";
 import { MarkdownTreeLoader, PdfTreeLoader } from "pageindex-loader";
+import { option } from "./cli-option.js";
 import { CORPUS_DIR, corpusPdfs } from "./corpus.js";
 import { debianPdfBytes } from "./debian-docs.js";
 
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
 const SET = option("set", "all");
 const SHOW = process.argv.includes("--show");
 

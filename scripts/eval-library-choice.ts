@@ -24,6 +24,7 @@ import type { TreeDocument, TreeReader } from "pageindex-core";
 import { MarkdownTreeLoader } from "pageindex-loader";
 import { MemoryTreeReader, PageIndexStore } from "pageindex-store";
 import { SectionLibraryReader } from "../packages/pageindex-retriever/test/support/library-reader.js";
+import { option } from "./cli-option.js";
 import { CORPUS_DIR } from "./corpus.js";
 import { financeBench, firstHit, type Question, reference } from "./eval-offline-judge.js";
 import { OracleJudge } from "./oracle-judge.js";
@@ -33,10 +34,6 @@ import { docIdOf } from "./tree-cache.js";
 const { PageIndexRetriever } = await import("../packages/pageindex-retriever/src/index.js");
 type Input = ConstructorParameters<typeof PageIndexRetriever>[0];
 
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
 const CORPUS = resolve(option("corpus", CORPUS_DIR));
 const NOISE = Number(option("noise", "0"));
 const ONLY = option("only", "");

@@ -30,6 +30,7 @@ import type { TreeDocument } from "pageindex-core";
 import type { PageIndexDocumentMetadata } from "pageindex-retriever";
 import * as retrieverPackage from "pageindex-retriever";
 import { NodeTermIndex } from "../packages/pageindex-retriever/src/lexical/node-index.js";
+import { option } from "./cli-option.js";
 import { financeBenchQuestions, requireCorpus } from "./corpus.js";
 import { cachedPdfTree, docIdOf } from "./tree-cache.js";
 
@@ -46,10 +47,6 @@ type PageIndexRetriever = InstanceType<typeof PageIndexRetriever>;
 // ---------------------------------------------------------------- options
 function flag(name: string): boolean {
   return process.argv.includes(`--${name}`);
-}
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
 }
 const K = Number(option("k", "3"));
 /** Depth of the MRR cut-off (the retriever is asked for this many sections). */

@@ -14,16 +14,11 @@
 // documents no earlier question read); `--inclusive` adds each function's time with what it calls.
 // Reads ~/.cache/pageindex-bench/scale/folder-<docs> (or under XDG_CACHE_HOME) read-only.
 import { Session } from "node:inspector/promises";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { PageIndexRetriever } from "pageindex-retriever";
 import { PageIndexStore, SqliteLibraryIndex } from "pageindex-store";
+import { option } from "./cli-option.js";
 import { libraryQuestions } from "./generated-library.js";
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
+import { scaleFolder } from "./scale-libraries.js";
 
 const DOCS = Number(option("docs", "100000"));
 const QUERIES = Number(option("queries", "30"));
@@ -31,12 +26,7 @@ const ROUNDS = Number(option("rounds", "3"));
 const TOP = Number(option("top", "20"));
 /** Questions asked first, untimed (the bench's warm-up). */
 const WARM_UP = 10;
-const FOLDER = join(
-  process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"),
-  "pageindex-bench",
-  "scale",
-  `folder-${DOCS}`,
-);
+const FOLDER = scaleFolder(DOCS);
 
 /** A prepared statement as the index keeps it (libsql's better-sqlite3 API). */
 interface Statement {

@@ -25,12 +25,9 @@ import {
   type PostgresPoolClient,
   type PostgresQueryable,
 } from "pageindex-store";
+import { option } from "./cli-option.js";
 import { libraryQuestions } from "./generated-library.js";
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
+import { SCALE_POSTGRES_URL as DATABASE_URL } from "./scale-libraries.js";
 
 /** The libraries' schemas: `--schemas` (e.g. a copy of one), else scale_<docs> for each of `--docs`. */
 const SCHEMAS = option(
@@ -44,7 +41,6 @@ const QUERIES = Number(option("queries", "30"));
 const ROUNDS = Number(option("rounds", "3"));
 const EXPLAIN = process.argv.includes("--explain");
 const RETRIEVER = process.argv.includes("--retriever");
-const DATABASE_URL = process.env.PAGEINDEX_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:55432/scale_bench";
 /** Questions asked first, untimed (the bench's warm-up). */
 const WARM_UP = 10;
 

@@ -22,14 +22,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { TreeDocument } from "pageindex-core";
 import * as retrieverPackage from "pageindex-retriever";
+import { option } from "./cli-option.js";
 import { CORPUS_DIR, financeBenchQuestions } from "./corpus.js";
 import { OracleJudge } from "./oracle-judge.js";
 import { cachedPdfTree, docIdOf } from "./tree-cache.js";
 
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
 const BEFORE = option("before", "");
 const OUT = option("out", join(tmpdir(), "judge-prompts.txt"));
 /** The search strategy both versions run (`expand` shows every child with its summary line). */

@@ -1,22 +1,8 @@
-// What a warm library-wide query reads from the byte store, clock-free: the bench's questions
-// (scripts/bench-library-scale.ts, past its warm-up), each `mget` the store makes recorded with
-// its keys by kind (head, skeleton, derived artifact, texts…) and bytes. Prints per query the
-// round trips (mget calls), keys and bytes, and the sequence of the first few queries.
-//
-// Usage (built packages): npx tsx scripts/trace-library-reads.ts --backend folder|postgres
-//   --docs 100000 [--queries 40] [--show 3] [--verify full|checksum]
-// Opens the bench's kept libraries read-only (folder under XDG_CACHE_HOME; PostgreSQL schema
-// scale_<docs> at PAGEINDEX_POSTGRES_URL).
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { PageIndexRetriever } from "pageindex-retriever";
 import { openPostgresStore, PageIndexStore } from "pageindex-store";
+import { option } from "./cli-option.js";
 import { libraryQuestions } from "./generated-library.js";
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
+import { SCALE_POSTGRES_URL, scaleFolder } from "./scale-libraries.js";
 
 const BACKEND = option("backend", "folder");
 const DOCS = Number(option("docs", "100000"));
@@ -24,18 +10,11 @@ const QUERIES = Number(option("queries", "40"));
 const SHOW = Number(option("show", "3"));
 const VERIFY = option("verify", "full") as "full" | "checksum";
 const WARM_UP = 10;
-const POSTGRES_URL = process.env.PAGEINDEX_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:55432/scale_bench";
 
 async function open(): Promise<PageIndexStore> {
   if (BACKEND === "postgres")
-    return openPostgresStore(POSTGRES_URL, { schema: `scale_${DOCS}`, verifyOnRead: VERIFY });
-  const folder = join(
-    process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"),
-    "pageindex-bench",
-    "scale",
-    `folder-${DOCS}`,
-  );
-  return PageIndexStore.fromPath(folder, { readOnly: true, verifyOnRead: VERIFY });
+    return openPostgresStore(SCALE_POSTGRES_URL, { schema: `scale_${DOCS}`, verifyOnRead: VERIFY });
+  return PageIndexStore.fromPath(scaleFolder(DOCS), { readOnly: true, verifyOnRead: VERIFY });
 }
 
 /** A key's kind: head, skeleton, text, or the derived artifact's name (namespace and ids dropped). */
