@@ -89,6 +89,8 @@ const rankOf = (source: ChampionSource, column: string) =>
 
 /** Order of a list: best rank first, then document order (as `bySectionScore` breaks ties). */
 const LIST_ORDER = "rank DESC, doc_id, node_id";
+/** `LIST_ORDER` backwards: a list's last rows first (what a trim deletes). */
+const LIST_ORDER_BACKWARDS = "rank, doc_id DESC, node_id DESC";
 
 /** A table of list rows, one per (term, section): the lists themselves and their pending rows alike. */
 function listRowsTable(name: string): string {
@@ -314,7 +316,7 @@ export class PostgresChampionLists {
         `DELETE FROM ${t.rows} c USING (
            SELECT l.row_id FROM unnest($1::text[], $2::int[]) AS x(term, excess)
            CROSS JOIN LATERAL (SELECT r.ctid AS row_id FROM ${t.rows} r WHERE r.term = x.term
-             ORDER BY rank, doc_id DESC, node_id DESC LIMIT x.excess) l) x
+             ORDER BY ${LIST_ORDER_BACKWARDS} LIMIT x.excess) l) x
          WHERE c.ctid = x.row_id`,
         [over, grownPast.map((row) => Number(row.kept) - this.kept)],
       );
