@@ -37,7 +37,11 @@ export interface PrintedToc {
   headings: Heading[];
 }
 
-const TOC_TITLE = /^(table of contents|contents|index|index to .{1,60}|table des matières|inhalt|目次)$/i;
+/** The titles a contents page carries, in the languages met. */
+const CONTENTS_WORDS = "table of contents|contents|table des matières|inhalt|目次";
+const TOC_TITLE = new RegExp(`^(${CONTENTS_WORDS}|index|index to .{1,60})$`, "i");
+/** A contents page's own title; "Index" is left out here (an index at the back is a section). */
+const CONTENTS_TITLE = new RegExp(`^(${CONTENTS_WORDS})$`, "i");
 /** A column header at the end of a TOC line ("PART I<tab>Page"). */
 const HEADER_END = /\t\s*(page|pages|page no\.?)\s*$/i;
 /**
@@ -384,9 +388,6 @@ function labelPages(labels: readonly string[] | undefined): Map<string, number> 
   });
   return map;
 }
-
-/** A contents page's own title; "Index" is left out here (an index at the back is a section). */
-const CONTENTS_TITLE = /^(table of contents|contents|table des matières|inhalt|目次)$/i;
 
 /**
  * Pages after `after` that hold a second copy of the contents (Texinfo prints one at the back
