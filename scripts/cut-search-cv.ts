@@ -31,6 +31,7 @@ import {
   type HeadingFitSettings,
   headingDocs,
   LOOK_WEIGHTS,
+  sumGrids,
   treeF1,
 } from "./heading-fit.js";
 
@@ -183,15 +184,10 @@ const cellOf = (look: number, cut: number): CutSetting => GRID[look]?.[cut] as C
 const cellName = (c: CutSetting): string => `cut ${c.threshold}, look ${c.lookWeight}`;
 /** Each choice's cell per fold for one fit and perturbation; `global` from every fold's grid. */
 function cellsFor(perFold: FoldGrids[]): Record<string, CutSetting>[] {
-  const sum = (perFold[0] as FoldGrids).means.map((row) => row.map(() => 0));
-  for (const g of perFold) {
-    for (const [l, row] of g.means.entries()) {
-      for (const [c, v] of row.entries()) {
-        const r = sum[l] as number[];
-        r[c] = (r[c] as number) + v;
-      }
-    }
-  }
+  const sum = sumGrids(
+    (perFold[0] as FoldGrids).means,
+    perFold.map((g) => g.means),
+  );
   const global = chooseCutFromMeans(sum, { kind: "best" });
   return perFold.map((g) => {
     const out: Record<string, CutSetting> = {};

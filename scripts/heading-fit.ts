@@ -297,6 +297,23 @@ export const GLOBAL_GRID: readonly (readonly CutSetting[])[] = LOOK_WEIGHTS.map(
   [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6].map((threshold) => ({ threshold, lookWeight })),
 );
 
+/** Grids of one shape (`shape`'s) summed cell by cell: the `global` choice reads their sum. */
+export function sumGrids(
+  shape: readonly (readonly unknown[])[],
+  grids: readonly (readonly (readonly number[])[])[],
+): number[][] {
+  const sum = shape.map((row) => row.map(() => 0));
+  for (const grid of grids) {
+    grid.forEach((row, l) => {
+      row.forEach((v, c) => {
+        const r = sum[l] as number[];
+        r[c] = (r[c] as number) + v;
+      });
+    });
+  }
+  return sum;
+}
+
 /**
  * The `global` cut choice (tenth session, cut-search-cv.ts): for a set of PDFs, one weight fit
  * per producer left out, each fit's fitted-PDF mean F1 over GLOBAL_GRID, the grids summed and the
@@ -342,16 +359,10 @@ export class GlobalCutSearch {
   /** The cell for a fit on `docs`: the best of its inner producer folds' grids summed. */
   cell(docs: readonly HeadingDoc[]): CutSetting {
     const producers = [...new Set(docs.map((d) => d.producer))];
-    const sum = this.grid.map((row) => row.map(() => 0));
-    for (const held of producers) {
-      const inner = this.means(docs.filter((d) => d.producer !== held));
-      inner.forEach((row, l) => {
-        row.forEach((v, c) => {
-          const r = sum[l] as number[];
-          r[c] = (r[c] as number) + v;
-        });
-      });
-    }
+    const sum = sumGrids(
+      this.grid,
+      producers.map((held) => this.means(docs.filter((d) => d.producer !== held))),
+    );
     const { look, cut } = chooseCutFromMeans(sum, { kind: "best" });
     return this.grid[look]?.[cut] as CutSetting;
   }
