@@ -12,4 +12,10 @@ export {
 } from "./connection.js";
 export { PostgresStoreConnectionError, PostgresStoreError, PostgresStoreTimeoutError } from "./errors.js";
 export { PostgresLibraryIndex, type PostgresLibraryIndexOptions } from "./library-index.js";
+export {
+  findUnvacuumedTables,
+  MAINTENANCE_WARNING_PAGES,
+  PostgresMaintenanceWarning,
+  type UnvacuumedTable,
+} from "./library-maintenance.js";
 export { openPostgresStore, type PostgresStoreOptions } from "./open-store.js";

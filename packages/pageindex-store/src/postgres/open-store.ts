@@ -1,19 +1,40 @@
 import type { LibraryIndex } from "../library/types.js";
 import { PageIndexStore, type PageIndexStoreOptions } from "../store/page-index-store.js";
 import { PostgresByteStore, type PostgresByteStoreOptions } from "./byte-store.js";
-import { quotedSchema, schemaFromUrl, withOpenedPool } from "./connection.js";
+import {
+  DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS,
+  guarded,
+  type PostgresQueryable,
+  quotedSchema,
+  schemaFromUrl,
+  withOpenedPool,
+} from "./connection.js";
 import { PostgresLibraryIndex, type PostgresLibraryIndexOptions } from "./library-index.js";
+import {
+  findUnvacuumedTables,
+  MAINTENANCE_WARNING_PAGES,
+  PostgresMaintenanceWarning,
+} from "./library-maintenance.js";
 
 /** Options of {@link openPostgresStore}: the store's, the connection's and the library index's. */
 export type PostgresStoreOptions = PageIndexStoreOptions &
   PostgresByteStoreOptions &
-  PostgresLibraryIndexOptions;
+  PostgresLibraryIndexOptions & {
+    /**
+     * Tables of at least this many pages that no vacuum has marked mostly all-visible are
+     * reported on open, through `onProblem`, as a {@link PostgresMaintenanceWarning} (default
+     * 1,000 pages, 8 MB; 0 skips the check).
+     */
+    maintenanceWarningPages?: number;
+  };
 
 /**
  * Opens a {@link PageIndexStore} whose trees and library index live in one PostgreSQL database
  * (schema `options.schema`, else the URL's `?schema=` parameter, else `"pageindex"`; created when
  * absent), through one connection pool that `store.close()` ends. Needs the optional peer
  * dependency `pg`.
+ * A library whose tables need a `VACUUM (ANALYZE)` (after a server crash or a bulk import) is
+ * reported through `onProblem` as a {@link PostgresMaintenanceWarning}; it opens all the same.
  * @throws {PostgresStoreError} when `pg` is not installed or the server cannot be reached (the
  * message names the URL without its password).
  * @example
@@ -38,6 +59,7 @@ export async function openPostgresStore(
     const store = new PageIndexStore(byteStore, { ...options, library });
     // A killed writer's published documents are searchable from this open on.
     await store.indexPublishedIntents();
+    await reportUnvacuumed(pool, options);
     const close = store.close.bind(store);
     store.close = async () => {
       try {
@@ -48,4 +70,16 @@ export async function openPostgresStore(
     };
     return store;
   });
+}
+
+async function reportUnvacuumed(db: PostgresQueryable, options: PostgresStoreOptions): Promise<void> {
+  const minPages = options.maintenanceWarningPages ?? MAINTENANCE_WARNING_PAGES;
+  if (minPages <= 0) return;
+  const schema = quotedSchema(options.schema);
+  const timeout = Math.max(0, options.commandTimeoutMs ?? DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS);
+  const tables = await guarded("library open", timeout, () => findUnvacuumedTables(db, schema, minPages));
+  if (tables.length === 0) return;
+  const warning = new PostgresMaintenanceWarning(schema, tables);
+  if (options.onProblem) options.onProblem(warning);
+  else console.warn(`[pageindex-store] ${warning.message}`);
 }
