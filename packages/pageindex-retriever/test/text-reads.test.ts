@@ -1,8 +1,10 @@
 import { InMemoryStore } from "@langchain/core/stores";
-import { LexicalIndexes, PageIndexRetriever } from "pageindex-retriever";
+import { LEXICAL_INDEX_ARTIFACT, LexicalIndexes, PageIndexRetriever } from "pageindex-retriever";
 import { PageIndexStore, StoreReadOnlyError } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
+import type { PackedNodeFields } from "../src/lexical/packed-fields.js";
+import { decodeNodeFields } from "../src/lexical/persisted.js";
 import { annualReport, ID, judgeByTitle, offeredNodes, TAX_PATH } from "./support/fixtures.js";
 
 /** A byte store that counts the node-text chunk keys read (`….text.<n>`). */
@@ -81,6 +83,40 @@ describe("a query reads the skeleton and the selected nodes' texts, not every te
     expect(againDocs.map((d) => [d.metadata.nodeId, d.metadata.score])).toEqual(
       firstDocs.map((d) => [d.metadata.nodeId, d.metadata.score]),
     );
+  });
+
+  it("offline: a saved index damaged in a block a query decodes is rebuilt, as one found damaged on load", async () => {
+    const { bytes, store, fresh } = await setup();
+    const reference = new PageIndexRetriever({ reader: store });
+    const expected = await reference.invoke(QUERY);
+    const savedIndex = new Uint8Array(
+      (await store.getDerived("acme-10k", LEXICAL_INDEX_ARTIFACT)) as Uint8Array,
+    );
+    const { postings, blockStarts } = (
+      decodeNodeFields(await store.getSkeleton("acme-10k"), savedIndex) as PackedNodeFields
+    ).arrays;
+    // Every block's first list claims 127 postings: whichever block the query decodes is damaged.
+    const damaged = savedIndex.slice();
+    for (const start of blockStarts.subarray(0, -1)) damaged[postings.byteOffset + start] = 0x7f;
+    for (const [what, value] of [
+      ["damaged in a block", damaged],
+      ["unreadable on load", savedIndex.slice(0, 40)],
+    ] as const) {
+      await store.putDerived("acme-10k", LEXICAL_INDEX_ARTIFACT, value);
+      bytes.textKeysRead = 0;
+      const retriever = new PageIndexRetriever({ reader: fresh() });
+      const docs = await retriever.invoke(QUERY);
+      expect(
+        docs.map((d) => [d.metadata.nodeId, d.metadata.score]),
+        what,
+      ).toEqual(expected.map((d) => [d.metadata.nodeId, d.metadata.score]));
+      expect(retriever.lastRun?.stats.indexTextsRead, what).toBe(TOTAL_NODES);
+      expect(retriever.lastRun?.warnings, what).toEqual([]);
+      // Saved again whole: the next process reads it and no text.
+      const next = new PageIndexRetriever({ reader: fresh() });
+      await next.invoke(QUERY);
+      expect(next.lastRun?.stats.indexTextsRead, what).toBe(0);
+    }
   });
 
   it("offline: concurrent first queries share one index build", async () => {
