@@ -26,8 +26,8 @@
 // `--keep` keeps each generated library (folder .bench-out/stores/<size>, Redis prefix
 // bench-corpus-<size>:) and reuses it on the next run with --keep, so query-side changes can be
 // measured without indexing again (index time is then not measured: reported as NaN).
-// Writes .bench-out/bench-corpus-<backends>.json. BENCH_VERIFY=checksum opens the querying store
-// with verifyOnRead "checksum"; BENCH_CANDIDATES sets documentCandidates.
+// Writes .bench-out/bench-corpus-<backends>.json. BENCH_VERIFY=full opens the querying store
+// with verifyOnRead "full" (default: the store's, "checksum"); BENCH_CANDIDATES sets documentCandidates.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -53,7 +53,7 @@ const POSTGRES_URL =
   "postgres://postgres@127.0.0.1:5432/postgres";
 const SCRIPT = fileURLToPath(import.meta.url);
 /** How the querying process opens the store (`--verify full|checksum`). */
-const READ_OPTIONS = { verifyOnRead: (process.env.BENCH_VERIFY ?? "full") as "full" | "checksum" };
+const READ_OPTIONS = { verifyOnRead: (process.env.BENCH_VERIFY ?? "checksum") as "full" | "checksum" };
 /** Retriever options under test (`BENCH_CANDIDATES`: documentCandidates). */
 const RETRIEVER_OPTIONS = process.env.BENCH_CANDIDATES
   ? { documentCandidates: Number(process.env.BENCH_CANDIDATES) }

@@ -26,8 +26,8 @@
 // `--schema-prefix P` reads and writes the PostgreSQL libraries P_<docs> instead of scale_<docs>.
 // `--build-only` indexes what is missing and stops; `--query-only` never indexes: it measures the
 // libraries there are, an unfinished one as far as it got (reported "N of size"), and leaves out
-// the ones never started. `--verify checksum` opens every store with `verifyOnRead: "checksum"`
-// (default `full`, the store's default): what a skeleton's full validation costs the queries.
+// the ones never started. `--verify full` opens every store with `verifyOnRead: "full"` (default
+// `checksum`, the store's default): what a skeleton's full validation costs the queries.
 // Writes .bench-out/bench-library-scale.json.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -49,7 +49,7 @@ const BATCH = 1000;
 /** Documents per write wave (`addTrees`' `concurrency`; its default is 8). */
 const WAVE = Number(option("wave", "8"));
 /** How the measured stores check the skeletons they read (`verifyOnRead`). */
-const VERIFY = option("verify", "full") as "full" | "checksum";
+const VERIFY = option("verify", "checksum") as "full" | "checksum";
 if (VERIFY !== "full" && VERIFY !== "checksum")
   throw new Error(`--verify is full or checksum, not ${VERIFY}`);
 /** Questions asked, untimed, before the measured ones (their documents differ from the measured ones'). */

@@ -8,7 +8,7 @@ const BACKEND = option("backend", "folder");
 const DOCS = Number(option("docs", "100000"));
 const QUERIES = Number(option("queries", "40"));
 const SHOW = Number(option("show", "3"));
-const VERIFY = option("verify", "full") as "full" | "checksum";
+const VERIFY = option("verify", "checksum") as "full" | "checksum";
 const WARM_UP = 10;
 
 async function open(): Promise<PageIndexStore> {

@@ -89,6 +89,7 @@ export {
   TreeDocumentSchema,
   TreeNodeSchema,
 } from "./model/schema.js";
+export { checkTreeStructure } from "./model/structure.js";
 export { formatRange, type RenderTocOptions, renderToc } from "./model/toc.js";
 export * from "./model/types.js";
 export { checkTreeLinks, parseTree, zodIssues } from "./model/validate.js";

@@ -1,5 +1,6 @@
 import {
   checkTreeLinks,
+  checkTreeStructure,
   createTree,
   documentsToTree,
   fromPageIndexJson,
@@ -285,6 +286,40 @@ describe("parseTree", () => {
     const tree = valid();
     tree.docId = "../evil";
     expect(problems(tree)[0]).toMatch(/^docId: document ids may only contain/);
+  });
+});
+
+describe("checkTreeStructure", () => {
+  const skeleton = () => {
+    const tree = JSON.parse(JSON.stringify(sampleTree())) as { nodes: Array<Record<string, unknown>> };
+    for (const node of tree.nodes) delete node.text; // a store's skeleton: no texts
+    return tree;
+  };
+  const problems = (tree: unknown) => checkTreeStructure(tree).map((i) => `${i.path}: ${i.message}`);
+
+  it("passes a sound skeleton", () => {
+    expect(problems(skeleton())).toEqual([]);
+  });
+  it("finds the fields navigation reads of the wrong type, then stops before the links", () => {
+    const tree = skeleton();
+    (tree.nodes[1] as Record<string, unknown>).childIds = "0002";
+    (tree.nodes[2] as Record<string, unknown>).startPage = "3";
+    (tree.nodes[4] as Record<string, unknown>).nodeId = "../x";
+    expect(problems(tree)).toEqual([
+      "nodes[1].childIds: missing or of the wrong type",
+      "nodes[2].startPage: missing or of the wrong type",
+      "nodes[4].nodeId: missing or of the wrong type",
+    ]);
+    expect(problems({ ...skeleton(), nodes: [null] })).toEqual(["nodes: missing or of the wrong type"]);
+    expect(problems("tree")).toEqual(["(root): not an object"]);
+  });
+  it("finds what the links check finds: missing children, pages past the document", () => {
+    const tree = skeleton();
+    (tree.nodes[4] as { childIds: string[] }).childIds.push("0099");
+    (tree.nodes[3] as Record<string, unknown>).endPage = 40;
+    const found = problems(tree);
+    expect(found).toContain('node 0004.childIds[1]: child "0099" does not exist');
+    expect(found).toContain("node 0003: page 40 is past the document's last page 12");
   });
 });
 

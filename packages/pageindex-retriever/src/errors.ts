@@ -20,6 +20,23 @@ export class PromptTooLargeError extends RetrieverError {
   }
 }
 
+/**
+ * A saved lexical index whose postings turned out damaged when a query first decoded them
+ * (a saved index is checked a block at a time, as it is read, not all at load). The retriever
+ * treats it as a damaged index found at load: rebuilt from the document's texts and saved again.
+ */
+export class LexicalIndexDamagedError extends RetrieverError {
+  /** The index, e.g. `lexical index "lexical-index-v2" of document "acme"`. */
+  readonly source: string;
+  /** The block of postings found damaged. */
+  readonly block: number;
+  constructor(source: string, block: number) {
+    super(`${source}: postings block ${block} is damaged (cut short, out of order or out of range)`);
+    this.source = source;
+    this.block = block;
+  }
+}
+
 /** Nothing at all could be judged (e.g. the reader failed for every document). */
 export class RetrievalFailedError extends RetrieverError {}
 

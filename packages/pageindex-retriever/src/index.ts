@@ -7,6 +7,7 @@
 
 export { answerWithCitations, citationOf, DEFAULT_ANSWER_TIMEOUT_MS } from "./answer.js";
 export {
+  LexicalIndexDamagedError,
   PromptTooLargeError,
   RetrievalFailedError,
   RetrieverConfigError,

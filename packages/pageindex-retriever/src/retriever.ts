@@ -371,8 +371,8 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
       reader: this.reader,
       judge: this.judge,
       settings: search,
-      lexicalIndex: (skeleton, need, onTextsRead, onUnreadable) =>
-        this.lexicalIndexes.get(skeleton, need, onTextsRead, onUnreadable),
+      lexicalIndex: (skeleton, need, use, onTextsRead, onUnreadable) =>
+        this.lexicalIndexes.read(skeleton, need, use, onTextsRead, onUnreadable),
       ...(runManager ? { runManager } : {}),
       ...(signal ? { signal } : {}),
     });

@@ -11,11 +11,12 @@ import {
 } from "pageindex-core";
 import { MemoryTreeReader, PageIndexStore, StoreReadOnlyError } from "pageindex-store";
 import { describe, expect, it } from "vitest";
+import { LexicalIndexDamagedError } from "../src/errors.js";
 import { seededRandom as random } from "../src/eval/sample-sections.js";
 import { LexicalIndexes } from "../src/lexical/index-cache.js";
 import { nodeFields } from "../src/lexical/node-fields.js";
 import { NodeTermIndex, queryTerms } from "../src/lexical/node-index.js";
-import { packNodeFields } from "../src/lexical/packed-fields.js";
+import { POSTING_BLOCK, packNodeFields } from "../src/lexical/packed-fields.js";
 import {
   decodeNodeFields,
   encodeNodeFields,
@@ -166,21 +167,52 @@ describe("a saved lexical index", () => {
     const otherFormat = bytes.slice();
     new DataView(otherFormat.buffer).setUint32(4, 1, true);
     expect(decodeNodeFields(skeleton, otherFormat)).toBeUndefined();
-    // A postings stream that no longer fits its blocks, or a posting past the last node:
-    // refused when read, not when a query meets it.
-    const { postings, words } = packNodeFields({
+  });
+
+  it("checks a saved index's postings a block at a time, when a lookup first decodes the block", async () => {
+    const { skeleton, texts } = await indexed();
+    const bytes = saved(skeleton, texts);
+    const { postings, words, wordEnds, phraseKeys, blockStarts } = packNodeFields({
       withText: true,
       fields: nodeFields(skeleton, texts),
     }).arrays;
+    expect(blockStarts.length).toBeGreaterThan(3); // several blocks: damage stays in one
+    const wordOf = (id: number) => new TextDecoder().decode(words.subarray(wordEnds[id], wordEnds[id + 1]));
+    const wordCount = wordEnds.length - 1;
+    const termOf = (id: number) => {
+      if (id < wordCount) return wordOf(id);
+      const key = phraseKeys[id - wordCount] as number;
+      return `${wordOf(Math.floor(key / wordCount))} ${wordOf(key % wordCount)}`;
+    };
+    const lastTerm = wordCount + phraseKeys.length - 1;
+    const intact = decodeNodeFields(skeleton, bytes);
     const postingsAt = bytes.length - words.length - postings.length;
-    for (const [offset, value] of [
-      [0, 0x7f],
-      [1, 0x7f],
-      [postings.length - 1, 0x80],
+    // A list longer than its block, its first posting past the last node, a varint cut short.
+    for (const [offset, value, block] of [
+      [0, 0x7f, 0],
+      [1, 0x7f, 0],
+      [postings.length - 1, 0x80, blockStarts.length - 2],
     ] as const) {
       const damaged = bytes.slice();
       damaged[postingsAt + offset] = value;
-      expect(decodeNodeFields(skeleton, damaged)).toBeUndefined();
+      const fields = decodeNodeFields(skeleton, damaged);
+      expect(fields).toBeDefined(); // loaded without walking the postings
+      const inBlock = termOf(block * POSTING_BLOCK);
+      const elsewhere = termOf(block === 0 ? lastTerm : 0);
+      expect(fields?.postings(elsewhere)).toEqual(intact?.postings(elsewhere));
+      for (const lookUp of [() => fields?.postings(inBlock), () => fields?.entries]) {
+        const error = (() => {
+          try {
+            lookUp();
+          } catch (e) {
+            return e;
+          }
+        })();
+        expect(error).toBeInstanceOf(LexicalIndexDamagedError);
+        expect((error as LexicalIndexDamagedError).message).toBe(
+          `lexical index "${LEXICAL_INDEX_ARTIFACT}" of document "${skeleton.docId}": postings block ${block} is damaged (cut short, out of order or out of range)`,
+        );
+      }
     }
   });
 

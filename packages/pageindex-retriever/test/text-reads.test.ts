@@ -1,8 +1,11 @@
 import { InMemoryStore } from "@langchain/core/stores";
-import { LexicalIndexes, PageIndexRetriever } from "pageindex-retriever";
+import type { TreeSkeleton } from "pageindex-core";
+import { LEXICAL_INDEX_ARTIFACT, LexicalIndexes, PageIndexRetriever } from "pageindex-retriever";
 import { PageIndexStore, StoreReadOnlyError } from "pageindex-store";
 import { describe, expect, it } from "vitest";
 import { ScriptedChatModel } from "../../../test/support/scripted-model.js";
+import type { PackedNodeFields } from "../src/lexical/packed-fields.js";
+import { decodeNodeFields } from "../src/lexical/persisted.js";
 import { annualReport, ID, judgeByTitle, offeredNodes, TAX_PATH } from "./support/fixtures.js";
 
 /** A byte store that counts the node-text chunk keys read (`….text.<n>`). */
@@ -24,6 +27,17 @@ async function setup() {
   await store.addTree(annualReport());
   bytes.textKeysRead = 0;
   return { bytes, store, fresh: () => new PageIndexStore(bytes, { chunkChars: 1 }) };
+}
+
+/**
+ * A copy of a saved lexical index whose every block's first list claims 127 postings: it loads
+ * (postings are checked when used), and whichever block a query decodes is damaged.
+ */
+function damagedInEveryBlock(skeleton: TreeSkeleton, saved: Uint8Array): Uint8Array {
+  const damaged = new Uint8Array(saved); // a copy at offset 0, as decodeNodeFields reads it in place
+  const { postings, blockStarts } = (decodeNodeFields(skeleton, damaged) as PackedNodeFields).arrays;
+  for (const start of blockStarts.subarray(0, -1)) damaged[postings.byteOffset + start] = 0x7f;
+  return damaged;
 }
 
 describe("a query reads the skeleton and the selected nodes' texts, not every text", () => {
@@ -81,6 +95,51 @@ describe("a query reads the skeleton and the selected nodes' texts, not every te
     expect(againDocs.map((d) => [d.metadata.nodeId, d.metadata.score])).toEqual(
       firstDocs.map((d) => [d.metadata.nodeId, d.metadata.score]),
     );
+  });
+
+  it("offline: a saved index damaged in a block a query decodes is rebuilt, as one found damaged on load", async () => {
+    const { bytes, store, fresh } = await setup();
+    const reference = new PageIndexRetriever({ reader: store });
+    const expected = await reference.invoke(QUERY);
+    const savedIndex = (await store.getDerived("acme-10k", LEXICAL_INDEX_ARTIFACT)) as Uint8Array;
+    const damaged = damagedInEveryBlock(await store.getSkeleton("acme-10k"), savedIndex);
+    for (const [what, value] of [
+      ["damaged in a block", damaged],
+      ["unreadable on load", savedIndex.slice(0, 40)],
+    ] as const) {
+      await store.putDerived("acme-10k", LEXICAL_INDEX_ARTIFACT, value);
+      bytes.textKeysRead = 0;
+      const retriever = new PageIndexRetriever({ reader: fresh() });
+      const docs = await retriever.invoke(QUERY);
+      expect(
+        docs.map((d) => [d.metadata.nodeId, d.metadata.score]),
+        what,
+      ).toEqual(expected.map((d) => [d.metadata.nodeId, d.metadata.score]));
+      expect(retriever.lastRun?.stats.indexTextsRead, what).toBe(TOTAL_NODES);
+      expect(retriever.lastRun?.warnings, what).toEqual([]);
+      // Saved again whole: the next process reads it and no text.
+      const next = new PageIndexRetriever({ reader: fresh() });
+      await next.invoke(QUERY);
+      expect(next.lastRun?.stats.indexTextsRead, what).toBe(0);
+    }
+  });
+
+  it("a damaged saved index met while ranking: the skeleton's index, as on load, no text read", async () => {
+    const { bytes, store, fresh } = await setup();
+    const skeleton = await store.getSkeleton("acme-10k");
+    await new LexicalIndexes(store).get(skeleton, "judge"); // built and saved
+    const savedIndex = (await store.getDerived("acme-10k", LEXICAL_INDEX_ARTIFACT)) as Uint8Array;
+    await store.putDerived("acme-10k", LEXICAL_INDEX_ARTIFACT, damagedInEveryBlock(skeleton, savedIndex));
+    bytes.textKeysRead = 0;
+    const reader = fresh();
+    const indexes = new LexicalIndexes(reader);
+    const scored = await indexes.read(await reader.getSkeleton("acme-10k"), "rank", (index) => ({
+      withText: index.withText,
+      own: [...index.score(QUERY).own],
+    }));
+    const skeletonOnly = await new LexicalIndexes(reader, "skeleton").get(skeleton, "rank");
+    expect(scored).toEqual({ withText: false, own: [...skeletonOnly.score(QUERY).own] });
+    expect(bytes.textKeysRead).toBe(0);
   });
 
   it("offline: concurrent first queries share one index build", async () => {

@@ -751,13 +751,38 @@ export function describeStoreBehaviour(
           const tree = value.tree as { nodes: Array<{ childIds: string[] }> };
           tree.nodes[0]?.childIds.push("7777");
         });
-        if (defaults.verifyOnRead === "checksum") {
-          // Documented trade-off: this mode trusts the writer's validation, vouched for by the checksum.
-          expect((await store.getSkeleton("bad")).nodes[0]?.childIds).toContain("7777");
-        } else {
-          await expectCorrupt(store.getSkeleton("bad"), `${base}.skeleton`, /invalid tree: .*7777/);
-        }
+        await expectCorrupt(store.getSkeleton("bad"), `${base}.skeleton`, /invalid tree: .*7777/);
+        await expectOthersUsable(store);
       });
+
+      // What a checksummed value's structure check (both modes) stops before navigation meets it.
+      type Nodes = { nodes: Array<Record<string, unknown> | null> };
+      const setField = (node: number, field: string, value: unknown) => (tree: Nodes) => {
+        (tree.nodes[node] as Record<string, unknown>)[field] = value;
+      };
+      const brokenStructures: Array<[string, (tree: Nodes) => void, RegExp]> = [
+        ["a child list that is not a list", setField(0, "childIds", "0001"), /nodes\[0\]\.childIds/],
+        ["a title that is not text", setField(2, "title", 7), /nodes\[2\]\.title/],
+        ["a summary that is not text", setField(3, "summary", ["x"]), /nodes\[3\]\.summary/],
+        ["two nodes with one id", (t) => setField(5, "nodeId", t.nodes[4]?.nodeId)(t), /duplicate node id/],
+        ["a line past the document's last", setField(1, "endLine", 10_000), /past the document's last line/],
+        ["a node that is not an object", (t) => void t.nodes.splice(6, 1, null), /nodes/],
+      ];
+      for (const [what, mutate, reason] of brokenStructures) {
+        it(`${what}, checksums intact: a corruption error naming the key`, async () => {
+          const { store, base } = await twoDocs();
+          await rewriteConsistently(backend.byteStore, "bad", `${base}.skeleton`, (value) => {
+            mutate(value.tree as Nodes);
+          });
+          await expectCorrupt(storeOn(backend.byteStore).getSkeleton("bad"), `${base}.skeleton`, reason);
+          await expectCorrupt(
+            storeOn(backend.byteStore).getNodes("bad", ["0000"]),
+            `${base}.skeleton`,
+            reason,
+          );
+          await expectOthersUsable(store);
+        });
+      }
 
       it("a text chunk with the wrong number of texts, checksums intact", async () => {
         const { store, base } = await twoDocs();

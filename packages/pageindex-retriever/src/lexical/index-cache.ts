@@ -1,5 +1,6 @@
 import type { TreeReader, TreeSkeleton } from "pageindex-core";
 import { StoreCorruptionError, StoreReadOnlyError } from "pageindex-store";
+import { LexicalIndexDamagedError } from "../errors.js";
 import { nodeFields } from "./node-fields.js";
 import { type LexicalTextMode, NodeTermIndex, needsText } from "./node-index.js";
 import { type PackedNodeFields, packNodeFields } from "./packed-fields.js";
@@ -55,6 +56,11 @@ export class LexicalIndexes {
   /** Why an index was built without some texts (a corrupt chunk), by index key. */
   private readonly partial = new Map<string, string>();
   /**
+   * Index keys whose saved copy a query found damaged (see {@link LexicalIndexes.read}): not
+   * read again until this handle saves a rebuilt one over it.
+   */
+  private readonly damaged = new Set<string>();
+  /**
    * Set once the reader refused a save as read-only: it will refuse every later one, and
    * encoding an index to be refused cost more than building it (a library query meeting three
    * new documents spent 19 ms of its 99 encoding for a read-only folder).
@@ -95,6 +101,35 @@ export class LexicalIndexes {
     return index;
   }
 
+  /**
+   * Runs `use` on the document's index for a need (see {@link LexicalIndexes.get}). A saved
+   * index's postings are checked a block at a time as `use` first decodes them; a damaged block
+   * (`LexicalIndexDamagedError`) is met as a damaged index at load is: the saved copy is set
+   * aside, the index rebuilt as if none were saved (from the texts for `judge`, and saved over
+   * the damaged copy; from the skeleton for `rank`), and `use` runs again on it.
+   */
+  async read<T>(
+    skeleton: TreeSkeleton,
+    need: LexicalNeed,
+    use: (index: NodeTermIndex) => T | Promise<T>,
+    onTextsRead?: (nodes: number) => void,
+    onUnreadable?: (message: string) => void,
+  ): Promise<T> {
+    const index = await this.get(skeleton, need, onTextsRead, onUnreadable);
+    try {
+      return await use(index);
+    } catch (error) {
+      if (!(error instanceof LexicalIndexDamagedError)) throw error;
+      const key = this.key(skeleton, true);
+      this.damaged.add(key);
+      // Forgotten unless a concurrent reader already replaced it with a rebuilt one.
+      const kept = this.built.get(key);
+      if (kept && (await kept.catch(() => undefined)) === index) this.built.delete(key);
+      this.saved.delete(key);
+      return use(await this.get(skeleton, need, onTextsRead, onUnreadable));
+    }
+  }
+
   private key(skeleton: TreeSkeleton, withText: boolean): string {
     return JSON.stringify([skeleton.docId, skeleton.createdAt, skeleton.contentHash ?? "", withText]);
   }
@@ -126,6 +161,7 @@ export class LexicalIndexes {
    * every text again instead of that one key.
    */
   private loadSaved(skeleton: TreeSkeleton, key: string): Promise<NodeTermIndex | undefined> {
+    if (this.damaged.has(key)) return Promise.resolve(undefined);
     const loading = this.memo(this.saved, key, () => this.load(skeleton));
     void loading.then((index) => {
       if (!index && this.saved.get(key) === loading) this.saved.delete(key);
@@ -165,6 +201,7 @@ export class LexicalIndexes {
     if (this.savesRefused) return;
     try {
       await reader.putDerived(skeleton.docId, LEXICAL_INDEX_ARTIFACT, encodeNodeFields(skeleton, packed));
+      this.damaged.delete(this.key(skeleton, true));
     } catch (error) {
       if (error instanceof StoreReadOnlyError) this.savesRefused = true;
     }

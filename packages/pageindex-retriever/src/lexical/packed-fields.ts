@@ -1,4 +1,5 @@
 import type { Bm25fPostingLists, Bm25fTermPostings } from "pageindex-core";
+import { LexicalIndexDamagedError } from "../errors.js";
 import { type CountedNodeFields, nodeFieldParams } from "./node-fields.js";
 
 /**
@@ -53,6 +54,9 @@ function phraseWords(term: string): [string, string] | undefined {
 /** Thrown inside {@link PackedNodeFields}' reads of a damaged postings stream. */
 class DamagedIndex extends RangeError {}
 
+/** A block of postings walked and found whole (0: not walked yet), in `PackedNodeFields.blocks`. */
+const WHOLE = 1;
+
 /** A reader of unsigned LEB128 varints (arithmetic, so values up to 2^53). */
 class Varints {
   at: number;
@@ -98,9 +102,20 @@ export class PackedNodeFields implements Bm25fPostingLists {
   readonly fields: ReadonlyArray<{ weight: number; b: number }>;
   readonly lengths: Uint32Array;
   private readonly wordCount: number;
+  private readonly termCount: number;
+  /** Per block of {@link POSTING_BLOCK} terms: whether its postings were walked and found whole. */
+  private readonly blocks: Uint8Array;
+  /** What the index is, for its errors (e.g. `lexical index "…" of document "…"`). */
+  private readonly source: string;
 
-  /** @throws {RangeError} when the arrays do not fit together (sizes, order, postings). */
-  constructor(arrays: PackedArrays) {
+  /**
+   * Checks the sizes and orders of the arrays; each block of postings is checked when a lookup
+   * first decodes it (see {@link PackedNodeFields.postings}), so reading a saved index does not
+   * walk every term's postings, only the query's.
+   * @param source names the index in a {@link LexicalIndexDamagedError}.
+   * @throws {RangeError} when the arrays do not fit together (sizes, order).
+   */
+  constructor(arrays: PackedArrays, source = "lexical index") {
     const { nodeCount, lengths, words, wordEnds, phraseKeys, blockStarts, postings } = arrays;
     const fields = nodeFieldParams(arrays.withText);
     this.arrays = arrays;
@@ -108,41 +123,47 @@ export class PackedNodeFields implements Bm25fPostingLists {
     this.withText = arrays.withText;
     this.fields = fields;
     this.lengths = lengths;
+    this.source = source;
     this.wordCount = wordEnds.length - 1;
-    const terms = this.wordCount + phraseKeys.length;
+    this.termCount = this.wordCount + phraseKeys.length;
+    this.blocks = new Uint8Array(Math.max(0, blockStarts.length - 1));
     const fits =
       lengths.length === nodeCount * fields.length &&
       this.wordCount >= 0 &&
       wordEnds[0] === 0 &&
       wordEnds[this.wordCount] === words.length &&
-      blockStarts.length === Math.ceil(terms / POSTING_BLOCK) + 1 &&
+      blockStarts.length === Math.ceil(this.termCount / POSTING_BLOCK) + 1 &&
       blockStarts[blockStarts.length - 1] === postings.length &&
       ascending(wordEnds, false) &&
+      ascending(blockStarts, false) &&
       ascending(phraseKeys, true) &&
       (phraseKeys.length === 0 ||
-        (phraseKeys[phraseKeys.length - 1] as number) < this.wordCount * this.wordCount) &&
-      this.postingsFit(terms);
+        (phraseKeys[phraseKeys.length - 1] as number) < this.wordCount * this.wordCount);
     if (!fits) throw new RangeError("PackedNodeFields: the arrays of a lexical index do not fit together");
   }
 
-  /** Whether every term's postings decode within their block, with slots ascending and in range. */
-  private postingsFit(terms: number): boolean {
+  /**
+   * Checks a block's postings the first time a lookup decodes it: every term's list decodes
+   * within the block, with slots ascending and in range.
+   * @throws {LexicalIndexDamagedError} when they do not.
+   */
+  private checkBlock(block: number): void {
+    if (this.blocks[block] === WHOLE) return;
     const { blockStarts, postings } = this.arrays;
+    let whole = false;
     try {
-      for (let block = 0; block + 1 < blockStarts.length; block += 1) {
-        const reader = new Varints(postings, blockStarts[block] as number);
-        const last = Math.min(terms, (block + 1) * POSTING_BLOCK);
-        for (let t = block * POSTING_BLOCK; t < last; t += 1) this.skipList(reader);
-        if (reader.at !== blockStarts[block + 1]) return false;
-      }
-      return true;
+      const reader = new Varints(postings, blockStarts[block] as number);
+      const last = Math.min(this.termCount, (block + 1) * POSTING_BLOCK);
+      for (let t = block * POSTING_BLOCK; t < last; t += 1) this.skipList(reader);
+      whole = reader.at === blockStarts[block + 1];
     } catch (error) {
-      if (error instanceof DamagedIndex) return false;
-      throw error;
+      if (!(error instanceof DamagedIndex)) throw error;
     }
+    if (!whole) throw new LexicalIndexDamagedError(this.source, block);
+    this.blocks[block] = WHOLE;
   }
 
-  /** Passes over one term's postings at the reader's position (checked as {@link readList} checks them). */
+  /** Passes over one term's postings at the reader's position (checked as `readList` checks them). */
   private skipList(reader: Varints): void {
     const n = reader.next();
     let slot = -1;
@@ -171,12 +192,16 @@ export class PackedNodeFields implements Bm25fPostingLists {
     return { slots, counts };
   }
 
-  /** Terms held over all nodes, each node counted once (the index's size, for diagnostics). */
+  /**
+   * Terms held over all nodes, each node counted once (the index's size, for diagnostics).
+   * @throws {LexicalIndexDamagedError} when a block of postings is damaged.
+   */
   get entries(): number {
+    for (let block = 0; block < this.blocks.length; block += 1) this.checkBlock(block);
     const fieldCount = this.fields.length;
     const reader = new Varints(this.arrays.postings, 0);
     let n = 0;
-    for (let t = 0; t < this.wordCount + this.arrays.phraseKeys.length; t += 1) {
+    for (let t = 0; t < this.termCount; t += 1) {
       let last = -1;
       for (const slot of this.readList(reader).slots) {
         const node = Math.floor(slot / fieldCount);
@@ -187,10 +212,15 @@ export class PackedNodeFields implements Bm25fPostingLists {
     return n;
   }
 
+  /**
+   * The term's postings (its block checked first, once: see the constructor).
+   * @throws {LexicalIndexDamagedError} when its block of postings is damaged.
+   */
   postings(term: string): Bm25fTermPostings | undefined {
     const id = this.termId(term);
     if (id < 0) return undefined;
     const block = Math.floor(id / POSTING_BLOCK);
+    this.checkBlock(block);
     const reader = new Varints(this.arrays.postings, this.arrays.blockStarts[block] as number);
     for (let t = block * POSTING_BLOCK; t < id; t += 1) this.skipList(reader);
     const list = this.readList(reader);

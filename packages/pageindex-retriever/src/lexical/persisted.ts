@@ -84,8 +84,9 @@ export function encodeNodeFields(skeleton: TreeSkeleton, packed: PackedNodeField
 
 /**
  * Reads a saved index back (views on the bytes; a term's postings are decoded when a query
- * looks it up), or `undefined` when the bytes are unreadable, of another format or were built
- * from another skeleton (the caller then rebuilds).
+ * looks it up, and their block checked then), or `undefined` when the bytes are unreadable, of
+ * another format or were built from another skeleton (the caller then rebuilds). A damaged block
+ * of postings surfaces as `LexicalIndexDamagedError` at that lookup (see `LexicalIndexes.read`).
  */
 export function decodeNodeFields(skeleton: TreeSkeleton, bytes: Uint8Array): PackedNodeFields | undefined {
   if (bytes.byteLength < HEADER_WORDS * 4) return undefined;
@@ -129,7 +130,11 @@ export function decodeNodeFields(skeleton: TreeSkeleton, bytes: Uint8Array): Pac
     words: aligned.subarray(tail + postingBytes),
   };
   try {
-    return new PackedNodeFields(arrays); // checks the arrays fit together (the words' end included)
+    // Checks the arrays fit together (the words' end included); the postings, block by block, when used.
+    return new PackedNodeFields(
+      arrays,
+      `lexical index "${LEXICAL_INDEX_ARTIFACT}" of document "${skeleton.docId}"`,
+    );
   } catch {
     return undefined; // a damaged index: rebuilt
   }

@@ -23,6 +23,18 @@ import type { BudgetStop, Candidate, RetrievalStats, SearchStrategy, VisitedNode
 import { isUnaskedBackMatter } from "./back-matter.js";
 import { introOwner } from "./intro.js";
 
+/**
+ * Runs `use` on a document's lexical index (`LexicalIndexes.read`: a saved index found damaged
+ * while used is rebuilt and `use` runs again), telling how many texts were read to build it and
+ * which sections' texts could not be read.
+ */
+export type LexicalIndexRead = <T>(
+  skeleton: TreeSkeleton,
+  need: LexicalNeed,
+  use: (index: NodeTermIndex) => T | Promise<T>,
+  onTextsRead: (nodes: number) => void,
+  onUnreadable: (message: string) => void,
+) => Promise<T>;
 /** Settings a search reads (resolved retriever options). */
 export interface SearchSettings {
   strategy: SearchStrategy;
@@ -98,12 +110,7 @@ export class SearchLedger implements JudgeRun {
   };
   /** The first refused request, thrown by {@link SearchLedger.assertModelUsable}. */
   private refusal: ModelCallError | undefined;
-  private readonly lexicalIndex: (
-    skeleton: TreeSkeleton,
-    need: LexicalNeed,
-    onTextsRead: (nodes: number) => void,
-    onUnreadable: (message: string) => void,
-  ) => Promise<NodeTermIndex>;
+  private readonly lexicalIndex: LexicalIndexRead;
   private readonly lexicalMemo = new Map<string, Promise<LexicalScores>>();
   private normaliser: Promise<number> | undefined;
   /**
@@ -121,12 +128,7 @@ export class SearchLedger implements JudgeRun {
     reader: TreeReader;
     judge: Judge;
     settings: SearchSettings;
-    lexicalIndex: (
-      skeleton: TreeSkeleton,
-      need: LexicalNeed,
-      onTextsRead: (nodes: number) => void,
-      onUnreadable: (message: string) => void,
-    ) => Promise<NodeTermIndex>;
+    lexicalIndex: LexicalIndexRead;
     runManager?: CallbackManagerForRetrieverRun;
     /** The caller's cancellation (`invoke(query, { signal })`), passed to every model call. */
     signal?: AbortSignal;
@@ -258,20 +260,30 @@ export class SearchLedger implements JudgeRun {
     const key = `${need}:${skeleton.docId}`;
     let scores = this.lexicalMemo.get(key);
     if (!scores) {
-      scores = Promise.all([
-        this.lexicalIndex(
-          skeleton,
-          need,
-          (nodes) => {
-            this.counters.indexTextsRead += nodes;
-          },
-          (message) => this.warn(message),
-        ),
-        this.documentPriors(),
-      ]).then(([index, priors]) => index.score(this.query, priors.get(skeleton.docId) ?? 1));
+      const priors = this.documentPriors(); // computed while the index is read
+      scores = this.readIndex(skeleton, need, async (index) =>
+        index.score(this.query, (await priors).get(skeleton.docId) ?? 1),
+      );
       this.lexicalMemo.set(key, scores);
     }
     return scores;
+  }
+
+  /** {@link LexicalIndexRead} with this query's counters and warnings. */
+  private readIndex<T>(
+    skeleton: TreeSkeleton,
+    need: LexicalNeed,
+    use: (index: NodeTermIndex) => T | Promise<T>,
+  ): Promise<T> {
+    return this.lexicalIndex(
+      skeleton,
+      need,
+      use,
+      (nodes) => {
+        this.counters.indexTextsRead += nodes;
+      },
+      (message) => this.warn(message),
+    );
   }
 
   /**
@@ -279,15 +291,7 @@ export class SearchLedger implements JudgeRun {
    * the index its search reads (`judge`: no second read of node texts).
    */
   async nodeShares(skeleton: TreeSkeleton, terms: readonly string[]): Promise<number[]> {
-    const index = await this.lexicalIndex(
-      skeleton,
-      "judge",
-      (nodes) => {
-        this.counters.indexTextsRead += nodes;
-      },
-      (message) => this.warn(message),
-    );
-    return index.nodeShares(terms);
+    return this.readIndex(skeleton, "judge", (index) => index.nodeShares(terms));
   }
 
   /**

@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
 import {
+  checkTreeStructure,
   type DocumentInfo,
   parseTree,
   type SkeletonNode,
   TREE_KINDS,
   TREE_SCHEMA_VERSION,
+  type TreeIssue,
   type TreeNode,
   type TreeSkeleton,
   TreeValidationError,
@@ -52,10 +54,16 @@ export interface SkeletonRecord {
 }
 
 /**
- * How much a reader checks a skeleton. `"full"`: checksum, then the model's complete tree
- * validation (schema, links, ranges). `"checksum"`: the checksum recorded by the writer
- * (which validated the tree before writing) and the chunk map only; several times faster
- * on large trees.
+ * How much a reader checks a skeleton of this store format and tree schema version (values of
+ * any other version are refused with `StoreVersionError`; a later release that upgrades older
+ * ones in memory validates those with `"full"` whatever is asked). Both modes check the
+ * envelope, the SHA-256 recorded in the head, the chunk map, and the structure navigation relies
+ * on (`checkTreeStructure`: the types of the fields it reads, unique ids, links, levels,
+ * pre-order, ranges), so a damaged value fails with `StoreCorruptionError` naming its key,
+ * never midway through a search.
+ * - `"checksum"` (default): trusts the writer's schema validation of every other field, vouched
+ *   for by the checksum (the writer validated the tree with `parseTree` before writing it).
+ * - `"full"`: also the model's complete schema validation (`parseTree`), field by field.
  */
 export type VerifyMode = "full" | "checksum";
 
@@ -255,7 +263,7 @@ export function decodeSkeleton(
   bytes: Uint8Array,
   key: string,
   expected: { docId: string; versionId: string; chunks: number; skeletonSha256: string },
-  mode: VerifyMode = "full",
+  mode: VerifyMode = "checksum",
 ): SkeletonRecord {
   const { docId } = expected;
   const body = checkShape(SkeletonEnvelopeSchema, readEnvelope(bytes, "skeleton", key, docId), key, docId);
@@ -265,27 +273,8 @@ export function decodeSkeleton(
     throw new StoreVersionError(key, body.tree.schemaVersion, TREE_SCHEMA_VERSION, "tree schema", docId);
   }
   checkDigest(bytes, expected.skeletonSha256, key, docId, "head");
-  let skeleton: TreeSkeleton;
-  if (mode === "full") {
-    // The model validates full trees; a skeleton is one whose texts are all empty.
-    let tree: ReturnType<typeof parseTree>;
-    try {
-      const nodes = body.tree.nodes.map((node) => ({ ...(node as object), text: "" }));
-      tree = parseTree({ ...body.tree, nodes });
-    } catch (error) {
-      if (!(error instanceof TreeValidationError)) throw error;
-      const shown = error.issues
-        .slice(0, 3)
-        .map((issue) => `${issue.path}: ${issue.message}`)
-        .join("; ");
-      throw new StoreCorruptionError(key, `invalid tree: ${shown}`, docId, { cause: error });
-    }
-    const nodes: SkeletonNode[] = tree.nodes.map(({ text: _text, ...rest }) => rest);
-    skeleton = { ...tree, nodes };
-  } else {
-    // The checksum proves these are the bytes a writer produced after validating the tree.
-    skeleton = body.tree as unknown as TreeSkeleton;
-  }
+  const skeleton =
+    mode === "full" ? validatedSkeleton(body.tree, key, docId) : checkedSkeleton(body.tree, key, docId);
   expectSame(key, docId, "tree.docId", skeleton.docId, docId);
   checkChunkStarts(body.chunkStarts, skeleton.nodes.length, expected.chunks, key, docId);
   if (body.chunkSha256.length !== expected.chunks) {
@@ -298,6 +287,39 @@ export function decodeSkeleton(
     chunkSha256: body.chunkSha256,
     skeleton,
   };
+}
+
+/** A tree's validation problems as the store reports them: the first few, on the key. */
+function invalidTree(issues: readonly TreeIssue[], key: string, docId: string, cause?: unknown) {
+  const shown = issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path}: ${issue.message}`)
+    .join("; ");
+  return new StoreCorruptionError(key, `invalid tree: ${shown}`, docId, cause ? { cause } : undefined);
+}
+
+/** `"full"`: the model validates full trees; a skeleton is one whose texts are all empty. */
+function validatedSkeleton(tree: { nodes: unknown[] }, key: string, docId: string): TreeSkeleton {
+  let parsed: ReturnType<typeof parseTree>;
+  try {
+    parsed = parseTree({ ...tree, nodes: tree.nodes.map((node) => ({ ...(node as object), text: "" })) });
+  } catch (error) {
+    if (!(error instanceof TreeValidationError)) throw error;
+    throw invalidTree(error.issues, key, docId, error);
+  }
+  const nodes: SkeletonNode[] = parsed.nodes.map(({ text: _text, ...rest }) => rest);
+  return { ...parsed, nodes };
+}
+
+/**
+ * `"checksum"`: the bytes are the ones a writer produced after validating the tree (the
+ * checksum proves it); what navigation relies on is checked again, cheaply, in case they were
+ * damaged before the checksum was taken or written by something else.
+ */
+function checkedSkeleton(tree: { nodes: unknown[] }, key: string, docId: string): TreeSkeleton {
+  const issues = checkTreeStructure(tree);
+  if (issues.length > 0) throw invalidTree(issues, key, docId);
+  return tree as unknown as TreeSkeleton;
 }
 
 function checkChunkStarts(starts: number[], nodeCount: number, chunks: number, key: string, docId: string) {

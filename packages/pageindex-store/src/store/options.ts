@@ -28,8 +28,9 @@ export interface PageIndexStoreOptions {
   /** Keys per `mset` call when writing a version (default 64). */
   writeBatchSize?: number;
   /**
-   * How a skeleton read from the byte store is checked (default `"full"`): see {@link VerifyMode}.
-   * Text chunks and heads are always checked against their checksums and shapes.
+   * How a skeleton read from the byte store is checked (default `"checksum"`: checksum and the
+   * structure navigation relies on; `"full"` adds the schema validation of every field): see
+   * {@link VerifyMode}. Text chunks and heads are always checked against their checksums and shapes.
    */
   verifyOnRead?: VerifyMode;
   /**

@@ -144,7 +144,7 @@ export class StoreState {
       0,
       options.unfinishedWritesPerWrite ?? DEFAULTS.unfinishedWritesPerWrite,
     );
-    this.verifyOnRead = options.verifyOnRead ?? "full";
+    this.verifyOnRead = options.verifyOnRead ?? "checksum";
     this.onProblem = options.onProblem ?? ((problem) => console.warn(`[pageindex-store] ${problem.message}`));
     this.handleDerivedNames = new Set(options.derivedNames ?? []);
     this.library = options.library ? new LibrarySync(options.library, this.onProblem) : undefined;
