@@ -1,4 +1,4 @@
-import { findFurniture } from "../text/running-heads.js";
+import { type Furniture, findFurniture, findRunningHeads } from "../text/running-heads.js";
 import type { ParsedPage, SectionEntry } from "../types.js";
 import { findHeadings, type Heading } from "./candidates.js";
 import { type LayoutConfidence, layoutConfidence } from "./confidence.js";
@@ -27,6 +27,11 @@ export interface LayoutContext {
   pages: readonly ParsedPage[];
   body: BodyStyle;
   furniture: Map<number, Set<number>>;
+  /**
+   * Running heads and feet by page-number arithmetic and recurrence ({@link findRunningHeads}):
+   * never headings, and what node text leaves out. Read once here for both.
+   */
+  runningHeads: Furniture;
   toc: PrintedToc | undefined;
   /** Pages holding a second copy of the contents further on (none of their lines are sections). */
   contentsCopies?: number[];
@@ -68,6 +73,7 @@ export function layoutContext(pages: readonly ParsedPage[], options: LayoutOptio
     pages,
     body: bodyStyle(pages),
     furniture,
+    runningHeads: findRunningHeads(pages),
     toc,
     contentsCopies: findContentsCopies(pages, after, furniture),
   };
@@ -110,6 +116,15 @@ const PROMPT_OR_SIGIL = /^[$&%#>@]/;
 
 const byPosition = (a: Heading, b: Heading): number => a.page - b.page || a.line - b.line;
 
+/**
+ * A head or foot carrying the page's number ("8 Chapter 1. Introduction") changes its words per
+ * chapter, so the layout's furniture misses it; the page arithmetic of {@link findRunningHeads}
+ * does not. "PART I" and "PART II" atop two pages in a row number themselves in step with
+ * the pages: a keyword's number is its own, not the page's.
+ */
+const pageNumbered = (ctx: LayoutContext, h: Heading): boolean =>
+  h.numbering?.kind !== "keyword" && ctx.runningHeads.get(h.page)?.has(h.line) === true;
+
 /** The layout path's heading candidates in document order, before the heading model weighs them. */
 export interface LayoutCandidates {
   headings: Heading[];
@@ -128,7 +143,12 @@ export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_O
     body: ctx.body,
     furniture: ctx.furniture,
     ...tocSkip(ctx),
-  }).filter((h) => h.strength === "strong" && !(on("promptLines") && PROMPT_OR_SIGIL.test(h.title.trim())));
+  }).filter(
+    (h) =>
+      h.strength === "strong" &&
+      !(on("promptLines") && PROMPT_OR_SIGIL.test(h.title.trim())) &&
+      !(on("pagedRunningHeads") && pageNumbered(ctx, h)),
+  );
   const found = on("initials") ? dropInitials(strong) : strong;
   // A contents page's own title read as an entry ("Short Contents" over Texinfo's chapters) is
   // no section: kept, it would hold the whole document.
@@ -165,7 +185,7 @@ export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_O
   let shaped = step("labels", all, (l) => dropLabels(l, ctx));
   shaped = step("admonitions", shaped, dropAdmonitions);
   shaped = step("indexGroups", shaped, (l) => dropIndexGroupHeads(l, ctx.pages));
-  shaped = step("pagedRunningHeads", shaped, (l) => dropPagedRunningHeads(l, ctx.pages));
+  shaped = step("pagedRunningHeads", shaped, dropPagedRunningHeads);
   shaped = step("chapterLabels", shaped, foldChapterLabels);
   const titlePage: { title?: string; headings: Heading[] } = on("titlePage")
     ? takeTitlePage(ctx.pages, shaped, ctx.furniture, ctx.body.size)
