@@ -196,6 +196,12 @@ describe("layout path precision", () => {
     );
   });
 
+  it("keeps chapters of a page each, numbered in step with their pages ('1 Introduction' atop page 1, '2 Results' atop page 2)", async () => {
+    const chapters = ["1 Introduction", "2 Results", "3 Outlook", "4 Appendix"];
+    const pages: PageSpec[] = chapters.map((t, i) => ({ lines: [h(t, 14), ...body(12, i + 1)] }));
+    expect(titles(await layout(pages))).toEqual(chapters);
+  });
+
   it("sets an acronym title ('SSH') beside the pages of its look, not above them", async () => {
     const pages: PageSpec[] = ["SSH", "ssh", "ssh_file", "ssh_sftp"].map((title, i) => ({
       lines: [h(title, 16), ...body(8, i + 2), h("Functions", 12), ...body(8, i + 12)],

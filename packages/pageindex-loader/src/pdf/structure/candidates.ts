@@ -1,7 +1,7 @@
 import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import { isStrongKeyword, type Numbering, parseNumbering } from "./numbering.js";
-import { type BodyStyle, compareStyle, type StyleSig, styleOf } from "./style.js";
+import { type BodyStyle, compareStyle, SIZE_STEP, type StyleSig, styleOf } from "./style.js";
 import { cleanTitle, normalizeTitle } from "./titles.js";
 
 /** A line (or a few wrapped lines) that looks like a heading. */
@@ -158,7 +158,7 @@ export function findHeadings(pages: readonly ParsedPage[], options: FindHeadings
       if (furniture?.has(i)) continue;
       const line = lines[i] as PdfLine;
       const style = styleOf(line);
-      const bigger = style.size >= body.size + 0.9;
+      const bigger = style.size >= body.size + SIZE_STEP;
       const notSmaller = line.maxSize >= body.size - 0.5;
       const styled = notSmaller && (bigger || (line.bold && !body.bold));
       const numbering = parseNumbering(line.text);

@@ -17,7 +17,7 @@ import { LEVEL_MODEL } from "./level-evidence-weights.js";
 import { dropInitials } from "./numbering.js";
 import { findContentsCopies, findPrintedToc, type PrintedToc } from "./printed-toc.js";
 import { ALL_RULES_ON, type RulesOff, type ShapeRule } from "./shape-rules.js";
-import { type BodyStyle, bodyStyle } from "./style.js";
+import { type BodyStyle, bodyStyle, SIZE_STEP } from "./style.js";
 import { compactTitle, normalizeTitle, titleSimilarity } from "./titles.js";
 import { type TreeFeatures, treeFeatures, weighEvidence } from "./tree-evidence.js";
 import { undoWrappers } from "./tree-shape.js";
@@ -119,11 +119,15 @@ const byPosition = (a: Heading, b: Heading): number => a.page - b.page || a.line
 /**
  * A head or foot carrying the page's number ("8 Chapter 1. Introduction") changes its words per
  * chapter, so the layout's furniture misses it; the page arithmetic of {@link findRunningHeads}
- * does not. "PART I" and "PART II" atop two pages in a row number themselves in step with
- * the pages: a keyword's number is its own, not the page's.
+ * does not. Chapters of a page each ("11 Graphical User Interface" atop page 120, "12 …" atop
+ * 121) number themselves in step with the pages too: one set above the body size, or numbered by
+ * a keyword ("PART I", "PART II"), is a heading, as heads and feet are set at the body's size or
+ * smaller and carry the page's number beside their words.
  */
 const pageNumbered = (ctx: LayoutContext, h: Heading): boolean =>
-  h.numbering?.kind !== "keyword" && ctx.runningHeads.get(h.page)?.has(h.line) === true;
+  h.numbering?.kind !== "keyword" &&
+  h.style.size < ctx.body.size + SIZE_STEP &&
+  ctx.runningHeads.get(h.page)?.has(h.line) === true;
 
 /** The layout path's heading candidates in document order, before the heading model weighs them. */
 export interface LayoutCandidates {
