@@ -22,6 +22,24 @@ describe("headings named by a model, version or program", () => {
     expect(await titlesOf(spec)).toEqual(["1 Introduction", "2 Results", "3 Outlook"]);
   });
 
+  it("reads a contents entry named by a model ('2.1 K65 .... 4') and places it though the body sets it plainly", async () => {
+    const sections = ["1 Overview", "2 Targets", "2.1 K65", "2.2 Z80", "3 Usage"];
+    const toc: PageSpec = {
+      lines: [
+        heading("Contents", 16),
+        ...sections.map((t, i) => ({ text: `${t} ${".".repeat(60 - t.length)} ${i + 3}`, gap: 4 })),
+      ],
+    };
+    // Set like body text after a gap: only the contents can place them.
+    const chapters: PageSpec[] = sections.map((t, i) => ({
+      lines: [{ text: t, gap: 14 }, ...body(20, i + 3)],
+    }));
+    const tree = await layoutTree([{ lines: body(10, 1) }, toc, ...chapters]);
+    expect(tree.nodes.map((n) => `${n.title} [${n.startPage}]`)).toEqual(
+      sections.map((t, i) => `${t} [${i + 3}]`),
+    );
+  });
+
   it("keeps a heading opening with a program's name in lower case ('w1retap dependencies', 'cd-hit-dup')", async () => {
     const names = ["Installation", "w1retap dependencies", "cd-hit-dup", "Configuration"];
     expect(await titlesOf(pages(names, 12))).toEqual(names);

@@ -2,7 +2,7 @@ import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import { isStrongKeyword, type Numbering, parseNumbering } from "./numbering.js";
 import { type BodyStyle, compareStyle, SIZE_STEP, type StyleSig, styleOf } from "./style.js";
-import { cleanTitle, normalizeTitle, stripNumbering } from "./titles.js";
+import { cleanTitle, namedAfterNumber, normalizeTitle } from "./titles.js";
 
 /** A line (or a few wrapped lines) that looks like a heading. */
 export interface Heading {
@@ -70,10 +70,8 @@ function headingLikeText(
 ): boolean {
   if (title.length === 0 || title.length > MAX_CHARS) return false;
   const letters = title.replace(/[^\p{L}]/gu, "").length;
-  // A styled, numbered title whose words open with a name ("5.2 K65", "5 PDP-11", "8.6 FreedomBox
-  // 23.5 (2023-02-27)") is a heading whatever the share of digits in its version, model or date;
-  // a table's figures open with no name.
-  const named = numbered && styled && /^\p{L}/u.test(stripNumbering(title));
+  // A styled, numbered title naming a model, version or date ("5.2 K65") is no table's figures.
+  const named = numbered && styled && namedAfterNumber(title);
   if (letters < (named ? 1 : 2)) return false;
   if (!named && letters < title.replace(/\s/g, "").length * 0.5) return false;
   // A lower-case start is a sentence going on, unless a styled line names an identifier

@@ -6,7 +6,7 @@ import { nestHeadings, type RelationOf, ruleRelation, SAME_MARGIN } from "./hier
 import { LineIndex } from "./line-index.js";
 import { type Numbering, numberingClass, parseNumbering } from "./numbering.js";
 import { isCaps, styleOf } from "./style.js";
-import { cleanTitle, compactTitle, normalizeTitle } from "./titles.js";
+import { cleanTitle, compactTitle, namedAfterNumber, normalizeTitle } from "./titles.js";
 
 /** One line of a printed table of contents. */
 export interface TocEntry {
@@ -135,7 +135,7 @@ function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined
     // "List of Tables" after the contents lists captions, not sections.
     if (LIST_OF.test(normalizeTitle(text))) break;
     const split = splitTocLine(text);
-    if (!/\p{L}{2}/u.test(split.title)) continue;
+    if (!/\p{L}{2}/u.test(split.title) && !namedAfterNumber(split.title)) continue;
     const n = split.title.split(" ").length;
     const wrapping = out.length > 0 && out[out.length - 1]?.printed === undefined;
     // A long line after an entry still waiting for its page number is that entry's wrap; a
