@@ -39,6 +39,17 @@ describe("printed contents in every producer's shape", () => {
     expect(placed(tree)).toEqual(expected(3));
   });
 
+  it("reads a contents' last page that holds only its last two entries and the page's number", async () => {
+    const rows = CHAPTERS.map((t, i) => ({ text: `${t}${".".repeat(60 - t.length)}${i + 4}`, gap: 4 }));
+    const tree = await layoutTree([
+      { lines: body(10, 1) },
+      { ...titled(rows.slice(0, 4)), footer: "2" },
+      { lines: rows.slice(4), footer: "3" },
+      ...chapterPages(4),
+    ]);
+    expect(placed(tree)).toEqual(expected(4));
+  });
+
   it("reads page numbers drawn as their own runs before the entry's title, on its baseline, over two pages", async () => {
     // ReportLab's contents: each entry's leaders and number are drawn first, at the right margin.
     const row = (t: string, i: number): LineSpec => ({
