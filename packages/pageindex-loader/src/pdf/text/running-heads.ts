@@ -99,6 +99,12 @@ function furnitureKey(text: string): string {
   return folded.replace(/\d+/g, "#").replace(/\s+/g, " ");
 }
 
+/**
+ * A contents entry's leaders running to its page number ("8.6 FreedomBox 23.5 (2023-02-27) . . . 231"):
+ * no running head or foot is set so.
+ */
+const LEADERS_TO_NUMBER = /(?:[.·]\s?){4,}\s*(?:\d{1,4}|[ivxlc]{1,6})$/i;
+
 /** Indices of the `top` top-most and `bottom` bottom-most lines of a page. */
 function outerLines(page: ParsedPage, top: number, bottom: number): number[] {
   const order = linesTopDown(page);
@@ -146,8 +152,10 @@ export function findFurniture(pages: ParsedPage[]): Map<number, Set<number>> {
     const set = new Set<number>();
     for (const i of edges[p] as number[]) {
       const text = (page.lines[i] as PdfLine).text;
+      // Digits folded, the last entries of contents pages in a row can read as one recurring foot.
       if (
-        running(edgeKey(page.lines[i] as PdfLine), text, page.pageNumber) ||
+        (running(edgeKey(page.lines[i] as PdfLine), text, page.pageNumber) &&
+          !LEADERS_TO_NUMBER.test(text.trim())) ||
         PAGE_NUMBER_LINE.test(text.trim())
       )
         set.add(i);
