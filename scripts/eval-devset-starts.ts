@@ -104,12 +104,12 @@ for (const doc of docs) {
     const entries = outline.entries;
     locateEntries(entries, pdf.pages, located);
     orderPositions(entries);
-    const slicer = new TextSlicer(pdf.pages, bodyFurniture(textFurniture(pdf.pages, located), entries));
+    const furniture = textFurniture(pdf.pages, layout.runningHeads, located);
+    const slicer = new TextSlicer(pdf.pages, bodyFurniture(furniture, entries));
     const tree = createTree(
       { docId: "eval", docName: name, kind: "pdf", build: { loader: "pdf", structure: "outline" } },
       entriesToDrafts(entries, slicer),
     );
-    const furniture = textFurniture(pdf.pages, located);
     const s = score(nodeSections(tree.nodes), pdf.pages, withoutHeadings(furniture, tree.nodes));
     Object.assign(row, {
       sections: s.sections,

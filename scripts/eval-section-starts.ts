@@ -89,8 +89,9 @@ for (const { doc, name, label, bytes } of debianPdfs(DOCS, cache, values.only)) 
   const pdf = await readPdf(bytes, { source: label });
   // As the loader does: headings are located past the layout's furniture and edge bands; text
   // leaves out the running heads the text cleaning finds (textFurniture), never a heading line.
-  const located = withEdgeBands(pdf.pages, layoutContext(pdf.pages).furniture);
-  const furniture = textFurniture(pdf.pages, located);
+  const layout = layoutContext(pdf.pages);
+  const located = withEdgeBands(pdf.pages, layout.furniture);
+  const furniture = textFurniture(pdf.pages, layout.runningHeads, located);
   const runs: Array<[string, () => Promise<TreeNode[]>]> = [];
   const load = (structure: "outline" | "layout") => async () => {
     const tree = await pdfToTree(bytes, { structure, summaries: "none", split: false, docName: name });

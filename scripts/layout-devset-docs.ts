@@ -65,7 +65,7 @@ export async function* layoutDevsetDocs(
     const bookmarked = referenceEntries(outline.entries);
     const printed = options.outlinePages
       ? { entries: bookmarked, moved: 0, unprinted: 0 }
-      : onPrintedPages(bookmarked, pdf.pages, printedFurniture(pdf.pages, ctx.furniture));
+      : onPrintedPages(bookmarked, pdf.pages, printedFurniture(pdf.pages, ctx.runningHeads, ctx.furniture));
     if (noReference(printed)) {
       onSkip(label, `${printed.unprinted} of ${bookmarked.length} bookmark titles printed nowhere`);
       continue;

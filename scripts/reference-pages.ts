@@ -30,8 +30,12 @@ export interface PrintedReference {
 export const noReference = (r: PrintedReference): boolean => r.unprinted > r.entries.length / 2;
 
 /** The furniture the starts evaluation skips: running heads, page numbers, the edge bands. */
-export function printedFurniture(pages: readonly ParsedPage[], layoutFurniture: Furniture): Furniture {
-  return textFurniture(pages, withEdgeBands(pages, layoutFurniture));
+export function printedFurniture(
+  pages: readonly ParsedPage[],
+  runningHeads: Furniture,
+  layoutFurniture: Furniture,
+): Furniture {
+  return textFurniture(pages, runningHeads, withEdgeBands(pages, layoutFurniture));
 }
 
 /** Each entry whose own page does not print its title moved to the one neighbour that does. */

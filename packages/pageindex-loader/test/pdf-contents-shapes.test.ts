@@ -39,6 +39,39 @@ describe("printed contents in every producer's shape", () => {
     expect(placed(tree)).toEqual(expected(3));
   });
 
+  it("reads a contents' last page that holds only its last two entries and the page's number", async () => {
+    const rows = CHAPTERS.map((t, i) => ({ text: `${t}${".".repeat(60 - t.length)}${i + 4}`, gap: 4 }));
+    const tree = await layoutTree([
+      { lines: body(10, 1) },
+      { ...titled(rows.slice(0, 4)), footer: "2" },
+      { lines: rows.slice(4), footer: "3" },
+      ...chapterPages(4),
+    ]);
+    expect(placed(tree)).toEqual(expected(4));
+  });
+
+  it("keeps a contents' bottom entries that differ from page to page only in their numbers ('Release 2.9 (2023-09-10) .... 5')", async () => {
+    // Release notes: every entry reads alike with its digits folded, as a running foot would.
+    const releases = Array.from({ length: 9 }, (_, i) => `Release 2.${9 - i} (2023-0${9 - i}-1${i})`);
+    const row = (t: string, i: number): LineSpec => ({
+      text: `${t}${".".repeat(60 - t.length)}${i + 5}`,
+      gap: 4,
+    });
+    const rows = releases.map(row);
+    // Each section mid-page, after a few lines, set like body text: only the contents places it.
+    const sections: PageSpec[] = releases.map((t, i) => ({
+      lines: [...body(3, i + 5), { text: t, gap: 14 }, ...body(16, i + 50)],
+    }));
+    const tree = await layoutTree([
+      { lines: body(10, 1) },
+      titled(rows.slice(0, 3)),
+      { lines: rows.slice(3, 6) },
+      { lines: rows.slice(6) },
+      ...sections,
+    ]);
+    expect(placed(tree)).toEqual(releases.map((t, i) => `${t} [${i + 5}]`));
+  });
+
   it("reads page numbers drawn as their own runs before the entry's title, on its baseline, over two pages", async () => {
     // ReportLab's contents: each entry's leaders and number are drawn first, at the right margin.
     const row = (t: string, i: number): LineSpec => ({

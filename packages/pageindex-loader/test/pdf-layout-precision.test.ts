@@ -154,6 +154,9 @@ describe("layout path precision", () => {
     expect(titles(tree)).toEqual(["Quarterly Results", "Key Points", "Guidance and Outlook"]);
   });
 
+  /** A left-hand page's running foot at its fixed place, bold like a heading: "8 Chapter 2. Setup". */
+  const foot = (text: string): PageSpec["drawnLast"] => [{ text, size: 10, bold: true, top: 700 }];
+
   it("drops a running foot that opens with the page's own number ('4 Chapter 1. Overview'), keeps the chapters", async () => {
     const chapters = ["1 Overview", "2 Setup", "3 Usage"];
     // A page of body text, then a chapter every third page; each even page ends with the book's
@@ -162,11 +165,41 @@ describe("layout path precision", () => {
       const page = i + 2;
       const chapter = Math.floor(i / 3);
       const opening = i % 3 === 0 ? [h(chapters[chapter] as string, 18)] : [];
-      const foot: LineSpec[] =
-        page % 2 === 0 ? [h(`${page} Chapter ${chapter + 1}. ${chapters[chapter]?.slice(2)}`, 10, 20)] : [];
-      return { lines: [...opening, ...body(12, page), ...foot] };
+      const spec: PageSpec = { lines: [...opening, ...body(12, page)] };
+      if (page % 2 === 0)
+        spec.drawnLast = foot(`${page} Chapter ${chapter + 1}. ${chapters[chapter]?.slice(2)}`);
+      return spec;
     });
     expect(titles(await layout([{ lines: body(12, 1) }, ...pages]))).toEqual(chapters);
+  });
+
+  it("drops the foot of a chapter's blank last page, which holds only the running head and the foot", async () => {
+    const chapters = ["1 Overview", "2 Setup", "3 Usage"];
+    // Chapters open on odd pages (3, 7, 11); each has a body page with the foot (even), a body
+    // page (odd) and a blank left-hand page with the head and the foot (even, four pages apart).
+    const head: LineSpec = { text: "Fixture Manual, Release 1.0", size: 10 };
+    const pages: PageSpec[] = Array.from({ length: 12 }, (_, i) => {
+      const page = i + 3;
+      const name = chapters[Math.floor(i / 4)] as string;
+      const lines = [
+        [h(name, 18), ...body(12, page)],
+        [head, ...body(12, page)],
+        [head, ...body(12, page)],
+        [head],
+      ];
+      const spec: PageSpec = { lines: lines[i % 4] as LineSpec[] };
+      if (page % 2 === 0) spec.drawnLast = foot(`${page} Chapter ${name}`);
+      return spec;
+    });
+    expect(titles(await layout([{ lines: body(12, 1) }, { lines: body(12, 2) }, ...pages]))).toEqual(
+      chapters,
+    );
+  });
+
+  it("keeps chapters of a page each, numbered in step with their pages ('1 Introduction' atop page 1, '2 Results' atop page 2)", async () => {
+    const chapters = ["1 Introduction", "2 Results", "3 Outlook", "4 Appendix"];
+    const pages: PageSpec[] = chapters.map((t, i) => ({ lines: [h(t, 14), ...body(12, i + 1)] }));
+    expect(titles(await layout(pages))).toEqual(chapters);
   });
 
   it("sets an acronym title ('SSH') beside the pages of its look, not above them", async () => {

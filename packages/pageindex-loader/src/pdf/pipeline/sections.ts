@@ -3,7 +3,7 @@ import { splitLargeNodeWithLlm } from "../llm/index.js";
 import { splitBudget } from "../options.js";
 import { bodyFurniture, locateEntries, orderPositions, TextSlicer } from "../structure/sections.js";
 import { type LlmSplitter, type SplitReport, splitLargeSections } from "../structure/split.js";
-import { type Furniture, textFurniture, withEdgeBands } from "../text/running-heads.js";
+import { type Furniture, findRunningHeads, textFurniture, withEdgeBands } from "../text/running-heads.js";
 import type { ParsedPage } from "../types.js";
 import { plainPages } from "./read.js";
 import { llmOptions, type PdfRun } from "./run.js";
@@ -15,6 +15,8 @@ export interface Placed extends Structured {
   furniture: Furniture;
   /** Those plus the edge bands: lines never taken for a section's heading. */
   edgeFurniture: Furniture;
+  /** Running heads by page arithmetic and recurrence (the layout context's, read once). */
+  runningHeads: Furniture;
 }
 
 /**
@@ -23,7 +25,9 @@ export interface Placed extends Structured {
  */
 export async function placeSections(run: PdfRun, doc: Structured): Promise<Placed> {
   const flat = doc.structure === "flat";
-  const furniture: Furniture = flat ? new Map() : doc.layout.get().furniture;
+  const layout = flat ? undefined : doc.layout.get();
+  const furniture: Furniture = layout?.furniture ?? new Map();
+  const runningHeads = layout?.runningHeads ?? findRunningHeads(doc.pages);
   // Running heads that name the current topic vary too fast for the layout's furniture: found
   // by where they stand, they are neither headings nor anyone's text.
   const edgeFurniture = flat ? furniture : withEdgeBands(doc.pages, furniture);
@@ -32,7 +36,7 @@ export async function placeSections(run: PdfRun, doc: Structured): Promise<Place
   if (moved > 0)
     run.warnings.push(`${moved} section(s) pointed before the previous one and were moved to it`);
   await run.progress.stepDone("structure", STRUCTURE_STEPS, STRUCTURE_STEPS);
-  return { ...doc, furniture, edgeFurniture };
+  return { ...doc, furniture, edgeFurniture, runningHeads };
 }
 
 /** The sections with their texts cut, and how large ones were split. */
@@ -48,7 +52,7 @@ export interface Sliced extends Placed {
 export function cutTexts(doc: Placed): Sliced {
   const slicer = new TextSlicer(
     doc.pages,
-    bodyFurniture(textFurniture(doc.pages, doc.edgeFurniture), doc.entries),
+    bodyFurniture(textFurniture(doc.pages, doc.runningHeads, doc.edgeFurniture), doc.entries),
   );
   return { ...doc, slicer, split: undefined };
 }

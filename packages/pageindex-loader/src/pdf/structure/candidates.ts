@@ -1,8 +1,8 @@
 import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import { isStrongKeyword, type Numbering, parseNumbering } from "./numbering.js";
-import { type BodyStyle, compareStyle, type StyleSig, styleOf } from "./style.js";
-import { cleanTitle, normalizeTitle } from "./titles.js";
+import { type BodyStyle, compareStyle, SIZE_STEP, type StyleSig, styleOf } from "./style.js";
+import { cleanTitle, namedAfterNumber, normalizeTitle } from "./titles.js";
 
 /** A line (or a few wrapped lines) that looks like a heading. */
 export interface Heading {
@@ -70,8 +70,10 @@ function headingLikeText(
 ): boolean {
   if (title.length === 0 || title.length > MAX_CHARS) return false;
   const letters = title.replace(/[^\p{L}]/gu, "").length;
-  if (letters < 2) return false;
-  if (letters < title.replace(/\s/g, "").length * 0.5) return false;
+  // A styled, numbered title naming a model, version or date ("5.2 K65") is no table's figures.
+  const named = numbered && styled && namedAfterNumber(title);
+  if (letters < (named ? 1 : 2)) return false;
+  if (!named && letters < title.replace(/\s/g, "").length * 0.5) return false;
   // A lower-case start is a sentence going on, unless a styled line names an identifier
   // (a reference manual's "vector_init", "std::sort()") or a few words set well above the
   // body size name one (a module page's "rb", "systools").
@@ -97,15 +99,20 @@ function headingLikeText(
   return true;
 }
 
-/** An identifier opening a line: snake_case, dotted or scoped, or a call "name()". */
-const IDENTIFIER = /^[\p{Ll}_][\p{L}\d_$]*(?:(?:\.|::|->)[\p{L}\d_$]+)*(?:\(\))?(?=$|\s)/u;
+/** An identifier opening a line: snake_case, dotted, scoped or hyphenated, or a call "name()". */
+const IDENTIFIER = /^[\p{Ll}_][\p{L}\d_$]*(?:(?:\.|::|->|-)[\p{L}\d_$]+)*(?:\(\))?(?=$|\s)/u;
 
-/** A reference entry's name: one identifier, alone or before a short gloss; plain words are not. */
+/**
+ * A reference entry's name: one identifier, alone or before a short gloss; plain words are not.
+ * A program's name counts: a digit inside it ("w1retap"), or hyphens joining its parts when it
+ * stands alone ("cd-hit-dup"; a Lisp definition line "string-prefix-p prefix string" lists its
+ * arguments after the name).
+ */
 function isIdentifierEntry(title: string): boolean {
   const m = IDENTIFIER.exec(title);
   if (!m) return false;
   const name = m[0];
-  return /[_.:()>]|\p{Lu}/u.test(name);
+  return /[_.:()>]|\p{Lu}|\p{L}\d/u.test(name) || (name === title && /\p{L}-\p{L}/u.test(name));
 }
 
 /**
@@ -158,7 +165,7 @@ export function findHeadings(pages: readonly ParsedPage[], options: FindHeadings
       if (furniture?.has(i)) continue;
       const line = lines[i] as PdfLine;
       const style = styleOf(line);
-      const bigger = style.size >= body.size + 0.9;
+      const bigger = style.size >= body.size + SIZE_STEP;
       const notSmaller = line.maxSize >= body.size - 0.5;
       const styled = notSmaller && (bigger || (line.bold && !body.bold));
       const numbering = parseNumbering(line.text);

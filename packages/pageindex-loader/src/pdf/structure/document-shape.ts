@@ -124,41 +124,6 @@ const HEAD_REACH_PAGES = 12;
 const RECENT_TITLES = 8;
 const QUOTED_CHARS = 8;
 
-/** A line opening with a page number before its words ("8 Chapter 1. Introduction"). */
-const LEADING_NUMBER = /^(\d{1,4})\s+(?=\p{L})/u;
-/** Top lines whose number keeps one distance from their page before this many are page numbers. */
-const FOLIO_RUN = 3;
-
-/**
- * Lines at a page's top or foot that open with the page's own printed number ("8 Chapter 1.
- * Introduction" at the foot of page 8, "10 Chapter 2. Overview" on page 10: a book's left-hand
- * running head or foot). Their number
- * keeps one distance from the page index over at least {@link FOLIO_RUN} of them and mostly
- * jumps by more than one between them, as page numbers do and chapter numbers, counting 1, 2,
- * 3, do not.
- */
-function folioHeads(headings: readonly Heading[], pages: readonly ParsedPage[]): Set<Heading> {
-  const byDistance = new Map<number, Array<{ h: Heading; n: number }>>();
-  const atEdge = (h: Heading): boolean =>
-    h.line <= 1 || h.line >= (pages[h.page - 1]?.lines.length ?? Number.POSITIVE_INFINITY) - 2;
-  for (const h of headings) {
-    const m = atEdge(h) && h.tocLevel === undefined ? LEADING_NUMBER.exec(h.title.trim()) : null;
-    if (!m) continue;
-    const n = Number(m[1]);
-    const run = byDistance.get(n - h.page) ?? [];
-    // One per page: the run is of pages.
-    if (run[run.length - 1]?.h.page !== h.page) run.push({ h, n });
-    byDistance.set(n - h.page, run);
-  }
-  const out = new Set<Heading>();
-  for (const run of byDistance.values()) {
-    if (run.length < FOLIO_RUN) continue;
-    const jumps = run.slice(1).filter((r, i) => r.n - (run[i] as { n: number }).n > 1).length;
-    if (jumps * 2 > run.length - 1) for (const r of run) out.add(r.h);
-  }
-  return out;
-}
-
 /**
  * Running heads that repeat the chapter's title with the page number ("42 Lists" atop page 60,
  * under "6 Lists") vary from page to page, so furniture detection misses them: a numbered
@@ -167,11 +132,7 @@ function folioHeads(headings: readonly Heading[], pages: readonly ParsedPage[]):
  * "CHAPTER 1. OVERVIEW 1.6. SCOPE", also recognised by its shape: chapter label, title, section
  * number, title), is dropped.
  */
-export function dropPagedRunningHeads(
-  headings: readonly Heading[],
-  pages: readonly ParsedPage[] = [],
-): Heading[] {
-  const folios = folioHeads(headings, pages);
+export function dropPagedRunningHeads(headings: readonly Heading[]): Heading[] {
   const lastSeen = new Map<string, { page: number; value: string }>();
   const recent: string[] = [];
   return headings.filter((h) => {
@@ -191,7 +152,7 @@ export function dropPagedRunningHeads(
       // …followed by a section's number ("1 6" once normalised): a plain longer title is not a head.
       return at >= 0 && /\b\d+ \d+\b/.test(normalized.slice(at + t.length));
     });
-    const head = folios.has(h) || (top && (renumbered || quoting || KEYWORD_HEAD.test(h.title)));
+    const head = top && (renumbered || quoting || KEYWORD_HEAD.test(h.title));
     if (!head && key) {
       lastSeen.set(key, { page: h.page, value });
       if (key.length >= QUOTED_CHARS) {

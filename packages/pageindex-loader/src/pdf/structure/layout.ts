@@ -1,4 +1,4 @@
-import { findFurniture } from "../text/running-heads.js";
+import { type Furniture, findFurniture, findRunningHeads } from "../text/running-heads.js";
 import type { ParsedPage, SectionEntry } from "../types.js";
 import { findHeadings, type Heading } from "./candidates.js";
 import { type LayoutConfidence, layoutConfidence } from "./confidence.js";
@@ -17,7 +17,7 @@ import { LEVEL_MODEL } from "./level-evidence-weights.js";
 import { dropInitials } from "./numbering.js";
 import { findContentsCopies, findPrintedToc, type PrintedToc } from "./printed-toc.js";
 import { ALL_RULES_ON, type RulesOff, type ShapeRule } from "./shape-rules.js";
-import { type BodyStyle, bodyStyle } from "./style.js";
+import { type BodyStyle, bodyStyle, SIZE_STEP } from "./style.js";
 import { compactTitle, normalizeTitle, titleSimilarity } from "./titles.js";
 import { type TreeFeatures, treeFeatures, weighEvidence } from "./tree-evidence.js";
 import { undoWrappers } from "./tree-shape.js";
@@ -27,6 +27,11 @@ export interface LayoutContext {
   pages: readonly ParsedPage[];
   body: BodyStyle;
   furniture: Map<number, Set<number>>;
+  /**
+   * Running heads and feet by page-number arithmetic and recurrence ({@link findRunningHeads}):
+   * never headings, and what node text leaves out. Read once here for both.
+   */
+  runningHeads: Furniture;
   toc: PrintedToc | undefined;
   /** Pages holding a second copy of the contents further on (none of their lines are sections). */
   contentsCopies?: number[];
@@ -68,6 +73,7 @@ export function layoutContext(pages: readonly ParsedPage[], options: LayoutOptio
     pages,
     body: bodyStyle(pages),
     furniture,
+    runningHeads: findRunningHeads(pages),
     toc,
     contentsCopies: findContentsCopies(pages, after, furniture),
   };
@@ -110,6 +116,19 @@ const PROMPT_OR_SIGIL = /^[$&%#>@]/;
 
 const byPosition = (a: Heading, b: Heading): number => a.page - b.page || a.line - b.line;
 
+/**
+ * A head or foot carrying the page's number ("8 Chapter 1. Introduction") changes its words per
+ * chapter, so the layout's furniture misses it; the page arithmetic of {@link findRunningHeads}
+ * does not. Chapters of a page each ("11 Graphical User Interface" atop page 120, "12 …" atop
+ * 121) number themselves in step with the pages too: one set above the body size, or numbered by
+ * a keyword ("PART I", "PART II"), is a heading, as heads and feet are set at the body's size or
+ * smaller and carry the page's number beside their words.
+ */
+const pageNumbered = (ctx: LayoutContext, h: Heading): boolean =>
+  h.numbering?.kind !== "keyword" &&
+  h.style.size < ctx.body.size + SIZE_STEP &&
+  ctx.runningHeads.get(h.page)?.has(h.line) === true;
+
 /** The layout path's heading candidates in document order, before the heading model weighs them. */
 export interface LayoutCandidates {
   headings: Heading[];
@@ -128,7 +147,12 @@ export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_O
     body: ctx.body,
     furniture: ctx.furniture,
     ...tocSkip(ctx),
-  }).filter((h) => h.strength === "strong" && !(on("promptLines") && PROMPT_OR_SIGIL.test(h.title.trim())));
+  }).filter(
+    (h) =>
+      h.strength === "strong" &&
+      !(on("promptLines") && PROMPT_OR_SIGIL.test(h.title.trim())) &&
+      !(on("pagedRunningHeads") && pageNumbered(ctx, h)),
+  );
   const found = on("initials") ? dropInitials(strong) : strong;
   // A contents page's own title read as an entry ("Short Contents" over Texinfo's chapters) is
   // no section: kept, it would hold the whole document.
@@ -165,7 +189,7 @@ export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_O
   let shaped = step("labels", all, (l) => dropLabels(l, ctx));
   shaped = step("admonitions", shaped, dropAdmonitions);
   shaped = step("indexGroups", shaped, (l) => dropIndexGroupHeads(l, ctx.pages));
-  shaped = step("pagedRunningHeads", shaped, (l) => dropPagedRunningHeads(l, ctx.pages));
+  shaped = step("pagedRunningHeads", shaped, dropPagedRunningHeads);
   shaped = step("chapterLabels", shaped, foldChapterLabels);
   const titlePage: { title?: string; headings: Heading[] } = on("titlePage")
     ? takeTitlePage(ctx.pages, shaped, ctx.furniture, ctx.body.size)

@@ -6,7 +6,7 @@ import { nestHeadings, type RelationOf, ruleRelation, SAME_MARGIN } from "./hier
 import { LineIndex } from "./line-index.js";
 import { type Numbering, numberingClass, parseNumbering } from "./numbering.js";
 import { isCaps, styleOf } from "./style.js";
-import { cleanTitle, compactTitle, normalizeTitle } from "./titles.js";
+import { cleanTitle, compactTitle, namedAfterNumber, normalizeTitle } from "./titles.js";
 
 /** One line of a printed table of contents. */
 export interface TocEntry {
@@ -135,7 +135,7 @@ function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined
     // "List of Tables" after the contents lists captions, not sections.
     if (LIST_OF.test(normalizeTitle(text))) break;
     const split = splitTocLine(text);
-    if (!/\p{L}{2}/u.test(split.title)) continue;
+    if (!/\p{L}{2}/u.test(split.title) && !namedAfterNumber(split.title)) continue;
     const n = split.title.split(" ").length;
     const wrapping = out.length > 0 && out[out.length - 1]?.printed === undefined;
     // A long line after an entry still waiting for its page number is that entry's wrap; a
@@ -199,12 +199,34 @@ function tocPageLines(
 ): TocLine[] | undefined {
   const lines = tocLinesOf(page, furniture);
   if (looksLikeTocPage(page, lines, continuing)) return lines;
+  if (continuing && contentsTail(page, lines, furniture)) return lines;
   if (!like) return undefined;
   const alike = tocLinesOf(page, furniture, like);
   const numbered = alike.filter((l) => parseNumbering(l.title) !== undefined).length;
   return alike.length >= UNNUMBERED_RUN.entries && numbered >= alike.length * UNNUMBERED_RUN.numbered
     ? alike
     : undefined;
+}
+
+/** Page-numbered entries a contents' last page must hold when they are all it holds. */
+const TAIL_ENTRIES = 2;
+
+/**
+ * A contents' last page may hold only its last few entries ("4.17 Footnotes ..... 17", "4.18
+ * Indexes ..... 18" and the page's number): too few to read as a contents page by themselves, but
+ * every line of the page is an entry with its page number, rising, as no page of body text is.
+ */
+function contentsTail(
+  page: ParsedPage,
+  lines: readonly TocLine[],
+  furniture: ReadonlySet<number> | undefined,
+): boolean {
+  const content = page.lines.filter((_, i) => !furniture?.has(i)).length;
+  const nums = lines
+    .filter((l) => l.printed !== undefined && /^\d+$/.test(l.printed))
+    .map((l) => Number(l.printed));
+  const rising = nums.every((n, i) => i === 0 || n >= (nums[i - 1] as number));
+  return nums.length >= TAIL_ENTRIES && nums.length === content && rising;
 }
 
 function looksLikeTocPage(page: ParsedPage, lines: readonly TocLine[], continuing: boolean): boolean {

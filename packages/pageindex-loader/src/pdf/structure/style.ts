@@ -70,9 +70,12 @@ export function styleOf(line: PdfLine): StyleSig {
   return { size: round(line.size), bold: line.bold, italic: line.italic, caps: isCaps(line.text) };
 }
 
+/** Sizes this far apart (points) are two looks; a line this much above the body's is set larger. */
+export const SIZE_STEP = 0.9;
+
 /** -1 when `a` looks like a higher-level heading than `b`, 1 when lower, 0 when alike. */
 export function compareStyle(a: StyleSig, b: StyleSig): -1 | 0 | 1 {
-  if (Math.abs(a.size - b.size) >= 0.9) return a.size > b.size ? -1 : 1;
+  if (Math.abs(a.size - b.size) >= SIZE_STEP) return a.size > b.size ? -1 : 1;
   if (a.bold !== b.bold) return a.bold ? -1 : 1;
   if (a.caps !== b.caps) return a.caps ? -1 : 1;
   if (a.italic !== b.italic) return a.italic ? 1 : -1;

@@ -2,6 +2,7 @@
  * Title cleaning and fuzzy matching, shared by the outline, printed-TOC and layout paths and
  * by the evaluation script.
  */
+import { parseNumbering } from "./numbering.js";
 
 /** Dot-like leader characters; an ellipsis counts as three. */
 const DOTS = new Set([".", "·", "∙", "•", "⋅", "⋯", "…", "‥", "_"]);
@@ -220,4 +221,13 @@ export function stripNumbering(title: string): string {
       "",
     )
     .trim();
+}
+
+/**
+ * A numbered title whose words open with a name ("5.2 K65", "5 PDP-11", "8.6 FreedomBox 23.5
+ * (2023-02-27)"): a section, whatever the share of digits in its model, version or date. A
+ * table's figures ("2.3 1,234.5 kg") open with no name.
+ */
+export function namedAfterNumber(title: string): boolean {
+  return parseNumbering(title) !== undefined && /^\p{L}/u.test(stripNumbering(title));
 }

@@ -99,6 +99,12 @@ function furnitureKey(text: string): string {
   return folded.replace(/\d+/g, "#").replace(/\s+/g, " ");
 }
 
+/**
+ * A contents entry's leaders running to its page number ("8.6 FreedomBox 23.5 (2023-02-27) . . . 231"):
+ * no running head or foot is set so.
+ */
+const LEADERS_TO_NUMBER = /(?:[.·]\s?){4,}\s*(?:\d{1,4}|[ivxlc]{1,6})$/i;
+
 /** Indices of the `top` top-most and `bottom` bottom-most lines of a page. */
 function outerLines(page: ParsedPage, top: number, bottom: number): number[] {
   const order = linesTopDown(page);
@@ -146,8 +152,10 @@ export function findFurniture(pages: ParsedPage[]): Map<number, Set<number>> {
     const set = new Set<number>();
     for (const i of edges[p] as number[]) {
       const text = (page.lines[i] as PdfLine).text;
+      // Digits folded, the last entries of contents pages in a row can read as one recurring foot.
       if (
-        running(edgeKey(page.lines[i] as PdfLine), text, page.pageNumber) ||
+        (running(edgeKey(page.lines[i] as PdfLine), text, page.pageNumber) &&
+          !LEADERS_TO_NUMBER.test(text.trim())) ||
         PAGE_NUMBER_LINE.test(text.trim())
       )
         set.add(i);
@@ -283,9 +291,11 @@ function edgeLines(page: ParsedPage): EdgeLine[] {
     // A line carrying two candidate numbers ("60\t8 Built-in predicates") is tried with each.
     for (const n of numbers.slice(1)) out.push({ ...(out[out.length - 1] as EdgeLine), number: n });
   };
+  // Outermost lines first: on a page of two or three lines (a chapter's last page) the foot is
+  // the bottom line, not the top's second one.
   take(0, "top", true);
-  take(1, "top", false);
   take(order.length - 1, "bottom", true);
+  take(1, "top", false);
   take(order.length - 2, "bottom", false);
   return out;
 }
@@ -372,16 +382,19 @@ export function findRunningHeads(pages: readonly ParsedPage[]): Map<number, Set<
 }
 
 /**
- * The lines node text leaves out: {@link findRunningHeads}, plus the layout's furniture (with
- * any edge bands) where it is the outermost line of an edge or a bare page number. The layout's
- * furniture also counts recurring lines a little inside the page, which keeps them out of
- * headings but would cut body lines ("Portability" opening three pages) out of the text.
+ * The lines node text leaves out: the running heads {@link findRunningHeads} found (read once per
+ * document, by the layout context, and passed here), plus the layout's furniture (with any edge
+ * bands) where it is the outermost line of an edge or a bare page number. The layout's furniture
+ * also counts recurring lines a little inside the page, which keeps them out of headings but
+ * would cut body lines ("Portability" opening three pages) out of the text.
  */
 export function textFurniture(
   pages: readonly ParsedPage[],
+  runningHeads: Furniture,
   layoutFurniture: Furniture,
 ): Map<number, Set<number>> {
-  const out = findRunningHeads(pages);
+  const out = new Map<number, Set<number>>();
+  for (const [page, lines] of runningHeads) out.set(page, new Set(lines));
   for (const [pageNumber, set] of layoutFurniture) {
     const page = pages[pageNumber - 1];
     if (!page || page.lines.length === 0) continue;
