@@ -2,17 +2,21 @@
  * An offline semantic signal learned from the library itself (issue 24, twelfth session): can
  * term associations fitted on the library's own text — never on questions, no downloaded
  * weights — choose the documents to search better than the lexical library index alone? Fits
- * LSA over sections, LSA over documents and PPMI word vectors (scripts/library-devset/
- * semantic-model.ts), scores each question against each document (its whole text, and its best
- * section), blends that into the library's order of its candidates (and, as a variant, admits the
- * semantic model's best documents the library did not rank), and replays the retriever's fusion
- * over the 3 chosen (hit@3), on the collection analyze-library-choice.ts makes (shared cache);
- * searches the collection lacks (a document it did not search as if named, or did not rank) are
- * run here and cached. Figures: right document first / in the top 3 / hit@3, all/hard; also on the
- * questions where lexical evidence is strong (the library's first document leads by ≥ 1.5×).
- * Never tune on `--split validation` (see eval-library.ts).
+ * LSA over sections and over documents, PPMI word vectors and a tf-idf control
+ * (scripts/library-devset/semantic-model.ts), scores each question against each document (its
+ * whole text, and its best section), blends that into the library's order of its 20 candidates
+ * (variants: whole + best section, the model's best documents admitted beside the candidates, the
+ * third place given to the model's best), and replays the retriever's fusion over the 3 chosen
+ * (hit@3) on the collection analyze-library-choice.ts makes (shared cache); searches that
+ * collection lacks (a candidate it did not search as if named, a document it did not rank) are run
+ * here and cached. Figures: right document first / in the top 3 / hit@3, all/hard, and on the
+ * questions where lexical evidence is strong (the library's first document leads by ≥ 1.5×). On
+ * dev it also lists what the variant FIXED (chosen before any validation run) changes, and ends
+ * with a cross-validated choice among every variant (leave one package out). `--split
+ * validation` runs FIXED alone: never tune on it (see eval-library.ts). Results: root README,
+ * *Twelfth session*.
  * Run: pnpm -r --filter "./packages/**" run build && npx tsx scripts/analyze-library-semantic.ts
- *   [--split dev|validation|all] [--collect]
+ *   [--split dev|validation|all] [--only <regex over model names>] [--collect]
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -142,33 +146,78 @@ interface Tally {
   top3: number;
   hit: number;
 }
-async function evaluate(qs: readonly Question[], v: Variant): Promise<Tally> {
-  const t: Tally = { first: 0, top3: 0, hit: 0 };
-  for (const q of qs) {
-    const pool = await poolOf(q, v);
-    const scores = v.choice(q, pool);
-    const order = pool
-      .map((d, i) => ({ d, s: scores[i] ?? 0, i }))
-      .sort((a, b) => b.s - a.s || a.i - b.i)
-      .map((x) => x.d);
-    const chosen = await Promise.all(order.slice(0, 3).map((d) => searched(q, d.docId, d)));
-    if (order[0]?.docId === q.docId) t.first += 1;
-    if (chosen.some((d) => d.docId === q.docId)) t.top3 += 1;
-    if (fusedHit({ ...q, docs: pool }, chosen)) t.hit += 1;
-  }
-  return t;
+/** One question's outcome under a variant. */
+interface Outcome {
+  first: boolean;
+  top3: boolean;
+  hit: boolean;
+}
+async function outcome(q: Question, v: Variant): Promise<Outcome> {
+  const pool = await poolOf(q, v);
+  const scores = v.choice(q, pool);
+  const order = pool
+    .map((d, i) => ({ d, s: scores[i] ?? 0, i }))
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .map((x) => x.d);
+  const chosen = await Promise.all(order.slice(0, 3).map((d) => searched(q, d.docId, d)));
+  return {
+    first: order[0]?.docId === q.docId,
+    top3: chosen.some((d) => d.docId === q.docId),
+    hit: fusedHit({ ...q, docs: pool }, chosen),
+  };
+}
+function tally(outcomes: readonly Outcome[]): Tally {
+  const n = (f: (o: Outcome) => boolean) => outcomes.filter(f).length;
+  return { first: n((o) => o.first), top3: n((o) => o.top3), hit: n((o) => o.hit) };
 }
 
 let data: Question[] = [];
+/** The model whose variants are being reported ("" for the library's order). */
+let modelName = "";
 let strong: Question[] = [];
+/** Every reported variant's outcomes per question (for the cross-validated choice of a variant). */
+const grid: Array<{ name: string; outcomes: Outcome[] }> = [];
 const fmt = (a: Tally, h: Tally) =>
   `first ${a.first}/${h.first}  top3 ${a.top3}/${h.top3}  hit@3 ${a.hit}/${h.hit}`;
 async function report(v: Variant): Promise<void> {
-  const hard = data.filter((q) => q.difficulty === "hard");
-  const [a, h, s] = [await evaluate(data, v), await evaluate(hard, v), await evaluate(strong, v)];
+  const outcomes: Outcome[] = [];
+  for (const q of data) outcomes.push(await outcome(q, v));
+  grid.push({ name: `${modelName}${modelName ? ": " : ""}${v.name}`, outcomes });
+  const where = (qs: readonly Question[]) =>
+    tally(outcomes.filter((_, i) => qs.includes(data[i] as Question)));
+  const s = where(strong);
   console.log(
-    `   ${v.name.padEnd(60)} ${fmt(a, h)}   strong: first ${s.first} top3 ${s.top3} hit@3 ${s.hit}`,
+    `   ${v.name.padEnd(60)} ${fmt(tally(outcomes), where(data.filter((q) => q.difficulty === "hard")))}   strong: first ${s.first} top3 ${s.top3} hit@3 ${s.hit}`,
   );
+}
+
+/**
+ * How much of the best variant's gain is its choice on these questions: leave one package out,
+ * choose the variant with the most hard top-3 + hard hit@3 on the other packages' questions
+ * (the library's order wins ties), count the held-out package's questions under it.
+ */
+function crossValidated(): void {
+  const packages = [...new Set(data.map((q) => q.pkg))];
+  const outcomes: Outcome[] = [];
+  const chosen = new Map<string, number>();
+  for (const pkg of packages) {
+    const score = (g: (typeof grid)[number]) =>
+      g.outcomes.reduce(
+        (sum, o, i) =>
+          data[i]?.pkg !== pkg && data[i]?.difficulty === "hard" ? sum + Number(o.top3) + Number(o.hit) : sum,
+        0,
+      );
+    const best = grid.reduce((b, g) => (score(g) > score(b) ? g : b), grid[0] as (typeof grid)[number]);
+    chosen.set(best.name, (chosen.get(best.name) ?? 0) + 1);
+    data.forEach((q, i) => {
+      if (q.pkg === pkg) outcomes[i] = best.outcomes[i] as Outcome;
+    });
+  }
+  const hard = outcomes.filter((_, i) => data[i]?.difficulty === "hard");
+  console.log(
+    `\nVariant chosen per left-out package (${packages.length} folds, ${grid.length} variants): ${fmt(tally(outcomes), tally(hard))}`,
+  );
+  console.log(`   chosen: ${[...chosen].map(([n, c]) => `${n} (${c})`).join("; ")}`);
 }
 
 const library: Choice = (_q, pool) => pool.map((d) => d.score);
@@ -181,6 +230,21 @@ function blend(sims: Map<string, Map<string, number>>, w: number, pool = 20): Ch
     return lib.map((s, i) =>
       i < pool || (docs[i] as Doc).libraryRank === 0 ? s + w * (sem[i] ?? 0) : s - 10,
     );
+  };
+}
+
+/** The library's first two, then the pool's document of highest cosine among the rest, then the library's order. */
+function thirdPlace(sims: Map<string, Map<string, number>>): Choice {
+  return (q, pool) => {
+    const lib = scaled(pool.map((d) => d.score));
+    const own = sims.get(q.id) as Map<string, number>;
+    const byLibrary = pool.map((_, i) => i).sort((a, b) => (lib[b] ?? 0) - (lib[a] ?? 0) || a - b);
+    const rest = byLibrary.slice(2);
+    const best = rest.reduce(
+      (m, i) => ((own.get(pool[i]?.docId ?? "") ?? 0) > (own.get(pool[m]?.docId ?? "") ?? 0) ? i : m),
+      rest[0] ?? 0,
+    );
+    return lib.map((s, i) => (byLibrary.indexOf(i) < 2 ? s + 10 : i === best ? s + 5 : s));
   };
 }
 
@@ -214,9 +278,7 @@ function alone(s: Similarities, qs: readonly Question[], withSections: boolean):
     bestOf(m.get(q.id) as Map<string, number>, Infinity).indexOf(q.docId) + 1;
   const within = (m: Map<string, Map<string, number>>) =>
     [1, 3, 10, 20].map((n) => qs.filter((q) => rankOf(m, q) <= n).length).join("/");
-  return (
-    `whole text top1/3/10/20 ${within(s.whole)}` + (withSections ? `; best section ${within(s.section)}` : "")
-  );
+  return `whole text top1/3/10/20 ${within(s.whole)}${withSections ? `; best section ${within(s.section)}` : ""}`;
 }
 
 /** Questions whose gold enters (+) or leaves (−) the top 3, and whose hit@3 is won or lost, vs the library's order. */
@@ -230,9 +292,22 @@ async function changes(v: Variant): Promise<void> {
   }
   console.log(`   changes: ${lines.join("; ") || "none"}`);
 }
-async function outcome(q: Question, v: Variant): Promise<{ top3: boolean; hit: boolean }> {
-  const t = await evaluate([q], v);
-  return { top3: t.top3 > 0, hit: t.hit > 0 };
+/** The hard questions whose document the library's top 3 misses: its rank by the library, by the model alone, blended. */
+function misses(sims: Similarities, v: Variant): void {
+  const rows = data
+    .filter((q) => q.difficulty === "hard" && !q.docs.slice(0, 3).some((d) => d.docId === q.docId))
+    .map((q) => {
+      const libraryRank = q.docs.findIndex((d) => d.docId === q.docId) + 1;
+      const alone = bestOf(sims.whole.get(q.id) as Map<string, number>, Infinity).indexOf(q.docId) + 1;
+      const scores = v.choice(q, q.docs);
+      const blended = libraryRank
+        ? 1 + q.docs.filter((_, i) => (scores[i] ?? 0) > (scores[libraryRank - 1] ?? 0)).length
+        : 0;
+      return `${q.id} ${libraryRank || ">20"}→${blended || ">20"} (alone ${alone})`;
+    });
+  console.log(
+    `   hard, document not in the library's top 3 (${rows.length}): library rank→blended (model alone): ${rows.join(", ")}`,
+  );
 }
 
 /** Chosen on the dev half before any validation run: the only variant a validation run reads. */
@@ -284,6 +359,7 @@ async function main(): Promise<void> {
     const model = build();
     const fitted = performance.now() - started;
     const sims = similarities(model, data, corpus);
+    modelName = model.name;
     console.log(
       `\n${model.name}: fitted in ${(fitted / 1000).toFixed(1)} s; alone, hard (${hard.length}): ${alone(sims, hard, model.sections !== false)}`,
     );
@@ -294,6 +370,7 @@ async function main(): Promise<void> {
       };
       await report(fixed);
       await changes(fixed);
+      if (split !== "validation") misses(sims, fixed);
     }
     if (split === "validation") break;
     const kinds = model.sections === false ? (["whole"] as const) : (["whole", "section"] as const);
@@ -317,6 +394,12 @@ async function main(): Promise<void> {
             return x.map((v, i) => v + (y[i] ?? 0) - (lib[i] ?? 0));
           },
         });
+      for (const admitted of [false, true])
+        await report({
+          name: `third place to the model's best ${admitted ? "in the library (admitted)" : "of the 20"}`,
+          choice: thirdPlace(sims.whole),
+          ...(admitted ? { admit: { sims, count: 1 } } : {}),
+        });
       for (const count of [3, 10])
         for (const w of [0.2, 0.5])
           await report({
@@ -329,6 +412,7 @@ async function main(): Promise<void> {
     extraAdded = 0;
   }
   if (extraAdded > 0) writeFileSync(EXTRA, JSON.stringify(extra));
+  if (split !== "validation") crossValidated();
 }
 
 await main();
