@@ -23,6 +23,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { tokenizeQuery } from "pageindex-core";
 import { PageIndexStore } from "pageindex-store";
+import { groupFolds } from "./grouped-cv.js";
 import { type Doc, fusedHit, loadCollected, type Question, scaled } from "./library-devset/choice-data.js";
 import type { LibraryQuestion } from "./library-devset/library.js";
 import { goldSection, SECTIONS } from "./library-devset/replay.js";
@@ -197,25 +198,25 @@ async function report(v: Variant): Promise<void> {
  * (the library's order wins ties), count the held-out package's questions under it.
  */
 function crossValidated(): void {
-  const packages = [...new Set(data.map((q) => q.pkg))];
+  const folds = groupFolds(
+    data.map((_, i) => i),
+    (i) => (data[i] as Question).pkg,
+  );
   const outcomes: Outcome[] = [];
   const chosen = new Map<string, number>();
-  for (const pkg of packages) {
+  for (const fold of folds) {
     const score = (g: (typeof grid)[number]) =>
-      g.outcomes.reduce(
-        (sum, o, i) =>
-          data[i]?.pkg !== pkg && data[i]?.difficulty === "hard" ? sum + Number(o.top3) + Number(o.hit) : sum,
-        0,
-      );
+      fold.fit.reduce((sum, i) => {
+        const o = g.outcomes[i] as Outcome;
+        return data[i]?.difficulty === "hard" ? sum + Number(o.top3) + Number(o.hit) : sum;
+      }, 0);
     const best = grid.reduce((b, g) => (score(g) > score(b) ? g : b), grid[0] as (typeof grid)[number]);
     chosen.set(best.name, (chosen.get(best.name) ?? 0) + 1);
-    data.forEach((q, i) => {
-      if (q.pkg === pkg) outcomes[i] = best.outcomes[i] as Outcome;
-    });
+    for (const i of fold.score) outcomes[i] = best.outcomes[i] as Outcome;
   }
   const hard = outcomes.filter((_, i) => data[i]?.difficulty === "hard");
   console.log(
-    `\nVariant chosen per left-out package (${packages.length} folds, ${grid.length} variants): ${fmt(tally(outcomes), tally(hard))}`,
+    `\nVariant chosen per left-out package (${folds.length} folds, ${grid.length} variants): ${fmt(tally(outcomes), tally(hard))}`,
   );
   console.log(`   chosen: ${[...chosen].map(([n, c]) => `${n} (${c})`).join("; ")}`);
 }
