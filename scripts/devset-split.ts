@@ -8,7 +8,7 @@
  * hold-outs (glpk-doc, ghostscript-doc, developers-reference, mpich-doc).
  */
 import type { DebianPdf } from "./debian-docs.js";
-import { type GroffRecipe, ME_HEADS, MS_HEADS } from "./groff-render.js";
+import { type GroffRecipe, type HeadMacro, ME_HEADS, MS_HEADS } from "./groff-render.js";
 
 /**
  * The tool that made a PDF, as the reports group them and as producer-grouped cross-validation
@@ -327,7 +327,7 @@ const SHIPPED_ROWS: Row[] = [
 /**
  * groff PDFs rendered here (twelfth session, scripts/groff-render.ts), since no Debian package
  * outside groff's own (a validation package) ships one with an outline: man-page reference
- * manuals of binary packages, and ms / me documents of source packages (nvi's USD tutorials and
+ * manuals of binary packages, and ms / me documents of source packages (nvi's vi tutorial and
  * ex reference, sendmail's installation guide, xterm's control sequences). Producer "groff
  * (rendered)", reported apart from shipped PDFs. No validation, held-out or library dev-set
  * package; scored before any fit saw them, then fitted on.
@@ -339,12 +339,17 @@ const man = (pkg: string, skip?: readonly string[]): SplitDoc => ({
   half: "train",
   render: { kind: "man", ...(skip ? { skip } : {}) },
 });
-const roffDoc = (pkg: string, file: string, macros: "ms" | "me"): SplitDoc => ({
+const roffDoc = (
+  pkg: string,
+  file: string,
+  macros: "ms" | "me",
+  heads: readonly HeadMacro[] = macros === "ms" ? MS_HEADS : ME_HEADS,
+): SplitDoc => ({
   pkg,
   path: `rendered/${file.split("/").pop()}.pdf`,
   producer: "groff (rendered)",
   half: "train",
-  render: { kind: "doc", file, macros, heads: macros === "ms" ? MS_HEADS : ME_HEADS },
+  render: { kind: "doc", file, macros, heads },
 });
 const RENDERED: SplitDoc[] = [
   man("procps"),
@@ -355,10 +360,14 @@ const RENDERED: SplitDoc[] = [
   man("mutt"),
   man("findutils"),
   man("gawk"),
-  roffDoc("nvi", "nvi-1.81.6/docs/edit/edittut.ms", "ms"),
   roffDoc("nvi", "nvi-1.81.6/docs/vitut/vi.in", "ms"),
   roffDoc("nvi", "nvi-1.81.6/docs/exref/ex.rm", "ms"),
   roffDoc("sendmail", "sendmail-8.17.1.9/doc/op/op.me", "me"),
+  // xterm's control sequences: ms with its own head macros, .Sh (section) and .Ss (subsection).
+  roffDoc("xterm", "xterm-379/ctlseqs.ms", "ms", [
+    { name: "Sh", level: 1, title: "args" },
+    { name: "Ss", level: 2, title: "args" },
+  ]),
 ];
 
 const rows = (list: Row[], half: SplitDoc["half"]): SplitDoc[] =>

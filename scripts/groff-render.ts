@@ -179,18 +179,31 @@ export function withBookmarks(source: string, heads: readonly HeadMacro[]): stri
         args = args.slice(1);
       } else level = macro.level;
       let title = macro.title === "args" ? args.join(" ") : "";
-      if (!title) {
-        const next: string[] = [];
-        for (let j = i + 1; j < lines.length && !/^[.']/.test(lines[j] as string); j++)
-          next.push(lines[j] as string);
-        title = next.join(" ");
-      }
+      if (!title) title = nextLinesTitle(lines, i + 1);
       const text = plain(title);
       if (text) out.push(bookmark(level, text));
     }
     out.push(line);
   }
   return out.join("\n");
+}
+
+/** Requests that set a head's look and leave its text going on: `.ce`, `.ft`, `.ps` … */
+const LOOK_REQUESTS = new Set(["ce", "ft", "ps", "ul", "cu", "bd", "ss"]);
+/** Font macros whose first argument is text of the head (`.I ex`); the second is trailing punctuation. */
+const FONT_MACROS = new Set(["B", "I", "R", "BI", "CW", "UL", "BX"]);
+
+/** A head's title from the lines after it, up to the first request that is not a look or font one. */
+function nextLinesTitle(lines: readonly string[], from: number): string {
+  const words: string[] = [];
+  for (let j = from; j < lines.length; j++) {
+    const line = lines[j] as string;
+    const request = /^[.']\s*(\S+)\s*(.*)$/.exec(line);
+    if (!request) words.push(line);
+    else if (FONT_MACROS.has(request[1] as string)) words.push(...roffArgs(request[2] ?? "").slice(0, 2));
+    else if (!LOOK_REQUESTS.has(request[1] as string)) break;
+  }
+  return words.join(" ");
 }
 
 const bookmark = (level: number, title: string) => `.pdfbookmark ${level} "${title.replace(/"/g, "''")}"`;

@@ -40,6 +40,14 @@ describe("withBookmarks", () => {
     expect(bookmarks(roff)).toEqual(['.pdfbookmark 2 "Current file"', '.pdfbookmark 1 "Summary"']);
   });
 
+  it("reads a title past look requests and takes font macros' text", () => {
+    const roff = withBookmarks(
+      [".SH", ".ce 1", "\\s+2Session 1\\s0", ".SH", "Using", ".I ex", ".PP"].join("\n"),
+      MS_HEADS,
+    );
+    expect(bookmarks(roff)).toEqual(['.pdfbookmark 1 "Session 1"', '.pdfbookmark 1 "Using ex"']);
+  });
+
   it("reads an me head's level and title from its arguments", () => {
     const roff = withBookmarks(
       ['.sh 3 "Tweaking the \\*(SD Makefile"', ".pp", '.uh "Index"'].join("\n"),
