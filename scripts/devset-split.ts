@@ -385,7 +385,7 @@ export const TRAIN_EXTRA: readonly SplitDoc[] = rows(
   [...TRAIN_EXTRA_ROWS, ...ADDED_ROWS, ...PRODUCER_ROWS, ...SHAPE_ROWS, ...WIDER_ROWS, ...SHIPPED_ROWS],
   "train",
 ).concat(RENDERED);
-/** The packages added by the sixth, seventh, ninth and eleventh sessions (ADDED_ROWS … WIDER_ROWS), all in TRAIN_EXTRA. */
+/** The packages added by the sixth, seventh, ninth, eleventh and twelfth sessions (ADDED_ROWS … SHIPPED_ROWS, RENDERED), all in TRAIN_EXTRA. */
 export const ADDED_PACKAGES: ReadonlySet<string> = new Set(
   [...ADDED_ROWS, ...PRODUCER_ROWS, ...SHAPE_ROWS, ...WIDER_ROWS, ...SHIPPED_ROWS]
     .map(([pkg]) => pkg)
