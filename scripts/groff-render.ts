@@ -11,7 +11,8 @@
  *   a `deb-src` line in apt's sources), its numbered and unnumbered heads bookmarked at their
  *   level the same way (what groff's `spdf.tmac` does for documents written with `.XN`).
  *
- * Only bookmarks are added: the text, macros and fonts are the document's, and gropdf lays it
+ * Needs groff's PDF driver (`apt-get install groff`: gropdf; groff-base alone has none) and, for the
+ * source documents, a `deb-src` line. Only bookmarks are added: the text, macros and fonts are the document's, and gropdf lays it
  * out. Rendered once into `CACHE/rendered/PKG/NAME.pdf` (outside the repository, never
  * committed); the dev set's rows name them with a path under `rendered/`.
  */
