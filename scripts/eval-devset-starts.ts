@@ -9,7 +9,9 @@
  * once (scripts/parsed-pdf-cache.ts; `--fresh` reads them again); the outline path's steps then
  * run as the loader runs them (pipeline/sections.ts).
  *
- * Run: npx tsx scripts/eval-devset-starts.ts [--half train|validation] [--only NAME] [--show NAME] [--json out.json] [--against before.json]
+ * `--extra` adds the train side's fitting rows (TRAIN_EXTRA, half "train-extra", after the split set).
+ *
+ * Run: npx tsx scripts/eval-devset-starts.ts [--half train|validation] [--extra] [--only NAME] [--show NAME] [--json out.json] [--against before.json]
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
@@ -25,7 +27,7 @@ import {
 } from "../packages/pageindex-loader/src/pdf/structure/sections.js";
 import { textFurniture, withEdgeBands } from "../packages/pageindex-loader/src/pdf/text/running-heads.js";
 import { DEBIAN_CACHE } from "./debian-docs.js";
-import { SPLIT_DEVSET } from "./devset-split.js";
+import { SPLIT_DEVSET, TRAIN_EXTRA } from "./devset-split.js";
 import { parsedPdf } from "./parsed-pdf-cache.js";
 import { nodeSections, score, withoutHeadings } from "./section-starts-score.js";
 
@@ -38,6 +40,7 @@ const { values } = parseArgs({
     json: { type: "string" },
     against: { type: "string" },
     fresh: { type: "boolean", default: false },
+    extra: { type: "boolean", default: false },
   },
 });
 
@@ -73,7 +76,8 @@ const before = keyed(
     ? (JSON.parse(readFileSync(values.against, "utf8")) as Row[])
     : [],
 );
-const docs = SPLIT_DEVSET.filter((d) => !values.half || d.half === values.half);
+const extra = new Set(values.extra ? TRAIN_EXTRA : []);
+const docs = [...SPLIT_DEVSET, ...extra].filter((d) => !values.half || d.half === values.half);
 const pct = (a: number, b: number): string => (b === 0 ? "-" : ((100 * a) / b).toFixed(2));
 const rows: Row[] = [];
 
@@ -87,7 +91,7 @@ for (const doc of docs) {
   if (values.only && !label.includes(values.only)) continue;
   const row: Row = {
     label,
-    half: doc.half,
+    half: extra.has(doc) ? "train-extra" : doc.half,
     producer: doc.producer,
     ...NO_COUNTS,
   };
@@ -160,7 +164,7 @@ for (const key of [...now.keys()].sort()) {
   const t = now.get(key) as Row;
   const b = then.get(key);
   const n = rows.filter(
-    (r) => `${r.half} | ${r.producer}` === key || (key.endsWith("| all") && key.startsWith(r.half)),
+    (r) => `${r.half} | ${r.producer}` === key || (key.endsWith("| all") && key.startsWith(`${r.half} |`)),
   ).length;
   console.log(
     `${key} | ${n} | ${t.checkable} | ${pct(t.starting, t.checkable)} | ${b ? pct(b.starting, b.checkable) : "-"} | ${t.lost} | ${t.duplicated} | ${b ? `${b.lost} / ${b.duplicated}` : "-"}`,

@@ -117,6 +117,27 @@ function outerLines(page: ParsedPage, top: number, bottom: number): number[] {
 /** A running head keeps its size: a module page's large title "rb" is not its 9 pt head "rb". */
 const edgeKey = (line: PdfLine): string => `${furnitureKey(line.text)}|${Math.round(line.size)}`;
 
+/** Most gap, in the line's own sizes, between a line and its inward neighbour for the two to read as one flow of text. */
+const FLOW_GAP = 1.5;
+
+/**
+ * Edge lines that are not the outermost line on their side and sit on ordinary leading with the
+ * line inward of them: the body's first or last lines, however often their text recurs (a man
+ * page's "NAME" under the running head on every page a page opens), not a head or foot set apart.
+ */
+function linesInBodyFlow(page: ParsedPage): Set<number> {
+  const order = linesTopDown(page);
+  const flow = new Set<number>();
+  const check = (k: number, inward: number) => {
+    const here = order[k];
+    const next = order[inward];
+    if (here && next && Math.abs(here.line.y - next.line.y) < FLOW_GAP * here.line.size) flow.add(here.index);
+  };
+  for (let k = 1; k < Math.min(3, order.length); k++) check(k, k + 1);
+  for (let k = order.length - 2; k >= Math.max(0, order.length - 2); k--) check(k, k - 1);
+  return flow;
+}
+
 /**
  * Running headers, footers and page numbers: lines at a page edge (three at the top, two at the
  * bottom) whose text (digits folded) and size recurs at the edge of at least three pages, one of
@@ -150,11 +171,13 @@ export function findFurniture(pages: ParsedPage[]): Map<number, Set<number>> {
   const out = new Map<number, Set<number>>();
   pages.forEach((page, p) => {
     const set = new Set<number>();
+    const inFlow = linesInBodyFlow(page);
     for (const i of edges[p] as number[]) {
       const text = (page.lines[i] as PdfLine).text;
       // Digits folded, the last entries of contents pages in a row can read as one recurring foot.
       if (
-        (running(edgeKey(page.lines[i] as PdfLine), text, page.pageNumber) &&
+        (!inFlow.has(i) &&
+          running(edgeKey(page.lines[i] as PdfLine), text, page.pageNumber) &&
           !LEADERS_TO_NUMBER.test(text.trim())) ||
         PAGE_NUMBER_LINE.test(text.trim())
       )

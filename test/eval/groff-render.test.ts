@@ -1,0 +1,64 @@
+// The groff dev-set renderer (scripts/groff-render.ts, issue 26) bookmarks a roff source's own
+// heads: each man page after its .TH as "topic(section)", .SH / .SS at levels 2 / 3, an ms
+// document's .NH at its number's level with the title from the next text lines, an me
+// document's .sh from its arguments; titles lose roff's escapes.
+import { describe, expect, it } from "vitest";
+import { ME_HEADS, MS_HEADS, plain, withBookmarks } from "../../scripts/groff-render.js";
+
+const bookmarks = (roff: string) => roff.split("\n").filter((l) => l.startsWith(".pdfbookmark"));
+
+describe("withBookmarks", () => {
+  it("bookmarks a man page's title, sections and subsections", () => {
+    const page = [
+      '.TH LS 1 "2024" "coreutils"',
+      ".SH NAME",
+      "ls \\- list",
+      ".SH",
+      "SEE ALSO",
+      '.SS "Exit status"',
+    ];
+    const roff = withBookmarks(page.join("\n"), [
+      { name: "SH", level: 2, title: "args" },
+      { name: "SS", level: 3, title: "args" },
+    ]);
+    expect(bookmarks(roff)).toEqual([
+      '.pdfbookmark 1 "LS(1)"',
+      '.pdfbookmark 2 "NAME"',
+      '.pdfbookmark 2 "SEE ALSO"',
+      '.pdfbookmark 3 "Exit status"',
+    ]);
+    // The page's own lines stay, in order, each bookmark before its head (the title's after .TH).
+    expect(roff.split("\n").filter((l) => !l.startsWith(".pdfbookmark"))).toEqual(page);
+    expect(roff.split("\n")[1]).toBe('.pdfbookmark 1 "LS(1)"');
+  });
+
+  it("reads an ms head's level from .NH and its title from the lines up to the next request", () => {
+    const roff = withBookmarks(
+      [".NH 2", "Current", "\\fIfile\\fP", ".PP", "Text.", ".SH", "Summary", ".LP"].join("\n"),
+      MS_HEADS,
+    );
+    expect(bookmarks(roff)).toEqual(['.pdfbookmark 2 "Current file"', '.pdfbookmark 1 "Summary"']);
+  });
+
+  it("reads a title past look requests and takes font macros' text", () => {
+    const roff = withBookmarks(
+      [".SH", ".ce 1", "\\s+2Session 1\\s0", ".SH", "Using", ".I ex", ".PP"].join("\n"),
+      MS_HEADS,
+    );
+    expect(bookmarks(roff)).toEqual(['.pdfbookmark 1 "Session 1"', '.pdfbookmark 1 "Using ex"']);
+  });
+
+  it("reads an me head's level and title from its arguments", () => {
+    const roff = withBookmarks(
+      ['.sh 3 "Tweaking the \\*(SD Makefile"', ".pp", '.uh "Index"'].join("\n"),
+      ME_HEADS,
+    );
+    expect(bookmarks(roff)).toEqual(['.pdfbookmark 3 "Tweaking the Makefile"', '.pdfbookmark 1 "Index"']);
+  });
+});
+
+describe("plain", () => {
+  it("drops fonts, sizes and non-printing escapes and keeps hyphens and quotes", () => {
+    expect(plain("\\fBgit\\fR\\-\\s-1add\\s0 \\(lqx\\(rq\\&")).toBe('git-add "x"');
+  });
+});
