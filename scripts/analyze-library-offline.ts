@@ -27,7 +27,13 @@ import { tokenizeQuery } from "pageindex-core";
 import type { PageIndexStore } from "pageindex-store";
 import { lexicalCoverage } from "./library-devset/choice-data.js";
 import { holdsGold } from "./library-devset/gold.js";
-import { type LibraryQuestion, libraryFiles, libraryStore, libraryTrees } from "./library-devset/library.js";
+import {
+  inSplit,
+  type LibraryQuestion,
+  libraryFiles,
+  libraryStore,
+  libraryTrees,
+} from "./library-devset/library.js";
 import {
   analysisArgs,
   COVERAGE,
@@ -188,7 +194,7 @@ function count(qs: readonly Question[], test: (q: Question) => boolean): string 
 async function main(): Promise<void> {
   const file = join(HERE, "library-devset", "questions.json");
   const all = (JSON.parse(readFileSync(file, "utf8")) as { questions: LibraryQuestion[] }).questions;
-  const questions = all.filter((q) => split === "all" || q.split === split);
+  const questions = all.filter((q) => inSplit(q, split));
   let data: Question[];
   if (recollect || !existsSync(CACHE)) {
     const { store } = await libraryStore(await libraryTrees(libraryFiles(), false), false);

@@ -5,7 +5,9 @@
  * (scripts/library-devset/questions.json) with gold pages (PDF) or lines (Markdown).
  *
  * THE VALIDATION SPLIT IS NEVER USED FOR TUNING: tune on `--split dev` only; run `validation`
- * to check a change once it is made.
+ * to check a change once it is made. `--split holdout`: questions written for the lead alone,
+ * run once per session at its end (never by a helper, never tuned on); `--split all` is dev +
+ * validation, as before the holdout questions existed, so earlier numbers stay comparable.
  *
  * For every question, in each setting:
  * - hit@3: one of the first 3 returned sections holds a gold page (metrics.ts's rule: the
@@ -21,7 +23,7 @@
  * BM25 over every page of every document (Markdown: 40-line windows), top 3 pages.
  *
  * Run: pnpm -r --filter "./packages/**" run build && npx tsx scripts/eval-library.ts
- *   [--split dev|validation|all] [--only TEXT] [--noise N] [--verbose] [--rebuild]
+ *   [--split dev|validation|holdout|all] [--only TEXT] [--noise N] [--verbose] [--rebuild]
  *   [--model-url URL [--hard] [--concurrency N]] [--out FILE]
  *   [--postgres URL [--schema NAME] [--champion-rows N]]
  * `--postgres URL`: the library in a PostgreSQL store instead of the folder store (schema
@@ -49,6 +51,7 @@ import { PageIndexRetriever, type PageIndexRetrieverInput } from "pageindex-retr
 import { chatModelFromSpec } from "../packages/pageindex-cli/src/cli/model-spec.js";
 import { goldNumbers, holdsGold } from "./library-devset/gold.js";
 import {
+  inSplit,
   type LibraryFile,
   type LibraryQuestion,
   libraryFiles,
@@ -79,16 +82,18 @@ function args() {
   };
   if (argv.includes("--help")) {
     console.log(
-      "npx tsx scripts/eval-library.ts [--split dev|validation|all] [--only TEXT] [--ids qA-qB] [--noise N] [--verbose] [--rebuild]\n" +
+      "npx tsx scripts/eval-library.ts [--split dev|validation|holdout|all] [--only TEXT] [--ids qA-qB] [--noise N] [--verbose] [--rebuild]\n" +
         "  [--model-url URL [--hard] [--concurrency N]] [--out FILE]\n" +
         "  [--postgres URL [--schema NAME] [--champion-rows N]]\n" +
-        "The validation split is never used for tuning: tune on dev, check on validation once.",
+        "The validation split is never used for tuning: tune on dev, check on validation once.\n" +
+        "--split holdout: the lead's questions, run once per session at its end (never by a helper);\n" +
+        "--split all is dev + validation (not holdout), so earlier numbers stay comparable.",
     );
     process.exit(0);
   }
   const split = value("--split") ?? "dev";
-  if (!["dev", "validation", "all"].includes(split))
-    throw new Error(`--split must be dev, validation or all, got ${split}`);
+  if (!["dev", "validation", "holdout", "all"].includes(split))
+    throw new Error(`--split must be dev, validation, holdout or all, got ${split}`);
   return {
     split,
     only: value("--only"),
@@ -222,7 +227,7 @@ async function main(): Promise<void> {
   const all = (JSON.parse(readFileSync(file, "utf8")) as { questions: LibraryQuestion[] }).questions;
   const questions = all.filter(
     (q) =>
-      (split === "all" || q.split === split) &&
+      inSplit(q, split) &&
       (!only || q.id.includes(only) || q.docId.includes(only)) &&
       (!ids || ids(q.id)) &&
       (!hard || q.difficulty === "hard"),
@@ -330,11 +335,11 @@ async function main(): Promise<void> {
   const names = ["plain BM25 over all pages", ...settings.map((s) => s.name)];
   const groups: Array<[string, LibraryQuestion[]]> = [];
   for (const s of split === "all" ? ["dev", "validation"] : [split]) {
-    const inSplit = questions.filter((q) => q.split === s);
+    const members = questions.filter((q) => q.split === s);
     groups.push(
-      [s, inSplit],
-      [`${s} hard`, inSplit.filter((q) => q.difficulty === "hard")],
-      [`${s} easy`, inSplit.filter((q) => q.difficulty === "easy")],
+      [s, members],
+      [`${s} hard`, members.filter((q) => q.difficulty === "hard")],
+      [`${s} easy`, members.filter((q) => q.difficulty === "easy")],
     );
   }
   if (split === "all") groups.push(["all", questions]);

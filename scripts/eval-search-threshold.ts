@@ -16,7 +16,13 @@ import { fileURLToPath } from "node:url";
 import { PageIndexRetriever } from "pageindex-retriever";
 import { PageIndexStore } from "pageindex-store";
 import { goldNumbers, holdsGold } from "./library-devset/gold.js";
-import { type LibraryQuestion, libraryFiles, libraryStore, libraryTrees } from "./library-devset/library.js";
+import {
+  inSplit,
+  type LibraryQuestion,
+  libraryFiles,
+  libraryStore,
+  libraryTrees,
+} from "./library-devset/library.js";
 import { OracleJudge } from "./oracle-judge.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -26,6 +32,8 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const i = argv.indexOf("--split");
   const split = i < 0 ? "dev" : (argv[i + 1] ?? "dev");
+  if (!["dev", "validation", "all"].includes(split))
+    throw new Error("--split must be dev, validation or all");
   const s = argv.indexOf("--store");
   const storeDir = s < 0 ? undefined : argv[s + 1];
   const all = (
@@ -33,7 +41,7 @@ async function main(): Promise<void> {
       questions: LibraryQuestion[];
     }
   ).questions;
-  const questions = all.filter((q) => split === "all" || q.split === split);
+  const questions = all.filter((q) => inSplit(q, split));
   const trees = await libraryTrees(libraryFiles());
   const store = storeDir ? await PageIndexStore.fromPath(storeDir) : (await libraryStore(trees)).store;
   const oracle = new OracleJudge({ noise: 2 });

@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Bm25Index, bm25Doc, type TreeDocument, tokenize, tokenizeQuery } from "pageindex-core";
 import { libraryEntry, type PageIndexStore } from "pageindex-store";
-import { type LibraryQuestion, libraryFiles, libraryStore, libraryTrees } from "./library.js";
+import { inSplit, type LibraryQuestion, libraryFiles, libraryStore, libraryTrees } from "./library.js";
 import { type LibraryPage, libraryPages } from "./pages.js";
 import {
   COVERAGE,
@@ -219,7 +219,7 @@ export async function loadCollected(
   if (!recollect && existsSync(cache)) return JSON.parse(readFileSync(cache, "utf8")) as Collected;
   const file = join(HERE, "questions.json");
   const all = (JSON.parse(readFileSync(file, "utf8")) as { questions: LibraryQuestion[] }).questions;
-  const questions = all.filter((q) => (ids ? ids.has(q.id) : split === "all" || q.split === split));
+  const questions = all.filter((q) => (ids ? ids.has(q.id) : inSplit(q, split)));
   const files = libraryFiles();
   const trees = await libraryTrees(files, false);
   const { store } = await libraryStore(trees, false);

@@ -64,15 +64,32 @@ export interface LibraryQuestion {
   /** Gold pages (PDF) or an inclusive line range (Markdown). */
   gold: { pages: number[] } | { lines: [number, number] };
   difficulty: "hard" | "easy";
-  split: "dev" | "validation";
+  /** `holdout`: run by the lead only, once per session at its end (never tuned on, never in `--split all`). */
+  split: "dev" | "validation" | "holdout";
   /** Title path of the section the question was written from (never shown to the retriever). */
   section: string;
 }
 
+/**
+ * Whether a question belongs to the split a `--split` argument names. `all` is dev + validation,
+ * as it was before the holdout questions were written, so earlier numbers stay comparable; the
+ * holdout split is only ever asked for by name (the lead's one run a session).
+ */
+export function inSplit(q: LibraryQuestion, split: string): boolean {
+  return split === "all" ? q.split !== "holdout" : q.split === split;
+}
+
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const TREES = join(DEBIAN_CACHE, "library-trees");
+/**
+ * A commit whose loader built the cached trees to read (`LIBRARY_TREES_AT`): a question batch is
+ * drawn and written on trees already built when the loader has changed since (sample.ts,
+ * make-questions.ts). Such trees are only read, never built: a tree built by today's loader
+ * must not be cached under an older commit's key.
+ */
+const TREES_AT = process.env.LIBRARY_TREES_AT;
 /** The loader and core code a tree was built with (committed; `rebuild` after uncommitted changes). */
-const treeCode = codeVersion("pageindex-loader", "pageindex-core");
+const treeCode = codeVersion(TREES_AT ?? "HEAD", "pageindex-loader", "pageindex-core");
 
 function treeCacheFile(file: LibraryFile, bytes: Uint8Array): string {
   const key = createHash("sha1").update(bytes).update(file.docId).update(treeCode).digest("hex").slice(0, 12);
@@ -90,7 +107,10 @@ export async function libraryTree(file: LibraryFile, rebuild = false): Promise<T
   const bytes = debianFileBytes(file);
   if (!bytes) return undefined;
   const cached = treeCacheFile(file, bytes);
-  if (!rebuild && existsSync(cached)) return JSON.parse(readFileSync(cached, "utf8")) as TreeDocument;
+  if ((!rebuild || TREES_AT) && existsSync(cached))
+    return JSON.parse(readFileSync(cached, "utf8")) as TreeDocument;
+  if (TREES_AT)
+    throw new Error(`${file.docId}: no tree cached for the loader of ${TREES_AT} (LIBRARY_TREES_AT)`);
   const name = basename(file.path).replace(/\.gz$/, "");
   const common = {
     docId: file.docId,
@@ -135,10 +155,10 @@ export async function libraryTrees(
   return trees.filter((t): t is TreeDocument => t !== undefined);
 }
 
-/** The committed git trees of `packages/<name>`: cached results are reused only with the same code. */
-function codeVersion(...names: string[]): string {
+/** The committed git trees of `packages/<name>` at `commit`: cached results are reused only with the same code. */
+function codeVersion(commit: string, ...names: string[]): string {
   try {
-    return execFileSync("git", ["rev-parse", ...names.map((n) => `HEAD:packages/${n}`)], {
+    return execFileSync("git", ["rev-parse", ...names.map((n) => `${commit}:packages/${n}`)], {
       cwd: ROOT,
       encoding: "utf8",
     }).replace(/\s+/g, "");
@@ -158,7 +178,7 @@ export async function libraryStore(
   log: (line: string) => void = console.log,
 ): Promise<{ store: PageIndexStore; dir: string; built: boolean; ms: number }> {
   const key = createHash("sha1")
-    .update(codeVersion("pageindex-store", "pageindex-retriever"))
+    .update(codeVersion("HEAD", "pageindex-store", "pageindex-retriever"))
     .update(trees.map((t) => `${t.docId}:${t.nodes.length}:${t.pageCount ?? t.lineCount ?? 0}`).join("|"))
     .digest("hex")
     .slice(0, 12);

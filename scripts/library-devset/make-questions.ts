@@ -5,14 +5,19 @@
  * Markdown lines it spans (found in the document's text, whitespace ignored; a quote found
  * nowhere or on several separate places is an error). The split (dev / validation, half each)
  * is drawn with a fixed seed per batch of drafts (BATCHES), unless the batch names one split for
- * all its questions (training data for a fitted ranker goes to dev whole).
+ * all its questions (training data for a fitted ranker goes to dev whole; the fifth batch is the
+ * `holdout` split: questions only the lead runs, once per session at its end, so that a check
+ * exists that no helper has run anything on; `eval-library.ts --split all` leaves it out).
  *
  * Checks, for a "hard" question: at most 1 content word shared with its section's title, and
  * none of the section's rare words (in under 0.3 % of the library's sections) in the question.
  *
  * Run: npx tsx scripts/library-devset/make-questions.ts drafts.json
  * (drafts: [[docId, question, quote, "hard" | "easy"], ...]). THE VALIDATION SPLIT IS NEVER
- * USED FOR TUNING.
+ * USED FOR TUNING, AND THE HOLDOUT SPLIT IS NEVER RUN BUT BY THE LEAD.
+ *
+ * Trees are read from the cache of the current loader; `LIBRARY_TREES_AT=<commit>` reads those
+ * cached for that commit's loader instead (a batch written while the current trees were unbuilt).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -98,13 +103,15 @@ function sectionOf(
  * Drafts are written in batches; each batch's split is drawn on its own with its own seed, so
  * appending a batch never moves an earlier question between dev and validation. A batch with a
  * `split` puts all its questions there: the fourth batch is training data for a fitted document
- * ranker, so it goes to dev whole and the validation questions stay the only check.
+ * ranker, so it goes to dev whole; the fifth is the holdout split, run by the lead alone, once a
+ * session, because the validation questions have been run by every helper's variants since.
  */
 const BATCHES: ReadonlyArray<{ from: number; seed: number; split?: LibraryQuestion["split"] }> = [
   { from: 0, seed: 2405 }, // the first 70 questions
   { from: 70, seed: 2411 }, // 60 more, drawn by sample.ts --seed 2411
   { from: 130, seed: 2412 }, // 60 more, drawn by sample.ts --seed 2412
   { from: 190, seed: 2413, split: "dev" }, // 60 more, drawn by sample.ts --seed 2413: all dev (training data)
+  { from: 250, seed: 2414, split: "holdout" }, // 40 more, drawn by sample.ts --seed 2414: all holdout
 ];
 
 /** Half of each batch each way, drawn per difficulty so both splits have easy questions. */
@@ -212,12 +219,14 @@ async function main(): Promise<void> {
       "Library dev set (issue 24, item 5): questions in users' words over the documents of scripts/library-devset/files.ts; gold = PDF pages holding the answer, or the Markdown lines of it (found from a quote, checked by reading). Made by make-questions.ts; evaluated by scripts/eval-library.ts.",
     validation:
       'THE "validation" SPLIT IS NEVER USED FOR TUNING: tune on "dev" only; run validation once to check a change.',
+    holdout:
+      'THE "holdout" SPLIT IS RUN BY THE LEAD ONLY, once per session at its end (eval-library.ts --split holdout); "--split all" is dev + validation.',
   };
   writeFileSync(out, `${JSON.stringify({ ...header, questions }, null, 2)}\n`);
   const count = (split: string, level: string) =>
     questions.filter((q) => q.split === split && q.difficulty === level).length;
   console.log(
-    `${questions.length} questions: dev ${count("dev", "hard")} hard + ${count("dev", "easy")} easy, validation ${count("validation", "hard")} hard + ${count("validation", "easy")} easy`,
+    `${questions.length} questions: dev ${count("dev", "hard")} hard + ${count("dev", "easy")} easy, validation ${count("validation", "hard")} hard + ${count("validation", "easy")} easy, holdout ${count("holdout", "hard")} hard + ${count("holdout", "easy")} easy`,
   );
 }
 

@@ -7,7 +7,8 @@
  * is written.
  *
  * Run: npx tsx scripts/library-devset/sample.ts [--seed 24] [--count 120] [--only TEXT] [--cached]
- * (trees come from the cache that eval-library.ts fills; missing ones are built).
+ * (trees come from the cache that eval-library.ts fills; missing ones are built;
+ * `LIBRARY_TREES_AT=<commit>` draws from the trees cached for that commit's loader, never building).
  */
 import { isBackMatter, seededRandom } from "../../packages/pageindex-retriever/src/eval/sample-sections.js";
 import { debianFileBytes } from "../debian-docs.js";
