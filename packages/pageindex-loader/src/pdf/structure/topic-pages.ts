@@ -21,7 +21,7 @@ export interface TopicPage {
 }
 
 /** Fewer topics than this is no reference manual: a document's chapter heads change as often. */
-const MIN_TOPICS = 3;
+const MIN_TOPICS = 2;
 /** Share of head changes that must name their page's body: chapter heads that merely change do not. */
 const NAMED_SHARE = 0.8;
 /** Body lines under the head searched for the topic's name (NAME sits between them). */
@@ -158,12 +158,30 @@ function selfTitled(topics: readonly TopicPage[], strong: readonly Heading[]): b
   return named >= topics.length * 0.5;
 }
 
+/** A head's parts, the runs set apart by tabs ("PM-GAWK(1)", "Utility Commands", "PM-GAWK(1)"). */
+const partsOf = (line: PdfLine | undefined): string[] =>
+  (line?.text ?? "")
+    .split("\t")
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
+
+/** The first part of page `at`'s top line that page `from`'s lacks: the new topic's name, if the head changed. */
+function changedPart(pages: readonly ParsedPage[], from: number, at: number): string | undefined {
+  const before = new Set(partsOf(pages[from - 1]?.lines[0]));
+  return partsOf(pages[at - 1]?.lines[0]).find((p) => !before.has(p));
+}
+
 /**
- * Topics that open under an unchanged head: a page whose first line under the head is the head
- * that opens most topics (NAME) starts another topic of that head's name (pgrep's page, then
- * pkill's and pidwait's, all under "PGREP(1)").
+ * Topics whose name the body does not open with: a page whose first line under the head is the
+ * head that opens most topics (NAME) starts another topic, named by the part its head changed
+ * ("PM-GAWK(1)" opening "persistent memory gawk - …"), or by the same head when it did not
+ * (pgrep's page, then pkill's and pidwait's, all under "PGREP(1)").
  */
-function withReopened(topics: readonly TopicPage[], heads: readonly Heading[]): TopicPage[] {
+function withReopened(
+  pages: readonly ParsedPage[],
+  topics: readonly TopicPage[],
+  heads: readonly Heading[],
+): TopicPage[] {
   const firsts = new Map<string, number>();
   let at = -1;
   for (const h of heads) {
@@ -179,8 +197,15 @@ function withReopened(topics: readonly TopicPage[], heads: readonly Heading[]): 
   const out = [...topics];
   for (const h of heads) {
     const t = topicOf(topics, h.page);
-    if (t < 0 || h.line !== 1 || starts.has(h.page) || normalizeTitle(h.title) !== opener[0]) continue;
-    out.push({ title: (topics[t] as TopicPage).title, page: h.page, line: 0 });
+    const page = pages[h.page - 1];
+    // The opener right under a head set apart, at most the opener's size.
+    if (h.line !== 1 || !page || !topHead(page, h.style.size) || starts.has(h.page)) continue;
+    if (normalizeTitle(h.title) !== opener[0]) continue;
+    const previous = topics[t];
+    const title = previous
+      ? (changedPart(pages, previous.page, h.page) ?? previous.title)
+      : partsOf(page.lines[0])[0];
+    if (title) out.push({ title, page: h.page, line: 0 });
     starts.add(h.page);
   }
   return out.sort((a, b) => a.page - b.page);
@@ -201,10 +226,10 @@ export function topicTree(
   if (selfTitled(found, strong)) return undefined;
   let topics = found;
   const look = recurringLook(pages, topics, strong);
-  const isHead = (h: Heading): boolean =>
-    look !== undefined && topicOf(topics, h.page) >= 0 && sameLook(lookOf(pages, h), look);
+  const ofLook = (h: Heading): boolean => look !== undefined && sameLook(lookOf(pages, h), look);
+  topics = withReopened(pages, topics, strong.filter(ofLook));
+  const isHead = (h: Heading): boolean => topicOf(topics, h.page) >= 0 && ofLook(h);
   const heads = strong.filter(isHead);
-  topics = withReopened(topics, heads);
   const headKeys = new Set(heads.map((h) => `${h.page}:${h.line}`));
   const rest = kept.filter((h) => !headKeys.has(`${h.page}:${h.line}`) && !isHead(h));
   const entries: SectionEntry[] = [];

@@ -155,7 +155,7 @@ function recurringShare(entries: readonly SectionEntry[]): number {
 }
 
 /** Fewer top-level entries than this share no set of section heads worth the name. */
-const MIN_TOPICS = 3;
+const MIN_TOPICS = 2;
 
 /**
  * Second-level titles a manual of topics repeats under its topics (a man page's NAME, SYNOPSIS,
