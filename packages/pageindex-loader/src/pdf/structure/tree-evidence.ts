@@ -156,12 +156,14 @@ function recurringShare(entries: readonly SectionEntry[]): number {
 
 /** Fewer top-level entries than this share no set of section heads worth the name. */
 const MIN_TOPICS = 2;
+/** A set of section heads is this many titles at least (NAME, SYNOPSIS, DESCRIPTION). */
+const SET_SIZE = 3;
 
 /**
  * Second-level titles a manual of topics repeats under its topics (a man page's NAME, SYNOPSIS,
  * EXAMPLES under each page's title), never twice under one: the outline's convention, not a label
- * read as a section, so no recurrence. A tree is of topics when one such title is under half its
- * top-level entries or more.
+ * read as a section, so no recurrence. A tree is of topics when {@link SET_SIZE} such titles or
+ * more are each under half its top-level entries or more.
  */
 function topicSet(entries: readonly SectionEntry[], key: (t: string) => string): Set<string> {
   const out = new Set<string>();
@@ -178,7 +180,8 @@ function topicSet(entries: readonly SectionEntry[], key: (t: string) => string):
     for (const k of seen) parents.set(k, (parents.get(k) ?? 0) + 1);
   }
   const once = [...parents].filter(([k]) => !twice.has(k));
-  if (!once.some(([, n]) => n >= Math.max(MIN_TOPICS, entries.length / 2))) return out;
+  // A set, not one label: a company name under every chapter is still a name read as a section.
+  if (once.filter(([, n]) => n >= Math.max(MIN_TOPICS, entries.length / 2)).length < SET_SIZE) return out;
   for (const [k] of once) out.add(k);
   return out;
 }
