@@ -19,6 +19,7 @@ import { findContentsCopies, findPrintedToc, type PrintedToc } from "./printed-t
 import { ALL_RULES_ON, type RulesOff, type ShapeRule } from "./shape-rules.js";
 import { type BodyStyle, bodyStyle, SIZE_STEP } from "./style.js";
 import { compactTitle, normalizeTitle, titleSimilarity } from "./titles.js";
+import { findTopicPages, topicTree } from "./topic-pages.js";
 import { type TreeFeatures, treeFeatures, weighEvidence } from "./tree-evidence.js";
 import { undoWrappers } from "./tree-shape.js";
 
@@ -223,9 +224,26 @@ export interface LayoutStructureOptions {
 export function layoutStructure(ctx: LayoutContext, options: LayoutStructureOptions = {}): LayoutResult {
   const candidates = layoutCandidates(ctx, options.rulesOff);
   const hctx = headingContext(ctx);
-  const all = keepLikelyHeadings(candidates.headings, hctx, options.headingModel);
+  const kept = keepLikelyHeadings(candidates.headings, hctx, options.headingModel);
+  const topics = !(options.rulesOff ?? ALL_RULES_ON).has("topicPages")
+    ? findTopicPages(ctx.pages, ctx.body.size)
+    : [];
+  // A manual of topic pages: its heads open the topics and their repeated section heads nest under them.
+  const topical =
+    topics.length > 0
+      ? topicTree(
+          ctx.pages,
+          topics,
+          findHeadings(ctx.pages, { body: ctx.body, furniture: ctx.furniture, ...tocSkip(ctx) }).filter(
+            (h) => h.strength === "strong",
+          ),
+          kept,
+        )
+      : undefined;
+  const all = topical?.headings ?? kept;
   const shaped = undoWrappers(
-    nestHeadings(all, LEVEL_MODEL.overrule < 1 ? { relation: levelRelation(all, hctx) } : {}),
+    topical?.entries ??
+      nestHeadings(all, LEVEL_MODEL.overrule < 1 ? { relation: levelRelation(all, hctx) } : {}),
     ctx.pages.length,
     options.rulesOff,
   );
@@ -234,7 +252,8 @@ export function layoutStructure(ctx: LayoutContext, options: LayoutStructureOpti
   const toc = ctx.toc ? { entries: ctx.toc.entries.length, located: ctx.toc.headings.length } : undefined;
   const evidence = treeFeatures(entries, parts, toc, {
     pages: ctx.pages.length,
-    candidates: candidates.headings.length,
+    // A topic tree also holds heads the candidates' rules set aside.
+    candidates: Math.max(candidates.headings.length, all.length),
     kept: all.length,
   });
   const { score: likely, doubts } = weighEvidence(evidence);

@@ -32,6 +32,8 @@ export const SHAPE_RULES = [
   "repeatedLabels",
   /** A letter or roman number out of sequence ("J. David …") is an initial, not a list number (numbering.ts). */
   "initials",
+  /** A manual of topic pages (man pages): a page whose changed head names its body opens a topic (topic-pages.ts). */
+  "topicPages",
   /** A lone unnumbered top heading over everything, in a long document, is its title (tree-shape.ts). */
   "loneTitle",
 ] as const;

@@ -135,11 +135,55 @@ const SYMBOL_START = /^[^\p{L}\p{N}"'“‘(]/u;
  * Share of titles (spacing and case folded) that occur more than once. Numbering counts: "1.1
  * Details" and "2.1 Details" are two sections of a manual, a company name on every page is not.
  */
-function recurringShare(titles: readonly string[]): number {
-  const keys = titles.map((t) => t.replace(/\s+/g, " ").trim().toLowerCase());
+function recurringShare(entries: readonly SectionEntry[]): number {
+  const key = (t: string): string => t.replace(/\s+/g, " ").trim().toLowerCase();
+  const perTopic = topicSet(entries, key);
+  // A page rendered twice (a man page under each of its names) repeats its whole subtree: a copy,
+  // not a label on every page.
+  const outline = (e: SectionEntry): string =>
+    `${key(e.title)}\n${e.children.map((c) => key(c.title)).join("\n")}`;
+  const copies = new Map<string, number>();
+  for (const e of entries)
+    if (e.children.length >= 2) copies.set(outline(e), (copies.get(outline(e)) ?? 0) + 1);
+  const keys = entries.flatMap((e) => [
+    ...((copies.get(outline(e)) ?? 0) > 1 ? [] : [key(e.title)]),
+    ...e.children.map((c) => key(c.title)).filter((k) => !perTopic.has(k)),
+  ]);
   const counts = new Map<string, number>();
   for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
   return share(keys.filter((k) => k !== "" && (counts.get(k) ?? 0) > 1).length, keys.length);
+}
+
+/** Fewer top-level entries than this share no set of section heads worth the name. */
+const MIN_TOPICS = 2;
+/** A set of section heads is this many titles at least (NAME, SYNOPSIS, DESCRIPTION). */
+const SET_SIZE = 3;
+
+/**
+ * Second-level titles a manual of topics repeats under its topics (a man page's NAME, SYNOPSIS,
+ * EXAMPLES under each page's title), never twice under one: the outline's convention, not a label
+ * read as a section, so no recurrence. A tree is of topics when {@link SET_SIZE} such titles or
+ * more are each under half its top-level entries or more.
+ */
+function topicSet(entries: readonly SectionEntry[], key: (t: string) => string): Set<string> {
+  const out = new Set<string>();
+  if (entries.length < MIN_TOPICS) return out;
+  const parents = new Map<string, number>();
+  const twice = new Set<string>();
+  for (const e of entries) {
+    const seen = new Set<string>();
+    for (const c of e.children) {
+      const k = key(c.title);
+      if (seen.has(k)) twice.add(k);
+      seen.add(k);
+    }
+    for (const k of seen) parents.set(k, (parents.get(k) ?? 0) + 1);
+  }
+  const once = [...parents].filter(([k]) => !twice.has(k));
+  // A set, not one label: a company name under every chapter is still a name read as a section.
+  if (once.filter(([, n]) => n >= Math.max(MIN_TOPICS, entries.length / 2)).length < SET_SIZE) return out;
+  for (const [k] of once) out.add(k);
+  return out;
 }
 
 /** The features of a layout tree. */
@@ -164,7 +208,7 @@ export function treeFeatures(
     symbolTitles: share(topTwo.filter((t) => SYMBOL_START.test(t.trim())).length, topTwo.length),
     sparse: source ? Math.min(1, source.pages / Math.max(1, topTwo.length) / 10) : 0,
     dropped: source && source.candidates > 0 ? 1 - source.kept / source.candidates : 0,
-    recurring: recurringShare(topTwo),
+    recurring: recurringShare(entries),
   };
 }
 
