@@ -175,6 +175,72 @@ describe("tree evidence", () => {
     expect((tree.build.warnings ?? []).find((w) => /low confidence/.test(w))).toMatch(/list items/);
   });
 
+  it("a title the printed contents lists is a title, however many lower-case words it has", () => {
+    const tree = [
+      entry("1 Joining the team as a packager", 3, [
+        entry("1.1 Creating a new git repository for a package", 3),
+      ]),
+      entry("2 Reserved words corresponding to the main window", 5),
+      entry("3 Options", 8),
+    ];
+    const unlisted = treeFeatures(tree, agreeing, { entries: 4, located: 4 });
+    expect(unlisted.listLike).toBeCloseTo(3 / 4);
+    expect(evidenceDoubts(unlisted).join("; ")).toMatch(/list items/);
+    // The same titles printed in the contents (spacing and case aside) are the author's.
+    const titles = [
+      "1 Joining the team as a packager",
+      "1.1  Creating a new git repository for a package",
+      "2 RESERVED words corresponding to the main window",
+      "3 Options",
+    ];
+    const listed = treeFeatures(tree, agreeing, { entries: 4, located: 4, titles });
+    expect(listed.listLike).toBe(0);
+    expect(weighEvidence(listed)).toEqual({ score: 1, doubts: [] });
+    // A list item the contents does not print stays a doubt beside listed titles.
+    const item = treeFeatures([...tree, entry("4. Manipulating column data is done by e.g.", 9)], agreeing, {
+      entries: 4,
+      located: 4,
+      titles,
+    });
+    expect(item.listLike).toBeCloseTo(1 / 5);
+    expect(evidenceDoubts(item).join("; ")).toMatch(/list items/);
+  });
+
+  it("a layout tree whose sentence-case titles its printed contents lists carries no list-like doubt", async () => {
+    const titles = [
+      "1 Joining the team as a new packager",
+      "2 Creating a new git repository for a package",
+      "3 Updating a package already in the team git",
+      "4 Backports and updates to the stable distributions",
+    ];
+    const leader = (t: string, n: number): string => `${t} ${". ".repeat(12)}${n}`;
+    const chapters: PageSpec[] = titles.map((title, i) => ({ lines: [heading(title, 20), ...body(16, i)] }));
+    const contents: PageSpec = {
+      lines: [
+        { text: "Contents", size: 20, bold: true, gap: 6 },
+        ...titles.map((t, i) => ({ text: leader(t, i + 3), size: 11, gap: 4 })),
+      ],
+    };
+    const doubtsOf = async (pages: PageSpec[]) => {
+      const tree = await pdfToTree(await buildPdf({ pages }), {
+        structure: "layout",
+        summaries: "none",
+        preface: false,
+      });
+      expect(tree.nodes.filter((n) => n.level === 1).map((n) => n.title)).toEqual(titles);
+      return (
+        (tree.metadata?.pdf as { layoutConfidence?: { doubts?: string[] } })?.layoutConfidence?.doubts ?? []
+      );
+    };
+    // Without the contents page every title reads like a sentence; with it, none is doubted.
+    expect(
+      (await doubtsOf([{ lines: body(10, 1) }, { lines: body(10, 2) }, ...chapters])).join("; "),
+    ).toMatch(/list items/);
+    expect((await doubtsOf([{ lines: body(10, 1) }, contents, ...chapters])).join("; ")).not.toMatch(
+      /list items/,
+    );
+  });
+
   it("the loader's result and its warning say so for a layout tree of bare-word chapters", async () => {
     const names = ["ONE", "TWO", "THREE", "FOUR"];
     const pages: PageSpec[] = names.map((name, i) => ({

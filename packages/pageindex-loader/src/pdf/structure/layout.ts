@@ -249,7 +249,13 @@ export function layoutStructure(ctx: LayoutContext, options: LayoutStructureOpti
   );
   const entries = shaped.entries;
   const parts = layoutConfidence(entries, all, ctx.pages, ctx.body.size);
-  const toc = ctx.toc ? { entries: ctx.toc.entries.length, located: ctx.toc.headings.length } : undefined;
+  const toc = ctx.toc
+    ? {
+        entries: ctx.toc.entries.length,
+        located: ctx.toc.headings.length,
+        titles: ctx.toc.headings.map((h) => h.title),
+      }
+    : undefined;
   const evidence = treeFeatures(entries, parts, toc, {
     pages: ctx.pages.length,
     // A topic tree also holds heads the candidates' rules set aside.

@@ -17,7 +17,10 @@ export interface TreeFeatures {
   tocMismatch: number;
   /** Share of top-level titles that are a bare word ("ONE", "CHAPTER", "Contents"). */
   wordTitles: number;
-  /** Share of top-two-level titles that read like a sentence or a list item, not a title. */
+  /**
+   * Share of top-two-level titles that read like a sentence or a list item, not a title; a title
+   * the printed contents lists is a title whatever its words ("1.1 Joining the team as a packager").
+   */
   listLike: number;
   /** The tree is one wrapper (a single top entry, or a top entry like "Version 1.04"). */
   wrapper: number;
@@ -110,6 +113,9 @@ function sentenceLike(title: string): boolean {
 
 const share = (n: number, of: number): number => (of === 0 ? 0 : n / of);
 
+/** A title as compared with others (recurrence, the printed contents): spacing and case folded. */
+const titleKey = (t: string): string => t.replace(/\s+/g, " ").trim().toLowerCase();
+
 /**
  * Share of top-two-level nodes whose title is the one just before it in reading order, numbering
  * aside where one of the two has none: a chapter's title again under it, a label twice in a row.
@@ -136,7 +142,7 @@ const SYMBOL_START = /^[^\p{L}\p{N}"'“‘(]/u;
  * Details" and "2.1 Details" are two sections of a manual, a company name on every page is not.
  */
 function recurringShare(entries: readonly SectionEntry[]): number {
-  const key = (t: string): string => t.replace(/\s+/g, " ").trim().toLowerCase();
+  const key = titleKey;
   const perTopic = topicSet(entries, key);
   // A page rendered twice (a man page under each of its names) repeats its whole subtree: a copy,
   // not a label on every page.
@@ -186,20 +192,34 @@ function topicSet(entries: readonly SectionEntry[], key: (t: string) => string):
   return out;
 }
 
+/**
+ * What a printed table of contents says of the tree: how many entries it has, how many were found
+ * in the body, and (optionally) the titles of those found.
+ */
+export interface TocEvidence {
+  entries: number;
+  located: number;
+  /** The located entries' titles as the tree carries them (their headings' titles). */
+  titles?: readonly string[];
+}
+
 /** The features of a layout tree. */
 export function treeFeatures(
   entries: readonly SectionEntry[],
   confidence: Pick<LayoutConfidence, "depth" | "numbering">,
-  toc: { entries: number; located: number } | undefined,
+  toc: TocEvidence | undefined,
   source?: TreeSource,
 ): TreeFeatures {
   const top = entries.map((e) => e.title);
   const topTwo = entries.flatMap((e) => [e.title, ...e.children.map((c) => c.title)]);
+  // A long or lower-case title the contents prints is the author's title, not a list item read as one.
+  const listed = new Set((toc?.titles ?? []).map(titleKey));
+  const unlisted = (t: string): boolean => !listed.has(titleKey(t));
   const single = entries.length === 1 && (entries[0]?.children.length ?? 0) > 0;
   return {
     tocMismatch: toc && toc.entries > 0 ? 1 - Math.min(1, toc.located / toc.entries) : 0,
     wordTitles: share(top.filter((t) => BARE_WORD.test(t.trim())).length, top.length),
-    listLike: share(topTwo.filter(sentenceLike).length, topTwo.length),
+    listLike: share(topTwo.filter((t) => sentenceLike(t) && unlisted(t)).length, topTwo.length),
     wrapper: single || top.some((t) => VERSION.test(t.trim())) ? 1 : 0,
     numbered: share(top.filter((t) => parseNumbering(t) !== undefined).length, top.length),
     depth: confidence.depth,
