@@ -47,6 +47,18 @@ describe.skipIf(!existsSync(BIN))("pageindex index: layout warnings", () => {
     expect(warned.stderr).toMatch(/warning: .*low confidence/);
     expect(warned.stderr).toMatch(/bare words/);
 
+    // A card whose lines merge columns and whose chapters are bare words: both reasons are printed.
+    const row = (i: number) => ({ text: "", cells: [0, 1, 2].map((c) => `plot edit ${i} save ${c} load`) });
+    const card: PageSpec[] = words.slice(0, 3).map((name) => ({
+      lines: [{ text: name, size: 14, bold: true, gap: 12 }, ...Array.from({ length: 30 }, (_, i) => row(i))],
+    }));
+    await writeFile(join(dir, "card.pdf"), await buildPdf({ pages: card }));
+    const both = await run("card.pdf");
+    expect(both.code).toBe(0);
+    expect(both.stderr).toMatch(
+      /low confidence .*lines merge several columns.*evidence disagrees.*bare words/,
+    );
+
     const quiet = await run("plain.pdf");
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).toContain("structure from layout");

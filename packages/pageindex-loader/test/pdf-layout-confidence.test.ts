@@ -3,12 +3,12 @@ import type { TreeDocument } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { pdfToTree } from "../src/index.js";
 import type { Heading } from "../src/pdf/structure/candidates.js";
-import { layoutConfidence } from "../src/pdf/structure/confidence.js";
+import { LOW_CONFIDENCE, layoutConfidence } from "../src/pdf/structure/confidence.js";
 import { heading } from "./fixtures/layout-tree.js";
 import { body, buildPdf, type LineSpec, type PageSpec } from "./fixtures/pdf-builder.js";
 
 /** A reference card: a few headings over lines that merge three columns of commands. */
-function referenceCard(): PageSpec[] {
+function referenceCard(titles = ["Getting Started", "Editing Files", "Plotting Data"]): PageSpec[] {
   const words = ["plot", "edit", "save", "load", "find", "sort", "help", "quit", "zoom", "grid"];
   const row = (p: number, i: number): LineSpec => ({
     text: "",
@@ -16,7 +16,7 @@ function referenceCard(): PageSpec[] {
       (c) => `${words[(i + c + p) % 10]} ${words[(i * 3 + c * 7 + p) % 10]} ${words[(i * 7 + c) % 10]}`,
     ),
   });
-  return ["Getting Started", "Editing Files", "Plotting Data"].map((title, p) => ({
+  return titles.map((title, p) => ({
     lines: [heading(title, 14), ...Array.from({ length: 30 }, (_, i) => row(p, i + p * 30))],
   }));
 }
@@ -37,6 +37,24 @@ describe("layout confidence", () => {
       tree.build.warnings?.some((w) => /low confidence 0\.\d\d \(lines merge several columns/.test(w)),
     ).toBe(true);
     expect(pdfMeta(tree).layoutConfidence).toMatchObject({ readable: expect.any(Number) });
+  });
+
+  it("a tree below the line for merged lines and for its evidence says both, in the warning and the result", async () => {
+    const tree = await pdfToTree(await buildPdf({ pages: referenceCard(["ONE", "TWO", "THREE"]) }), {
+      structure: "layout",
+      summaries: "none",
+    });
+    const confidence = pdfMeta(tree).layoutConfidence as {
+      readable: number;
+      evidence: number;
+      warning: string;
+    };
+    // Either part alone is below the line; the weakest one is not the only reason given.
+    expect(confidence.readable).toBeLessThan(confidence.evidence);
+    expect(confidence.evidence).toBeLessThan(LOW_CONFIDENCE);
+    expect(confidence.warning).toMatch(/lines merge several columns.*evidence disagrees.*bare words/);
+    const warning = tree.build.warnings?.find((w) => /low confidence/.test(w));
+    expect(warning).toMatch(/lines merge several columns.*evidence disagrees.*bare words/);
   });
 
   it("auto with a model hands a low-confidence layout tree to the LLM path", async () => {

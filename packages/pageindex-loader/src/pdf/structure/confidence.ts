@@ -131,9 +131,15 @@ const WHY: Record<Exclude<keyof LayoutConfidence, "score" | "doubts">, string> =
   evidence: "the document's evidence disagrees with the tree",
 };
 
-/** "0.27 (lines merge several columns …)": the score and why it is low, for warnings and records. */
+/**
+ * "0.27 (lines merge several columns …)": the score and why it is low, for warnings and records:
+ * the weakest part, and every other part below the warning line, weakest first (a tree warned for
+ * merged lines whose evidence also names a doubt says both: either alone would have warned it).
+ */
 export function describeConfidence(c: LayoutConfidence): string {
-  const parts = (Object.keys(WHY) as Array<keyof typeof WHY>).filter((k) => c[k] === c.score);
+  const parts = (Object.keys(WHY) as Array<keyof typeof WHY>)
+    .filter((k) => c[k] === c.score || (c[k] ?? 1) < LOW_CONFIDENCE)
+    .sort((a, b) => (c[a] ?? 1) - (c[b] ?? 1));
   const why = parts.map((k) =>
     k === "evidence" && c.doubts && c.doubts.length > 0 ? `${WHY[k]}: ${c.doubts.join(", ")}` : WHY[k],
   );
