@@ -241,6 +241,35 @@ describe("tree evidence", () => {
     );
   });
 
+  it("doubts a footer read as a section under each chapter, not an author's label under each", () => {
+    const footer = treeFeatures(
+      [
+        entry("1 Overview", 3, [entry("1.1 New Features", 3), entry("Mellanox Technologies", 4)]),
+        entry("2 Known Issues", 5, [entry("Mellanox Technologies", 6)]),
+        entry("3 Compliance", 6, [entry("Mellanox Technologies", 7), entry("Mellanox Technologies", 8)]),
+        entry("4 Bug Fixes", 8, [entry("3.1 Fixed", 8)]),
+      ],
+      agreeing,
+      undefined,
+    );
+    expect(footer.pageLabels).toBeCloseTo(4 / 10);
+    expect(evidenceDoubts(footer).join("; ")).toMatch(/running head or footer/);
+    expect(weighEvidence(footer).score).toBeLessThan(LOW_CONFIDENCE);
+    // "Exercises" once under each chapter, or a label twice under only two, is the author's.
+    const exercises = treeFeatures(
+      [
+        entry("1 Numbers", 3, [entry("Exercises", 4), entry("Notes", 4)]),
+        entry("2 Sets", 5, [entry("Exercises", 6), entry("Notes", 6), entry("Notes", 7)]),
+        entry("3 Maps", 8, [entry("Exercises", 9)]),
+        entry("4 Lists", 10, [entry("Exercises", 11)]),
+      ],
+      agreeing,
+      undefined,
+    );
+    expect(exercises.pageLabels).toBe(0);
+    expect(evidenceDoubts(exercises)).toEqual([]);
+  });
+
   it("the loader's result and its warning say so for a layout tree of bare-word chapters", async () => {
     const names = ["ONE", "TWO", "THREE", "FOUR"];
     const pages: PageSpec[] = names.map((name, i) => ({

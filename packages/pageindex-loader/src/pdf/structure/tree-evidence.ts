@@ -49,6 +49,12 @@ export interface TreeFeatures {
    * company name or a label on every page read as a heading.
    */
   recurring: number;
+  /**
+   * Share of top-two-level nodes whose unnumbered title sits under three sections or more and
+   * twice under one of them: a running head or footer (a company name) read as a section on each
+   * page, which no author's label does (a chapter's "Exercises" is under each chapter once).
+   */
+  pageLabels: number;
 }
 
 /** The size of what the tree was built from, for the features that compare it with the tree. */
@@ -73,6 +79,7 @@ export const FEATURE_NAMES = [
   "sparse",
   "dropped",
   "recurring",
+  "pageLabels",
 ] as const satisfies ReadonlyArray<keyof TreeFeatures>;
 
 /**
@@ -160,6 +167,41 @@ function recurringShare(entries: readonly SectionEntry[]): number {
   return share(keys.filter((k) => k !== "" && (counts.get(k) ?? 0) > 1).length, keys.length);
 }
 
+/** A label under this many sections or more, and twice under one, is read off the pages. */
+const LABEL_PARENTS = 3;
+
+/**
+ * Second-level titles (by `key`; those `skip` names left out): under how many top-level entries
+ * each sits, and which sit twice or more under one.
+ */
+function childTitles(
+  entries: readonly SectionEntry[],
+  key: (t: string) => string,
+  skip: (t: string) => boolean = () => false,
+): { parents: Map<string, number>; twice: Set<string> } {
+  const parents = new Map<string, number>();
+  const twice = new Set<string>();
+  for (const e of entries) {
+    const seen = new Set<string>();
+    for (const c of e.children) {
+      if (skip(c.title)) continue;
+      const k = key(c.title);
+      if (seen.has(k)) twice.add(k);
+      seen.add(k);
+    }
+    for (const k of seen) parents.set(k, (parents.get(k) ?? 0) + 1);
+  }
+  return { parents, twice };
+}
+
+/** Share of the top two levels' nodes titled by a label read off the pages ({@link TreeFeatures.pageLabels}). */
+function pageLabelShare(entries: readonly SectionEntry[]): number {
+  const { parents, twice } = childTitles(entries, titleKey, (t) => parseNumbering(t) !== undefined);
+  const labels = new Set([...twice].filter((k) => k !== "" && (parents.get(k) ?? 0) >= LABEL_PARENTS));
+  const flat = entries.flatMap((e) => [e, ...e.children]);
+  return share(flat.filter((e) => labels.has(titleKey(e.title))).length, flat.length);
+}
+
 /** Fewer top-level entries than this share no set of section heads worth the name. */
 const MIN_TOPICS = 2;
 /** A set of section heads is this many titles at least (NAME, SYNOPSIS, DESCRIPTION). */
@@ -174,17 +216,7 @@ const SET_SIZE = 3;
 function topicSet(entries: readonly SectionEntry[], key: (t: string) => string): Set<string> {
   const out = new Set<string>();
   if (entries.length < MIN_TOPICS) return out;
-  const parents = new Map<string, number>();
-  const twice = new Set<string>();
-  for (const e of entries) {
-    const seen = new Set<string>();
-    for (const c of e.children) {
-      const k = key(c.title);
-      if (seen.has(k)) twice.add(k);
-      seen.add(k);
-    }
-    for (const k of seen) parents.set(k, (parents.get(k) ?? 0) + 1);
-  }
+  const { parents, twice } = childTitles(entries, key);
   const once = [...parents].filter(([k]) => !twice.has(k));
   // A set, not one label: a company name under every chapter is still a name read as a section.
   if (once.filter(([, n]) => n >= Math.max(MIN_TOPICS, entries.length / 2)).length < SET_SIZE) return out;
@@ -229,6 +261,7 @@ export function treeFeatures(
     sparse: source ? Math.min(1, source.pages / Math.max(1, topTwo.length) / 10) : 0,
     dropped: source && source.candidates > 0 ? 1 - source.kept / source.candidates : 0,
     recurring: recurringShare(entries),
+    pageLabels: pageLabelShare(entries),
   };
 }
 
@@ -251,6 +284,10 @@ export function evidenceDoubts(features: TreeFeatures): string[] {
   // Above what good train trees show (Erlang's guides repeat a chapter's title once: up to 0.14).
   if (features.repeatedTitles >= 0.15)
     out.push("titles that repeat the one before them (a running head or a label read as a section)");
+  if (features.pageLabels > 0)
+    out.push(
+      "a title under several sections and twice under one (a running head or footer read as a section)",
+    );
   if (features.symbolTitles >= 0.1)
     out.push('titles that open with a symbol ("&optional"): code read as headings');
   return out;
