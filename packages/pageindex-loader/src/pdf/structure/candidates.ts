@@ -1,6 +1,7 @@
 import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import { isStrongKeyword, type Numbering, parseNumbering } from "./numbering.js";
+import type { HeadLevel } from "./running-titles.js";
 import { type BodyStyle, compareStyle, SIZE_STEP, type StyleSig, styleOf } from "./style.js";
 import { cleanTitle, namedAfterNumber, normalizeTitle } from "./titles.js";
 
@@ -20,6 +21,8 @@ export interface Heading {
   endLine?: number;
   /** A label repeated through the document ("Arguments", "Returns"): it stays under its entry. */
   label?: boolean;
+  /** What the running heads say of its level (running-titles.ts), where they settle it. */
+  headLevel?: HeadLevel;
 }
 
 /** Options for {@link findHeadings}. */

@@ -93,6 +93,11 @@ function lookRelation(
       ? compareStyle({ ...e.style, caps: false, italic: false }, { ...h.style, caps: false, italic: false })
       : compareStyle(e.style, h.style);
   if (byStyle !== 0) return invert(byStyle);
+  // Alike in look, unnumbered: a running head naming one of them, and still naming it on a page
+  // after the other, puts the other inside it (sections and subsections set alike); a heading a
+  // head names closes whatever no head names.
+  if (!en && !hn && h.headLevel === "named" && e.headLevel !== "named") return "lower";
+  if (!en && !hn && e.headLevel === "named" && h.headLevel === "inside") return "higher";
   // Same look, only one numbered: inside a numbered series ("Note 1 –", its sub-headings,
   // "Note 2 –") the unnumbered heading belongs to the numbered one; after the series has
   // ended ("Acknowledgments" after the last numbered section) it is a sibling.

@@ -16,6 +16,7 @@ import { levelRelation } from "./level-evidence.js";
 import { LEVEL_MODEL } from "./level-evidence-weights.js";
 import { dropInitials } from "./numbering.js";
 import { findContentsCopies, findPrintedToc, type PrintedToc } from "./printed-toc.js";
+import { headLevels, headTitle } from "./running-titles.js";
 import { ALL_RULES_ON, type RulesOff, type ShapeRule } from "./shape-rules.js";
 import { type BodyStyle, bodyStyle, SIZE_STEP } from "./style.js";
 import { compactTitle, normalizeTitle, titleSimilarity } from "./titles.js";
@@ -200,6 +201,16 @@ export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_O
   return out;
 }
 
+/** The headings, each a running head settles carrying its level ({@link headLevels}). */
+function withHeadLevels(headings: Heading[], ctx: LayoutContext): Heading[] {
+  const levels = headLevels(ctx.pages, headings, ctx.body.size);
+  if (levels.size === 0) return headings;
+  return headings.map((h) => {
+    const headLevel = levels.get(h);
+    return headLevel ? { ...h, headLevel } : h;
+  });
+}
+
 /** What the heading model needs to know about a document. */
 export function headingContext(ctx: LayoutContext): HeadingContext {
   return { pages: ctx.pages, body: ctx.body, hasToc: (ctx.toc?.headings.length ?? 0) >= 2 };
@@ -240,10 +251,12 @@ export function layoutStructure(ctx: LayoutContext, options: LayoutStructureOpti
           kept,
         )
       : undefined;
-  const all = topical?.headings ?? kept;
+  const named = topical ? undefined : headTitle(ctx.pages, kept, ctx.body.size);
+  const all = topical?.headings ?? (named ? kept.slice(1) : kept);
+  const levelled = topical ? all : withHeadLevels(all, ctx);
   const shaped = undoWrappers(
     topical?.entries ??
-      nestHeadings(all, LEVEL_MODEL.overrule < 1 ? { relation: levelRelation(all, hctx) } : {}),
+      nestHeadings(levelled, LEVEL_MODEL.overrule < 1 ? { relation: levelRelation(levelled, hctx) } : {}),
     ctx.pages.length,
     options.rulesOff,
   );
@@ -274,7 +287,7 @@ export function layoutStructure(ctx: LayoutContext, options: LayoutStructureOpti
     },
     evidence,
   };
-  const title = candidates.title ?? shaped.title;
+  const title = candidates.title ?? named?.title ?? shaped.title;
   if (title) result.title = title;
   if (ctx.toc) {
     result.toc = {
