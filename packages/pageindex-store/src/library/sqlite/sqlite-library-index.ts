@@ -39,6 +39,7 @@ import type {
   SectionHit,
 } from "../types.js";
 import { CHAMPIONS, type ChampionBuildProgress, ChampionLists, documentRange } from "./champions.js";
+import { exactReal, jsonRowsSql, readJsonRows } from "./json-rows.js";
 import { ftsAtLeastMatch, ftsCandidateMatch, ftsMatch } from "./match.js";
 import { hasNodeCounts, NodeCounts } from "./node-counts.js";
 import { type Connection, championRowsOf, openConnection, type Statement } from "./open.js";
@@ -639,13 +640,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
         "SELECT rowid AS id, rank FROM section_terms WHERE section_terms MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rank LIMIT ?";
       found = scope.flatMap((doc) => {
         const first = sectionId(doc, 0, false);
-        return this.rows<{ id: number; rank: number }>(
-          source,
-          match,
-          first,
-          first + SECTION_ID.perDocument - 1,
-          rows,
-        );
+        return this.ranked(source, match, first, first + SECTION_ID.perDocument - 1, rows);
       });
     } else if (scope || (filter && Object.keys(filter).length > 0)) {
       if (chosen === undefined) return [];
@@ -655,18 +650,18 @@ export class SqliteLibraryIndex implements LibraryIndex {
            AND (rowid / ${SECTION_ID.perDocument}) IN (SELECT d.doc FROM documents d WHERE ${where} ${only})
          ORDER BY rank LIMIT ?`;
       found = mergedRows(
-        this.candidateMatches(chosen).map((match) => this.rows(source, match, ...params, rows)),
+        this.candidateMatches(chosen).map((match) => this.ranked(source, match, ...params, rows)),
         rows,
       );
       // The candidates may all lie outside the allowed documents: then every term.
-      if (found.length === 0) found = this.rows(source, ftsMatch(q.terms), ...params, rows);
+      if (found.length === 0) found = this.ranked(source, ftsMatch(q.terms), ...params, rows);
     } else {
       if (chosen === undefined) return [];
       const source =
         "SELECT rowid AS id, rank FROM section_terms WHERE section_terms MATCH ? ORDER BY rank LIMIT ?";
       found = mergedRows(
         this.libraryWide(chosen).map((match) =>
-          typeof match === "string" ? this.rows(source, match, rows) : match,
+          typeof match === "string" ? this.ranked(source, match, rows) : match,
         ),
         rows,
       );
@@ -700,15 +695,15 @@ export class SqliteLibraryIndex implements LibraryIndex {
     const restricted = scope !== undefined || (filter !== undefined && Object.keys(filter).length > 0);
     const { where, params } = filterClause(filter);
     const only = scope ? `AND d.doc IN (${scope.join(",")})` : "";
-    const rows = this.rows<{ doc: number; rank: number }>(
-      `SELECT rowid AS doc, rank FROM card_terms WHERE card_terms MATCH ?
+    const rows = this.ranked(
+      `SELECT rowid AS id, rank FROM card_terms WHERE card_terms MATCH ?
        ${restricted ? `AND rowid IN (SELECT d.doc FROM documents d WHERE ${where} ${only})` : ""}
        ORDER BY rank LIMIT ?`,
       uncommon.length > 0 ? ftsCandidateMatch(q.terms, uncommon) : ftsMatch(q.terms),
       ...(restricted ? params : []),
       CARD_ROWS,
     );
-    return new Map(rows.map((r) => [docKey(r.doc), -r.rank]));
+    return new Map(rows.map((r) => [docKey(r.id), -r.rank]));
   }
 
   /** Node counts (the length prior of {@link rankDocuments}) by document row key. */
@@ -747,10 +742,11 @@ export class SqliteLibraryIndex implements LibraryIndex {
   ): Map<number, SectionHit> {
     const out = new Map<number, SectionHit>();
     if (rows.length === 0) return out;
+    // A JSON array parameter: one statement in the cache for every number of rows.
     const found = this.rows<SectionRow>(
       `SELECT id, node_id, title, ancestors, level, summary, start_page, end_page, start_line, end_line
-       FROM sections WHERE id IN (${rows.map(() => "?").join(",")})`,
-      ...rows.map((r) => r.id),
+       FROM sections WHERE id IN (SELECT value FROM json_each(?))`,
+      JSON.stringify(rows.map((r) => r.id)),
     );
     const byId = new Map(rows.map((r) => [r.id, r]));
     for (const row of found) {
@@ -782,6 +778,18 @@ export class SqliteLibraryIndex implements LibraryIndex {
         .raw(true)
         .get(...params) as unknown[] | undefined
     )?.[0];
+  }
+
+  /**
+   * The rows (`id`, `rank`) of a statement selecting `rowid AS id, rank`, in its order, read as
+   * one JSON value (see json-rows.ts).
+   */
+  private ranked(source: string, ...params: unknown[]): RankedRow[] {
+    const statement = this.sql(jsonRowsSql(source, ["id", exactReal("rank")]));
+    return readJsonRows<[number, string]>(statement, ...params).map(([id, rank]) => ({
+      id,
+      rank: Number(rank),
+    }));
   }
 
   /** Every row as an object. */
