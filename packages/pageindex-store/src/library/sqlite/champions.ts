@@ -11,6 +11,7 @@
  */
 import { SECTION_FIELDS } from "../query.js";
 import type { Connection, Statement } from "./connection.js";
+import { exactReal, jsonRowsSql, readJsonRows } from "./json-rows.js";
 import { byImpact, IMPACT_SQL, instanceRows, PendingRows, saturated, type TermRow } from "./pending.js";
 import { SECTION_ID } from "./schema.js";
 
@@ -487,15 +488,19 @@ export class ChampionLists {
     atLeast = perTerm,
   ): ChampionRow[] | undefined {
     const stats = bm25Stats(this.sql);
+    const backlog = this.pending !== undefined && this.backlog() > 0;
+    // Gone documents are in the backlog: without one, `champion_gone` is empty.
     const read = this.sql(
-      this.pending
-        ? `SELECT impact, id, wf, len FROM champions
+      jsonRowsSql(
+        backlog
+          ? `SELECT impact, id, wf, len FROM champions
              WHERE term = ?1 AND id / ${SECTION_ID.perDocument} NOT IN (SELECT doc FROM champion_gone)
            ORDER BY impact DESC, id DESC LIMIT ?2`
-        : "SELECT impact, id, wf, len FROM champions WHERE term = ?1 ORDER BY impact DESC, id DESC LIMIT ?2",
-    ).raw(false);
+          : "SELECT impact, id, wf, len FROM champions WHERE term = ?1 ORDER BY impact DESC, id DESC LIMIT ?2",
+        [exactReal("impact"), "id", exactReal("wf"), "len"],
+      ),
+    );
     const list = this.sql("SELECT complete, floor, floor_id FROM champion_terms WHERE term = ?").raw(true);
-    const backlog = this.pending !== undefined && this.backlog() > 0;
     const scores = new Map<number, number>();
     for (const { term, hits } of terms) {
       const meta = list.get(term) as [number, number, number] | undefined;
@@ -503,7 +508,9 @@ export class ChampionLists {
       // No list: a rare term (in at most `listRows` rows at the last merge), its rows read whole.
       if (!meta) rows = instanceRows(this.sql, "temp.section_instances", term, perTerm);
       else {
-        const listed = read.all(term, perTerm) as TermRow[];
+        const listed = readJsonRows<[string, number, string, number]>(read, term, perTerm).map(
+          ([impact, id, wf, len]) => ({ impact: Number(impact), id, wf: Number(wf), len }),
+        );
         rows =
           backlog && this.pending
             ? this.withPending(listed, this.pending.rows(term, perTerm), perTerm)

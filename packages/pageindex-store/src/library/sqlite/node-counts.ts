@@ -8,6 +8,7 @@
  * loses neither), filled from `sections` on the first writable open of a file written without it.
  */
 import type { Connection, Statement } from "./connection.js";
+import { jsonRowsSql, readJsonRows } from "./json-rows.js";
 import { NODE_COUNTS_SCHEMA, SECTION_ID } from "./schema.js";
 
 /** Whether a file has the table (one of an earlier release opened read-only has not). */
@@ -63,10 +64,13 @@ export class NodeCounts {
       : // A document's sections are one row-id range: counting it reads a few index rows.
         `SELECT j.value AS doc, (SELECT count(*) FROM ${this.fallback} WHERE id BETWEEN j.value * ${SECTION_ID.perDocument}
          AND j.value * ${SECTION_ID.perDocument} + ${SECTION_ID.perDocument - 1}) AS nodes FROM json_each(?) AS j`;
-    const rows = this.sql(source).raw(false).all(JSON.stringify(docs)) as Array<{
-      doc: number;
-      nodes: number;
-    }>;
-    return rows.filter((r) => Number(r.nodes) > 0);
+    // Integers: JSON keeps them exact (see json-rows.ts).
+    const rows = readJsonRows<[number, number]>(
+      this.sql(jsonRowsSql(source, ["doc", "nodes"])),
+      JSON.stringify(docs),
+    );
+    return rows.flatMap(([doc, nodes]) =>
+      Number(nodes) > 0 ? [{ doc: Number(doc), nodes: Number(nodes) }] : [],
+    );
   }
 }
