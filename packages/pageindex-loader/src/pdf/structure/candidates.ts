@@ -1,9 +1,16 @@
 import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import { isStrongKeyword, type Numbering, parseNumbering } from "./numbering.js";
-import type { HeadLevel } from "./running-titles.js";
 import { type BodyStyle, compareStyle, SIZE_STEP, type StyleSig, styleOf } from "./style.js";
 import { cleanTitle, namedAfterNumber, normalizeTitle } from "./titles.js";
+
+/**
+ * What running-titles.ts reads: where a running head names the section open at the top of its page ("XTerm Control Sequences ⇥
+ * VT100 Mode"), the head tells levels that looks cannot: `named` headings are the ones heads name,
+ * and a heading between a named one and a later page whose head still names it is `inside` it.
+ * A heading no head settles (set on the page where the head's section changes) is left out.
+ */
+export type HeadLevel = "named" | "inside";
 
 /** A line (or a few wrapped lines) that looks like a heading. */
 export interface Heading {

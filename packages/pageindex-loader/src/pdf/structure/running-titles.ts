@@ -1,15 +1,7 @@
 import type { ParsedPage, PdfLine } from "../types.js";
-import type { Heading } from "./candidates.js";
+import type { Heading, HeadLevel } from "./candidates.js";
 import { compareStyle } from "./style.js";
 import { compactTitle } from "./titles.js";
-
-/**
- * Where a running head names the section open at the top of its page ("XTerm Control Sequences ⇥
- * VT100 Mode"), the head tells levels that looks cannot: `named` headings are the ones heads name,
- * and a heading between a named one and a later page whose head still names it is `inside` it.
- * A heading no head settles (set on the page where the head's section changes) is left out.
- */
-export type HeadLevel = "named" | "inside";
 
 /** Parts of a head this long or longer are titles, not folios or dates. */
 const MIN_TITLE = 3;
