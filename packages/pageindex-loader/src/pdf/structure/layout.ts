@@ -134,6 +134,8 @@ const pageNumbered = (ctx: LayoutContext, h: Heading): boolean =>
 /** The layout path's heading candidates in document order, before the heading model weighs them. */
 export interface LayoutCandidates {
   headings: Heading[];
+  /** Every strong candidate, before any rule set one aside (what a manual of topic pages reads). */
+  strong: Heading[];
   /** The title on the document's title page, when it has one. */
   title?: string;
 }
@@ -149,13 +151,13 @@ export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_O
     body: ctx.body,
     furniture: ctx.furniture,
     ...tocSkip(ctx),
-  }).filter(
+  }).filter((h) => h.strength === "strong");
+  const kept = strong.filter(
     (h) =>
-      h.strength === "strong" &&
       !(on("promptLines") && PROMPT_OR_SIGIL.test(h.title.trim())) &&
       !(on("pagedRunningHeads") && pageNumbered(ctx, h)),
   );
-  const found = on("initials") ? dropInitials(strong) : strong;
+  const found = on("initials") ? dropInitials(kept) : kept;
   // A contents page's own title read as an entry ("Short Contents" over Texinfo's chapters) is
   // no section: kept, it would hold the whole document.
   const tocHeadings =
@@ -196,7 +198,10 @@ export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_O
   const titlePage: { title?: string; headings: Heading[] } = on("titlePage")
     ? takeTitlePage(ctx.pages, shaped, ctx.furniture, ctx.body.size)
     : { headings: shaped };
-  const out: LayoutCandidates = { headings: step("repeatedLabels", titlePage.headings, markRepeatedLabels) };
+  const out: LayoutCandidates = {
+    headings: step("repeatedLabels", titlePage.headings, markRepeatedLabels),
+    strong,
+  };
   if (titlePage.title) out.title = titlePage.title;
   return out;
 }
@@ -240,17 +245,7 @@ export function layoutStructure(ctx: LayoutContext, options: LayoutStructureOpti
     ? findTopicPages(ctx.pages, ctx.body.size)
     : [];
   // A manual of topic pages: its heads open the topics and their repeated section heads nest under them.
-  const topical =
-    topics.length > 0
-      ? topicTree(
-          ctx.pages,
-          topics,
-          findHeadings(ctx.pages, { body: ctx.body, furniture: ctx.furniture, ...tocSkip(ctx) }).filter(
-            (h) => h.strength === "strong",
-          ),
-          kept,
-        )
-      : undefined;
+  const topical = topics.length > 0 ? topicTree(ctx.pages, topics, candidates.strong, kept) : undefined;
   const named = topical ? undefined : headTitle(ctx.pages, kept, ctx.body.size);
   const all = topical?.headings ?? (named ? kept.slice(1) : kept);
   const levelled = topical ? all : withHeadLevels(all, ctx);
