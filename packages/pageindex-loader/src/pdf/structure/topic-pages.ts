@@ -48,6 +48,13 @@ const nameKey = (text: string): string =>
     .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "")
     .toLowerCase();
 
+/** A head's parts, the runs set apart by tabs ("PM-GAWK(1)", "Utility Commands", "PM-GAWK(1)"). */
+const partsOf = (line: PdfLine | undefined): string[] =>
+  (line?.text ?? "")
+    .split("\t")
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
+
 /** The head's part (a run set apart by a tab) naming the first word of a body line just under it. */
 function namedPart(head: PdfLine, page: ParsedPage): string | undefined {
   const firstWords = new Set(
@@ -56,10 +63,7 @@ function namedPart(head: PdfLine, page: ParsedPage): string | undefined {
       .map((l) => nameKey(l.text.trim().split(/[\s,]+/)[0] ?? ""))
       .filter((w) => w.length > 0),
   );
-  return head.text
-    .split("\t")
-    .map((p) => p.trim())
-    .find((p) => p.length > 0 && firstWords.has(nameKey(p)));
+  return partsOf(head).find((p) => firstWords.has(nameKey(p)));
 }
 
 /**
@@ -157,13 +161,6 @@ function selfTitled(topics: readonly TopicPage[], strong: readonly Heading[]): b
   ).length;
   return named >= topics.length * 0.5;
 }
-
-/** A head's parts, the runs set apart by tabs ("PM-GAWK(1)", "Utility Commands", "PM-GAWK(1)"). */
-const partsOf = (line: PdfLine | undefined): string[] =>
-  (line?.text ?? "")
-    .split("\t")
-    .map((p) => p.trim())
-    .filter((p) => p.length > 0);
 
 /** The first part of page `at`'s top line that page `from`'s lacks: the new topic's name, if the head changed. */
 function changedPart(pages: readonly ParsedPage[], from: number, at: number): string | undefined {

@@ -149,18 +149,17 @@ const SYMBOL_START = /^[^\p{L}\p{N}"'“‘(]/u;
  * Details" and "2.1 Details" are two sections of a manual, a company name on every page is not.
  */
 function recurringShare(entries: readonly SectionEntry[]): number {
-  const key = titleKey;
-  const perTopic = topicSet(entries, key);
+  const perTopic = topicSet(entries);
   // A page rendered twice (a man page under each of its names) repeats its whole subtree: a copy,
   // not a label on every page.
   const outline = (e: SectionEntry): string =>
-    `${key(e.title)}\n${e.children.map((c) => key(c.title)).join("\n")}`;
+    `${titleKey(e.title)}\n${e.children.map((c) => titleKey(c.title)).join("\n")}`;
   const copies = new Map<string, number>();
   for (const e of entries)
     if (e.children.length >= 2) copies.set(outline(e), (copies.get(outline(e)) ?? 0) + 1);
   const keys = entries.flatMap((e) => [
-    ...((copies.get(outline(e)) ?? 0) > 1 ? [] : [key(e.title)]),
-    ...e.children.map((c) => key(c.title)).filter((k) => !perTopic.has(k)),
+    ...((copies.get(outline(e)) ?? 0) > 1 ? [] : [titleKey(e.title)]),
+    ...e.children.map((c) => titleKey(c.title)).filter((k) => !perTopic.has(k)),
   ]);
   const counts = new Map<string, number>();
   for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
@@ -171,12 +170,11 @@ function recurringShare(entries: readonly SectionEntry[]): number {
 const LABEL_PARENTS = 3;
 
 /**
- * Second-level titles (by `key`; those `skip` names left out): under how many top-level entries
- * each sits, and which sit twice or more under one.
+ * Second-level titles (by {@link titleKey}; those `skip` names left out): under how many
+ * top-level entries each sits, and which sit twice or more under one.
  */
 function childTitles(
   entries: readonly SectionEntry[],
-  key: (t: string) => string,
   skip: (t: string) => boolean = () => false,
 ): { parents: Map<string, number>; twice: Set<string> } {
   const parents = new Map<string, number>();
@@ -185,7 +183,7 @@ function childTitles(
     const seen = new Set<string>();
     for (const c of e.children) {
       if (skip(c.title)) continue;
-      const k = key(c.title);
+      const k = titleKey(c.title);
       if (seen.has(k)) twice.add(k);
       seen.add(k);
     }
@@ -196,7 +194,7 @@ function childTitles(
 
 /** Share of the top two levels' nodes titled by a label read off the pages ({@link TreeFeatures.pageLabels}). */
 function pageLabelShare(entries: readonly SectionEntry[]): number {
-  const { parents, twice } = childTitles(entries, titleKey, (t) => parseNumbering(t) !== undefined);
+  const { parents, twice } = childTitles(entries, (t) => parseNumbering(t) !== undefined);
   const labels = new Set([...twice].filter((k) => k !== "" && (parents.get(k) ?? 0) >= LABEL_PARENTS));
   const flat = entries.flatMap((e) => [e, ...e.children]);
   return share(flat.filter((e) => labels.has(titleKey(e.title))).length, flat.length);
@@ -213,10 +211,10 @@ const SET_SIZE = 3;
  * read as a section, so no recurrence. A tree is of topics when {@link SET_SIZE} such titles or
  * more are each under half its top-level entries or more.
  */
-function topicSet(entries: readonly SectionEntry[], key: (t: string) => string): Set<string> {
+function topicSet(entries: readonly SectionEntry[]): Set<string> {
   const out = new Set<string>();
   if (entries.length < MIN_TOPICS) return out;
-  const { parents, twice } = childTitles(entries, key);
+  const { parents, twice } = childTitles(entries);
   const once = [...parents].filter(([k]) => !twice.has(k));
   // A set, not one label: a company name under every chapter is still a name read as a section.
   if (once.filter(([, n]) => n >= Math.max(MIN_TOPICS, entries.length / 2)).length < SET_SIZE) return out;

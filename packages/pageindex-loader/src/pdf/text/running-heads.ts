@@ -133,8 +133,10 @@ function linesInBodyFlow(page: ParsedPage): Set<number> {
     const next = order[inward];
     if (here && next && Math.abs(here.line.y - next.line.y) < FLOW_GAP * here.line.size) flow.add(here.index);
   };
-  for (let k = 1; k < Math.min(3, order.length); k++) check(k, k + 1);
-  for (let k = order.length - 2; k >= Math.max(0, order.length - 2); k--) check(k, k - 1);
+  // The edge lines inside the outermost: the second and third from the top, the second from the bottom.
+  check(1, 2);
+  check(2, 3);
+  check(order.length - 2, order.length - 3);
   return flow;
 }
 
