@@ -261,6 +261,8 @@ export class SearchLedger implements JudgeRun {
     let scores = this.lexicalMemo.get(key);
     if (!scores) {
       const priors = this.documentPriors(); // computed while the index is read
+      // Awaited only once the index is read: a failed read must not leave its failure unhandled.
+      priors.catch(() => undefined);
       scores = this.readIndex(skeleton, need, async (index) =>
         index.score(this.query, (await priors).get(skeleton.docId) ?? 1),
       );
