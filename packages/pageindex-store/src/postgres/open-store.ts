@@ -1,4 +1,5 @@
 import type { LibraryIndex } from "../library/types.js";
+import { warnProblem } from "../store/options.js";
 import { PageIndexStore, type PageIndexStoreOptions } from "../store/page-index-store.js";
 import { PostgresByteStore, type PostgresByteStoreOptions } from "./byte-store.js";
 import {
@@ -79,7 +80,5 @@ async function reportUnvacuumed(db: PostgresQueryable, options: PostgresStoreOpt
   const timeout = Math.max(0, options.commandTimeoutMs ?? DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS);
   const tables = await guarded("library open", timeout, () => findUnvacuumedTables(db, schema, minPages));
   if (tables.length === 0) return;
-  const warning = new PostgresMaintenanceWarning(schema, tables);
-  if (options.onProblem) options.onProblem(warning);
-  else console.warn(`[pageindex-store] ${warning.message}`);
+  (options.onProblem ?? warnProblem)(new PostgresMaintenanceWarning(schema, tables));
 }

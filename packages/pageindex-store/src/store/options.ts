@@ -75,6 +75,11 @@ export interface PageIndexStoreOptions {
   onProblem?: (problem: Error) => void;
 }
 
+/** The default `onProblem`: a warning on the console naming the store. */
+export function warnProblem(problem: Error): void {
+  console.warn(`[pageindex-store] ${problem.message}`);
+}
+
 /** What {@link PageIndexStore.findDocuments} matches; all given fields must match. */
 export interface DocumentQuery {
   /** The document name (`docName`). */

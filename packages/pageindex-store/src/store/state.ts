@@ -16,7 +16,7 @@ import { DerivedArtifacts, registeredDerivedArtifacts } from "./derived.js";
 import { StoreCorruptionError, StoreReadConflictError } from "./errors.js";
 import { deepFreeze } from "./freeze.js";
 import { KeyLayout, type ParsedRetiredKey } from "./keys.js";
-import type { PageIndexStoreOptions } from "./options.js";
+import { type PageIndexStoreOptions, warnProblem } from "./options.js";
 import { isReadOnlyStore, MemoryOverlayStore } from "./overlay-byte-store.js";
 
 /** A published version as held in memory. */
@@ -145,7 +145,7 @@ export class StoreState {
       options.unfinishedWritesPerWrite ?? DEFAULTS.unfinishedWritesPerWrite,
     );
     this.verifyOnRead = options.verifyOnRead ?? "checksum";
-    this.onProblem = options.onProblem ?? ((problem) => console.warn(`[pageindex-store] ${problem.message}`));
+    this.onProblem = options.onProblem ?? warnProblem;
     this.handleDerivedNames = new Set(options.derivedNames ?? []);
     this.library = options.library ? new LibrarySync(options.library, this.onProblem) : undefined;
     this.catalog = new StoreCatalog(
