@@ -91,25 +91,6 @@ describe("layout depth follows the document", () => {
     ]);
   });
 
-  it("an unnumbered heading after the last numbered one, all set alike, is a top-level sibling", async () => {
-    // ms's look: numbered sections and subsections and the unnumbered "Acknowledgements" all bold
-    // at the body's size; only the ended numbering says where the last one belongs.
-    const ms = (text: string): LineSpec => ({ text, size: 10, bold: true, gap: 14 });
-    const tree = await layout([
-      { lines: [ms("1. Getting started"), ...body(6, 1), ms("1.1. Editing"), ...body(6, 2)] },
-      { lines: [ms("2. Advanced use"), ...body(6, 3), ms("2.1. Macros"), ...body(6, 4)] },
-      { lines: [ms("2.2. Options"), ...body(6, 5), ms("Acknowledgements"), ...body(6, 6)] },
-    ]);
-    expect(outline(tree)).toEqual([
-      "1. Getting started",
-      "  1.1. Editing",
-      "2. Advanced use",
-      "  2.1. Macros",
-      "  2.2. Options",
-      "Acknowledgements",
-    ]);
-  });
-
   it("a contents entry wrapping onto a line like an earlier entry's wrap is read on, not ended there", async () => {
     const entry = (text: string, indent: number): LineSpec => ({ text, indent, gap: 4 });
     const leader = (title: string, page: number) =>

@@ -137,25 +137,6 @@ function outdented(open: Open, h: Heading, indent: (h: Heading) => number): bool
   return indent(open.firstChild as Heading) > own + SAME_MARGIN && indent(h) <= own + SAME_MARGIN;
 }
 
-/**
- * Whether an unnumbered heading closes the open numbered heading on top of the stack because
- * its series has ended and an open heading below it, alike and of the same numbering, is where
- * the unnumbered one belongs: "Acknowledgements" after "14.2", all three set alike (ms's `.NH`
- * and `.SH` heads, bold at the body's size), is a sibling of "14.", not of "14.2". Look alone
- * cannot say so when every level looks the same; the ended numbering can.
- */
-function pastEndedSeries(stack: readonly Open[], h: Heading, series: SeriesGoesOn): boolean {
-  if (h.numbering || h.label || h.tocLevel !== undefined) return false;
-  const top = stack[stack.length - 1]?.heading;
-  const n = top?.numbering;
-  if (!top || !n || n.kind === "keyword" || top.tocLevel !== undefined) return false;
-  const c = numberingClass(n);
-  if (series(c) || !sameLook(top, h)) return false;
-  return stack
-    .slice(0, -1)
-    .some((o) => o.heading.numbering && numberingClass(o.heading.numbering) === c && sameLook(o.heading, h));
-}
-
 interface Open {
   heading: Heading;
   entry: SectionEntry;
@@ -213,10 +194,6 @@ export function nestHeadings(headings: readonly Heading[], options: NestOptions 
       }
       // Numbered lines go by their numbers (a TOC page's margin may shift from page to page).
       if (options.indent && !h.numbering && top.firstChild && outdented(top, h, options.indent)) {
-        pop();
-        continue;
-      }
-      if (pastEndedSeries(stack, h, series)) {
         pop();
         continue;
       }
