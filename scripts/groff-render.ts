@@ -45,10 +45,18 @@ export interface ManBook {
 /** An ms or me document in a source package's upstream tarball. */
 export interface SourceDocument {
   kind: "doc";
-  /** Path of the document inside the tarball. */
-  file: string;
-  /** groff's macro package. */
-  macros: "ms" | "me";
+  /** Path of the document inside the tarball, or its parts in the order its Makefile joins them. */
+  file: string | readonly string[];
+  /**
+   * The macro package: groff's ms or me, or (with `macroFile`) one the document ships, as `-m`
+   * finds it.
+   */
+  macros: "ms" | "me" | "mn";
+  /**
+   * A macro file shipped beside the document (NetHack's `tmac.n`): the document's folder is
+   * unpacked and groff runs there, so `-mNAME` and the document's `.so` lines find their files.
+   */
+  macroFile?: string;
   heads: readonly HeadMacro[];
 }
 
@@ -82,6 +90,7 @@ export function renderedPdfBytes(doc: RenderedPdf, cache: string): Uint8Array | 
     if (roff === undefined) return undefined;
     const pdf = execFileSync("groff", groffArgs(doc.render), {
       input: roff,
+      cwd: groffFolder(doc.pkg, recipe, cache),
       maxBuffer: 1 << 30,
       stdio: ["pipe", "pipe", "ignore"],
     });
@@ -94,8 +103,28 @@ export function renderedPdfBytes(doc: RenderedPdf, cache: string): Uint8Array | 
 function groffArgs(recipe: GroffRecipe): string[] {
   // -k: preconv for UTF-8 sources; -t: tbl; -rC1: one page count across a book's man pages.
   if (recipe.kind === "man") return ["-Tpdf", "-k", "-t", "-man", "-rC1"];
-  return ["-Tpdf", "-k", "-t", `-${recipe.macros}`];
+  // -M.: the document's own macro file, in the folder groff runs in.
+  return ["-Tpdf", "-k", "-t", ...(recipe.macroFile ? ["-M."] : []), `-${recipe.macros}`];
 }
+
+/**
+ * Where groff runs: the document's folder unpacked from its tarball when it ships its own macros
+ * (called after `sourceDocument` fetched the tarball), else the caller's folder.
+ */
+function groffFolder(pkg: string, recipe: GroffRecipe, cache: string): string | undefined {
+  if (recipe.kind !== "doc" || !recipe.macroFile) return undefined;
+  const dir = join(cache, "src", pkg);
+  const tar = upstreamTarball(dir);
+  if (!tar) return undefined;
+  const folder = dirname(documentParts(recipe)[0] as string);
+  const root = join(dir, "unpacked");
+  mkdirSync(root, { recursive: true });
+  execFileSync("tar", ["-xf", join(dir, tar), "-C", root, folder]);
+  return join(root, folder);
+}
+
+const documentParts = (recipe: SourceDocument): readonly string[] =>
+  typeof recipe.file === "string" ? [recipe.file] : recipe.file;
 
 /** A binary package's English man pages (`.TH` pages, sorted by section then name), bookmarked, as one input. */
 function manBook(pkg: string, recipe: ManBook, cache: string): string | undefined {
@@ -128,11 +157,11 @@ const MAN_HEADS: readonly HeadMacro[] = [
   { name: "SS", level: 3, title: "args" },
 ];
 
-/** A document from a source package's upstream tarball, bookmarked. */
-function sourceDocument(pkg: string, recipe: SourceDocument, cache: string): string | undefined {
+/** A document from a source package's upstream tarball (its parts joined in order), bookmarked. */
+export function sourceDocument(pkg: string, recipe: SourceDocument, cache: string): string | undefined {
   const dir = join(cache, "src", pkg);
   mkdirSync(dir, { recursive: true });
-  const tarball = () => readdirSync(dir).find((f) => /\.orig\.tar\.(gz|xz|bz2)$/.test(f));
+  const tarball = () => upstreamTarball(dir);
   if (!tarball()) {
     try {
       execFileSync("apt-get", ["source", "--download-only", pkg], { cwd: dir, stdio: "pipe" });
@@ -148,10 +177,22 @@ function sourceDocument(pkg: string, recipe: SourceDocument, cache: string): str
   }
   const tar = tarball();
   if (!tar) return undefined;
-  const text = execFileSync("tar", ["-xOf", join(dir, tar), recipe.file], {
-    maxBuffer: 1 << 28,
-  }).toString("utf8");
+  // One part at a time, so that the parts keep their Makefile's order (tar -O keeps the archive's).
+  const text = documentParts(recipe)
+    .map((file) =>
+      execFileSync("tar", ["-xOf", join(dir, tar), file], { maxBuffer: 1 << 28 }).toString("utf8"),
+    )
+    .join("\n");
   return withBookmarks(text, recipe.heads);
+}
+
+/**
+ * The source package's upstream tarball in its download folder: the `.orig` one, or the only
+ * tarball of a native package (lpr's).
+ */
+export function upstreamTarball(dir: string): string | undefined {
+  const tarballs = readdirSync(dir).filter((f) => /\.tar\.(gz|xz|bz2)$/.test(f));
+  return tarballs.find((f) => f.includes(".orig.")) ?? tarballs.find((f) => !f.includes(".debian."));
 }
 
 /**

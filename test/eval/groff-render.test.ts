@@ -1,9 +1,21 @@
 // The groff dev-set renderer (scripts/groff-render.ts, issue 26) bookmarks a roff source's own
 // heads: each man page after its .TH as "topic(section)", .SH / .SS at levels 2 / 3, an ms
 // document's .NH at its number's level with the title from the next text lines, an me
-// document's .sh from its arguments; titles lose roff's escapes.
-import { describe, expect, it } from "vitest";
-import { ME_HEADS, MS_HEADS, plain, withBookmarks } from "../../scripts/groff-render.js";
+// document's .sh from its arguments; titles lose roff's escapes; a document in parts is joined
+// in the order its recipe lists them, from a native package's own tarball too.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  ME_HEADS,
+  MS_HEADS,
+  plain,
+  sourceDocument,
+  upstreamTarball,
+  withBookmarks,
+} from "../../scripts/groff-render.js";
 
 const bookmarks = (roff: string) => roff.split("\n").filter((l) => l.startsWith(".pdfbookmark"));
 
@@ -60,5 +72,41 @@ describe("withBookmarks", () => {
 describe("plain", () => {
   it("drops fonts, sizes and non-printing escapes and keeps hyphens and quotes", () => {
     expect(plain("\\fBgit\\fR\\-\\s-1add\\s0 \\(lqx\\(rq\\&")).toBe('git-add "x"');
+  });
+});
+
+describe("sourceDocument", () => {
+  // A source package's download folder as apt-get leaves it: a native tarball (no .orig) beside
+  // the Debian one, the document in parts listed out of the archive's order.
+  const cache = mkdtempSync(join(tmpdir(), "groff-render-"));
+  const dir = join(cache, "src", "pkg");
+  const tree = join(cache, "tree");
+  mkdirSync(join(tree, "pkg-1.0", "doc"), { recursive: true });
+  writeFileSync(join(tree, "pkg-1.0", "doc", "0.t"), ".TL\nManual\n.NH 1\nIntroduction\n.PP\nText.");
+  writeFileSync(join(tree, "pkg-1.0", "doc", "1.t"), ".NH 2\nSetup\n.PP\nMore.");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "pkg_1.0-1.debian.tar.gz"), "");
+  execFileSync("tar", [
+    "-czf",
+    join(dir, "pkg_1.0.tar.gz"),
+    "-C",
+    tree,
+    "pkg-1.0/doc/1.t",
+    "pkg-1.0/doc/0.t",
+  ]);
+  afterAll(() => rmSync(cache, { recursive: true, force: true }));
+
+  it("takes a native package's own tarball, not the Debian one", () => {
+    expect(upstreamTarball(dir)).toBe("pkg_1.0.tar.gz");
+  });
+
+  it("joins a document's parts in the order given, each head bookmarked", () => {
+    const roff = sourceDocument(
+      "pkg",
+      { kind: "doc", file: ["pkg-1.0/doc/0.t", "pkg-1.0/doc/1.t"], macros: "ms", heads: MS_HEADS },
+      cache,
+    );
+    expect(bookmarks(roff ?? "")).toEqual(['.pdfbookmark 1 "Introduction"', '.pdfbookmark 2 "Setup"']);
+    expect(roff?.indexOf(".TL")).toBeLessThan(roff?.indexOf("Setup") ?? -1);
   });
 });
