@@ -425,8 +425,9 @@ const MS_RENDERED: SplitDoc[] = [
  * second way, outlined by groff's own convention (spdf.tmac's `.XN` entries: numbered heads only,
  * titled with their numbers, `.SH` heads left out) instead of a bookmark beside every head, for
  * validation's groff PDFs may be outlined so — once through gropdf (`groff -Tpdf -mspdf`) and once
- * through `pdfroff -mspdf` (grops and Ghostscript); PMake's tutorial also with its `.PX` contents
- * printed by spdf's `.TC` (bookmarked, moved to the front by pdfroff). Producer "groff (own
+ * through `pdfroff -mspdf` (grops and Ghostscript), and once more through pdfroff with a contents
+ * printed by spdf's `.TC` (bookmarked, moved to the front; PMake's tutorial's own `.PX` one, the
+ * others' made of `.XN`'s entries), as documents written for spdf have. Producer "groff (own
  * outline)". Left out: xterm's ctlseqs (no numbered heads: an empty outline); the me and news
  * documents (groff has no outline convention for me or tmac.n); the man-page manuals (groff
  * 1.23's an.tmac outline is the one RENDERED already writes).
@@ -447,7 +448,7 @@ const numberedMs = [...RENDERED, ...MS_RENDERED].filter(
 );
 const SPDF_RENDERED: SplitDoc[] = numberedMs
   .flatMap((d) => [spdfDoc(d, "gropdf"), spdfDoc(d, "pdfroff")])
-  .concat(numberedMs.filter((d) => d.pkg === "bmake").map((d) => spdfDoc(d, "pdfroff", "tc")));
+  .concat(numberedMs.map((d) => spdfDoc(d, "pdfroff", "tc")));
 
 const rows = (list: Row[], half: SplitDoc["half"]): SplitDoc[] =>
   list.map(([pkg, path, producer]) => ({ pkg, path, producer, half }));

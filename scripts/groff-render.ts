@@ -15,7 +15,7 @@
  *
  * Needs groff's PDF driver (`apt-get install groff`: gropdf and pdfroff; groff-base alone has
  * none; pdfroff also needs Ghostscript) and, for the source documents, a `deb-src` line. Only
- * bookmarks are added (and, with `contents: "tc"`, spdf's `.TC` for ms's `.PX`): the text, macros
+ * bookmarks are added (and, with `contents: "tc"`, spdf's `.TC` contents): the text, macros
  * and fonts are the document's, and groff lays it out. Rendered once into `CACHE/rendered/PKG/NAME.pdf` (outside the repository, never
  * committed); the dev set's rows name them with a path under `rendered/`.
  */
@@ -74,8 +74,9 @@ export interface SourceDocument {
    */
   driver?: "gropdf" | "pdfroff";
   /**
-   * With spdf: the contents the document prints with ms's `.PX` printed by spdf's `.TC` instead,
-   * as a document written for spdf does: titled, bookmarked, and moved to the front by pdfroff.
+   * With spdf: a contents printed by spdf's `.TC`, as a document written for spdf has — titled,
+   * bookmarked, moved to the front by pdfroff: the document's own (ms's `.PX`), else one made of
+   * the entries `.XN` writes.
    */
   contents?: "tc";
 }
@@ -217,8 +218,7 @@ export function sourceDocument(pkg: string, recipe: SourceDocument, cache: strin
     )
     .join("\n");
   if (recipe.outline !== "spdf") return withBookmarks(text, recipe.heads);
-  const outlined = withSpdfOutline(text, recipe.heads);
-  return recipe.contents === "tc" ? outlined.replace(/^\.PX\b/gm, ".TC") : outlined;
+  return withSpdfOutline(text, recipe.heads, recipe.contents);
 }
 
 /**
@@ -268,21 +268,29 @@ export function withBookmarks(source: string, heads: readonly HeadMacro[]): stri
 /**
  * The ms source with spdf's outline entry after each numbered head (`level: "arg"`), as `.XN`
  * writes it: `.pdfhref O` at the head's level (`nh*hl`) titled with ms's section number (`SN`)
- * and the title, read after the head has set them. Unnumbered heads get none.
+ * and the title, read after the head has set them. Unnumbered heads get none. With `contents`,
+ * the contents is printed by spdf's `.TC` (titled, bookmarked, moved to the front by pdfroff): in
+ * place of ms's `.PX` when the document prints its own, else at its end, from the entry `.XN`
+ * makes for each outlined head (indented by its level, its number, its title).
  */
-export function withSpdfOutline(source: string, heads: readonly HeadMacro[]): string {
+export function withSpdfOutline(source: string, heads: readonly HeadMacro[], contents?: "tc"): string {
+  const ownContents = /^\.PX\b/m.test(source);
+  const entries = contents === "tc" && !ownContents;
   const lines = source.split("\n");
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    out.push(line);
+    out.push(contents === "tc" && /^\.PX\b/.test(line) ? line.replace(/^\.PX/, ".TC") : line);
     const request = /^[.']\s*(\S+)\s*(.*)$/.exec(line);
     const macro = request && heads.find((h) => h.name === request[1] && h.level === "arg");
     if (!request || !macro) continue;
     const args = roffArgs(request[2] ?? "").slice(1);
     const title = plain(macro.title === "args" ? args.join(" ") : nextLinesTitle(lines, i + 1));
-    if (title) out.push(`.pdfhref O \\n[nh*hl] "\\*[SN] ${title.replace(/"/g, "''")}"`);
+    if (!title) continue;
+    out.push(`.pdfhref O \\n[nh*hl] "\\*[SN] ${title.replace(/"/g, "''")}"`);
+    if (entries) out.push(".XS", `\\h'\\n[nh*hl]-1m'\\*[SN]\\h'1n'${title}`, ".XE");
   }
+  if (entries) out.push(".TC");
   return out.join("\n");
 }
 

@@ -4,7 +4,8 @@
 // document's .sh from its arguments; titles lose roff's escapes; a document in parts is joined
 // in the order its recipe lists them, from a native package's own tarball too. With groff's own
 // outline convention (spdf.tmac's `.XN`), only numbered heads get an entry, titled with ms's
-// section number, and a document's `.PX` contents may be spdf's `.TC` instead.
+// section number, and a contents may be printed by spdf's `.TC` (the document's own `.PX` one, or
+// one made of `.XN`'s entries).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -96,6 +97,23 @@ describe("withSpdfOutline", () => {
     expect(roff.split("\n").filter((l) => !l.startsWith(".pdfhref"))).toEqual(source);
   });
 
+  it("makes a contents of .XN's entries, printed by .TC at the end, for a document without one", () => {
+    const roff = withSpdfOutline(
+      [".NH 1", "Overview", ".SH", "Notes", ".PP", "Text."].join("\n"),
+      MS_HEADS,
+      "tc",
+    );
+    const lines = roff.split("\n");
+    expect(lines.slice(1, 5)).toEqual([
+      '.pdfhref O \\n[nh*hl] "\\*[SN] Overview"',
+      ".XS",
+      "\\h'\\n[nh*hl]-1m'\\*[SN]\\h'1n'Overview",
+      ".XE",
+    ]);
+    expect(lines.filter((l) => l === ".XS")).toHaveLength(1);
+    expect(lines.at(-1)).toBe(".TC");
+  });
+
   it("takes a numbered head macro's title from its arguments", () => {
     const roff = withSpdfOutline('.xH 2 Shell "Commands"\n.LP', [
       { name: "xH", level: "arg", title: "args" },
@@ -159,5 +177,7 @@ describe("sourceDocument", () => {
     const tc = sourceDocument("pkg", { ...recipe, outline: "spdf", contents: "tc" }, cache) ?? "";
     expect(tc).not.toMatch(/^\.PX/m);
     expect(tc).toMatch(/^\.TC$/m);
+    // The document's own contents entries stand: none added.
+    expect(tc).not.toMatch(/^\.XS/m);
   });
 });
