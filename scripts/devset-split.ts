@@ -25,6 +25,7 @@ export type Producer =
   | "DocBook/dblatex"
   | "groff"
   | "groff (rendered)"
+  | "groff (own outline)"
   | "Word"
   | "LibreOffice"
   | "FrameMaker"
@@ -419,6 +420,36 @@ const MS_RENDERED: SplitDoc[] = [
   ),
 ];
 
+/**
+ * Thirteenth session (issue 26, helper spdf16): the ms documents of RENDERED and MS_RENDERED a
+ * second way, outlined by groff's own convention (spdf.tmac's `.XN` entries: numbered heads only,
+ * titled with their numbers, `.SH` heads left out) instead of a bookmark beside every head, for
+ * validation's groff PDFs may be outlined so — once through gropdf (`groff -Tpdf -mspdf`) and once
+ * through `pdfroff -mspdf` (grops and Ghostscript), and once more through pdfroff with a contents
+ * printed by spdf's `.TC` (bookmarked, moved to the front; PMake's tutorial's own `.PX` one, the
+ * others' made of `.XN`'s entries), as documents written for spdf have. Producer "groff (own
+ * outline)". Left out: xterm's ctlseqs (no numbered heads: an empty outline); the me and news
+ * documents (groff has no outline convention for me or tmac.n); the man-page manuals (groff
+ * 1.23's an.tmac outline is the one RENDERED already writes).
+ */
+const spdfDoc = (doc: SplitDoc, driver: "gropdf" | "pdfroff", contents?: "tc"): SplitDoc => {
+  if (doc.render?.kind !== "doc") throw new Error(`${doc.path} is no rendered ms document`);
+  const suffix = `${driver === "gropdf" ? "-spdf" : "-pdfroff"}${contents ? `-${contents}` : ""}.pdf`;
+  return {
+    ...doc,
+    path: doc.path.replace(/\.pdf$/, suffix),
+    producer: "groff (own outline)",
+    render: { ...doc.render, outline: "spdf", driver, ...(contents ? { contents } : {}) },
+  };
+};
+const numberedMs = [...RENDERED, ...MS_RENDERED].filter(
+  (d) =>
+    d.render?.kind === "doc" && d.render.macros === "ms" && d.render.heads.some((h) => h.level === "arg"),
+);
+const SPDF_RENDERED: SplitDoc[] = numberedMs
+  .flatMap((d) => [spdfDoc(d, "gropdf"), spdfDoc(d, "pdfroff")])
+  .concat(numberedMs.map((d) => spdfDoc(d, "pdfroff", "tc")));
+
 const rows = (list: Row[], half: SplitDoc["half"]): SplitDoc[] =>
   list.map(([pkg, path, producer]) => ({ pkg, path, producer, half }));
 
@@ -435,8 +466,9 @@ export const TRAIN_EXTRA: readonly SplitDoc[] = rows(
   "train",
 )
   .concat(RENDERED)
-  .concat(MS_RENDERED);
-/** The packages added by the sixth, seventh, ninth, eleventh, twelfth and thirteenth sessions (ADDED_ROWS … SHIPPED_ROWS, RENDERED, MS_RENDERED), all in TRAIN_EXTRA. */
+  .concat(MS_RENDERED)
+  .concat(SPDF_RENDERED);
+/** The packages added by the sixth, seventh, ninth, eleventh, twelfth and thirteenth sessions (ADDED_ROWS … SHIPPED_ROWS, RENDERED, MS_RENDERED; SPDF_RENDERED renders their packages again), all in TRAIN_EXTRA. */
 export const ADDED_PACKAGES: ReadonlySet<string> = new Set(
   [...ADDED_ROWS, ...PRODUCER_ROWS, ...SHAPE_ROWS, ...WIDER_ROWS, ...SHIPPED_ROWS]
     .map(([pkg]) => pkg)

@@ -9,15 +9,18 @@
  *   machine's groff (1.22.4) does not, so a `.pdfbookmark` line is written beside each head;
  * - an ms or me document from a source package (`apt-get source --download-only`, which needs
  *   a `deb-src` line in apt's sources), its numbered and unnumbered heads bookmarked at their
- *   level the same way (what groff's `spdf.tmac` does for documents written with `.XN`).
+ *   level the same way; or (`outline: "spdf"`) by groff's own convention for ms, what
+ *   `spdf.tmac`'s `.XN` writes: numbered heads only, titled with their numbers, `.SH` heads left
+ *   out, made by gropdf or by `pdfroff` (grops and Ghostscript).
  *
- * Needs groff's PDF driver (`apt-get install groff`: gropdf; groff-base alone has none) and, for the
- * source documents, a `deb-src` line. Only bookmarks are added: the text, macros and fonts are the document's, and gropdf lays it
- * out. Rendered once into `CACHE/rendered/PKG/NAME.pdf` (outside the repository, never
+ * Needs groff's PDF driver (`apt-get install groff`: gropdf and pdfroff; groff-base alone has
+ * none; pdfroff also needs Ghostscript) and, for the source documents, a `deb-src` line. Only
+ * bookmarks are added (and, with `contents: "tc"`, spdf's `.TC` contents): the text, macros
+ * and fonts are the document's, and groff lays it out. Rendered once into `CACHE/rendered/PKG/NAME.pdf` (outside the repository, never
  * committed); the dev set's rows name them with a path under `rendered/`.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { type DebianPdf, excludedPackage, unpackedPackage } from "./debian-docs.js";
@@ -58,6 +61,24 @@ export interface SourceDocument {
    */
   macroFile?: string;
   heads: readonly HeadMacro[];
+  /**
+   * Whose outline: "heads" (the default) bookmarks every head at its level, as written beside
+   * it; "spdf" is groff's own convention for ms (`spdf.tmac`, as `pdfroff -mspdf` and
+   * `groff -Tpdf -mspdf` use it): only numbered heads (`level: "arg"`) become bookmarks, at their
+   * level and titled with their number (`.XN`: "1.2. Title"); unnumbered ones (`.SH`) are left out.
+   */
+  outline?: "heads" | "spdf";
+  /**
+   * Who makes the PDF: gropdf (`groff -Tpdf`, the default) or `pdfroff` (grops then Ghostscript,
+   * in as many passes as its outline and contents need: the tool spdf.tmac was written for).
+   */
+  driver?: "gropdf" | "pdfroff";
+  /**
+   * With spdf: a contents printed by spdf's `.TC`, as a document written for spdf has — titled,
+   * bookmarked, moved to the front by pdfroff: the document's own (ms's `.PX`), else one made of
+   * the entries `.XN` writes.
+   */
+  contents?: "tc";
 }
 
 /** A dev-set PDF made here by groff; `path` is `rendered/NAME.pdf`. */
@@ -88,23 +109,36 @@ export function renderedPdfBytes(doc: RenderedPdf, cache: string): Uint8Array | 
     const roff =
       recipe.kind === "man" ? manBook(doc.pkg, recipe, cache) : sourceDocument(doc.pkg, recipe, cache);
     if (roff === undefined) return undefined;
-    const pdf = execFileSync("groff", groffArgs(doc.render), {
-      input: roff,
-      cwd: groffFolder(doc.pkg, recipe, cache),
-      maxBuffer: 1 << 30,
-      stdio: ["pipe", "pipe", "ignore"],
-    });
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, pdf);
+    writeFileSync(out, runGroff(roff, recipe, groffFolder(doc.pkg, recipe, cache), out));
   }
   return new Uint8Array(readFileSync(out));
+}
+
+/** The PDF groff makes of `roff`; pdfroff reads it from a file beside `out` (its passes reread it). */
+function runGroff(roff: string, recipe: GroffRecipe, cwd: string | undefined, out: string): Buffer {
+  const options = {
+    cwd,
+    maxBuffer: 1 << 30,
+    stdio: ["pipe", "pipe", "ignore"] as ["pipe", "pipe", "ignore"],
+  };
+  if (recipe.kind !== "doc" || recipe.driver !== "pdfroff")
+    return execFileSync("groff", groffArgs(recipe), { ...options, input: roff });
+  const input = `${out}.roff`;
+  writeFileSync(input, roff);
+  try {
+    return execFileSync("pdfroff", [...groffArgs(recipe).slice(1), input], options);
+  } finally {
+    rmSync(input);
+  }
 }
 
 function groffArgs(recipe: GroffRecipe): string[] {
   // -k: preconv for UTF-8 sources; -t: tbl; -rC1: one page count across a book's man pages.
   if (recipe.kind === "man") return ["-Tpdf", "-k", "-t", "-man", "-rC1"];
-  // -M.: the document's own macro file, in the folder groff runs in.
-  return ["-Tpdf", "-k", "-t", ...(recipe.macroFile ? ["-M."] : []), `-${recipe.macros}`];
+  // -M.: the document's own macro file, in the folder groff runs in; spdf.tmac loads ms itself.
+  const macros = recipe.outline === "spdf" ? "-mspdf" : `-${recipe.macros}`;
+  return ["-Tpdf", "-k", "-t", ...(recipe.macroFile ? ["-M."] : []), macros];
 }
 
 /**
@@ -183,7 +217,8 @@ export function sourceDocument(pkg: string, recipe: SourceDocument, cache: strin
       execFileSync("tar", ["-xOf", join(dir, tar), file], { maxBuffer: 1 << 28 }).toString("utf8"),
     )
     .join("\n");
-  return withBookmarks(text, recipe.heads);
+  if (recipe.outline !== "spdf") return withBookmarks(text, recipe.heads);
+  return withSpdfOutline(text, recipe.heads, recipe.contents);
 }
 
 /**
@@ -227,6 +262,35 @@ export function withBookmarks(source: string, heads: readonly HeadMacro[]): stri
     }
     out.push(line);
   }
+  return out.join("\n");
+}
+
+/**
+ * The ms source with spdf's outline entry after each numbered head (`level: "arg"`), as `.XN`
+ * writes it: `.pdfhref O` at the head's level (`nh*hl`) titled with ms's section number (`SN`)
+ * and the title, read after the head has set them. Unnumbered heads get none. With `contents`,
+ * the contents is printed by spdf's `.TC` (titled, bookmarked, moved to the front by pdfroff): in
+ * place of ms's `.PX` when the document prints its own, else at its end, from the entry `.XN`
+ * makes for each outlined head (indented by its level, its number, its title).
+ */
+export function withSpdfOutline(source: string, heads: readonly HeadMacro[], contents?: "tc"): string {
+  const ownContents = /^\.PX\b/m.test(source);
+  const entries = contents === "tc" && !ownContents;
+  const lines = source.split("\n");
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    out.push(contents === "tc" && /^\.PX\b/.test(line) ? line.replace(/^\.PX/, ".TC") : line);
+    const request = /^[.']\s*(\S+)\s*(.*)$/.exec(line);
+    const macro = request && heads.find((h) => h.name === request[1] && h.level === "arg");
+    if (!request || !macro) continue;
+    const args = roffArgs(request[2] ?? "").slice(1);
+    const title = plain(macro.title === "args" ? args.join(" ") : nextLinesTitle(lines, i + 1));
+    if (!title) continue;
+    out.push(`.pdfhref O \\n[nh*hl] "\\*[SN] ${title.replace(/"/g, "''")}"`);
+    if (entries) out.push(".XS", `\\h'\\n[nh*hl]-1m'\\*[SN]\\h'1n'${title}`, ".XE");
+  }
+  if (entries) out.push(".TC");
   return out.join("\n");
 }
 
