@@ -9,6 +9,7 @@
  */
 import type { DebianPdf } from "./debian-docs.js";
 import { type GroffRecipe, type HeadMacro, ME_HEADS, MS_HEADS } from "./groff-render.js";
+import type { RdManual } from "./rd-render.js";
 
 /**
  * The tool that made a PDF, as the reports group them and as producer-grouped cross-validation
@@ -25,6 +26,7 @@ export type Producer =
   | "DocBook/dblatex"
   | "groff"
   | "groff (rendered)"
+  | "Rd2pdf (rendered)"
   | "Word"
   | "LibreOffice"
   | "FrameMaker"
@@ -44,7 +46,7 @@ export interface SplitDoc extends DebianPdf {
   producer: Producer;
   half: "train" | "validation";
   /** Made here by groff from the package's roff sources (scripts/groff-render.ts), not shipped. */
-  render?: GroffRecipe;
+  render?: GroffRecipe | RdManual;
 }
 
 type Row = [pkg: string, path: string, producer: Producer];
@@ -370,6 +372,31 @@ const RENDERED: SplitDoc[] = [
   ]),
 ];
 
+/**
+ * Thirteenth session (helper topics16): R packages' reference manuals rendered here by R's Rd2pdf
+ * (scripts/rd-render.ts), the shape of issue 26's held-out reference manual — help pages opening
+ * mid-page under a heading line, several to a sheet, dictionary-style running heads. Debian ships
+ * none (only vignettes). CRAN and Bioconductor packages in no other list here, none of R's base or
+ * recommended ones (r-doc-pdf is held out); scored by main's code before any change.
+ */
+const rd = (pkg: string, library: string): SplitDoc => ({
+  pkg,
+  path: `rendered/${library}-manual.pdf`,
+  producer: "Rd2pdf (rendered)",
+  half: "train",
+  render: { kind: "rd", library },
+});
+const RD_MANUALS: SplitDoc[] = [
+  rd("r-cran-zoo", "zoo"),
+  rd("r-cran-sandwich", "sandwich"),
+  rd("r-cran-lmtest", "lmtest"),
+  rd("r-cran-coda", "coda"),
+  rd("r-cran-xtable", "xtable"),
+  rd("r-cran-plyr", "plyr"),
+  rd("r-cran-matrixstats", "matrixStats"),
+  rd("r-bioc-biocgenerics", "BiocGenerics"),
+];
+
 const rows = (list: Row[], half: SplitDoc["half"]): SplitDoc[] =>
   list.map(([pkg, path, producer]) => ({ pkg, path, producer, half }));
 
@@ -384,12 +411,12 @@ export const VALIDATION: readonly SplitDoc[] = rows(VALIDATION_ROWS, "validation
 export const TRAIN_EXTRA: readonly SplitDoc[] = rows(
   [...TRAIN_EXTRA_ROWS, ...ADDED_ROWS, ...PRODUCER_ROWS, ...SHAPE_ROWS, ...WIDER_ROWS, ...SHIPPED_ROWS],
   "train",
-).concat(RENDERED);
+).concat(RENDERED, RD_MANUALS);
 /** The packages added by the sixth, seventh, ninth, eleventh and twelfth sessions (ADDED_ROWS … SHIPPED_ROWS, RENDERED), all in TRAIN_EXTRA. */
 export const ADDED_PACKAGES: ReadonlySet<string> = new Set(
   [...ADDED_ROWS, ...PRODUCER_ROWS, ...SHAPE_ROWS, ...WIDER_ROWS, ...SHIPPED_ROWS]
     .map(([pkg]) => pkg)
-    .concat(RENDERED.map((d) => d.pkg)),
+    .concat([...RENDERED, ...RD_MANUALS].map((d) => d.pkg)),
 );
 /** The packages added by the seventh session for their producers (PRODUCER_ROWS). */
 export const PRODUCER_PACKAGES: ReadonlySet<string> = new Set(PRODUCER_ROWS.map(([pkg]) => pkg));

@@ -21,6 +21,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { basename, dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { type DebianPdf, excludedPackage, unpackedPackage } from "./debian-docs.js";
+import { type RdManual, rdManualPdf } from "./rd-render.js";
 
 /** A heading macro of a source document and how its title and level are read. */
 export interface HeadMacro {
@@ -52,9 +53,9 @@ export interface SourceDocument {
   heads: readonly HeadMacro[];
 }
 
-/** A dev-set PDF made here by groff; `path` is `rendered/NAME.pdf`. */
+/** A dev-set PDF made here (by groff, or by R's Rd2pdf: rd-render.ts); `path` is `rendered/NAME.pdf`. */
 export interface RenderedPdf extends DebianPdf {
-  render: GroffRecipe;
+  render: GroffRecipe | RdManual;
 }
 
 /** The ms package's heads: `.NH n` (numbered) and `.SH` (unnumbered), titles on the next lines. */
@@ -77,18 +78,22 @@ export function renderedPdfBytes(doc: RenderedPdf, cache: string): Uint8Array | 
   const out = join(cache, "rendered", doc.pkg, basename(doc.path));
   if (!existsSync(out)) {
     const recipe = doc.render;
-    const roff =
-      recipe.kind === "man" ? manBook(doc.pkg, recipe, cache) : sourceDocument(doc.pkg, recipe, cache);
-    if (roff === undefined) return undefined;
-    const pdf = execFileSync("groff", groffArgs(doc.render), {
-      input: roff,
-      maxBuffer: 1 << 30,
-      stdio: ["pipe", "pipe", "ignore"],
-    });
+    const pdf = recipe.kind === "rd" ? rdManualPdf(doc.pkg, recipe, cache) : groffPdf(doc.pkg, recipe, cache);
+    if (pdf === undefined) return undefined;
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, pdf);
   }
   return new Uint8Array(readFileSync(out));
+}
+
+function groffPdf(pkg: string, recipe: GroffRecipe, cache: string): Buffer | undefined {
+  const roff = recipe.kind === "man" ? manBook(pkg, recipe, cache) : sourceDocument(pkg, recipe, cache);
+  if (roff === undefined) return undefined;
+  return execFileSync("groff", groffArgs(recipe), {
+    input: roff,
+    maxBuffer: 1 << 30,
+    stdio: ["pipe", "pipe", "ignore"],
+  });
 }
 
 function groffArgs(recipe: GroffRecipe): string[] {
