@@ -379,12 +379,12 @@ const RENDERED: SplitDoc[] = [
  * none (only vignettes). CRAN and Bioconductor packages in no other list here, none of R's base or
  * recommended ones (r-doc-pdf is held out); scored by main's code before any change.
  */
-const rd = (pkg: string, library: string): SplitDoc => ({
+const rd = (pkg: string, library: string, more?: RdManual["more"]): SplitDoc => ({
   pkg,
-  path: `rendered/${library}-manual.pdf`,
+  path: `rendered/${library}-${more ? "book" : "manual"}.pdf`,
   producer: "Rd2pdf (rendered)",
   half: "train",
-  render: { kind: "rd", library },
+  render: { kind: "rd", library, ...(more ? { more } : {}) },
 });
 const RD_MANUALS: SplitDoc[] = [
   rd("r-cran-zoo", "zoo"),
@@ -395,6 +395,13 @@ const RD_MANUALS: SplitDoc[] = [
   rd("r-cran-plyr", "plyr"),
   rd("r-cran-matrixstats", "matrixStats"),
   rd("r-bioc-biocgenerics", "BiocGenerics"),
+  // Four packages bound as one book, a chapter each under a printed contents: the shape of a
+  // full reference manual (topics under their package's chapter).
+  rd("r-cran-digest", "digest", [
+    ["r-cran-abind", "abind"],
+    ["r-cran-magrittr", "magrittr"],
+    ["r-cran-bitops", "bitops"],
+  ]),
 ];
 
 const rows = (list: Row[], half: SplitDoc["half"]): SplitDoc[] =>

@@ -175,13 +175,14 @@ export function topicLineTree(
     set.add(inTopic(h));
     topicsOf.set(key, set);
   }
-  // The printed contents may have placed a topic by its entry's title ("2 ⇥ aggregate.zoo
-  // frequency<-" when a running head joined the entry): any heading naming the topic on its page.
+  // The printed contents may have placed a topic by its entry's title with lines joined before
+  // it ("2 ⇥ aggregate.zoo frequency<-", a running head and the entry): a heading ending in the
+  // name of a topic on its page is that topic ("2 The abind package" over "abind" is not).
   const onTopic = (h: Heading): boolean =>
     names.has(nameKey(h.title)) ||
     topics.some(
       (t) =>
-        t.page === h.page && (t.line === h.line || normalizeTitle(h.title).includes(normalizeTitle(t.title))),
+        t.page === h.page && (t.line === h.line || normalizeTitle(h.title).endsWith(normalizeTitle(t.title))),
     );
   const rest = kept.filter(
     (h) =>
