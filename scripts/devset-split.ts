@@ -379,12 +379,12 @@ const RENDERED: SplitDoc[] = [
  * none (only vignettes). CRAN and Bioconductor packages in no other list here, none of R's base or
  * recommended ones (r-doc-pdf is held out); scored by main's code before any change.
  */
-const rd = (pkg: string, library: string, more?: RdManual["more"]): SplitDoc => ({
+const rd = (pkg: string, library: string, more?: RdManual["more"], noContents?: true): SplitDoc => ({
   pkg,
   path: `rendered/${library}-${more ? "book" : "manual"}.pdf`,
   producer: "Rd2pdf (rendered)",
   half: "train",
-  render: { kind: "rd", library, ...(more ? { more } : {}) },
+  render: { kind: "rd", library, ...(more ? { more } : {}), ...(noContents ? { noContents } : {}) },
 });
 const RD_MANUALS: SplitDoc[] = [
   rd("r-cran-zoo", "zoo"),
@@ -402,6 +402,8 @@ const RD_MANUALS: SplitDoc[] = [
     ["r-cran-magrittr", "magrittr"],
     ["r-cran-bitops", "bitops"],
   ]),
+  // The same shape without a printed contents: only the running heads and the lines place the topics.
+  rd("r-cran-glue", "glue", [["r-cran-jsonlite", "jsonlite"]], true),
 ];
 
 const rows = (list: Row[], half: SplitDoc["half"]): SplitDoc[] =>

@@ -39,6 +39,8 @@ export interface RdManual {
    * package" over its help pages, under a printed contents: the shape of a full reference manual.
    */
   more?: readonly (readonly [pkg: string, library: string])[];
+  /** A book without its printed contents (only the running heads and the lines place the topics). */
+  noContents?: boolean;
 }
 
 /** R's recommended packages: in R's full reference manual, so never rendered here. */
@@ -95,7 +97,7 @@ export function rdManualPdf(pkg: string, recipe: RdManual, cache: string): Buffe
       "\\begin{document}",
       "\\chapter*{}",
       `\\begin{center}{\\textbf{\\huge ${parts.map((p) => p[1]).join(", ")}: a reference manual}}\\end{center}`,
-      "\\tableofcontents",
+      ...(recipe.noContents ? [] : ["\\tableofcontents"]),
       ...bodies,
       "\\printindex{}",
       "\\end{document}",
