@@ -73,7 +73,8 @@ export function findTopicLines(
   const opened = new Set(named.map((t) => t.title));
   const covered = [...names].filter((n) => opened.has(n)).length;
   const midPage = named.filter((t) => t.line > 1).length;
-  const headed = named.filter((t) => strong.some((h) => h.page === t.page && h.line === t.line)).length;
+  const strongAt = new Set(strong.map((h) => `${h.page}:${h.line}`));
+  const headed = named.filter((t) => strongAt.has(`${t.page}:${t.line}`)).length;
   if (
     covered < names.size * QUOTED_SHARE ||
     midPage < named.length * MID_PAGE_SHARE ||
@@ -166,8 +167,22 @@ export function topicLineTree(
   });
   const look = topicHeadings[0]?.style;
   const names = new Set(topics.map((t) => nameKey(t.title)));
-  const inTopic = (h: Heading): number =>
-    topics.findLastIndex((t) => t.page < h.page || (t.page === h.page && t.line <= h.line));
+  // The last topic at or before the heading (topics are in document order): a binary search, as a
+  // full reference manual holds over a thousand topics and many more candidates.
+  const inTopic = (h: Heading): number => {
+    let lo = 0;
+    let hi = topics.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const t = topics[mid] as TopicPage;
+      if (t.page < h.page || (t.page === h.page && t.line <= h.line)) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  };
   const topicsOf = new Map<string, Set<number>>();
   for (const h of [...strong, ...kept]) {
     const key = normalizeTitle(h.title);
