@@ -9,6 +9,7 @@
  */
 import type { DebianPdf } from "./debian-docs.js";
 import { type GroffRecipe, type HeadMacro, ME_HEADS, MS_HEADS } from "./groff-render.js";
+import type { RdManual } from "./rd-render.js";
 
 /**
  * The tool that made a PDF, as the reports group them and as producer-grouped cross-validation
@@ -26,6 +27,7 @@ export type Producer =
   | "groff"
   | "groff (rendered)"
   | "groff (own outline)"
+  | "Rd2pdf (rendered)"
   | "Word"
   | "LibreOffice"
   | "FrameMaker"
@@ -45,7 +47,7 @@ export interface SplitDoc extends DebianPdf {
   producer: Producer;
   half: "train" | "validation";
   /** Made here by groff from the package's roff sources (scripts/groff-render.ts), not shipped. */
-  render?: GroffRecipe;
+  render?: GroffRecipe | RdManual;
 }
 
 type Row = [pkg: string, path: string, producer: Producer];
@@ -450,6 +452,40 @@ const SPDF_RENDERED: SplitDoc[] = numberedMs
   .flatMap((d) => [spdfDoc(d, "gropdf"), spdfDoc(d, "pdfroff")])
   .concat(numberedMs.map((d) => spdfDoc(d, "pdfroff", "tc")));
 
+/**
+ * Thirteenth session (helper topics16): R packages' reference manuals rendered here by R's Rd2pdf
+ * (scripts/rd-render.ts), the shape of issue 26's held-out reference manual — help pages opening
+ * mid-page under a heading line, several to a sheet, dictionary-style running heads. Debian ships
+ * none (only vignettes). CRAN and Bioconductor packages in no other list here, none of R's base or
+ * recommended ones (r-doc-pdf is held out); scored by main's code before any change.
+ */
+const rd = (pkg: string, library: string, more?: RdManual["more"], noContents?: true): SplitDoc => ({
+  pkg,
+  path: `rendered/${library}-${more ? "book" : "manual"}.pdf`,
+  producer: "Rd2pdf (rendered)",
+  half: "train",
+  render: { kind: "rd", library, ...(more ? { more } : {}), ...(noContents ? { noContents } : {}) },
+});
+const RD_MANUALS: SplitDoc[] = [
+  rd("r-cran-zoo", "zoo"),
+  rd("r-cran-sandwich", "sandwich"),
+  rd("r-cran-lmtest", "lmtest"),
+  rd("r-cran-coda", "coda"),
+  rd("r-cran-xtable", "xtable"),
+  rd("r-cran-plyr", "plyr"),
+  rd("r-cran-matrixstats", "matrixStats"),
+  rd("r-bioc-biocgenerics", "BiocGenerics"),
+  // Four packages bound as one book, a chapter each under a printed contents: the shape of a
+  // full reference manual (topics under their package's chapter).
+  rd("r-cran-digest", "digest", [
+    ["r-cran-abind", "abind"],
+    ["r-cran-magrittr", "magrittr"],
+    ["r-cran-bitops", "bitops"],
+  ]),
+  // The same shape without a printed contents: only the running heads and the lines place the topics.
+  rd("r-cran-glue", "glue", [["r-cran-jsonlite", "jsonlite"]], true),
+];
+
 const rows = (list: Row[], half: SplitDoc["half"]): SplitDoc[] =>
   list.map(([pkg, path, producer]) => ({ pkg, path, producer, half }));
 
@@ -464,16 +500,12 @@ export const VALIDATION: readonly SplitDoc[] = rows(VALIDATION_ROWS, "validation
 export const TRAIN_EXTRA: readonly SplitDoc[] = rows(
   [...TRAIN_EXTRA_ROWS, ...ADDED_ROWS, ...PRODUCER_ROWS, ...SHAPE_ROWS, ...WIDER_ROWS, ...SHIPPED_ROWS],
   "train",
-)
-  .concat(RENDERED)
-  .concat(MS_RENDERED)
-  .concat(SPDF_RENDERED);
-/** The packages added by the sixth, seventh, ninth, eleventh, twelfth and thirteenth sessions (ADDED_ROWS … SHIPPED_ROWS, RENDERED, MS_RENDERED; SPDF_RENDERED renders their packages again), all in TRAIN_EXTRA. */
+).concat(RENDERED, MS_RENDERED, SPDF_RENDERED, RD_MANUALS);
+/** The packages added by the sixth, seventh, ninth, eleventh, twelfth and thirteenth sessions (ADDED_ROWS … SHIPPED_ROWS, RENDERED, MS_RENDERED, RD_MANUALS; SPDF_RENDERED renders MS_RENDERED's and RENDERED's packages again), all in TRAIN_EXTRA. */
 export const ADDED_PACKAGES: ReadonlySet<string> = new Set(
   [...ADDED_ROWS, ...PRODUCER_ROWS, ...SHAPE_ROWS, ...WIDER_ROWS, ...SHIPPED_ROWS]
     .map(([pkg]) => pkg)
-    .concat(RENDERED.map((d) => d.pkg))
-    .concat(MS_RENDERED.map((d) => d.pkg)),
+    .concat([...RENDERED, ...MS_RENDERED, ...RD_MANUALS].map((d) => d.pkg)),
 );
 /** The packages added by the seventh session for their producers (PRODUCER_ROWS). */
 export const PRODUCER_PACKAGES: ReadonlySet<string> = new Set(PRODUCER_ROWS.map(([pkg]) => pkg));

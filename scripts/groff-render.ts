@@ -24,6 +24,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { basename, dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { type DebianPdf, excludedPackage, unpackedPackage } from "./debian-docs.js";
+import { type RdManual, rdManualPdf } from "./rd-render.js";
 
 /** A heading macro of a source document and how its title and level are read. */
 export interface HeadMacro {
@@ -81,9 +82,9 @@ export interface SourceDocument {
   contents?: "tc";
 }
 
-/** A dev-set PDF made here by groff; `path` is `rendered/NAME.pdf`. */
+/** A dev-set PDF made here (by groff, or by R's Rd2pdf: rd-render.ts); `path` is `rendered/NAME.pdf`. */
 export interface RenderedPdf extends DebianPdf {
-  render: GroffRecipe;
+  render: GroffRecipe | RdManual;
 }
 
 /** The ms package's heads: `.NH n` (numbered) and `.SH` (unnumbered), titles on the next lines. */
@@ -106,13 +107,21 @@ export function renderedPdfBytes(doc: RenderedPdf, cache: string): Uint8Array | 
   const out = join(cache, "rendered", doc.pkg, basename(doc.path));
   if (!existsSync(out)) {
     const recipe = doc.render;
-    const roff =
-      recipe.kind === "man" ? manBook(doc.pkg, recipe, cache) : sourceDocument(doc.pkg, recipe, cache);
-    if (roff === undefined) return undefined;
+    const pdf =
+      recipe.kind === "rd" ? rdManualPdf(doc.pkg, recipe, cache) : groffPdf(doc.pkg, recipe, cache, out);
+    if (pdf === undefined) return undefined;
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, runGroff(roff, recipe, groffFolder(doc.pkg, recipe, cache), out));
+    writeFileSync(out, pdf);
   }
   return new Uint8Array(readFileSync(out));
+}
+
+/** The PDF groff makes of a man-page book or a source document, or undefined when its source cannot be fetched. */
+function groffPdf(pkg: string, recipe: GroffRecipe, cache: string, out: string): Buffer | undefined {
+  const roff = recipe.kind === "man" ? manBook(pkg, recipe, cache) : sourceDocument(pkg, recipe, cache);
+  if (roff === undefined) return undefined;
+  mkdirSync(dirname(out), { recursive: true });
+  return runGroff(roff, recipe, groffFolder(pkg, recipe, cache), out);
 }
 
 /** The PDF groff makes of `roff`; pdfroff reads it from a file beside `out` (its passes reread it). */

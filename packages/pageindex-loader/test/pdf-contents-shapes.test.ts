@@ -39,6 +39,19 @@ describe("printed contents in every producer's shape", () => {
     expect(placed(tree)).toEqual(expected(3));
   });
 
+  it("takes an unnumbered first row ending in a colon ('Topics documented:') for the list's caption, not an entry", async () => {
+    // R's Rd2pdf: "R topics documented:" over indented entries, no "Contents" title. Joined to the
+    // first entry as its wrap, it held every other entry one level down.
+    const rows = CHAPTERS.map((t, i) => ({
+      text: `${t}${".".repeat(60 - t.length)}${i + 3}`,
+      gap: 4,
+      indent: 24,
+    }));
+    const toc: PageSpec = { lines: [{ text: "Topics documented:", bold: true, gap: 6 }, ...rows] };
+    const tree = await layoutTree([{ lines: body(10, 1) }, toc, ...chapterPages(3)]);
+    expect(placed(tree)).toEqual(expected(3));
+  });
+
   it("reads a contents' last page that holds only its last two entries and the page's number", async () => {
     const rows = CHAPTERS.map((t, i) => ({ text: `${t}${".".repeat(60 - t.length)}${i + 4}`, gap: 4 }));
     const tree = await layoutTree([

@@ -20,6 +20,7 @@ import { headLevels, headTitle } from "./running-titles.js";
 import { ALL_RULES_ON, type RulesOff, type ShapeRule } from "./shape-rules.js";
 import { type BodyStyle, bodyStyle, SIZE_STEP } from "./style.js";
 import { compactTitle, normalizeTitle, titleSimilarity } from "./titles.js";
+import { findTopicLines, topicLineTree } from "./topic-lines.js";
 import { findTopicPages, topicTree } from "./topic-pages.js";
 import { type TreeFeatures, treeFeatures, weighEvidence } from "./tree-evidence.js";
 import { undoWrappers } from "./tree-shape.js";
@@ -245,7 +246,17 @@ export function layoutStructure(ctx: LayoutContext, options: LayoutStructureOpti
     ? findTopicPages(ctx.pages, ctx.body.size)
     : [];
   // A manual of topic pages: its heads open the topics and their repeated section heads nest under them.
-  const topical = topics.length > 0 ? topicTree(ctx.pages, topics, candidates.strong, kept) : undefined;
+  // Else a manual of topics opening mid-page: lines its dictionary-style heads quote open them.
+  const lines =
+    topics.length === 0 && !(options.rulesOff ?? ALL_RULES_ON).has("topicLines")
+      ? findTopicLines(ctx.pages, ctx.body.size, candidates.strong)
+      : [];
+  const topical =
+    topics.length > 0
+      ? topicTree(ctx.pages, topics, candidates.strong, kept)
+      : lines.length > 0
+        ? topicLineTree(ctx.pages, lines, candidates.strong, kept)
+        : undefined;
   const named = topical ? undefined : headTitle(ctx.pages, kept, ctx.body.size);
   const all = topical?.headings ?? (named ? kept.slice(1) : kept);
   const levelled = topical ? all : withHeadLevels(all, ctx);

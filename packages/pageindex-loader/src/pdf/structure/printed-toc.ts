@@ -136,6 +136,9 @@ function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined
     if (LIST_OF.test(normalizeTitle(text))) break;
     const split = splitTocLine(text);
     if (!/\p{L}{2}/u.test(split.title) && !namedAfterNumber(split.title)) continue;
+    // A first row ending in a colon, without a page number, captions the list ("R topics
+    // documented:", "Contents:"): joined to the entry under it, it would hold every other one.
+    if (out.length === 0 && split.printed === undefined && /:$/.test(text)) continue;
     const n = split.title.split(" ").length;
     const wrapping = out.length > 0 && out[out.length - 1]?.printed === undefined;
     // A long line after an entry still waiting for its page number is that entry's wrap; a

@@ -34,6 +34,8 @@ export const SHAPE_RULES = [
   "initials",
   /** A manual of topic pages (man pages): a page whose changed head names its body opens a topic (topic-pages.ts). */
   "topicPages",
+  /** A manual of topics opening mid-page: a line its dictionary-style heads quote opens a topic (topic-lines.ts). */
+  "topicLines",
   /** A lone unnumbered top heading over everything, in a long document, is its title (tree-shape.ts). */
   "loneTitle",
 ] as const;

@@ -27,21 +27,21 @@ const NAMED_SHARE = 0.8;
 /** Body lines under the head searched for the topic's name (NAME sits between them). */
 const BODY_LINES = 4;
 /** A head stands apart: the next line is this many of the head's sizes below it, or more. */
-const APART = 1.8;
+export const APART = 1.8;
 /** A section-head title recurring in this share of topics or more is the topics' own set. */
 const RECURRING_SHARE = 0.3;
 /** A look's left edge within this distance (points) is the same margin. */
-const MARGIN = 2;
+export const MARGIN = 2;
 
 /** The page's top line when it is a head set apart from the body, at the body's size or smaller. */
-function topHead(page: ParsedPage, bodySize: number): PdfLine | undefined {
+export function topHead(page: ParsedPage, bodySize: number): PdfLine | undefined {
   const [head, next] = page.lines;
   if (!head || !next || head.size >= bodySize + SIZE_STEP) return undefined;
   return next.gapBefore >= head.size * APART ? head : undefined;
 }
 
 /** A name as the body prints it: lower case, without a section suffix "(1)" or punctuation around it. */
-const nameKey = (text: string): string =>
+export const nameKey = (text: string): string =>
   text
     .trim()
     .replace(/\([^)]*\)$/, "")
@@ -49,7 +49,7 @@ const nameKey = (text: string): string =>
     .toLowerCase();
 
 /** A head's parts, the runs set apart by tabs ("PM-GAWK(1)", "Utility Commands", "PM-GAWK(1)"). */
-const partsOf = (line: PdfLine | undefined): string[] =>
+export const partsOf = (line: PdfLine | undefined): string[] =>
   (line?.text ?? "")
     .split("\t")
     .map((p) => p.trim())
