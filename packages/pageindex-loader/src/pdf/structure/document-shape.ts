@@ -1,6 +1,7 @@
 import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import type { Heading } from "./candidates.js";
+import { compareStyle } from "./style.js";
 import { normalizeTitle, stripNumbering } from "./titles.js";
 
 /** A title page holds at most this many lines (title, subtitle, authors, edition, publisher). */
@@ -64,6 +65,26 @@ const BARE_KEYWORD_LABEL = /^(?:chapter|part|appendix|book|section)\s+(?:[0-9]{1
 const LABEL_REACH = 4;
 
 /**
+ * The title a label introduces, with the unnumbered line of its look right under it when there is
+ * one: a chapter title wrapped over two lines ("Using Stunnel to Encrypt" / "Communications"),
+ * which the candidates' join left apart (neither cut mid-phrase nor at the column's edge). Kept
+ * apart, the second line would nest under the first, the label's numbering ranking it higher.
+ */
+function wrappedTitle(title: Heading, after: Heading | undefined): Heading | undefined {
+  if (
+    !after ||
+    after.numbering ||
+    after.tocLevel !== undefined ||
+    after.page !== title.page ||
+    after.line !== (title.endLine ?? title.line) + 1 ||
+    compareStyle(after.style, title.style) !== 0 ||
+    after.style.bold !== title.style.bold
+  )
+    return undefined;
+  return { ...title, title: `${title.title} ${after.title}`, endLine: after.endLine ?? after.line };
+}
+
+/**
  * A bare "Chapter 3" line set over the chapter's title is a label, not a section of its own: it
  * is dropped and its numbering passes to the title it introduces (so the keyword's tier still
  * ranks it), unless that title is numbered itself.
@@ -86,7 +107,11 @@ export function foldChapterLabels(headings: readonly Heading[]): Heading[] {
       next.line > h.line &&
       next.line - (h.endLine ?? h.line) <= LABEL_REACH
     ) {
-      if (!next.numbering && h.numbering) list[k + 1] = { ...next, numbering: h.numbering };
+      if (!next.numbering && h.numbering) {
+        const wrapped = wrappedTitle(next, list[k + 2]);
+        list[k + 1] = { ...(wrapped ?? next), numbering: h.numbering };
+        if (wrapped) list.splice(k + 2, 1);
+      }
       continue;
     }
     out.push(h);
