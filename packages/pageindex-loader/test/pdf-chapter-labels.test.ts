@@ -5,10 +5,10 @@
  * nearby pages, which read as a running head: the label went, and the first chapter, whose label
  * stayed, held all the others. A label set at a title's size is a heading's, not furniture.
  */
-import type { TreeNode } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { pdfToTree } from "../src/index.js";
 import { buildPdf, type LineSpec, type PageSpec } from "./fixtures/pdf-builder.js";
+import { childTitles, topTitles } from "./fixtures/tree-titles.js";
 
 const CHAPTERS: [title: string[], sections: string[]][] = [
   [["Getting Started"], ["Installing the Tools", "A First Session"]],
@@ -60,18 +60,12 @@ function book(runningHead?: (page: number) => LineSpec): PageSpec[] {
 const load = async (pages: PageSpec[]) =>
   pdfToTree(await buildPdf({ pages }), { structure: "layout", summaries: "none", split: false });
 
-const top = (nodes: readonly TreeNode[]) => nodes.filter((n) => !n.parentId).map((n) => n.title);
-const childrenOf = (nodes: readonly TreeNode[], title: string) => {
-  const id = nodes.find((n) => n.title === title)?.nodeId;
-  return nodes.filter((n) => n.parentId === id).map((n) => n.title);
-};
-
 describe("chapter labels atop short chapters", () => {
   it("keeps every chapter at the top, its sections under it", async () => {
     const tree = await load(book());
-    expect(top(tree.nodes)).toEqual(CHAPTERS.map(([title]) => title.join(" ")));
+    expect(topTitles(tree.nodes)).toEqual(CHAPTERS.map(([title]) => title.join(" ")));
     CHAPTERS.forEach(([title, sections], c) => {
-      expect(childrenOf(tree.nodes, title.join(" "))).toEqual(
+      expect(childTitles(tree.nodes, title.join(" "))).toEqual(
         sections.map((s, i) => `${c + 1}.${i + 1} ${s}`),
       );
     });
@@ -80,7 +74,7 @@ describe("chapter labels atop short chapters", () => {
   it("still drops a running head set just above the body whose number follows the page", async () => {
     const head = (n: number): LineSpec => ({ text: `Release Notes for the Tools ${n}`, size: 11 });
     const tree = await load(book(head));
-    expect(top(tree.nodes)).toEqual(CHAPTERS.map(([title]) => title.join(" ")));
+    expect(topTitles(tree.nodes)).toEqual(CHAPTERS.map(([title]) => title.join(" ")));
     expect(tree.nodes.some((n) => n.title.startsWith("Release Notes"))).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import type { Heading } from "./candidates.js";
+import { parseNumbering } from "./numbering.js";
 import { compareStyle } from "./style.js";
 import { normalizeTitle, stripNumbering } from "./titles.js";
 
@@ -61,6 +62,32 @@ export function takeTitlePage(
 
 /** "Chapter 3", "PART II", "Appendix B" and nothing else. */
 const BARE_KEYWORD_LABEL = /^(?:chapter|part|appendix|book|section)\s+(?:[0-9]{1,3}|[IVXLC]{1,6}|[A-Z])\.?$/i;
+/**
+ * A chapter's number spelt out and set alone ("ONE", "Twelve" under Sphinx's "CHAPTER", which
+ * recurs atop every chapter and reads as furniture): its value.
+ */
+const NUMBER_WORDS = [
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+  "thirteen",
+  "fourteen",
+  "fifteen",
+  "sixteen",
+  "seventeen",
+  "eighteen",
+  "nineteen",
+  "twenty",
+];
 /** The heading a bare label introduces starts within this many lines of it. */
 const LABEL_REACH = 4;
 
@@ -93,9 +120,14 @@ export function foldChapterLabels(headings: readonly Heading[]): Heading[] {
   const list = [...headings];
   const out: Heading[] = [];
   for (let k = 0; k < list.length; k++) {
-    const h = list[k] as Heading;
+    const spelt = NUMBER_WORDS.indexOf(normalizeTitle(list[k]?.title ?? ""));
+    // A number word stands for its chapter's label: it folds as "Chapter N" would.
+    const h =
+      spelt >= 0
+        ? { ...(list[k] as Heading), numbering: parseNumbering(`Chapter ${spelt + 1}`) }
+        : (list[k] as Heading);
     const next = list[k + 1];
-    const label = BARE_KEYWORD_LABEL.test(h.title.trim()) && h.tocLevel === undefined;
+    const label = (spelt >= 0 || BARE_KEYWORD_LABEL.test(h.title.trim())) && h.tocLevel === undefined;
     // "PART I" over "Item 1." is a group of its own; "Chapter 1" over "Overview" or "1 Overview" is not.
     const sameNumber =
       !next?.numbering || next.numbering.value.toUpperCase() === h.numbering?.value.toUpperCase();
@@ -114,7 +146,7 @@ export function foldChapterLabels(headings: readonly Heading[]): Heading[] {
       }
       continue;
     }
-    out.push(h);
+    out.push(list[k] as Heading);
   }
   return out;
 }
