@@ -9,7 +9,7 @@
  * cross-validation builds it, by the heading model fitted without its producer (heading-fit.ts),
  * and sums the classes per producer: where a producer no fit has seen loses its entries.
  *
- * Run: npx tsx scripts/diagnose-devset-layout.ts [--half train|validation] [--only NAME] [--list] [--extra] [--producer-cv] [--cache DIR]
+ * Run: npx tsx scripts/diagnose-devset-layout.ts [--half train|validation] [--only NAME] [--list] [--extra] [--no-contents] [--producer-cv] [--cache DIR]
  */
 import { parseArgs } from "node:util";
 import { findHeadings, type Heading } from "../packages/pageindex-loader/src/pdf/structure/candidates.js";
@@ -33,6 +33,7 @@ const { values } = parseArgs({
     list: { type: "boolean" },
     extra: { type: "boolean" },
     "producer-cv": { type: "boolean" },
+    "no-contents": { type: "boolean" },
   },
 });
 if (values["producer-cv"] && values.half === "validation") throw new Error("--producer-cv: train PDFs only");
@@ -65,6 +66,7 @@ for await (const { doc, label, pdf, outline, reference, ctx } of layoutDevsetDoc
   half: producerModels ? "train" : values.half,
   only: values.only,
   extra: values.extra,
+  noContents: values["no-contents"],
 })) {
   const model = producerModels?.get(doc.producer);
   const whyLost = lostBy.get(doc.half) ?? new Map<string, number>();

@@ -18,7 +18,7 @@
  * the number to tune on: a package's neighbours share its producer's habits, unseen documents
  * often do not. Validation PDFs are never in a fit.
  *
- * Run: npx tsx scripts/eval-devset-layout.ts [--help] [--half train|validation] [--only NAME] [--show NAME] [--features rows.json] [--outline-pages] [--extra] [--cv [--producer-cv] [--cut-choice best|global]]
+ * Run: npx tsx scripts/eval-devset-layout.ts [--help] [--half train|validation] [--only NAME] [--show NAME] [--features rows.json] [--outline-pages] [--extra] [--no-contents] [--cv [--producer-cv] [--cut-choice best|global]]
  */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -43,6 +43,7 @@ const USAGE = `Usage: npx tsx scripts/eval-devset-layout.ts [options]
   --features FILE          write each PDF's scores and tree evidence (for fit-tree-evidence.ts)
   --outline-pages          keep bookmarks on their own pages (no move to the printed title)
   --extra                  also the extra train-package PDFs (fitting rows, not in the train mean)
+  --no-contents            read no printed contents (each PDF as if it had none: the headings' own looks only)
   --cv                     also grouped cross-validation on train, by package and by producer
   --producer-cv            with --cv: by producer only (17 folds instead of about 80: the number tuned on)
   --cut-choice C           with --cv: how each fold picks its cut, best or global (default: heading-fit.ts HEADING_CUT_CHOICE)
@@ -62,6 +63,7 @@ const { values } = parseArgs({
     features: { type: "string" },
     "outline-pages": { type: "boolean", default: false },
     extra: { type: "boolean", default: false },
+    "no-contents": { type: "boolean", default: false },
   },
 });
 
@@ -143,6 +145,7 @@ for await (const { doc, label, pdf, reference, moved, ctx, extra } of layoutDevs
     only: values.only,
     outlinePages: values["outline-pages"],
     extra: values.extra,
+    noContents: values["no-contents"],
   },
   (label, why) => skipped.push(`${label} (${why})`),
 )) {

@@ -42,6 +42,11 @@ export interface LayoutDevsetOptions {
   outlinePages?: boolean | undefined;
   /** Also the extra train-package PDFs (TRAIN_EXTRA), after the split set, with `extra` set. */
   extra?: boolean | undefined;
+  /**
+   * Read no printed contents (the layout context's contents scan set to 0 pages): the layout as a
+   * document without a contents page, or one whose contents the reader misses, gets it.
+   */
+  noContents?: boolean | undefined;
 }
 
 /**
@@ -61,7 +66,10 @@ export async function* layoutDevsetDocs(
     if (!pdf) continue;
     const outline = outlineStructure(pdf.outline);
     if (!outline.usable) continue;
-    const ctx = layoutContext(pdf.pages, { pageLabels: pdf.pageLabels });
+    const ctx = layoutContext(pdf.pages, {
+      pageLabels: pdf.pageLabels,
+      ...(options.noContents ? { tocScanPages: 0 } : {}),
+    });
     const bookmarked = referenceEntries(outline.entries);
     const printed = options.outlinePages
       ? { entries: bookmarked, moved: 0, unprinted: 0 }

@@ -136,7 +136,7 @@ const COLUMN_HEADER = /^(page|pages|page no\.?|page number)$/i;
 const DANGLING = /\b(and|of|or|the|to|for|in|on|with|a|an|by|from|at)$|[,&/-]$/i;
 
 /** Rough printed width of a line in points: capitals and digits are wider than lower case, a tab is a wide gap. */
-function approxWidth(line: PdfLine): number {
+export function approxWidth(line: PdfLine): number {
   let units = 0;
   for (const c of line.text) {
     const code = c.charCodeAt(0);

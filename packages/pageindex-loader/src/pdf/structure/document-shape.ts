@@ -1,6 +1,8 @@
 import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import type { Heading } from "./candidates.js";
+import { parseNumbering } from "./numbering.js";
+import { compareStyle } from "./style.js";
 import { normalizeTitle, stripNumbering } from "./titles.js";
 
 /** A title page holds at most this many lines (title, subtitle, authors, edition, publisher). */
@@ -60,8 +62,54 @@ export function takeTitlePage(
 
 /** "Chapter 3", "PART II", "Appendix B" and nothing else. */
 const BARE_KEYWORD_LABEL = /^(?:chapter|part|appendix|book|section)\s+(?:[0-9]{1,3}|[IVXLC]{1,6}|[A-Z])\.?$/i;
+/**
+ * A chapter's number spelt out and set alone ("ONE", "Twelve" under Sphinx's "CHAPTER", which
+ * recurs atop every chapter and reads as furniture): its value.
+ */
+const NUMBER_WORDS = [
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+  "thirteen",
+  "fourteen",
+  "fifteen",
+  "sixteen",
+  "seventeen",
+  "eighteen",
+  "nineteen",
+  "twenty",
+];
 /** The heading a bare label introduces starts within this many lines of it. */
 const LABEL_REACH = 4;
+
+/**
+ * The title a label introduces, with the unnumbered line of its look right under it when there is
+ * one: a chapter title wrapped over two lines ("Using Stunnel to Encrypt" / "Communications"),
+ * which the candidates' join left apart (neither cut mid-phrase nor at the column's edge). Kept
+ * apart, the second line would nest under the first, the label's numbering ranking it higher.
+ */
+function wrappedTitle(title: Heading, after: Heading | undefined): Heading | undefined {
+  if (
+    !after ||
+    after.numbering ||
+    after.tocLevel !== undefined ||
+    after.page !== title.page ||
+    after.line !== (title.endLine ?? title.line) + 1 ||
+    compareStyle(after.style, title.style) !== 0 ||
+    after.style.bold !== title.style.bold
+  )
+    return undefined;
+  return { ...title, title: `${title.title} ${after.title}`, endLine: after.endLine ?? after.line };
+}
 
 /**
  * A bare "Chapter 3" line set over the chapter's title is a label, not a section of its own: it
@@ -72,9 +120,14 @@ export function foldChapterLabels(headings: readonly Heading[]): Heading[] {
   const list = [...headings];
   const out: Heading[] = [];
   for (let k = 0; k < list.length; k++) {
-    const h = list[k] as Heading;
+    const spelt = NUMBER_WORDS.indexOf(normalizeTitle(list[k]?.title ?? ""));
+    // A number word stands for its chapter's label: it folds as "Chapter N" would.
+    const h =
+      spelt >= 0
+        ? { ...(list[k] as Heading), numbering: parseNumbering(`Chapter ${spelt + 1}`) }
+        : (list[k] as Heading);
     const next = list[k + 1];
-    const label = BARE_KEYWORD_LABEL.test(h.title.trim()) && h.tocLevel === undefined;
+    const label = (spelt >= 0 || BARE_KEYWORD_LABEL.test(h.title.trim())) && h.tocLevel === undefined;
     // "PART I" over "Item 1." is a group of its own; "Chapter 1" over "Overview" or "1 Overview" is not.
     const sameNumber =
       !next?.numbering || next.numbering.value.toUpperCase() === h.numbering?.value.toUpperCase();
@@ -86,10 +139,14 @@ export function foldChapterLabels(headings: readonly Heading[]): Heading[] {
       next.line > h.line &&
       next.line - (h.endLine ?? h.line) <= LABEL_REACH
     ) {
-      if (!next.numbering && h.numbering) list[k + 1] = { ...next, numbering: h.numbering };
+      if (!next.numbering && h.numbering) {
+        const wrapped = wrappedTitle(next, list[k + 2]);
+        list[k + 1] = { ...(wrapped ?? next), numbering: h.numbering };
+        if (wrapped) list.splice(k + 2, 1);
+      }
       continue;
     }
-    out.push(h);
+    out.push(list[k] as Heading);
   }
   return out;
 }

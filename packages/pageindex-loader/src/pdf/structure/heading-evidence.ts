@@ -1,6 +1,6 @@
 import { mostCommon } from "../text/counts.js";
 import type { ParsedPage, PdfLine } from "../types.js";
-import type { Heading } from "./candidates.js";
+import { approxWidth, type Heading } from "./candidates.js";
 import { HEADING_MODEL } from "./heading-evidence-weights.js";
 import type { BodyStyle } from "./style.js";
 import { normalizeTitle } from "./titles.js";
@@ -110,10 +110,44 @@ export function pageMargins(pages: readonly ParsedPage[]): Map<number, number> {
   return out;
 }
 
+/**
+ * Candidates set flush right, look by look: those of one look, on two pages or more, whose left
+ * edges lie more than two body sizes apart while their right ends (left edge plus estimated width)
+ * agree within one —
+ * display titles ranged right ("ONE" / "INTRODUCTION" under Sphinx's "CHAPTER", a Japanese book's
+ * chapter titles). Their left edge is no indentation: the title's length sets it.
+ */
+function flushRight(
+  headings: readonly Heading[],
+  lineOf: (h: Heading) => PdfLine | undefined,
+  bodySize: number,
+): Set<Heading> {
+  const byLook = new Map<string, { h: Heading; x: number; right: number }[]>();
+  for (const h of headings) {
+    const line = lineOf(h);
+    if (!line) continue;
+    const list = byLook.get(styleKey(h)) ?? [];
+    list.push({ h, x: line.x, right: line.x + approxWidth(line) });
+    byLook.set(styleKey(h), list);
+  }
+  const out = new Set<Heading>();
+  for (const list of byLook.values()) {
+    // On one page they are a title page's lines (subtitle, author) ranged right, not titles.
+    if (new Set(list.map((l) => l.h.page)).size < 2) continue;
+    const xs = list.map((l) => l.x);
+    if (Math.max(...xs) - Math.min(...xs) <= 2 * bodySize) continue;
+    const rights = list.map((l) => l.right).sort((a, b) => a - b);
+    const median = rights[Math.floor(rights.length / 2)] as number;
+    if (rights.every((r) => Math.abs(r - median) <= bodySize)) for (const l of list) out.add(l.h);
+  }
+  return out;
+}
+
 /** The features of every heading in a document's candidate list, in order. */
 export function headingFeatures(headings: readonly Heading[], ctx: HeadingContext): HeadingFeatures[] {
   const byNumber = new Map(ctx.pages.map((p) => [p.pageNumber, p]));
   const margins = pageMargins(ctx.pages);
+  const ranged = flushRight(headings, (h) => byNumber.get(h.page)?.lines[h.line], ctx.body.size);
   const titleCounts = new Map<string, number>();
   const stylePages = new Map<string, Set<number>>();
   const styleCounts = new Map<string, { all: number; listed: number }>();
@@ -157,7 +191,8 @@ export function headingFeatures(headings: readonly Heading[], ctx: HeadingContex
           ? clip(line.gapBefore / Math.max(1, ctx.body.leading) - 1, 0, 4)
           : 0,
       pageDepth: line && height > 0 ? clip((top - line.y) / height, 0, 1) : 0,
-      indent: line ? clip((line.x - (margins.get(h.page) ?? line.x)) / ctx.body.size, 0, 4) : 0,
+      indent:
+        line && !ranged.has(h) ? clip((line.x - (margins.get(h.page) ?? line.x)) / ctx.body.size, 0, 4) : 0,
       repeated: flag((titleCounts.get(normalizeTitle(h.title)) ?? 0) > 1),
       stylePages: (stylePages.get(styleKey(h))?.size ?? 0) / pageCount,
       label: flag(h.label === true),

@@ -1,4 +1,4 @@
-import { type Furniture, findFurniture, findRunningHeads } from "../text/running-heads.js";
+import { type Furniture, findFurniture, findRunningHeads, headingLabels } from "../text/running-heads.js";
 import type { ParsedPage, SectionEntry } from "../types.js";
 import { findHeadings, type Heading } from "./candidates.js";
 import { type LayoutConfidence, layoutConfidence } from "./confidence.js";
@@ -30,6 +30,8 @@ export interface LayoutContext {
   pages: readonly ParsedPage[];
   body: BodyStyle;
   furniture: Map<number, Set<number>>;
+  /** The furniture less the headings' labels set large in it ({@link headingLabels}): what heading candidates skip. */
+  headingFurniture: Furniture;
   /**
    * Running heads and feet by page-number arithmetic and recurrence ({@link findRunningHeads}):
    * never headings, and what node text leaves out. Read once here for both.
@@ -65,6 +67,7 @@ export interface LayoutResult {
 }
 
 export function layoutContext(pages: readonly ParsedPage[], options: LayoutOptions = {}): LayoutContext {
+  const body = bodyStyle(pages);
   const furniture = findFurniture(pages as ParsedPage[]);
   const toc = findPrintedToc(pages, {
     scanPages: options.tocScanPages ?? 20,
@@ -74,12 +77,25 @@ export function layoutContext(pages: readonly ParsedPage[], options: LayoutOptio
   const after = toc ? (toc.pages[toc.pages.length - 1] as number) : 0;
   return {
     pages,
-    body: bodyStyle(pages),
+    body,
     furniture,
+    headingFurniture: withoutLines(furniture, headingLabels(pages, furniture, body.size)),
     runningHeads: findRunningHeads(pages),
     toc,
     contentsCopies: findContentsCopies(pages, after, furniture),
   };
+}
+
+/** Per page, the lines of `all` less those of `minus`. */
+function withoutLines(all: Furniture, minus: Furniture): Furniture {
+  if (minus.size === 0) return all;
+  const out = new Map<number, Set<number>>();
+  for (const [page, lines] of all) {
+    const drop = minus.get(page);
+    const left = drop ? [...lines].filter((i) => !drop.has(i)) : [...lines];
+    if (left.length > 0) out.set(page, new Set(left));
+  }
+  return out;
 }
 
 /**
@@ -150,7 +166,7 @@ export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_O
   const on = (rule: ShapeRule) => !off.has(rule);
   const strong = findHeadings(ctx.pages, {
     body: ctx.body,
-    furniture: ctx.furniture,
+    furniture: ctx.headingFurniture,
     ...tocSkip(ctx),
   }).filter((h) => h.strength === "strong");
   const kept = strong.filter(
@@ -318,7 +334,7 @@ export function layoutWithin(
   const inside = dropInitials(
     findHeadings(ctx.pages, {
       body: ctx.body,
-      furniture: ctx.furniture,
+      furniture: ctx.headingFurniture,
       ...tocSkip(ctx),
       fromPage: from.page,
       toPage: to.page,

@@ -193,6 +193,48 @@ export function findFurniture(pages: ParsedPage[]): Map<number, Set<number>> {
   return out;
 }
 
+/** A heading's label is set this many times the body size or more (a title's size, not a head's). */
+const LABEL_SIZE = 1.3;
+
+/**
+ * Lines {@link findFurniture} took for furniture that are headings' labels: set at a title's size
+ * (≥ 1.3 × the body), their own words on no other page's edge within six pages, only their digits
+ * folded recurring — "Chapter 2" and "Chapter 3" atop short chapters two pages apart. Heads and
+ * feet whose words stay or whose numbers change with the page are set near the body's size
+ * ("Release Notes for dblatex ⇥ iv" at 10 pt over a 9 pt body). Heading candidates leave these in;
+ * the contents reader and node text still read them as furniture.
+ */
+export function headingLabels(
+  pages: readonly ParsedPage[],
+  furniture: Furniture,
+  bodySize: number,
+): Map<number, Set<number>> {
+  const exactKey = (line: PdfLine): string => `${line.text.trim()}|${Math.round(line.size)}`;
+  const seen = new Map<string, number[]>();
+  for (const page of pages) {
+    for (const key of new Set(outerLines(page, 3, 2).map((i) => exactKey(page.lines[i] as PdfLine)))) {
+      const list = seen.get(key);
+      if (list) list.push(page.pageNumber);
+      else seen.set(key, [page.pageNumber]);
+    }
+  }
+  const out = new Map<number, Set<number>>();
+  for (const page of pages) {
+    for (const i of furniture.get(page.pageNumber) ?? []) {
+      const line = page.lines[i] as PdfLine;
+      if (line.size < bodySize * LABEL_SIZE || PAGE_NUMBER_LINE.test(line.text.trim())) continue;
+      const again = (seen.get(exactKey(line)) ?? []).some(
+        (p) => p !== page.pageNumber && Math.abs(p - page.pageNumber) <= 6,
+      );
+      if (again) continue;
+      const set = out.get(page.pageNumber) ?? new Set<number>();
+      set.add(i);
+      out.set(page.pageNumber, set);
+    }
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Edge bands: running heads found by where they stand.
 
