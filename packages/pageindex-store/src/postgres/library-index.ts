@@ -1168,18 +1168,20 @@ export class PostgresLibraryIndex implements LibraryIndex {
       const documents = aggregateSections(sections);
       // Ranked first; then only the cards of the documents returned are read.
       if (this.nodeCountTable) {
+        // Every document found gets its count (most came with the lists): nothing is left for
+        // `unsizedContenders` to ask, whose ranking cost as much as the final one.
         const ids = documents.map((d) => d.docId).filter((docId) => !sizes.has(docId));
         const counted = await this.nodeCounts(db, ids);
         for (const docId of ids) sizes.set(docId, counted.get(docId) ?? 0);
-      }
-      for (
-        let ask = unsizedContenders(documents, cardScores, limits.limit, sizes);
-        ask.length > 0;
-        ask = unsizedContenders(documents, cardScores, limits.limit, sizes)
-      ) {
-        const counted = await this.nodeCounts(db, ask);
-        for (const docId of ask) sizes.set(docId, counted.get(docId) ?? 0);
-      }
+      } else
+        for (
+          let ask = unsizedContenders(documents, cardScores, limits.limit, sizes);
+          ask.length > 0;
+          ask = unsizedContenders(documents, cardScores, limits.limit, sizes)
+        ) {
+          const counted = await this.nodeCounts(db, ask);
+          for (const docId of ask) sizes.set(docId, counted.get(docId) ?? 0);
+        }
       const ranked = rankDocuments(documents, cardScores, { ...limits, sizes });
       if (ranked.length === 0) return [];
       // The cards of the documents returned and the sections shown (only those read in full), at once.
