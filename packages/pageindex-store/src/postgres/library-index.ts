@@ -94,9 +94,10 @@ export interface PostgresLibraryIndexOptions extends PostgresConnectionOptions {
    * Send a search's statements named (node-postgres' prepared statements; the pool must take
    * node-postgres' query configs, as its `Pool` does): each connection parses them once and
    * keeps the plans of those whose generic plan costs no more than a custom one (the champion
-   * lists' statements; at scale the cards' and shown sections' too), where an unnamed statement is parsed, analysed and
-   * planned on every run (0.1-0.5 ms of server time each). Off by default: it lowers a warm
-   * query's time at every library size, the small ones' most (see the package README).
+   * lists' statements; at scale the cards' and shown sections' too), where an unnamed statement
+   * is parsed, analysed and planned on every run (0.1-0.5 ms of server time each). Off by
+   * default: it lowers a warm query's time at every library size, the small ones' most (see the
+   * package README).
    */
   preparedStatements?: boolean;
 }
