@@ -345,7 +345,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
   /** Empties the full-text indexes' pending lists after each write (when this role may). */
   private readonly ginPending: PostgresGinPending | undefined;
   private owned = false;
-  /** Whether searches send their statements named (see {@link PostgresLibraryIndexOptions.preparedStatements}). */
+  /** Whether searches send their statements named ({@link PostgresLibraryIndexOptions.preparedStatements}). */
   private readonly prepared: boolean;
 
   private constructor(
@@ -486,7 +486,10 @@ export class PostgresLibraryIndex implements LibraryIndex {
     await this.pool.end().catch(() => undefined);
   }
 
-  /** A search's statement: named when this index prepares them (its text is one of a few shapes a query's term count decides). */
+  /**
+   * A search's statement, named when this index prepares them: its text is one of a few shapes
+   * (the query's term count and path decide), so a connection holds a few dozen at most.
+   */
   private select(db: PostgresQueryable, text: string, values: readonly unknown[]) {
     return this.prepared ? queryPrepared(db, text, values) : db.query(text, values);
   }
