@@ -488,7 +488,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
 
   /**
    * A search's statement, named when this index prepares them: its text is one of a few shapes
-   * (the query's term count and path decide), so a connection holds a few dozen at most.
+   * (the query's term count, up to 32, and its path decide), so a connection holds at most
+   * ~130 of them, a few dozen in practice.
    */
   private select(db: PostgresQueryable, text: string, values: readonly unknown[]) {
     return this.prepared ? queryPrepared(db, text, values) : db.query(text, values);
