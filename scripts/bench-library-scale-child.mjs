@@ -25,7 +25,11 @@ const started = performance.now();
 const store =
   job.backend === "folder"
     ? await PageIndexStore.fromPath(job.folder, { readOnly: true, verifyOnRead: job.verify })
-    : await openPostgresStore(job.url, { schema: job.schema, verifyOnRead: job.verify });
+    : await openPostgresStore(job.url, {
+        schema: job.schema,
+        verifyOnRead: job.verify,
+        preparedStatements: job.prepared === true,
+      });
 const opened = performance.now();
 const retriever = new PageIndexRetriever({ reader: store, k: 3, cache: false });
 const found = await retriever.invoke(job.query);

@@ -28,6 +28,8 @@
 // libraries there are, an unfinished one as far as it got (reported "N of size"), and leaves out
 // the ones never started. `--verify full` opens every store with `verifyOnRead: "full"` (default
 // `checksum`, the store's default): what a skeleton's full validation costs the queries.
+// `--prepared-statements` opens the PostgreSQL stores with `preparedStatements: true` (the library
+// index's search statements sent named; default off).
 // Writes .bench-out/bench-library-scale.json.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -48,6 +50,8 @@ const CHILD = fileURLToPath(new URL("./bench-library-scale-child.mjs", import.me
 const BATCH = 1000;
 /** Documents per write wave (`addTrees`' `concurrency`; its default is 8). */
 const WAVE = Number(option("wave", "8"));
+/** Whether the PostgreSQL stores send their searches' statements named (`preparedStatements`). */
+const PREPARED = process.argv.includes("--prepared-statements");
 /** How the measured stores check the skeletons they read (`verifyOnRead`). */
 const VERIFY = option("verify", "checksum") as "full" | "checksum";
 if (VERIFY !== "full" && VERIFY !== "checksum")
@@ -89,7 +93,11 @@ async function open(library: Library, write = false): Promise<PageIndexStore> {
     if (write) mkdirSync(folderOf(library.docs), { recursive: true });
     return PageIndexStore.fromPath(folderOf(library.docs), { readOnly: !write, verifyOnRead: VERIFY });
   }
-  return openPostgresStore(POSTGRES_URL, { schema: schemaOf(library.docs), verifyOnRead: VERIFY });
+  return openPostgresStore(POSTGRES_URL, {
+    schema: schemaOf(library.docs),
+    verifyOnRead: VERIFY,
+    preparedStatements: PREPARED,
+  });
 }
 
 interface Built {
@@ -260,7 +268,14 @@ function freshProcess(library: Library, query: string): Fresh {
   const job =
     library.backend === "folder"
       ? { backend: "folder", folder: folderOf(library.docs), query, verify: VERIFY }
-      : { backend: "postgres", url: POSTGRES_URL, schema: schemaOf(library.docs), query, verify: VERIFY };
+      : {
+          backend: "postgres",
+          url: POSTGRES_URL,
+          schema: schemaOf(library.docs),
+          query,
+          verify: VERIFY,
+          prepared: PREPARED,
+        };
   const started = performance.now();
   const out = execFileSync(process.execPath, [CHILD, JSON.stringify(job)], {
     encoding: "utf8",

@@ -6,17 +6,23 @@
 //
 // Usage (on the built packages, each build in its own checkout):
 //   npx tsx scripts/dump-library-answers.ts --docs 100000 --out /tmp/a.json; …; cmp /tmp/a.json /tmp/b.json
-// Reads ~/.cache/pageindex-bench/scale/folder-<docs> (or under XDG_CACHE_HOME) read-only.
+// Reads ~/.cache/pageindex-bench/scale/folder-<docs> (or under XDG_CACHE_HOME) read-only;
+// `--backend postgres`: the PostgreSQL library the scale bench built (schema scale_<docs>, or
+// `--schema`, at PAGEINDEX_POSTGRES_URL), which it only reads.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { SqliteLibraryIndex } from "pageindex-store";
+import { type LibraryIndex, PostgresLibraryIndex, SqliteLibraryIndex } from "pageindex-store";
 import { option } from "./cli-option.js";
 import { libraryQuestions } from "./generated-library.js";
-import { scaleFolder } from "./scale-libraries.js";
+import { SCALE_POSTGRES_URL, scaleFolder } from "./scale-libraries.js";
 
 const DOCS = Number(option("docs", "100000"));
 const OUT = option("out", ".bench-out/library-answers.json");
-const index = await SqliteLibraryIndex.open(`${scaleFolder(DOCS)}/.library`, { readOnly: true });
+const BACKEND = option("backend", "folder");
+const index: LibraryIndex =
+  BACKEND === "postgres"
+    ? await PostgresLibraryIndex.fromUrl(SCALE_POSTGRES_URL, { schema: option("schema", `scale_${DOCS}`) })
+    : await SqliteLibraryIndex.open(`${scaleFolder(DOCS)}/.library`, { readOnly: true });
 const questions = [
   ...libraryQuestions(100, true, 100, 0).map((q) => q.query),
   ...libraryQuestions(DOCS, true, 60, 0).map((q) => q.query),

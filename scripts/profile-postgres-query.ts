@@ -7,11 +7,16 @@
 //   query is in flight start a round);
 // - each statement's wall time (client-observed) and runs per query, by its SQL's shape;
 // - with --explain, `EXPLAIN (ANALYZE, BUFFERS)` of each statement shape's last run, re-sent
-//   with its parameters: server time, buffers hit/read, the plan's top lines.
+//   with its parameters: server time, buffers hit/read, the plan's top lines;
+// - with --server, `EXPLAIN (ANALYZE, TIMING OFF)` of every statement of the last round:
+//   median planning and execution time per statement shape (the server's share, load aside);
+// - with --replay N, the engine's `searchLibrary` CPU with every statement answered from memory
+//   (the answers of the last round), N rounds: its JavaScript alone, no server, no protocol.
 // Read-only: it never writes to the libraries.
 //
 // Usage (on the built packages): npx tsx scripts/profile-postgres-query.ts --docs 100,100000
 //   [--schemas scale_100,copy_100000] [--queries 30] [--rounds 3] [--explain] [--retriever]
+//   [--limit 10] [--server] [--replay 40]   (`--limit`: documents searchLibrary asks for; the retriever asks 20)
 // Database: PAGEINDEX_POSTGRES_URL (default postgres://postgres@127.0.0.1:55432/scale_bench).
 import { createRequire } from "node:module";
 import { loadavg } from "node:os";
@@ -41,6 +46,9 @@ const QUERIES = Number(option("queries", "30"));
 const ROUNDS = Number(option("rounds", "3"));
 const EXPLAIN = process.argv.includes("--explain");
 const RETRIEVER = process.argv.includes("--retriever");
+const SERVER = process.argv.includes("--server");
+const LIMIT = Number(option("limit", "10"));
+const REPLAY = Number(option("replay", "0"));
 /** Questions asked first, untimed (the bench's warm-up). */
 const WARM_UP = 10;
 
@@ -48,7 +56,11 @@ interface Shape {
   ms: number[];
   runs: number;
   last?: { sql: string; values: readonly unknown[] };
+  /** With --server: every run of the round being recorded. */
+  all: Array<{ sql: string; values: readonly unknown[] }>;
 }
+
+type Answer = Awaited<ReturnType<PostgresQueryable["query"]>>;
 
 /** A pool recording every statement (its own and its lent clients'), with its time and the round it joined. */
 class Recorder {
@@ -57,25 +69,35 @@ class Recorder {
   rounds = 0;
   private inFlight = 0;
   readonly pool: PostgresPool;
+  /** Answers kept by statement and parameters while `keep`, served from memory while `replay`. */
+  readonly answers = new Map<string, Answer>();
+  keep = false;
+  replay = false;
 
   constructor(inner: PostgresPool) {
     const record = (db: PostgresQueryable) => async (sql: string, values?: readonly unknown[]) => {
+      const key = `${sql}\u0000${JSON.stringify(values ?? [])}`;
+      const kept = this.replay ? this.answers.get(key) : undefined;
+      if (kept) return kept;
       if (this.inFlight === 0) this.rounds += 1;
       this.inFlight += 1;
       this.statements += 1;
       const started = performance.now();
       try {
-        return await db.query(sql, values);
+        const answer = await db.query(sql, values);
+        if (this.keep) this.answers.set(key, answer);
+        return answer;
       } finally {
         this.inFlight -= 1;
         const name = sql
           .replace(/\s+/g, " ")
           .replace(/"\w+"\./g, "S.")
           .slice(0, 110);
-        const shape = this.shapes.get(name) ?? { ms: [], runs: 0 };
+        const shape = this.shapes.get(name) ?? { ms: [], runs: 0, all: [] };
         shape.ms.push(performance.now() - started);
         shape.runs += 1;
         shape.last = { sql, values: values ?? [] };
+        if (this.keep) shape.all.push(shape.last);
         this.shapes.set(name, shape);
       }
     };
@@ -128,7 +150,7 @@ async function open(schema: string): Promise<Library> {
 const ask = (library: Library, query: string) =>
   RETRIEVER
     ? library.retriever.invoke(query)
-    : library.store.searchLibrary(query, { limit: 10, sectionsPerDocument: 12 });
+    : library.store.searchLibrary(query, { limit: LIMIT, sectionsPerDocument: 12 });
 
 async function explain(library: Library, shape: Shape): Promise<string[]> {
   if (!shape.last) return [];
@@ -151,6 +173,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < ROUNDS; round += 1)
       for (const question of questions)
         for (const library of libraries) {
+          library.recorder.keep = round === ROUNDS - 1 && (SERVER || REPLAY > 0);
           const started = performance.now();
           const used = process.cpuUsage();
           await ask(library, question);
@@ -175,6 +198,46 @@ async function main(): Promise<void> {
         console.log(
           `${median(shape.ms).toFixed(2).padStart(11)} ${(shape.ms.reduce((x, y) => x + y) / asked).toFixed(2).padStart(11)} ${(shape.runs / asked).toFixed(2).padStart(7)}  ${name}`,
         );
+      if (SERVER) {
+        r.keep = false;
+        console.log(
+          "  server, EXPLAIN (ANALYZE, TIMING OFF) of the last round: median planning + execution ms, runs",
+        );
+        for (const [name, shape] of [...r.shapes]) {
+          if (shape.all.length === 0) continue;
+          const planning: number[] = [];
+          const execution: number[] = [];
+          for (const run of shape.all) {
+            const { rows } = await r.pool.query(
+              `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${run.sql}`,
+              run.values,
+            );
+            const [plan] = (rows[0]?.["QUERY PLAN"] ?? []) as Array<Record<string, number>>;
+            planning.push(plan?.["Planning Time"] ?? Number.NaN);
+            execution.push(plan?.["Execution Time"] ?? Number.NaN);
+          }
+          console.log(
+            `${median(planning).toFixed(3).padStart(9)} +${median(execution).toFixed(3).padStart(7)} ${String(shape.all.length).padStart(5)}  ${name}`,
+          );
+        }
+      }
+      // The EXPLAINs just sent are not the query's statements.
+      for (const name of [...r.shapes.keys()]) if (name.startsWith("EXPLAIN")) r.shapes.delete(name);
+      if (REPLAY > 0 && !RETRIEVER) {
+        r.keep = false;
+        r.replay = true;
+        const spent: number[] = [];
+        for (let round = 0; round < REPLAY; round += 1) {
+          const used = process.cpuUsage();
+          for (const question of questions) await ask(library, question);
+          const cpu = process.cpuUsage(used);
+          spent.push((cpu.user + cpu.system) / 1000 / questions.length);
+        }
+        r.replay = false;
+        console.log(
+          `  replayed (no server): searchLibrary CPU median ${median(spent).toFixed(3)} ms a query, ${REPLAY} rounds`,
+        );
+      }
       if (EXPLAIN)
         for (const [name, shape] of [...r.shapes]) {
           console.log(`\n--- ${name}`);

@@ -7,17 +7,63 @@ import { crowdedLibrary, libraryBehaviour, libraryTree, pairedLibrary } from "./
 
 const available = await postgresReachable("postgres-library.test.ts");
 
-describe.skipIf(!available)("PostgresLibraryIndex (real PostgreSQL server)", () => {
-  const schemas: string[] = [];
-  afterAll(async () => {
-    for (const schema of schemas) await dropSchema(schema);
-  });
-  libraryBehaviour(async () => {
-    const schema = testSchema("library");
-    schemas.push(schema);
-    return PostgresLibraryIndex.fromUrl(POSTGRES_URL, { schema });
-  });
-});
+// The conformance suite, with the search's statements sent unnamed (the default) and named.
+for (const preparedStatements of [false, true])
+  describe.skipIf(!available)(
+    `PostgresLibraryIndex (real PostgreSQL server${preparedStatements ? ", prepared statements" : ""})`,
+    () => {
+      const schemas: string[] = [];
+      afterAll(async () => {
+        for (const schema of schemas) await dropSchema(schema);
+      });
+      libraryBehaviour(async () => {
+        const schema = testSchema("library");
+        schemas.push(schema);
+        return PostgresLibraryIndex.fromUrl(POSTGRES_URL, { schema, preparedStatements });
+      });
+
+      it.runIf(preparedStatements)(
+        "sends a search's statements named, one name per text, and answers as unnamed ones do",
+        async () => {
+          const schema = testSchema("prepared");
+          schemas.push(schema);
+          const inner = new pg.Pool({ connectionString: POSTGRES_URL });
+          const names: Array<string | undefined> = [];
+          // The statements sent, as node-postgres takes them: a text, or a query config with a name.
+          const query = ((statement: string | { name?: string }, values?: unknown[]) => {
+            names.push(typeof statement === "string" ? undefined : statement.name);
+            return inner.query(statement as string, values);
+          }) as pg.Pool["query"];
+          const pool = {
+            query,
+            connect: () => inner.connect(),
+            end: () => inner.end(),
+          } as unknown as PostgresPool;
+          const plain = await PostgresLibraryIndex.fromUrl(POSTGRES_URL, { schema });
+          try {
+            await plain.putDocuments(crowdedLibrary());
+            const prepared = await PostgresLibraryIndex.open(pool, { schema, preparedStatements: true });
+            const asked = ["widget sprocket", "okapi alignment", "widget"];
+            for (const question of asked) {
+              names.length = 0;
+              const hits = await prepared.searchLibrary(question, { limit: 5, sectionsPerDocument: 3 });
+              const first = [...names];
+              expect(await prepared.searchLibrary(question, { limit: 5, sectionsPerDocument: 3 })).toEqual(
+                hits,
+              );
+              expect(names.slice(first.length)).toEqual(first);
+              expect(first.length).toBeGreaterThan(0);
+              expect(first.every((name) => name?.startsWith("pageindex_"))).toBe(true);
+              expect(hits).toEqual(await plain.searchLibrary(question, { limit: 5, sectionsPerDocument: 3 }));
+            }
+          } finally {
+            await plain.close();
+            await inner.end();
+          }
+        },
+      );
+    },
+  );
 
 describe.skipIf(!available)("PostgresLibraryIndex candidates", () => {
   const schemas: string[] = [];

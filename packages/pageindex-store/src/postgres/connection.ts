@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { PageIndexError } from "pageindex-core";
 import { StoreReadOnlyError } from "../store/errors.js";
 import { importOptionalPeer } from "../store/optional-peer.js";
@@ -23,6 +24,31 @@ export interface PostgresPoolClient extends PostgresQueryable {
 export interface PostgresPool extends PostgresQueryable {
   connect(): Promise<PostgresPoolClient>;
   end(): Promise<void>;
+}
+
+/** node-postgres' query config for a named statement. */
+interface NamedStatement {
+  name: string;
+  text: string;
+  values: readonly unknown[];
+}
+
+/**
+ * Runs `text` as a named statement (node-postgres' query config; `db` must take one): the
+ * server parses it once per connection and keeps its plan (a generic one once its custom plans
+ * cost no less), where an unnamed statement is parsed, analysed and planned on every run. The
+ * name is the text's digest, so one text is one statement on every connection.
+ */
+export function queryPrepared(
+  db: PostgresQueryable,
+  text: string,
+  values: readonly unknown[],
+): ReturnType<PostgresQueryable["query"]> {
+  const name = `pageindex_${createHash("sha1").update(text).digest("hex").slice(0, 40)}`;
+  const config: NamedStatement = { name, text, values };
+  return (
+    db as unknown as { query(statement: NamedStatement): ReturnType<PostgresQueryable["query"]> }
+  ).query(config);
 }
 
 /** Connection options shared by the PostgreSQL byte store and library index. */

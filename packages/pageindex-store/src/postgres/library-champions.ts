@@ -69,16 +69,6 @@ export function championSource(
   };
 }
 
-/** A list's row read by a query: the section and the term's weighted frequency in it (`termRankSql`). */
-export interface ChampionRow {
-  docId: string;
-  nodeId: string;
-  backMatter: boolean;
-  /** Index of the term in the terms asked for. */
-  term: number;
-  rank: number;
-}
-
 /** SQL for the one-term tsquery of a lexeme column (terms are letters and digits; quotes escaped all the same). */
 const termQuery = (column: string) =>
   `('''' || replace(replace(${column}, '\\', '\\\\'), '''', '''''') || '''')::tsquery`;

@@ -40,15 +40,11 @@ import {
   type PostgresPool,
   type PostgresQueryable,
   type PostgresRow,
+  queryPrepared,
   quotedSchema,
   withOpenedPool,
 } from "./connection.js";
-import {
-  type ChampionRow,
-  championSource,
-  PG_MERGE_SECTIONS,
-  PostgresChampionLists,
-} from "./library-champions.js";
+import { championSource, PG_MERGE_SECTIONS, PostgresChampionLists } from "./library-champions.js";
 import { PostgresGinPending } from "./library-gin.js";
 import { PostgresNodeCounts } from "./library-node-counts.js";
 import { type LibraryRows, libraryRows } from "./library-rows.js";
@@ -94,6 +90,16 @@ export interface PostgresLibraryIndexOptions extends PostgresConnectionOptions {
    * queries read beside the lists. 0 merges on every write.
    */
   championMergeSections?: number;
+  /**
+   * Send a search's statements named (node-postgres' prepared statements; the pool must take
+   * node-postgres' query configs, as its `Pool` does): each connection parses them once and
+   * keeps the plans of those whose generic plan costs no more than a custom one (the champion
+   * lists' statements; at scale the cards' and shown sections' too), where an unnamed statement
+   * is parsed, analysed and planned on every run (0.1-0.5 ms of server time each). Off by
+   * default: it lowers a warm query's time at every library size, the small ones' most (see the
+   * package README).
+   */
+  preparedStatements?: boolean;
 }
 
 /** A section ranked before its details are read: what aggregation needs, and the details when read. */
@@ -121,8 +127,23 @@ const HIT_COLUMNS = [
 ] as const;
 const SECTION_COLUMNS = HIT_COLUMNS.map((column) => `s.${column}`).join(", ");
 
-/** A list's row as the lists' statement aggregates it: doc_id, node_id, back_matter, rank (the float8's text). */
-type ListedJson = [string, string, boolean, string];
+/**
+ * One term's list rows as the lists' statement aggregates them, a column each: doc_id, node_id,
+ * back_matter, rank (a JSON number: float8's shortest exact text, as `rank::text` gave it).
+ * Columns, not a JSON array a row: at 100,000 documents ~300 rows a query, and one array per row
+ * cost the client twice the decoding (and an object per row before scoring).
+ */
+type ListedColumns = [string[], string[], boolean[], number[]];
+
+/** A term's rows read from its champion list, columnar (see {@link ListedColumns}). */
+interface ListedTerm {
+  /** Index of the term in the terms asked for. */
+  term: number;
+  docIds: readonly string[];
+  nodeIds: readonly string[];
+  backMatter: readonly boolean[];
+  ranks: readonly number[];
+}
 
 /** A table ranked from champion lists: sections (`s`) or cards (`c`). */
 interface ListTarget {
@@ -206,22 +227,20 @@ function idf(total: number, frequency: number): number {
  */
 function scoreListed(
   terms: readonly CountedTerm[],
-  rows: readonly ChampionRow[],
+  lists: readonly ListedTerm[],
 ): Map<string, RankedSection> {
   const scored = new Map<string, RankedSection>();
-  for (const row of [...rows].sort((a, b) => a.term - b.term)) {
-    const weight = terms[row.term]?.weight ?? 0;
-    const tf = row.rank * TF_SCALE;
-    const score = (weight * tf * SATURATION) / (tf + K1);
-    const seen = scored.get(sectionKey(row.docId, row.nodeId));
-    if (seen) seen.score += score;
-    else
-      scored.set(sectionKey(row.docId, row.nodeId), {
-        docId: row.docId,
-        nodeId: row.nodeId,
-        backMatter: row.backMatter,
-        score,
-      });
+  for (const list of [...lists].sort((a, b) => a.term - b.term)) {
+    const weight = terms[list.term]?.weight ?? 0;
+    list.docIds.forEach((docId, r) => {
+      const nodeId = list.nodeIds[r] as string;
+      const tf = (list.ranks[r] as number) * TF_SCALE;
+      const score = (weight * tf * SATURATION) / (tf + K1);
+      const key = sectionKey(docId, nodeId);
+      const seen = scored.get(key);
+      if (seen) seen.score += score;
+      else scored.set(key, { docId, nodeId, backMatter: list.backMatter[r] as boolean, score });
+    });
   }
   return scored;
 }
@@ -239,26 +258,45 @@ function optionalInt(value: unknown): number | undefined {
   return value === null || value === undefined ? undefined : Number(value);
 }
 
-/** A section row as a hit (score already discounted). */
-function sectionHit(row: PostgresRow, score: number): SectionHit {
+/** A section's columns in {@link HIT_COLUMNS}' order. */
+type HitFields = readonly unknown[];
+
+/** A section row's columns, in {@link HIT_COLUMNS}' order. */
+const hitFields = (row: PostgresRow): HitFields => HIT_COLUMNS.map((column) => row[column]);
+
+/** A section as a hit (score already discounted), from its columns in {@link HIT_COLUMNS}' order. */
+function sectionHit(fields: HitFields, score: number): SectionHit {
+  const [
+    docId,
+    nodeId,
+    title,
+    ancestors,
+    level,
+    startPage,
+    endPage,
+    startLine,
+    endLine,
+    backMatter,
+    summary,
+  ] = fields;
   const hit: SectionHit = {
-    docId: row.doc_id as string,
-    nodeId: row.node_id as string,
-    title: row.title as string,
-    ancestors: row.ancestors as string[],
-    level: Number(row.level),
+    docId: docId as string,
+    nodeId: nodeId as string,
+    title: title as string,
+    ancestors: ancestors as string[],
+    level: Number(level),
     score,
-    backMatter: row.back_matter as boolean,
+    backMatter: backMatter as boolean,
   };
-  const place = {
-    startPage: optionalInt(row.start_page),
-    endPage: optionalInt(row.end_page),
-    startLine: optionalInt(row.start_line),
-    endLine: optionalInt(row.end_line),
-  };
-  for (const [key, value] of Object.entries(place))
-    if (value !== undefined) hit[key as keyof typeof place] = value;
-  if (row.summary) hit.summary = row.summary as string;
+  const start = optionalInt(startPage);
+  if (start !== undefined) hit.startPage = start;
+  const end = optionalInt(endPage);
+  if (end !== undefined) hit.endPage = end;
+  const first = optionalInt(startLine);
+  if (first !== undefined) hit.startLine = first;
+  const last = optionalInt(endLine);
+  if (last !== undefined) hit.endLine = last;
+  if (summary) hit.summary = summary as string;
   return hit;
 }
 
@@ -307,6 +345,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
   /** Empties the full-text indexes' pending lists after each write (when this role may). */
   private readonly ginPending: PostgresGinPending | undefined;
   private owned = false;
+  /** Whether searches send their statements named ({@link PostgresLibraryIndexOptions.preparedStatements}). */
+  private readonly prepared: boolean;
 
   private constructor(
     pool: PostgresPool,
@@ -318,6 +358,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     ginPending: PostgresGinPending | undefined,
   ) {
     this.pool = pool;
+    this.prepared = options.preparedStatements ?? false;
     this.nodeCountTable = nodeCounts;
     this.ginPending = ginPending;
     const lists = (kind: "sections" | "cards") => {
@@ -445,6 +486,15 @@ export class PostgresLibraryIndex implements LibraryIndex {
     await this.pool.end().catch(() => undefined);
   }
 
+  /**
+   * A search's statement, named when this index prepares them: its text is one of a few shapes
+   * (the query's term count, up to 32, and its path decide), so a connection holds at most
+   * ~130 of them, a few dozen in practice.
+   */
+  private select(db: PostgresQueryable, text: string, values: readonly unknown[]) {
+    return this.prepared ? queryPrepared(db, text, values) : db.query(text, values);
+  }
+
   private read<T>(operation: string, fn: (db: PostgresQueryable) => Promise<T>): Promise<T> {
     return guarded(`library ${operation}`, this.commandTimeoutMs, () => fn(this.pool));
   }
@@ -495,7 +545,11 @@ export class PostgresLibraryIndex implements LibraryIndex {
 
   async pending(): Promise<Map<string, Array<string | undefined>>> {
     const { rows } = await this.read("pending", (db) =>
-      db.query(`SELECT doc_id, version_id FROM ${this.tables.intents} ORDER BY doc_id, version_id`),
+      this.select(
+        db,
+        `SELECT doc_id, version_id FROM ${this.tables.intents} ORDER BY doc_id, version_id`,
+        [],
+      ),
     );
     const pending = new Map<string, Array<string | undefined>>();
     for (const row of rows) {
@@ -691,7 +745,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
     db: PostgresQueryable,
     query: LibraryQuery,
   ): Promise<{ sections: RankedTerm[]; cards: RankedTerm[] }> {
-    const { rows } = await db.query(
+    const { rows } = await this.select(
+      db,
       `SELECT term, sections, cards FROM ${this.tables.terms} WHERE term = ANY($1::text[])`,
       [["", ...query.terms.map((t) => t.term)]],
     );
@@ -863,7 +918,10 @@ export class PostgresLibraryIndex implements LibraryIndex {
     );
     return ranked
       .map((row) => {
-        const hit = sectionHit(row, discounted(Number(row.score), row.back_matter as boolean, query));
+        const hit = sectionHit(
+          hitFields(row),
+          discounted(Number(row.score), row.back_matter as boolean, query),
+        );
         return { docId: hit.docId, nodeId: hit.nodeId, score: hit.score, backMatter: hit.backMatter, hit };
       })
       .filter((section) => section.score > 0)
@@ -959,7 +1017,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     several: readonly RankedTerm[],
     rows: number,
     sizes: Map<string, number> | undefined,
-  ): Promise<{ cooccurring: PostgresRow[]; listed: ChampionRow[] }> {
+  ): Promise<{ cooccurring: PostgresRow[]; listed: ListedTerm[] }> {
     const params = new Params();
     // Three kinds of rows in one result (`part`): ranked rows holding two terms, each list's
     // rows, the node counts.
@@ -990,10 +1048,11 @@ export class PostgresLibraryIndex implements LibraryIndex {
     }
     ctes.push(`listed AS MATERIALIZED (${lists.listSql(params.add(terms.map((t) => t.term)), limit)})`);
     // The lists' rows and the node counts come as one JSON value a term, and one for the counts:
-    // hundreds of rows at scale, decoded at once rather than row by row.
+    // hundreds of rows at scale, decoded at once rather than row by row, a column an array.
     parts.push(
       `SELECT 1 AS part, i, NULL AS doc_id, NULL AS node_id, NULL AS back_matter,
-         json_agg(json_build_array(doc_id, node_id, back_matter, rank::text))::text AS value, NULL::bigint AS found
+         json_build_array(json_agg(doc_id), json_agg(node_id), json_agg(back_matter), json_agg(rank))::text AS value,
+         NULL::bigint AS found
        FROM listed GROUP BY i`,
     );
     if (sizes && this.nodeCountTable) {
@@ -1002,7 +1061,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
           ? "SELECT doc_id FROM co UNION SELECT doc_id FROM listed"
           : "SELECT DISTINCT doc_id FROM listed";
       parts.push(
-        `SELECT 2, 0, NULL, NULL, NULL, json_object_agg(d.doc_id, n.nodes)::text, NULL FROM (${met}) d
+        `SELECT 2, 0, NULL, NULL, NULL, json_build_array(json_agg(d.doc_id), json_agg(n.nodes))::text, NULL FROM (${met}) d
          LEFT JOIN LATERAL (SELECT nodes FROM ${this.nodeCountTable.table} n WHERE n.doc_id = d.doc_id) n ON true`,
       );
     }
@@ -1011,19 +1070,21 @@ export class PostgresLibraryIndex implements LibraryIndex {
     const sql = `WITH ${ctes.join(", ")}
       ${parts.join(" UNION ALL ")}`;
     const cooccurring: PostgresRow[] = [];
-    const listed: ChampionRow[] = [];
-    for (const row of (await db.query(sql, params.values)).rows) {
+    const listed: ListedTerm[] = [];
+    for (const row of (await this.select(db, sql, params.values)).rows) {
       const part = Number(row.part);
       if (part === 0) cooccurring.push(row);
       else if (part === 1) {
-        const term = Number(row.i) - 1;
-        for (const [docId, nodeId, backMatter, rank] of JSON.parse(row.value as string) as ListedJson[])
-          listed.push({ docId, nodeId, backMatter, term, rank: Number(rank) });
-      } else if (row.value !== null)
-        for (const [docId, nodes] of Object.entries(
-          JSON.parse(row.value as string) as Record<string, number | null>,
-        ))
-          sizes?.set(docId, nodes ?? 0);
+        const [docIds, nodeIds, backMatter, ranks] = JSON.parse(row.value as string) as ListedColumns;
+        listed.push({ term: Number(row.i) - 1, docIds, nodeIds, backMatter, ranks });
+      } else if (sizes) {
+        // json_agg of no rows is null: no document met.
+        const [docIds, nodes] = JSON.parse(row.value as string) as [
+          string[] | null,
+          (number | null)[] | null,
+        ];
+        for (const [d, docId] of (docIds ?? []).entries()) sizes.set(docId, nodes?.[d] ?? 0);
+      }
     }
     return { cooccurring, listed };
   }
@@ -1043,12 +1104,12 @@ export class PostgresLibraryIndex implements LibraryIndex {
     sizes: Map<string, number> | undefined,
   ): Promise<RankedSection[] | undefined> {
     if (terms.some((t) => t.rows > lists.kept)) return undefined;
-    const { listed: rows } = await this.readLists(db, lists, target, terms, [], 0, sizes);
+    const { listed } = await this.readLists(db, lists, target, terms, [], 0, sizes);
     const found = new Array<number>(terms.length).fill(0);
-    for (const row of rows) found[row.term] = (found[row.term] ?? 0) + 1;
+    for (const list of listed) found[list.term] = (found[list.term] ?? 0) + list.docIds.length;
     // A list cut short (deletes left it without some rows) or a write since the counts were read.
     if (terms.some((t, i) => found[i] !== t.rows)) return undefined;
-    return [...scoreListed(terms, rows).values()];
+    return [...scoreListed(terms, listed).values()];
   }
 
   /**
@@ -1067,23 +1128,24 @@ export class PostgresLibraryIndex implements LibraryIndex {
       parts.push(`(SELECT json_agg(json_build_array(doc_id, card)) FROM ${this.tables.cards}
         WHERE doc_id = ANY(${params.add([...cardsOf])}::text[]))::text AS cards`);
     if (missing.length > 0) {
-      const fields = HIT_COLUMNS.map((column) => `'${column}', s.${column}`).join(", ");
-      parts.push(`(SELECT json_agg(json_build_object(${fields})) FROM ${this.tables.sections} s
+      // A section as an array of its columns, not an object: the keys are not sent and parsed
+      // for every section shown (~60 a query at 100,000 documents).
+      parts.push(`(SELECT json_agg(json_build_array(${SECTION_COLUMNS})) FROM ${this.tables.sections} s
         JOIN unnest(${params.add(missing.map((section) => section.docId))}::text[],
                     ${params.add(missing.map((section) => section.nodeId))}::text[]) AS w(doc_id, node_id)
           ON s.doc_id = w.doc_id COLLATE "C" AND s.node_id = w.node_id COLLATE "C")::text AS sections`);
     }
-    const read = new Map<string, PostgresRow>();
+    const read = new Map<string, HitFields>();
     const cards = new Map<string, DocumentCard>();
     if (parts.length > 0) {
-      const [row] = (await db.query(`SELECT ${parts.join(", ")}`, params.values)).rows;
+      const [row] = (await this.select(db, `SELECT ${parts.join(", ")}`, params.values)).rows;
       for (const [docId, card] of JSON.parse((row?.cards as string | null) ?? "[]") as [
         string,
         DocumentCard,
       ][])
         cards.set(docId, card);
-      for (const section of JSON.parse((row?.sections as string | null) ?? "[]") as PostgresRow[])
-        read.set(sectionKey(section.doc_id as string, section.node_id as string), section);
+      for (const section of JSON.parse((row?.sections as string | null) ?? "[]") as HitFields[])
+        read.set(sectionKey(section[0] as string, section[1] as string), section);
     }
     // A section removed between the two reads is dropped rather than shown without its details.
     const hits = ranked.flatMap((section) => {
@@ -1134,18 +1196,20 @@ export class PostgresLibraryIndex implements LibraryIndex {
       const documents = aggregateSections(sections);
       // Ranked first; then only the cards of the documents returned are read.
       if (this.nodeCountTable) {
+        // Every document found gets its count (most came with the lists): nothing is left for
+        // `unsizedContenders` to ask, whose ranking cost as much as the final one.
         const ids = documents.map((d) => d.docId).filter((docId) => !sizes.has(docId));
         const counted = await this.nodeCounts(db, ids);
         for (const docId of ids) sizes.set(docId, counted.get(docId) ?? 0);
-      }
-      for (
-        let ask = unsizedContenders(documents, cardScores, limits.limit, sizes);
-        ask.length > 0;
-        ask = unsizedContenders(documents, cardScores, limits.limit, sizes)
-      ) {
-        const counted = await this.nodeCounts(db, ask);
-        for (const docId of ask) sizes.set(docId, counted.get(docId) ?? 0);
-      }
+      } else
+        for (
+          let ask = unsizedContenders(documents, cardScores, limits.limit, sizes);
+          ask.length > 0;
+          ask = unsizedContenders(documents, cardScores, limits.limit, sizes)
+        ) {
+          const counted = await this.nodeCounts(db, ask);
+          for (const docId of ask) sizes.set(docId, counted.get(docId) ?? 0);
+        }
       const ranked = rankDocuments(documents, cardScores, { ...limits, sizes });
       if (ranked.length === 0) return [];
       // The cards of the documents returned and the sections shown (only those read in full), at once.
