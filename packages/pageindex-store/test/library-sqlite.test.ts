@@ -2,7 +2,7 @@ import { chmod, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTree, PageIndexError } from "pageindex-core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { LibraryIndexError } from "../src/index.js";
 import { libraryEntry } from "../src/library/entry.js";
 import { LIBRARY_FILE, SqliteLibraryIndex } from "../src/library/sqlite/sqlite-library-index.js";
@@ -117,6 +117,45 @@ describe("SqliteLibraryIndex: files and processes", () => {
     expect(rare.map((h) => h.docId)).toEqual(expect.arrayContaining(["both", "okapi-1", "okapi-2"]));
     expect(rare.length).toBeLessThanOrEqual(1 + 3 * 2);
     await few.close();
+  });
+
+  it("scores the rows holding two terms without counting them first when they cannot outgrow the budget", async () => {
+    // "sprocket" and "ratchet" are in 4 sections each (more than singleTermRows): at most 4 rows
+    // hold both, within candidateRows, so a library-wide search counts each term's rows only. A
+    // filter allowing every document takes the counted path: the answers are the same, whether a
+    // row holds both words or none does (then the search is the one for rows holding one word).
+    const shape = { candidateRows: 10, singleTermRows: 2 };
+    const doc = (docId: string, text: string) =>
+      libraryEntry(libraryTree(docId, [{ title: `Part ${docId}`, text, tokenCount: 6 }]), "v1");
+    const apart = [
+      ...Array.from({ length: 4 }, (_, i) => doc(`s-${i}`, `The sprocket turns ${"fast ".repeat(i)}`)),
+      ...Array.from({ length: 4 }, (_, i) => doc(`r-${i}`, `A ratchet clicks ${"twice ".repeat(i)}`)),
+    ];
+    const together = [...apart.slice(1, 8), doc("both", "The sprocket drives the ratchet.")];
+    const sql = vi.spyOn(SqliteLibraryIndex.prototype as unknown as { sql(source: string): unknown }, "sql");
+    const probes = () =>
+      sql.mock.calls.filter(([source]) => /^SELECT count\(\*\) FROM \(SELECT 1/.test(source)).length;
+    for (const [name, entries, championRows] of [
+      ["apart", apart, 0],
+      ["apart", apart, 2],
+      ["together", together, 0],
+    ] as const) {
+      const index = await SqliteLibraryIndex.open(await folder(), { ...shape, championRows });
+      await index.putDocuments(entries);
+      sql.mockClear();
+      const wide = await index.searchLibrary("sprocket ratchet", { limit: 5 });
+      expect(probes(), name).toBe(2);
+      sql.mockClear();
+      const counted = await index.searchLibrary("sprocket ratchet", {
+        limit: 5,
+        filter: { kind: "markdown" },
+      });
+      expect(probes(), name).toBe(3);
+      expect(wide, `${name}, lists of ${championRows}`).toEqual(counted);
+      expect(wide[0]?.docId).toBe(name === "apart" ? "s-0" : "both");
+      await index.close();
+    }
+    sql.mockRestore();
   });
 
   it("asks for rows holding more of the terms while those holding fewer overflow the budget", async () => {

@@ -123,8 +123,12 @@ interface ScoredRow extends ScoredSection {
 /** A search's terms found in some section, and how they choose its candidates. */
 interface Candidates {
   all: QueryTerm[];
-  /** The rows holding at least `m` of these terms are candidates (when two or more are found). */
-  several?: { terms: QueryTerm[]; m: number };
+  /**
+   * The rows holding at least `m` of these terms are candidates (when two or more are found).
+   * `unchecked`: not counted, since they cannot outgrow the budget (see {@link pairRowsBound}); the
+   * query's rows tell whether there are any (none: the candidates are {@link withoutSeveral}'s).
+   */
+  several?: { terms: QueryTerm[]; m: number; unchecked?: boolean };
   /** The rows holding any of these are candidates (none when `several` found enough). */
   rare: QueryTerm[];
   /** The terms rare in sections, whose cards are scored (see `cardScores`). */
@@ -339,7 +343,8 @@ export class SqliteLibraryIndex implements LibraryIndex {
       const scope = this.scope(options.filter, options.docIds);
       if (scope?.length === 0) return [];
       // Back matter is discounted after scoring: fetch enough rows that the discount can reorder them.
-      const rows = this.scored(q, scope, options.filter, Math.max(limit * 4, 50), this.candidates(q, scope));
+      const chosen = this.candidates(q, scope, options.filter);
+      const rows = this.scored(q, scope, options.filter, Math.max(limit * 4, 50), chosen);
       const best = rows.sort(bySectionScore).slice(0, limit);
       const docIds = this.docIds(best.map((r) => r.doc));
       const full = this.loadSections(best, docIds);
@@ -355,7 +360,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
       const scope = this.scope(options.filter, options.docIds);
       if (scope?.length === 0) return [];
       // Rank on row ids and scores; load titles, ancestors and cards for the winners only.
-      const chosen = this.candidates(q, scope);
+      const chosen = this.candidates(q, scope, options.filter);
       const documents = aggregateSections(
         this.scored(q, scope, options.filter, AGGREGATION.sectionRows, chosen),
       );
@@ -547,8 +552,13 @@ export class SqliteLibraryIndex implements LibraryIndex {
    * Undefined (every term searched) when a few documents are searched one range each, or when
    * no term is in any section (a card may still hold one).
    */
-  private candidates(q: LibraryQuery, scope: Scope): Candidates | undefined {
+  private candidates(
+    q: LibraryQuery,
+    scope: Scope,
+    filter: CatalogFilter | undefined,
+  ): Candidates | undefined {
     if (scope && scope.length <= RANGE_QUERIES) return undefined;
+    const libraryWide = scope === undefined && !(filter && Object.keys(filter).length > 0);
     const probe = "SELECT count(*) FROM (SELECT 1 FROM section_terms WHERE section_terms MATCH ? LIMIT ?)";
     const count = (match: string) => Number(this.value(probe, match, this.candidateRows + 1));
     const found = q.terms.map((t) => ({ ...t, rows: count(ftsMatch([t])) })).filter((t) => t.rows > 0);
@@ -561,13 +571,15 @@ export class SqliteLibraryIndex implements LibraryIndex {
     for (let m = 2; ; m += 1) {
       const several = cooccurringTerms(found, m);
       if (several.length === 0) break;
-      const rows = count(ftsAtLeastMatch(several, several, m));
-      if (rows === 0) break;
-      if (rows <= this.candidateRows || m === several.length) {
+      // Library-wide, the ranked query counts for itself when the rows cannot outgrow the budget.
+      const unchecked = libraryWide && m === 2 && pairRowsBound(several) <= this.candidateRows;
+      const rows = unchecked ? 0 : count(ftsAtLeastMatch(several, several, m));
+      if (rows === 0 && !unchecked) break;
+      if (unchecked || rows <= this.candidateRows || m === several.length) {
         const rare = candidateTerms(found, Math.min(this.candidateRows, this.singleTermRows), 0);
         return {
           all: found,
-          several: { terms: several, m },
+          several: unchecked ? { terms: several, m, unchecked } : { terms: several, m },
           rare,
           uncommon,
           every: false,
@@ -597,7 +609,23 @@ export class SqliteLibraryIndex implements LibraryIndex {
    * cost is then the rows holding several terms plus `championRows` per term, whatever the
    * library's size (when two terms suffice to choose rows, as questions' rarer words do).
    */
-  private libraryWide(chosen: Candidates): Array<string | RankedRow[]> {
+  private libraryWide(chosen: Candidates, rank: (match: string) => RankedRow[]): RankedRow[][] {
+    let cooccurring: { match: string; rows: RankedRow[] } | undefined;
+    if (chosen.several?.unchecked) {
+      const match = ftsAtLeastMatch(chosen.all, chosen.several.terms, chosen.several.m);
+      cooccurring = { match, rows: rank(match) };
+      // No row holds two of the terms: the search the count would have chosen (see `candidates`).
+      if (cooccurring.rows.length === 0) return this.libraryWide(withoutSeveral(chosen), rank);
+    }
+    const scored = (matches: Array<string | RankedRow[]>) =>
+      matches.map((match) =>
+        typeof match !== "string" ? match : match === cooccurring?.match ? cooccurring.rows : rank(match),
+      );
+    return scored(this.libraryWideMatches(chosen));
+  }
+
+  /** {@link libraryWide}'s FTS5 queries and champion rows. */
+  private libraryWideMatches(chosen: Candidates): Array<string | RankedRow[]> {
     if (chosen.every || !this.champions || !this.readsLists) return this.candidateMatches(chosen);
     const budget = this.candidateRows;
     const terms = chosen.all.map((t) => {
@@ -658,9 +686,7 @@ export class SqliteLibraryIndex implements LibraryIndex {
       if (chosen === undefined) return [];
       const source = "SELECT rowid AS id, rank FROM section_terms WHERE section_terms MATCH ?";
       found = mergedRows(
-        this.libraryWide(chosen).map((match) =>
-          typeof match === "string" ? this.ranked(source, rows, match) : match,
-        ),
+        this.libraryWide(chosen, (match) => this.ranked(source, rows, match)),
         rows,
       );
     }
@@ -799,6 +825,24 @@ export class SqliteLibraryIndex implements LibraryIndex {
       .raw(false)
       .all(...params) as T[];
   }
+}
+
+/**
+ * At most how many rows hold two of `terms` (each counted exactly): every such row holds one
+ * besides the commonest, so no more than the other terms' rows together.
+ */
+function pairRowsBound(terms: ReadonlyArray<{ rows: number }>): number {
+  const rows = terms.map((t) => t.rows);
+  return rows.reduce((sum, n) => sum + n, 0) - Math.max(...rows);
+}
+
+/**
+ * The candidates of a search whose terms no row holds two of: each term's own rows, the rarest
+ * (what `candidates` chooses when its count finds none).
+ */
+function withoutSeveral(chosen: Candidates): Candidates {
+  const { several: _, ...rest } = chosen;
+  return { ...rest, rare: chosen.uncommon };
 }
 
 /** Best rank first (lower is better), then the lower row id. */
