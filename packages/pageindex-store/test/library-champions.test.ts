@@ -5,8 +5,10 @@
  * of their rarest terms.
  */
 import { join } from "node:path";
+import Sqlite from "libsql";
 import { describe, expect, it, vi } from "vitest";
 import { libraryEntry } from "../src/library/entry.js";
+import { sectionFieldTerms } from "../src/library/query.js";
 import { type ChampionBuildProgress, ChampionLists } from "../src/library/sqlite/champions.js";
 import { openConnection } from "../src/library/sqlite/open.js";
 import { LIBRARY_FILE, SqliteLibraryIndex } from "../src/library/sqlite/sqlite-library-index.js";
@@ -171,6 +173,91 @@ describe("SqliteLibraryIndex: champion lists", () => {
     await index.close();
   });
 
+  it("keep their terms' row counts: exact once merged, stale after a removal until vacuum, read in place of counting", async () => {
+    const dir = await folder();
+    const file = join(dir, LIBRARY_FILE);
+    const options = {
+      championRows: PER_TERM,
+      championMergeSections: 1_000_000,
+      singleTermRows: 4,
+      candidateRows: 6,
+    };
+    let index = await SqliteLibraryIndex.open(dir, options);
+    const held = new Map<string, LibraryEntry>();
+    const put = async (entries: LibraryEntry[]) => {
+      await index.putDocuments(entries);
+      for (const e of entries) held.set(e.card.docId, e);
+    };
+    // A term's probe: FTS5 counting the rows holding it (one quoted term), up to the budget.
+    const value = vi.spyOn(
+      SqliteLibraryIndex.prototype as unknown as { value(source: string, ...params: unknown[]): unknown },
+      "value",
+    );
+    const probes = () =>
+      value.mock.calls.filter(
+        ([source, match]) =>
+          /^SELECT count\(\*\) FROM \(SELECT 1/.test(source) && /^"[^"]*"$/.test(String(match)),
+      ).length;
+    const state = async (to: string) => {
+      const db = await openConnection(file, false);
+      db.prepare("UPDATE library_meta SET value = ? WHERE key = 'term_rows'").run(to);
+      db.close();
+    };
+    /** The probes of a search; its answer is the one FTS5's counts give (the stored ones set aside). */
+    const search = async (query: string) => {
+      value.mockClear();
+      const hits = await index.searchLibrary(query, { limit: 5 });
+      const counted = probes();
+      const reader = await openConnection(file, true);
+      const [before] = reader
+        .prepare("SELECT value FROM library_meta WHERE key = 'term_rows'")
+        .raw(true)
+        .get() as [string];
+      reader.close();
+      await state("stale");
+      expect(hits, query).toEqual(await index.searchLibrary(query, { limit: 5 }));
+      await state(before);
+      return counted;
+    };
+    await put(Array.from({ length: 8 }, (_, i) => wordy(`doc-${i}`, 1, "sprocket", 1 + (i % 3))));
+    // Pending until a merge: the counts are not read ("sprocket", "notes", "gears": 3 probes).
+    expect(await search("sprocket notes gears")).toBe(3);
+    await index.close(); // merges the backlog
+    expectTermRows(file, [...held.values()], "exact");
+    index = await SqliteLibraryIndex.open(dir, options);
+    expect(await search("sprocket notes gears")).toBe(0);
+    expect(await search("sprocket okapi")).toBe(1); // a word in no section is counted as before
+    await put([wordy("doc-9", 2, "ratchet", 3)]);
+    await index.close();
+    expectTermRows(file, [...held.values()], "exact");
+    index = await SqliteLibraryIndex.open(dir, options);
+    await index.removeDocument("doc-1");
+    held.delete("doc-1");
+    await index.close();
+    // Which terms the removed sections held is not known: the counts stay stale until a vacuum.
+    expectTermRows(file, [...held.values()], "stale");
+    index = await SqliteLibraryIndex.open(dir, options);
+    expect(await search("sprocket notes gears")).toBe(3);
+    await index.mergeSegments();
+    expectTermRows(file, [...held.values()], "exact");
+    expect(await search("sprocket notes gears ratchet")).toBe(0);
+    await index.close();
+    // A file written without them gets them on its first writable open.
+    const db = await openConnection(file, false);
+    db.exec("DROP TABLE term_rows; DELETE FROM library_meta WHERE key = 'term_rows'");
+    db.close();
+    index = await SqliteLibraryIndex.open(dir, { ...options, readOnly: true });
+    value.mockClear();
+    await index.searchLibrary("sprocket notes gears", { limit: 5 });
+    expect(probes()).toBe(3);
+    await index.close();
+    index = await SqliteLibraryIndex.open(dir, options);
+    expectTermRows(file, [...held.values()], "exact");
+    expect(await search("sprocket notes gears")).toBe(0);
+    await index.close();
+    value.mockRestore();
+  });
+
   it("are built from the stored rows on the first writable open not turning them off, with progress", async () => {
     const dir = await folder();
     const file = join(dir, LIBRARY_FILE);
@@ -219,3 +306,33 @@ describe("SqliteLibraryIndex: champion lists", () => {
     await later.close();
   });
 });
+
+/**
+ * Checks a file's stored term counts against the entries: with `state` exact, every term in more
+ * than PER_TERM sections (its list's terms) is stored with the sections holding it, counted here.
+ */
+function expectTermRows(file: string, entries: readonly LibraryEntry[], state: "exact" | "stale"): void {
+  const sections = new Map<string, number>();
+  for (const entry of entries)
+    for (const section of entry.sections) {
+      const terms = new Set(sectionFieldTerms(section).flatMap((field) => field.split(" ").filter(Boolean)));
+      for (const term of terms) sections.set(term, (sections.get(term) ?? 0) + 1);
+    }
+  const db = new Sqlite(file, { readonly: true });
+  try {
+    expect(db.prepare("SELECT value FROM library_meta WHERE key = 'term_rows'").raw(true).get()).toEqual([
+      state,
+    ]);
+    if (state === "stale") return;
+    const stored = new Map(
+      (db.prepare("SELECT term, rows FROM term_rows").raw(true).all() as Array<[string, number]>).map(
+        ([term, rows]) => [term, Number(rows)],
+      ),
+    );
+    const common = [...sections].filter(([, rows]) => rows > PER_TERM);
+    expect(common.length).toBeGreaterThan(3);
+    expect(stored).toEqual(new Map(common));
+  } finally {
+    db.close();
+  }
+}

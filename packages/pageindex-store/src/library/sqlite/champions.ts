@@ -14,6 +14,7 @@ import type { Connection, Statement } from "./connection.js";
 import { exactReal, jsonRowsSql, readJsonRows } from "./json-rows.js";
 import { byImpact, IMPACT_SQL, instanceRows, PendingRows, saturated, type TermRow } from "./pending.js";
 import { SECTION_ID } from "./schema.js";
+import { hasTermRows, TermRows } from "./term-rows.js";
 
 /**
  * Champion lists' sizes: how many rows of each list a query reads (the measured choice for
@@ -123,6 +124,8 @@ export class ChampionLists {
   private readonly mergeSections: number;
   /** The pending rows (absent in a file of an earlier release opened read-only). */
   private readonly pending: PendingRows | undefined;
+  /** The common terms' row counts (see term-rows.ts). */
+  private readonly termRows: TermRows;
 
   /**
    * @param sql prepares a statement once per connection (the index's statement cache).
@@ -143,6 +146,7 @@ export class ChampionLists {
     this.perTerm = Math.max(1, Math.min(this.listRows, Math.floor(perTerm ?? this.listRows)));
     this.mergeSections = Math.max(1, Math.floor(mergeSections));
     this.pending = PendingRows.present(db) ? new PendingRows(db, sql) : undefined;
+    this.termRows = new TermRows(db, sql, hasTermRows(db));
     // A connection's own (a reader may create it): the rows of a term without a list.
     db.exec(
       "CREATE VIRTUAL TABLE IF NOT EXISTS temp.section_instances USING fts5vocab(main, section_terms, instance)",
@@ -221,6 +225,7 @@ export class ChampionLists {
     ).changes;
     if (sections === 0) return;
     this.pending?.remove(first, last);
+    this.termRows.stale();
     this.sql("INSERT OR IGNORE INTO champion_gone (doc) VALUES (?)").run(
       Math.floor(first / SECTION_ID.perDocument),
     );
@@ -243,6 +248,19 @@ export class ChampionLists {
         )[0],
       ) + 1
     );
+  }
+
+  /**
+   * How many sections hold each of `terms`, for those whose count is stored and exact (see
+   * term-rows.ts); the others are counted by the caller.
+   */
+  termCounts(terms: readonly string[]): Map<string, number> {
+    return this.termRows.read(terms);
+  }
+
+  /** Counts the common terms' rows again (a `vacuum`): exact once more after removals; inside the writer's transaction. */
+  countTerms(): void {
+    this.termRows.count(this.listRows);
   }
 
   /** Merges the backlog into the lists when it has reached `mergeSections`; at the end of a write transaction. */
@@ -380,6 +398,8 @@ export class ChampionLists {
     )
       .raw(true)
       .all(this.listRows) as unknown[][];
+    if (this.pending) this.termRows.merged(common);
+    else this.termRows.stale();
     this.pending?.clear();
     this.sql("UPDATE library_meta SET value = '0' WHERE key = 'champion_backlog'").run();
     const rebuilt = [...short.map(([term]) => String(term)), ...common];

@@ -7,6 +7,7 @@ import type { Connection } from "./connection.js";
 import { migrateNodeCounts } from "./node-counts.js";
 import { CHAMPION_BACKLOG_SCHEMA, CHAMPION_SCHEMA, INTENTS_TABLE, SCHEMA, SCHEMA_VERSION } from "./schema.js";
 import { migrateSegments, SEGMENT_KEYS_SCHEMA } from "./segments.js";
+import { migrateTermRows } from "./term-rows.js";
 
 export type { Connection, Statement } from "./connection.js";
 
@@ -149,6 +150,8 @@ function checkSchema(
       db.exec(`BEGIN IMMEDIATE; ${CHAMPION_BACKLOG_SCHEMA} COMMIT;`);
     // 0 asks for no lists: none are built (a file that has them keeps them, see the index's options).
     if (championRows !== undefined && championRows > 0) migrateChampions(db, championRows, onChampionBuild);
+    const listRows = ChampionLists.present(db) ? championRowsOf(db) : undefined;
+    if (listRows !== undefined) migrateTermRows(db, listRows);
   }
 }
 

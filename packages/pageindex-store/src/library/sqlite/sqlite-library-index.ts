@@ -152,6 +152,8 @@ interface Candidates {
   every: boolean;
   /** Rows of each term (exact when at most the budget: the probe stops past it). */
   rows: Map<string, number>;
+  /** Rows of each term whose count was stored (see term-rows.ts): exact whatever the budget. */
+  stored: Map<string, number>;
 }
 
 /** Which documents a search may return: all (`undefined`), or these document rows. */
@@ -423,6 +425,9 @@ export class SqliteLibraryIndex implements LibraryIndex {
     this.writing("mergeSegments");
     const segments = this.segments;
     if (segments) this.db.transaction(() => segments.merge()).immediate();
+    // Counted again: exact after documents left (a removal leaves them stale; see term-rows.ts).
+    const lists = this.champions;
+    if (lists) this.db.transaction(() => lists.countTerms()).immediate();
   }
 
   async close(): Promise<void> {
@@ -576,13 +581,19 @@ export class SqliteLibraryIndex implements LibraryIndex {
     const libraryWide = scope === undefined && !(filter && Object.keys(filter).length > 0);
     const probe = "SELECT count(*) FROM (SELECT 1 FROM section_terms WHERE section_terms MATCH ? LIMIT ?)";
     const count = (match: string) => Number(this.value(probe, match, this.candidateRows + 1));
-    const found = q.terms.map((t) => ({ ...t, rows: count(ftsMatch([t])) })).filter((t) => t.rows > 0);
+    // A common term's count is stored (one seek): the probe walks its posting list, as long as the library's.
+    const stored = this.champions?.termCounts(q.terms.map((t) => t.term)) ?? new Map<string, number>();
+    const rowsOf = (t: QueryTerm) => {
+      const known = stored.get(t.term);
+      return known === undefined ? count(ftsMatch([t])) : Math.min(known, this.candidateRows + 1);
+    };
+    const found = q.terms.map((t) => ({ ...t, rows: rowsOf(t) })).filter((t) => t.rows > 0);
     if (found.length === 0) return undefined;
     const uncommon = candidateTerms(found, this.candidateRows);
     const termRows = new Map(found.map((t) => [t.term, t.rows]));
     // Every row holding a term fits the one-term budget: one query scores them all (a small library).
     if (found.reduce((sum, t) => sum + t.rows, 0) <= Math.min(this.candidateRows, this.singleTermRows))
-      return { all: found, rare: found, uncommon, every: true, rows: termRows };
+      return { all: found, rare: found, uncommon, every: true, rows: termRows, stored };
     for (let m = 2; ; m += 1) {
       const several = cooccurringTerms(found, m);
       if (several.length === 0) break;
@@ -599,10 +610,11 @@ export class SqliteLibraryIndex implements LibraryIndex {
           uncommon,
           every: false,
           rows: termRows,
+          stored,
         };
       }
     }
-    return { all: found, rare: uncommon, uncommon, every: false, rows: termRows };
+    return { all: found, rare: uncommon, uncommon, every: false, rows: termRows, stored };
   }
 
   /** The FTS5 queries whose matches are a search's candidates, each scored on every term. */
@@ -645,7 +657,8 @@ export class SqliteLibraryIndex implements LibraryIndex {
     const budget = this.candidateRows;
     const terms = chosen.all.map((t) => {
       const rows = chosen.rows.get(t.term) ?? 0;
-      return rows <= budget ? { term: t.term, hits: rows } : { term: t.term };
+      const hits = rows <= budget ? rows : chosen.stored.get(t.term);
+      return hits === undefined ? { term: t.term } : { term: t.term, hits };
     });
     // No row holds two of the terms: each list's every row (a one-word query still finds 200).
     // A list short of its best rows since documents were removed (until the next merge): FTS5.
