@@ -64,7 +64,7 @@ export class TermRows {
     if (!this.present || terms.length === 0) return new Map();
     const source = `SELECT term, rows FROM term_rows WHERE term IN (SELECT value FROM json_each(?))
       AND (SELECT value FROM library_meta WHERE key = 'term_rows') = 'exact'
-      AND (SELECT value FROM library_meta WHERE key = 'champion_backlog') = '0'`;
+      AND CAST((SELECT value FROM library_meta WHERE key = 'champion_backlog') AS REAL) = 0`;
     const rows = readJsonRows<[string, number]>(
       this.sql(jsonRowsSql(source, ["term", "rows"])),
       JSON.stringify(terms),
