@@ -242,6 +242,28 @@ describe("SqliteLibraryIndex: champion lists", () => {
     expectTermRows(file, [...held.values()], "exact");
     expect(await search("sprocket notes gears ratchet")).toBe(0);
     await index.close();
+    // A write this release did not make (an earlier one's, which keeps no counts): not read, and
+    // stale from this release's next write on.
+    const foreign = await openConnection(file, false);
+    foreign
+      .prepare("INSERT INTO section_terms (rowid, title, ancestors, summary, text) VALUES (?, ?, '', '', ?)")
+      .run(999 * 2 ** 21, "sprocket", "sprocket gears");
+    foreign.close();
+    index = await SqliteLibraryIndex.open(dir, { ...options, readOnly: true });
+    expect(await search("sprocket notes gears")).toBe(3);
+    await index.close();
+    index = await SqliteLibraryIndex.open(dir, options);
+    await index.putDocuments([wordy("doc-10", 1, "ratchet", 1)]);
+    await index.close();
+    expectTermRows(file, [...held.values()], "stale");
+    const repair = await openConnection(file, false);
+    repair.prepare("DELETE FROM section_terms WHERE rowid = ?").run(999 * 2 ** 21);
+    repair.close();
+    held.set("doc-10", wordy("doc-10", 1, "ratchet", 1));
+    index = await SqliteLibraryIndex.open(dir, options);
+    await index.mergeSegments();
+    expectTermRows(file, [...held.values()], "exact");
+    await index.close();
     // A file written without them gets them on its first writable open.
     const db = await openConnection(file, false);
     db.exec("DROP TABLE term_rows; DELETE FROM library_meta WHERE key = 'term_rows'");

@@ -258,6 +258,16 @@ export class ChampionLists {
     return this.termRows.read(terms);
   }
 
+  /** First in a write transaction: stored term counts another writer left behind become stale (see term-rows.ts). */
+  beginWrite(): void {
+    this.termRows.check();
+  }
+
+  /** Last in a write transaction: the stored term counts are stamped with the index's state. */
+  endWrite(): void {
+    this.termRows.restamp();
+  }
+
   /** Counts the common terms' rows again (a `vacuum`): exact once more after removals; inside the writer's transaction. */
   countTerms(): void {
     this.termRows.count(this.listRows);

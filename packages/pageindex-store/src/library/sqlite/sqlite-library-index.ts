@@ -276,9 +276,11 @@ export class SqliteLibraryIndex implements LibraryIndex {
     const last = new Map(entries.map((entry) => [entry.card.docId, entry]));
     this.db
       .transaction(() => {
+        this.champions?.beginWrite();
         for (const entry of last.values()) this.write(entry);
         this.champions?.settle();
         this.segments?.settle();
+        this.champions?.endWrite();
       })
       .immediate();
   }
@@ -287,10 +289,12 @@ export class SqliteLibraryIndex implements LibraryIndex {
     this.writing("removeDocument");
     this.db
       .transaction(() => {
+        this.champions?.beginWrite();
         this.drop(docId);
         this.sql("DELETE FROM write_intents WHERE doc_id = ? AND version_id = ''").run(docId);
         this.champions?.settle();
         this.segments?.settle();
+        this.champions?.endWrite();
       })
       .immediate();
   }
@@ -460,7 +464,13 @@ export class SqliteLibraryIndex implements LibraryIndex {
     const lists = this.champions;
     if (!lists || lists.backlog() === 0) return;
     try {
-      this.db.transaction(() => lists.merge()).immediate();
+      this.db
+        .transaction(() => {
+          lists.beginWrite();
+          lists.merge();
+          lists.endWrite();
+        })
+        .immediate();
     } catch {
       // The backlog stays, read beside the lists, until a write or close merges it.
     }

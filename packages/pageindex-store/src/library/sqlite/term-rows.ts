@@ -17,10 +17,20 @@ import { jsonRowsSql, readJsonRows } from "./json-rows.js";
 const SECTION_VOCABULARY =
   "CREATE VIRTUAL TABLE IF NOT EXISTS temp.section_vocabulary USING fts5vocab(main, section_terms, row)";
 
+/**
+ * The index's state as a writer of this release left it: FTS5's averages record of the sections
+ * (row count and token totals: any section written or removed changes it) and the last document
+ * row (a replacement takes a new one). A write this release did not make (an earlier release
+ * writing the file, which keeps no counts) leaves the stored stamp behind: the counts are not read.
+ */
+const STAMP_SQL =
+  "coalesce((SELECT hex(block) FROM section_terms_data WHERE id = 1), '') || ':' || coalesce((SELECT max(doc) FROM documents), 0)";
+
 /** The table (created when absent, by a writer) and its state in `library_meta`. */
 export const TERM_ROWS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS term_rows (term TEXT PRIMARY KEY, rows INTEGER NOT NULL) WITHOUT ROWID;
 INSERT OR IGNORE INTO library_meta (key, value) VALUES ('term_rows', 'stale');
+INSERT OR IGNORE INTO library_meta (key, value) VALUES ('term_rows_stamp', '');
 `;
 
 /** Whether a file has the table (one written before it, opened read-only, has not). */
@@ -64,7 +74,8 @@ export class TermRows {
     if (!this.present || terms.length === 0) return new Map();
     const source = `SELECT term, rows FROM term_rows WHERE term IN (SELECT value FROM json_each(?))
       AND (SELECT value FROM library_meta WHERE key = 'term_rows') = 'exact'
-      AND CAST((SELECT value FROM library_meta WHERE key = 'champion_backlog') AS REAL) = 0`;
+      AND CAST((SELECT value FROM library_meta WHERE key = 'champion_backlog') AS REAL) = 0
+      AND (SELECT value FROM library_meta WHERE key = 'term_rows_stamp') = ${STAMP_SQL}`;
     const rows = readJsonRows<[string, number]>(
       this.sql(jsonRowsSql(source, ["term", "rows"])),
       JSON.stringify(terms),
@@ -92,6 +103,28 @@ export class TermRows {
       `INSERT INTO term_rows (term, rows) SELECT term, doc FROM temp.section_vocabulary WHERE doc > ?`,
     ).run(listRows);
     this.mark("exact");
+    this.restamp();
+  }
+
+  /**
+   * At the start of a write transaction: counts whose stamp is not the index's state were left
+   * behind by a write this release did not make, and are stale from now on.
+   */
+  check(): void {
+    if (!this.present) return;
+    this.sql(
+      `UPDATE library_meta SET value = 'stale' WHERE key = 'term_rows' AND value = 'exact'
+       AND coalesce((SELECT value FROM library_meta WHERE key = 'term_rows_stamp'), '') != ${STAMP_SQL}`,
+    ).run();
+  }
+
+  /** At the end of a write transaction: exact counts are stamped with the index's state. */
+  restamp(): void {
+    if (!this.present) return;
+    this.sql(
+      `UPDATE library_meta SET value = ${STAMP_SQL} WHERE key = 'term_rows_stamp'
+       AND (SELECT value FROM library_meta WHERE key = 'term_rows') = 'exact'`,
+    ).run();
   }
 
   /**
