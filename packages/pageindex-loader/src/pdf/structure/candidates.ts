@@ -135,13 +135,20 @@ const COLUMN_HEADER = /^(page|pages|page no\.?|page number)$/i;
 /** A line ending in a word that cannot end a title: the title goes on on the next line. */
 const DANGLING = /\b(and|of|or|the|to|for|in|on|with|a|an|by|from|at)$|[,&/-]$/i;
 
-/** Rough printed width of a line in points: capitals and digits are wider than lower case, a tab is a wide gap. */
+/** Kana, CJK ideographs, Hangul and full-width forms: set a full em wide. */
+const FULL_WIDTH =
+  /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/;
+
+/**
+ * Rough printed width of a line in points: capitals and digits are wider than lower case, CJK
+ * characters a full em, a tab is a wide gap.
+ */
 export function approxWidth(line: PdfLine): number {
   let units = 0;
   for (const c of line.text) {
     const code = c.charCodeAt(0);
     const wide = (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
-    units += c === "\t" ? 2 : c === " " ? 0.28 : wide ? 0.65 : 0.5;
+    units += c === "\t" ? 2 : c === " " ? 0.28 : wide ? 0.65 : code >= 0x1100 && FULL_WIDTH.test(c) ? 1 : 0.5;
   }
   return units * line.size;
 }

@@ -63,10 +63,10 @@ export function takeTitlePage(
 /** "Chapter 3", "PART II", "Appendix B" and nothing else. */
 const BARE_KEYWORD_LABEL = /^(?:chapter|part|appendix|book|section)\s+(?:[0-9]{1,3}|[IVXLC]{1,6}|[A-Z])\.?$/i;
 /**
- * A chapter's number spelt out and set alone ("ONE", "Twelve" under Sphinx's "CHAPTER", which
- * recurs atop every chapter and reads as furniture): its value.
+ * A chapter's number spelt out and set alone ("ONE", "Twelve", "TWENTYONE" under Sphinx's
+ * "CHAPTER", which recurs atop every chapter and reads as furniture): its value, 1 to 99.
  */
-const NUMBER_WORDS = [
+const UNITS = [
   "one",
   "two",
   "three",
@@ -86,8 +86,18 @@ const NUMBER_WORDS = [
   "seventeen",
   "eighteen",
   "nineteen",
-  "twenty",
 ];
+const TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+/** Tens and a unit, joined as LaTeX's fmtcount writes them in Sphinx's openings ("twentyone") or apart. */
+const SPELT_TENS = new RegExp(`^(${TENS.join("|")})(?:[ -]?(${UNITS.slice(0, 9).join("|")}))?$`);
+
+function speltNumber(title: string): number | undefined {
+  const unit = UNITS.indexOf(title);
+  if (unit >= 0) return unit + 1;
+  const m = SPELT_TENS.exec(title);
+  if (!m) return undefined;
+  return (TENS.indexOf(m[1] as string) + 2) * 10 + (m[2] ? UNITS.indexOf(m[2]) + 1 : 0);
+}
 /** The heading a bare label introduces starts within this many lines of it. */
 const LABEL_REACH = 4;
 
@@ -120,14 +130,15 @@ export function foldChapterLabels(headings: readonly Heading[]): Heading[] {
   const list = [...headings];
   const out: Heading[] = [];
   for (let k = 0; k < list.length; k++) {
-    const spelt = NUMBER_WORDS.indexOf(normalizeTitle(list[k]?.title ?? ""));
+    const spelt = speltNumber(normalizeTitle(list[k]?.title ?? ""));
     // A number word stands for its chapter's label: it folds as "Chapter N" would.
     const h =
-      spelt >= 0
-        ? { ...(list[k] as Heading), numbering: parseNumbering(`Chapter ${spelt + 1}`) }
+      spelt !== undefined
+        ? { ...(list[k] as Heading), numbering: parseNumbering(`Chapter ${spelt}`) }
         : (list[k] as Heading);
     const next = list[k + 1];
-    const label = (spelt >= 0 || BARE_KEYWORD_LABEL.test(h.title.trim())) && h.tocLevel === undefined;
+    const label =
+      (spelt !== undefined || BARE_KEYWORD_LABEL.test(h.title.trim())) && h.tocLevel === undefined;
     // "PART I" over "Item 1." is a group of its own; "Chapter 1" over "Overview" or "1 Overview" is not.
     const sameNumber =
       !next?.numbering || next.numbering.value.toUpperCase() === h.numbering?.value.toUpperCase();
