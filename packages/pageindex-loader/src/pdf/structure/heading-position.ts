@@ -184,6 +184,7 @@ export function locateHeading(
     // pdfTeX's Texinfo anchors at the page's foot), never from a mention below it, unless the
     // destination is the page's first line (it names the page, as a title page's bookmark does).
     const atTop = destinationAtPageTop(page, y, skip);
+    if (atTop && after < 0 && onlyRunningHeadNames(lines, title, skip)) return pageTop(lines, title, skip);
     const printed = bestMatch(
       lines,
       title,
@@ -194,8 +195,46 @@ export function locateHeading(
     const first = lineBelow(lines, y, skip);
     if (first >= 0) return wordStart(lines, first, skip);
   }
+  if (y !== undefined && after < 0 && onlyRunningHeadNames(lines, title, skip))
+    return pageTop(lines, title, skip);
   return (
     bestMatch(lines, title, after, (i) => !skip?.has(i)) ?? bestMatch(lines, title, after, inner(lines, skip))
+  );
+}
+
+/**
+ * Where a section starts whose destination names its page (above the text, or below all of it)
+ * and whose title only the running head prints (a man page's "FNMATCH(3am) … FNMATCH(3am)"):
+ * the page's first body line, or a heading above it taken for furniture; a line further down
+ * reading like the title is a mention ("fnmatch(3)." under SEE ALSO), not its heading.
+ */
+function pageTop(lines: readonly PdfLine[], title: string, skip: ReadonlySet<number> | undefined): number {
+  const heading = inner(lines, skip);
+  const furniture = new Set(
+    [...(skip ?? [])].filter((i) => !(heading(i) && headingScore(title, lines, i) >= MATCH)),
+  );
+  return topLine(lines, furniture);
+}
+
+/**
+ * Whether the page's top line is a running head (in `skip`) that reads as the title while no body
+ * line prints the title itself: a reference manual's topic heading mid-page under a running head
+ * naming it ("bravo" over "bravo") is still found by its title.
+ */
+function onlyRunningHeadNames(
+  lines: readonly PdfLine[],
+  title: string,
+  skip: ReadonlySet<number> | undefined,
+): boolean {
+  let top = -1;
+  lines.forEach((l, i) => {
+    if (top < 0 || l.y > (lines[top] as PdfLine).y) top = i;
+  });
+  return (
+    top >= 0 &&
+    skip?.has(top) === true &&
+    headingScore(title, lines, top) >= MATCH &&
+    bestMatch(lines, title, -1, (i) => !skip.has(i), false, EXACT) === undefined
   );
 }
 
