@@ -8,7 +8,9 @@
 import type { TreeNode } from "pageindex-core";
 import { describe, expect, it } from "vitest";
 import { pdfToTree } from "../src/index.js";
+import { repeatsHeading } from "../src/pdf/structure/repeated-bookmarks.js";
 import { body, buildPdf, headingLine, type PageSpec } from "./fixtures/pdf-builder.js";
+import { parsedPage, pdfLine } from "./fixtures/pdf-lines.js";
 
 const load = async (bytes: Uint8Array): Promise<TreeNode[]> =>
   (await pdfToTree(bytes, { structure: "outline", summaries: "none", split: false }, { name: "dev.pdf" }))
@@ -119,5 +121,22 @@ describe("a bookmark repeating the heading before it", () => {
       ["Scope", "1.2 Scope"],
     ]);
     expect(squash(nodes.map((n) => n.text).join(""))).toBe(printedText(chapter));
+  });
+
+  it("never takes two functions of one name for one heading (Erlang's monitor_scope/0 and /1)", () => {
+    const page = parsedPage([
+      pdfLine("are not joined.", 700),
+      pdfLine("monitor_scope() -> {reference(), Groups}", 672),
+      pdfLine("monitor_scope(Scope :: atom()) ->", 658),
+      pdfLine("{reference(), Groups}", 646),
+      pdfLine("Subscribes the caller to updates from the specified scope.", 630),
+    ]);
+    // monitor_scope/0 placed on the second call line, /1's destination just under it.
+    const placed = { title: "monitor_scope/0", line: 2 };
+    expect(repeatsHeading(page, placed, "monitor_scope/1", 655, undefined)).toBe(false);
+    // The same title there is a repeat.
+    expect(
+      repeatsHeading(page, { title: "monitor_scope/1", line: 2 }, "monitor_scope/1", 655, undefined),
+    ).toBe(true);
   });
 });

@@ -24,7 +24,7 @@ export interface LocateOptions {
 }
 
 /** A function reference as reference manuals bookmark it: `name/arity` (Erlang, Prolog). */
-const FUNCTION_REF = /^([A-Za-z_][\w.:$-]*)\/(\d+)$/;
+export const FUNCTION_REF = /^([A-Za-z_][\w.:$-]*)\/(\d+)$/;
 
 /**
  * The number of arguments of the call a line starts with after `name` (`name(A, B) -> …` has 2),

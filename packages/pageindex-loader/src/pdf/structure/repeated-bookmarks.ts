@@ -1,5 +1,5 @@
 import type { ParsedPage, PdfLine, SectionEntry } from "../types.js";
-import { headingScore } from "./heading-position.js";
+import { FUNCTION_REF, headingScore } from "./heading-position.js";
 import { compactTitle } from "./titles.js";
 
 /** Similarity a line needs to read as a bookmark's title (as `locateHeading` asks). */
@@ -21,6 +21,9 @@ export function repeatsHeading(
   y: number,
   skip: ReadonlySet<number> | undefined,
 ): boolean {
+  // Two functions of one name ("monitor_scope/0", "monitor_scope/1") are two sections, whatever
+  // line the first was placed at (a call of another arity still reads as either, a little lower).
+  if (title !== previous.title && FUNCTION_REF.test(title) && FUNCTION_REF.test(previous.title)) return false;
   const lines = page.lines;
   const heading = previous.line;
   const head = lines[heading];
