@@ -107,6 +107,10 @@ export function headingScore(title: string, lines: readonly PdfLine[], i: number
   return score;
 }
 
+/** Whether a line stands where a heading at a destination's top `y` may: just below it. */
+const belowTop = (line: PdfLine, y: number): boolean =>
+  line.y <= y + line.maxSize * 0.5 && line.y >= y - BELOW_TOP;
+
 /** Top of the page's text: the highest line's top (baseline plus its size). */
 function textTop(lines: readonly PdfLine[], skip: ReadonlySet<number> | undefined): number {
   let top = Number.NEGATIVE_INFINITY;
@@ -195,6 +199,15 @@ export function locateHeading(
     const first = lineBelow(lines, y, skip);
     if (first >= 0) return wordStart(lines, first, skip);
   }
+  if (y !== undefined && skip && y < textTop(lines, undefined) - 1) {
+    // The destination lies among lines taken for furniture: headings repeated at page tops (a
+    // changelog's "8.12.1 Highlights" under each release) are read as running heads. The
+    // heading is the matching one just below the destination, as near any destination, never a
+    // later namesake in the text; the page's edge lines stay out.
+    const heading = inner(lines, skip);
+    const near = bestMatch(lines, title, after, (i) => heading(i) && belowTop(lines[i] as PdfLine, y), true);
+    if (near !== undefined) return near;
+  }
   if (y !== undefined && after < 0 && onlyRunningHeadNames(lines, title, skip))
     return pageTop(lines, title, skip);
   return (
@@ -254,9 +267,8 @@ export function nearDestination(
   const { skip, after = -1 } = options;
   const lines = page.lines;
   if (y >= textTop(lines, skip) - 1) return undefined;
-  const below = (line: PdfLine) => line.y <= y + line.maxSize * 0.5 && line.y >= y - BELOW_TOP;
   return (
-    bestMatch(lines, title, -1, (i) => below(lines[i] as PdfLine), true) ??
+    bestMatch(lines, title, -1, (i) => belowTop(lines[i] as PdfLine, y), true) ??
     bestMatch(
       lines,
       title,
