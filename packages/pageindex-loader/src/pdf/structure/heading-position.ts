@@ -168,9 +168,11 @@ function wordStart(lines: readonly PdfLine[], line: number, skip: ReadonlySet<nu
  * as its title. With an outline destination's top that lies within the page's text, the
  * destination decides: the line matching the title just below that top (a running head or a
  * mention elsewhere on the page cannot win), else the first line below it, moved up to the start
- * of a word broken onto it (a section never starts mid-word). Without one (a
- * model's section, a destination at the page top), the best match outside running heads, the
- * first of equals, after `after` when a previous section stands on the same page.
+ * of a word broken onto it (a section never starts mid-word). A destination among lines taken
+ * for furniture takes the matching one just below it; one that names its page, for a title only
+ * the running head prints, starts at the page's top. Without one (a model's section, a
+ * destination at the page top), the best match outside running heads, the first of equals, after
+ * `after` when a previous section stands on the same page.
  */
 export function locateHeading(
   page: ParsedPage,
@@ -221,12 +223,17 @@ export function locateHeading(
  * the page's first body line, or a heading above it taken for furniture; a line further down
  * reading like the title is a mention ("fnmatch(3)." under SEE ALSO), not its heading.
  */
-function pageTop(lines: readonly PdfLine[], title: string, skip: ReadonlySet<number> | undefined): number {
+function pageTop(
+  lines: readonly PdfLine[],
+  title: string,
+  skip: ReadonlySet<number> | undefined,
+): number | undefined {
   const heading = inner(lines, skip);
   const furniture = new Set(
     [...(skip ?? [])].filter((i) => !(heading(i) && headingScore(title, lines, i) >= MATCH)),
   );
-  return topLine(lines, furniture);
+  const top = topLine(lines, furniture);
+  return top < 0 ? undefined : top;
 }
 
 /**
