@@ -159,3 +159,32 @@ describe("a destination bounds the content rules", () => {
     expect(midPage[0]).toMatchObject({ page: 2, line: 1 });
   });
 });
+
+/**
+ * Headings a changelog repeats at page tops ("8.12.1 Highlights" under every release) are read as
+ * running heads (starts16, freedombox's manual): a destination among them still finds its heading
+ * just below it, never the next release's "Highlights" further down the page.
+ */
+describe("a destination among lines taken for furniture", () => {
+  const p = page([
+    ["FreedomBox Manual 209 / 278", 796.7],
+    ["8.12 FreedomBox 22.26 (2022-12-05)", 751.9, 10.8],
+    ["8.12.1 Highlights", 726.0, 9],
+    ["• ejabberd: Enable mod_http_upload", 701.6],
+    ["8.12.2 Other Changes", 629.9, 9],
+    ["• calibre: Add protection to local service using firewall", 605.5],
+    ["8.13 FreedomBox 22.25 (2022-11-21)", 560.0, 10.8],
+    ["8.13.1 Highlights", 534.1, 9],
+    ["• deluge: Add protection to local service using firewall", 509.7],
+  ]);
+  const skip = new Set([0, 1, 2]);
+
+  it("takes the heading just below the destination, even when it is furniture", () => {
+    expect(locateHeading(p, "Highlights", { y: 741.3, skip, after: 1 })).toBe(2);
+    expect(locateHeading(p, "FreedomBox 22.26 (2022-12-05)", { y: 761.9, skip })).toBe(1);
+  });
+
+  it("keeps the page's edge line (the running head itself) out", () => {
+    expect(locateHeading(p, "FreedomBox Manual", { y: 800, skip })).not.toBe(0);
+  });
+});

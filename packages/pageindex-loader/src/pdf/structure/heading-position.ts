@@ -24,7 +24,7 @@ export interface LocateOptions {
 }
 
 /** A function reference as reference manuals bookmark it: `name/arity` (Erlang, Prolog). */
-const FUNCTION_REF = /^([A-Za-z_][\w.:$-]*)\/(\d+)$/;
+export const FUNCTION_REF = /^([A-Za-z_][\w.:$-]*)\/(\d+)$/;
 
 /**
  * The number of arguments of the call a line starts with after `name` (`name(A, B) -> …` has 2),
@@ -107,6 +107,10 @@ export function headingScore(title: string, lines: readonly PdfLine[], i: number
   return score;
 }
 
+/** Whether a line stands where a heading at a destination's top `y` may: just below it. */
+const belowTop = (line: PdfLine, y: number): boolean =>
+  line.y <= y + line.maxSize * 0.5 && line.y >= y - BELOW_TOP;
+
 /** Top of the page's text: the highest line's top (baseline plus its size). */
 function textTop(lines: readonly PdfLine[], skip: ReadonlySet<number> | undefined): number {
   let top = Number.NEGATIVE_INFINITY;
@@ -164,9 +168,11 @@ function wordStart(lines: readonly PdfLine[], line: number, skip: ReadonlySet<nu
  * as its title. With an outline destination's top that lies within the page's text, the
  * destination decides: the line matching the title just below that top (a running head or a
  * mention elsewhere on the page cannot win), else the first line below it, moved up to the start
- * of a word broken onto it (a section never starts mid-word). Without one (a
- * model's section, a destination at the page top), the best match outside running heads, the
- * first of equals, after `after` when a previous section stands on the same page.
+ * of a word broken onto it (a section never starts mid-word). A destination among lines taken
+ * for furniture takes the matching one just below it; one that names its page, for a title only
+ * the running head prints, starts at the page's top. Without one (a model's section, a
+ * destination at the page top), the best match outside running heads, the first of equals, after
+ * `after` when a previous section stands on the same page.
  */
 export function locateHeading(
   page: ParsedPage,
@@ -184,6 +190,7 @@ export function locateHeading(
     // pdfTeX's Texinfo anchors at the page's foot), never from a mention below it, unless the
     // destination is the page's first line (it names the page, as a title page's bookmark does).
     const atTop = destinationAtPageTop(page, y, skip);
+    if (atTop && after < 0 && onlyRunningHeadNames(lines, title, skip)) return pageTop(lines, title, skip);
     const printed = bestMatch(
       lines,
       title,
@@ -194,8 +201,60 @@ export function locateHeading(
     const first = lineBelow(lines, y, skip);
     if (first >= 0) return wordStart(lines, first, skip);
   }
+  if (y !== undefined && skip && y < textTop(lines, undefined) - 1) {
+    // The destination lies among lines taken for furniture: headings repeated at page tops (a
+    // changelog's "8.12.1 Highlights" under each release) are read as running heads. The
+    // heading is the matching one just below the destination, as near any destination, never a
+    // later namesake in the text; the page's edge lines stay out.
+    const heading = inner(lines, skip);
+    const near = bestMatch(lines, title, after, (i) => heading(i) && belowTop(lines[i] as PdfLine, y), true);
+    if (near !== undefined) return near;
+  }
+  if (y !== undefined && after < 0 && onlyRunningHeadNames(lines, title, skip))
+    return pageTop(lines, title, skip);
   return (
     bestMatch(lines, title, after, (i) => !skip?.has(i)) ?? bestMatch(lines, title, after, inner(lines, skip))
+  );
+}
+
+/**
+ * Where a section starts whose destination names its page (above the text, or below all of it)
+ * and whose title only the running head prints (a man page's "FNMATCH(3am) … FNMATCH(3am)"):
+ * the page's first body line, or a heading above it taken for furniture; a line further down
+ * reading like the title is a mention ("fnmatch(3)." under SEE ALSO), not its heading.
+ */
+function pageTop(
+  lines: readonly PdfLine[],
+  title: string,
+  skip: ReadonlySet<number> | undefined,
+): number | undefined {
+  const heading = inner(lines, skip);
+  const furniture = new Set(
+    [...(skip ?? [])].filter((i) => !(heading(i) && headingScore(title, lines, i) >= MATCH)),
+  );
+  const top = topLine(lines, furniture);
+  return top < 0 ? undefined : top;
+}
+
+/**
+ * Whether the page's top line is a running head (in `skip`) that reads as the title while no body
+ * line prints the title itself: a reference manual's topic heading mid-page under a running head
+ * naming it ("bravo" over "bravo") is still found by its title.
+ */
+function onlyRunningHeadNames(
+  lines: readonly PdfLine[],
+  title: string,
+  skip: ReadonlySet<number> | undefined,
+): boolean {
+  let top = -1;
+  lines.forEach((l, i) => {
+    if (top < 0 || l.y > (lines[top] as PdfLine).y) top = i;
+  });
+  return (
+    top >= 0 &&
+    skip?.has(top) === true &&
+    headingScore(title, lines, top) >= MATCH &&
+    bestMatch(lines, title, -1, (i) => !skip.has(i), false, EXACT) === undefined
   );
 }
 
@@ -215,9 +274,8 @@ export function nearDestination(
   const { skip, after = -1 } = options;
   const lines = page.lines;
   if (y >= textTop(lines, skip) - 1) return undefined;
-  const below = (line: PdfLine) => line.y <= y + line.maxSize * 0.5 && line.y >= y - BELOW_TOP;
   return (
-    bestMatch(lines, title, -1, (i) => below(lines[i] as PdfLine), true) ??
+    bestMatch(lines, title, -1, (i) => belowTop(lines[i] as PdfLine, y), true) ??
     bestMatch(
       lines,
       title,

@@ -10,6 +10,7 @@ import {
   nearDestination,
   printedOnPage,
 } from "./heading-position.js";
+import { mergeRepeatedBookmarks, repeatsHeading } from "./repeated-bookmarks.js";
 
 /** Title given to the text before the first section. */
 export const PREFACE_TITLE = "Preface";
@@ -25,10 +26,22 @@ export function locateEntries(
   pages: readonly ParsedPage[],
   furniture?: Furniture,
 ): void {
-  let prev: PdfPosition | undefined;
+  let prev: (PdfPosition & { title: string }) | undefined;
   const trusted = destinationsAgree(entries, pages, furniture);
+  const repeated = new Set<SectionEntry>();
   for (const e of flatten(entries)) {
     const page = pages[e.page - 1];
+    if (
+      e.line === undefined &&
+      e.y !== undefined &&
+      page &&
+      prev?.page === e.page &&
+      repeatsHeading(page, prev, e.title, e.y, furniture?.get(e.page))
+    ) {
+      // A second bookmark for the heading just located: one section (merged below).
+      e.line = prev.line;
+      repeated.add(e);
+    }
     if (
       e.line === undefined &&
       e.y !== undefined &&
@@ -56,8 +69,9 @@ export function locateEntries(
           }) ?? firstBodyLine(page, skip))
         : 0;
     }
-    prev = { page: e.page, line: e.line };
+    prev = { page: e.page, line: e.line, title: e.title };
   }
+  mergeRepeatedBookmarks(entries, repeated);
 }
 
 /** How many of a page's last body lines may hold a heading whose text starts on the next page. */
