@@ -1,5 +1,6 @@
 import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
+import { inNumberedRun } from "./list-items.js";
 import { isStrongKeyword, type Numbering, parseNumbering } from "./numbering.js";
 import { type BodyStyle, compareStyle, SIZE_STEP, type StyleSig, styleOf } from "./style.js";
 import { cleanTitle, namedAfterNumber, normalizeTitle } from "./titles.js";
@@ -238,6 +239,10 @@ export function findHeadings(pages: readonly ParsedPage[], options: FindHeadings
         strength = "weak";
       }
       if (!strength) continue;
+      // A numbered line at the text's weight whose series goes on line by line is a list's item
+      // or a listing's line (the local look, not the body's: a manual whose listings are most of
+      // its lines takes its prose for larger than the body).
+      if (numbering && (!line.bold || body.bold) && inNumberedRun(lines, i, j, numbering)) continue;
 
       const heading: Heading = { title, page: page.pageNumber, line: i, endLine: j, style, strength };
       if (numbering) heading.numbering = numbering;

@@ -89,7 +89,7 @@ export function numberingClass(n: Numbering): string {
 const ROMAN_VALUES: Record<string, number> = { I: 1, V: 5, X: 10, L: 50, C: 100 };
 
 /** Position of a letter in the alphabet: A = 1, b = 2. */
-const letterOrdinal = (letter: string): number => letter.toUpperCase().charCodeAt(0) - 64;
+export const letterOrdinal = (letter: string): number => letter.toUpperCase().charCodeAt(0) - 64;
 
 /** IV = 4: the position a roman numbering claims in its list. */
 export function romanOrdinal(value: string): number {
