@@ -116,4 +116,21 @@ describe("layout confidence", () => {
     );
     expect(good.numbering).toBe(1);
   });
+
+  it("titles: a changelog's version and date read as a title, a row of numbers or a formula does not", () => {
+    const h = (title: string, page: number): Heading => ({
+      title,
+      page,
+      line: 0,
+      style: { size: 12, bold: true, italic: false, caps: false },
+      strength: "strong",
+    });
+    const titles = (list: string[]) => {
+      const heads = list.map((t, i) => h(t, i + 1));
+      const entries = heads.map((x) => ({ title: x.title, page: x.page, line: 0, children: [] }));
+      return layoutConfidence(entries, heads, [], 10).titles;
+    };
+    expect(titles(["18.1.100 Verilator 3.805 2010-11-02", "18.1.101 Verilator 3.804 2010-09-20"])).toBe(1);
+    expect(titles(["0.707 0.707 0", "x = y * 2;"])).toBe(0);
+  });
 });

@@ -41,8 +41,11 @@ function titleLike(title: string): boolean {
     if (depth < 0) return false;
   }
   if (depth !== 0) return false;
-  const visible = title.replace(/\s/g, "");
-  return visible.replace(/[^\p{L}]/gu, "").length >= visible.length * 0.5;
+  // Digits are neither: a numbering, a version or a date ("18.1.100 Verilator 3.805 2010-11-02")
+  // is a title's, and a row of numbers has no letters at all.
+  const visible = title.replace(/[\s\p{Nd}]/gu, "");
+  const letters = visible.replace(/[^\p{L}]/gu, "").length;
+  return letters > 0 && letters >= visible.length * 0.5;
 }
 
 const share = (n: number, of: number): number => (of === 0 ? 1 : n / of);

@@ -33,8 +33,13 @@ const KEYWORD = new RegExp(
   `^(${Object.keys(KEYWORD_TIERS).join("|")})\\s+([0-9]{1,3}[A-Z]?|[IVXLC]{1,6}|[A-Z])(?=$|[\\s.:\\-—–)])`,
   "i",
 );
-/** "2.1.3", and an appendix's "A.1" / "B.2.3" (a letter then numbers; "U.S." is no numbering). */
-const DOTTED = /^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){1,4})\.?(?:\s+|\t)(?=\S)/;
+/**
+ * "2.1.3", and an appendix's "A.1" / "B.2.3" (a letter then numbers; "U.S." is no numbering).
+ * Past the first, a component may reach three digits (a reference's "C.100", "5.100", "18.1.100")
+ * but not lead with a zero ("23.000", "0.001" are amounts); the first stays at two digits, which
+ * keeps out years ("2019.1"), addresses ("127.0.0.1") and most amounts ("342.000").
+ */
+const DOTTED = /^((?:\d{1,2}|[A-Z])(?:\.(?:[1-9]\d\d|\d{1,2})){1,4})\.?(?:\s+|\t)(?=\S)/;
 const SINGLE = /^(\d{1,2})(?:\.\s*|\s+|\t)(?=\p{L})/u;
 const ROMAN = /^([IVXLC]{2,6}|[IVX])(?:\.\s*|\t)(?=\S)/;
 /**
