@@ -29,6 +29,8 @@ const keysOf = (title: string): string[] =>
 
 /** A function's bookmark ("list/1") is printed as its call ("list(Type)"). */
 const ARITY = /^([\w.:$-]+)\/(\d+)$/;
+/** A C function's bookmark ("ei_encode_atom()"), printed as its declaration. */
+const C_FUNCTION = /^([A-Za-z_]\w*)\(\)$/;
 /** A list item is not a heading. */
 const BULLET = /^\s*[•◦▪‣∙·*–-]\s/;
 
@@ -40,6 +42,16 @@ function callsTitle(title: string, line: string): boolean {
   if (/[()]/.test(title) || ARITY.test(title)) return false;
   const t = title.replace(/\s+/g, "");
   return t.length > 0 && line.replace(/\s+/g, "").startsWith(`${t}(`);
+}
+
+/**
+ * A C declaration of the function `name` (`int ei_encode_atom(char *buf, …)`, `char
+ * **ei_global_names(ec,fd,count)`): a return type of a few words and stars, then the name and its
+ * argument list. Erlang's C references (erl_interface) print each function so, the bookmark
+ * "ei_encode_atom()" pointing at it; read as a title, the long line scores below 0.8.
+ */
+function declares(name: string, line: string): boolean {
+  return new RegExp(`^(?:[A-Za-z_]\\w*[\\s*]+){0,4}\\**${name}\\s*\\(`).test(line.trim());
 }
 
 /**
@@ -59,6 +71,8 @@ export function isHeading(title: string, line: string, next: string | undefined)
     const arity = callArity(line, call[1] as string);
     return arity === undefined || arity === Number(call[2]);
   }
+  const fn = C_FUNCTION.exec(title.trim());
+  if (fn && declares(fn[1] as string, line)) return true;
   const runs = line.split("\t").length > 1 ? [line, line.split("\t")[0] as string] : [line];
   for (const text of runs) {
     if (

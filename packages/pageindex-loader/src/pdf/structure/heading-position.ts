@@ -21,7 +21,12 @@ export interface LocateOptions {
   skip?: ReadonlySet<number>;
   /** Only lines after this one (a previous section's heading on the same page). */
   after?: number;
+  /** The next outline destination's top on the same page: a heading below `y` stands above it. */
+  until?: number;
 }
+
+/** A list item ("•<tab>Setting the iLO Username and Password", a section's list of its topics): never a heading. */
+const BULLET = /^\s*[•◦▪‣●]\s/;
 
 /** A function reference as reference manuals bookmark it: `name/arity` (Erlang, Prolog). */
 export const FUNCTION_REF = /^([A-Za-z_][\w.:$-]*)\/(\d+)$/;
@@ -87,6 +92,7 @@ const FIRST_RUN = 0.9;
  */
 export function headingScore(title: string, lines: readonly PdfLine[], i: number): number {
   const text = (lines[i] as PdfLine).text;
+  if (BULLET.test(text)) return 0;
   const call = callScore(title, text);
   if (call !== undefined) return call;
   if (callsTitle(title, text)) return 0;
@@ -199,6 +205,8 @@ export function locateHeading(
     );
     if (printed !== undefined) return printed;
     const first = lineBelow(lines, y, skip);
+    const below = first >= 0 ? belowWindow(lines, title, y, first, options) : undefined;
+    if (below !== undefined) return below;
     if (first >= 0) return wordStart(lines, first, skip);
   }
   if (y !== undefined && skip && y < textTop(lines, undefined) - 1) {
@@ -215,6 +223,29 @@ export function locateHeading(
   return (
     bestMatch(lines, title, after, (i) => !skip?.has(i)) ?? bestMatch(lines, title, after, inner(lines, skip))
   );
+}
+
+/**
+ * A destination set further above its heading than the window below it (XEP's grow with the
+ * distance from the page top: 27 pt near the top, 74 pt two thirds down): the line reading as the
+ * title itself below the destination, above the next destination on the page (`until`), and set
+ * apart from the line `at` the destination (larger, or bold where it is not). A mention in the
+ * text further down, set like the text, is not the heading.
+ */
+function belowWindow(
+  lines: readonly PdfLine[],
+  title: string,
+  y: number,
+  at: number,
+  { skip, after = -1, until }: LocateOptions,
+): number | undefined {
+  const top = lines[at] as PdfLine;
+  const allowed = (i: number): boolean => {
+    const line = lines[i] as PdfLine;
+    const apart = line.maxSize > top.maxSize + 0.5 || (line.bold && !top.bold);
+    return apart && !skip?.has(i) && line.y < y && (until === undefined || line.y > until);
+  };
+  return bestMatch(lines, title, after, allowed, true, EXACT);
 }
 
 /**

@@ -29,7 +29,8 @@ export function locateEntries(
   let prev: (PdfPosition & { title: string }) | undefined;
   const trusted = destinationsAgree(entries, pages, furniture);
   const repeated = new Set<SectionEntry>();
-  for (const e of flatten(entries)) {
+  const flat = flatten(entries);
+  flat.forEach((e, k) => {
     const page = pages[e.page - 1];
     if (
       e.line === undefined &&
@@ -61,16 +62,19 @@ export function locateEntries(
     if (e.line === undefined) {
       const after = prev && prev.page === e.page ? prev.line : -1;
       const skip = furniture?.get(e.page);
+      const next = flat[k + 1];
+      const until = next?.page === e.page && trusted ? next.y : undefined;
       e.line = page
         ? (locateHeading(page, e.title, {
             ...(e.y !== undefined && trusted ? { y: e.y } : {}),
             ...(skip ? { skip } : {}),
+            ...(until !== undefined ? { until } : {}),
             after,
           }) ?? firstBodyLine(page, skip))
         : 0;
     }
     prev = { page: e.page, line: e.line, title: e.title };
-  }
+  });
   mergeRepeatedBookmarks(entries, repeated);
 }
 
