@@ -114,7 +114,7 @@ for (const doc of docs) {
       { docId: "eval", docName: name, kind: "pdf", build: { loader: "pdf", structure: "outline" } },
       entriesToDrafts(entries, slicer),
     );
-    const s = score(nodeSections(tree.nodes), pdf.pages, withoutHeadings(furniture, tree.nodes));
+    const s = score(nodeSections(tree.nodes), pdf.pages, withoutHeadings(furniture, tree.nodes, pdf.pages));
     Object.assign(row, {
       sections: s.sections,
       checkable: s.checkable,

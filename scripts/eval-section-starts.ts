@@ -125,7 +125,7 @@ for (const { doc, name, label, bytes } of debianPdfs(DOCS, cache, values.only)) 
       console.log(`${name} | ${path} | failed: ${(error as Error).message}`);
       continue;
     }
-    const s = score(nodeSections(nodes), pdf.pages, withoutHeadings(furniture, nodes));
+    const s = score(nodeSections(nodes), pdf.pages, withoutHeadings(furniture, nodes, pdf.pages));
     const t = totals.get(path) ?? { checkable: 0, starting: 0, containsNext: 0, mentionsNext: 0 };
     t.checkable += s.checkable;
     t.starting += s.starting;

@@ -203,13 +203,25 @@ export function asModelSections(
   });
 }
 
-/** Furniture without the lines where sections start (as the loader cuts text). */
-export function withoutHeadings(furniture: Furniture, nodes: readonly TreeNode[]): Furniture {
+/**
+ * Furniture without the lines where sections start (as the loader cuts text). A line is freed
+ * only when the node's text opens with it: a node placed at a page's top without a heading (the
+ * "Preface" before the first bookmark) starts at a running head the loader rightly drops, and
+ * freeing that head counted it lost (issue 26, LibreOffice guides: 90 characters).
+ */
+export function withoutHeadings(
+  furniture: Furniture,
+  nodes: readonly TreeNode[],
+  pages: readonly ParsedPage[],
+): Furniture {
+  const squash = (t: string) => t.replace(/\s+/g, "");
   const out = new Map(furniture);
   for (const n of nodes) {
     const pos = n.position;
     const lines = pos && out.get(pos.page);
     if (!pos || !lines?.has(pos.line - 1)) continue;
+    const heading = squash(pages[pos.page - 1]?.lines[pos.line - 1]?.text ?? "");
+    if (!heading || !squash(n.text).startsWith(heading)) continue;
     const kept = new Set(lines);
     kept.delete(pos.line - 1);
     out.set(pos.page, kept);
