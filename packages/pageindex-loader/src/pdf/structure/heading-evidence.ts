@@ -113,6 +113,8 @@ export function pageMargins(pages: readonly ParsedPage[]): Map<number, number> {
 /** How far `approxWidth` may miss a line's printed width, as a share of it (Sphinx's capitals: ≤ 7.5 %). */
 const RIGHT_ERROR = 0.08;
 const spreadOf = (xs: readonly number[]): number => Math.max(...xs) - Math.min(...xs);
+/** The middle value (the upper of two): the numbers sorted, the one at half their count. */
+const middleOf = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number;
 
 /**
  * Candidates set flush right, look by look: those of one look, on two pages or more, whose left
@@ -140,11 +142,9 @@ function flushRight(
   for (const list of byLook.values()) {
     // On one page they are a title page's lines (subtitle, author) ranged right, not titles.
     if (new Set(list.map((l) => l.h.page)).size < 2) continue;
-    const xs = list.map((l) => l.x);
-    if (Math.max(...xs) - Math.min(...xs) <= 2 * bodySize) continue;
-    const rights = list.map((l) => l.right).sort((a, b) => a - b);
-    const median = rights[Math.floor(rights.length / 2)] as number;
-    if (rights.every((r) => Math.abs(r - median) <= bodySize)) {
+    if (spreadOf(list.map((l) => l.x)) <= 2 * bodySize) continue;
+    const median = middleOf(list.map((l) => l.right));
+    if (list.every((l) => Math.abs(l.right - median) <= bodySize)) {
       for (const l of list) out.add(l.h);
       continue;
     }
@@ -155,8 +155,8 @@ function flushRight(
     const inset = list.filter((l) => l.x - (marginOf(l.h) ?? l.x) > bodySize);
     const left = inset.length > 0 ? spreadOf(inset.map((l) => l.x)) : 0;
     if (left <= 2 * bodySize || new Set(inset.map((l) => l.h.page)).size < 2) continue;
-    const ends = inset.map((l) => l.right).sort((a, b) => a - b);
-    const mid = ends[Math.floor(ends.length / 2)] as number;
+    const ends = inset.map((l) => l.right);
+    const mid = middleOf(ends);
     const agree = inset.every((l) => Math.abs(l.right - mid) <= bodySize + RIGHT_ERROR * (l.right - l.x));
     // Centred titles' right ends spread as far as their left edges; ranged right, they barely move.
     if (agree && spreadOf(ends) < 0.5 * left) for (const l of inset) out.add(l.h);

@@ -1,9 +1,20 @@
+import { mostCommon } from "../text/counts.js";
 import type { ParsedPage, PdfLine, SectionEntry } from "../types.js";
 import type { Heading } from "./candidates.js";
 import { nestHeadings } from "./hierarchy.js";
 import { SIZE_STEP, styleOf } from "./style.js";
 import { normalizeTitle } from "./titles.js";
-import { APART, MARGIN, nameKey, partsOf, type TopicPage, topHead } from "./topic-pages.js";
+import {
+  APART,
+  MARGIN,
+  nameKey,
+  partsOf,
+  RECURRING_SHARE,
+  type TopicPage,
+  topHead,
+  topicAt,
+  topicsHolding,
+} from "./topic-pages.js";
 
 /*
  * A reference manual of short topics (help pages, functions), several to a sheet, opens each
@@ -103,10 +114,11 @@ const GAP_SHARE = 0.6;
 /** The look the heads' topics share: their commonest left edge, size and weight, gap above, runs. */
 function topicLook(pages: readonly ParsedPage[], topics: readonly TopicPage[]) {
   const lines = topics.map((t) => pages[t.page - 1]?.lines[t.line] as PdfLine);
+  // The first met wins a tie (as a stable sort by count would).
   const commonest = <T>(values: T[]): T => {
     const counts = new Map<T, number>();
     for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-    return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] as T;
+    return mostCommon(counts, values[0] as T);
   };
   const x = commonest(lines.map((l) => Math.round(l.x)));
   const same = lines.filter((l) => Math.abs(l.x - x) <= MARGIN);
@@ -144,9 +156,6 @@ function topicLinesWhere(
   return topics;
 }
 
-/** Share of the topics a heading's title must recur in to be one of the sub-heads every topic repeats. */
-const RECURRING_SHARE = 0.3;
-
 /**
  * The tree of a manual of mid-page topics: each topic a top-level node titled by its name. The
  * sub-heads every topic repeats (Description, Usage, Arguments…) stay in their topic's text, as
@@ -167,29 +176,8 @@ export function topicLineTree(
   });
   const look = topicHeadings[0]?.style;
   const names = new Set(topics.map((t) => nameKey(t.title)));
-  // The last topic at or before the heading (topics are in document order): a binary search, as a
-  // full reference manual holds over a thousand topics and many more candidates.
-  const inTopic = (h: Heading): number => {
-    let lo = 0;
-    let hi = topics.length - 1;
-    let found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const t = topics[mid] as TopicPage;
-      if (t.page < h.page || (t.page === h.page && t.line <= h.line)) {
-        found = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    return found;
-  };
-  const topicsOf = new Map<string, Set<number>>();
-  for (const h of [...strong, ...kept]) {
-    const key = normalizeTitle(h.title);
-    const set = topicsOf.get(key) ?? new Set<number>();
-    set.add(inTopic(h));
-    topicsOf.set(key, set);
-  }
+  // The last topic at or before each heading; those before the first count as one more (-1).
+  const topicsOf = topicsHolding([...strong, ...kept], (h) => topicAt(topics, h.page, h.line));
   // The printed contents may have placed a topic by its entry's title with lines joined before
   // it ("2 ⇥ aggregate.zoo frequency<-", a running head and the entry): a heading ending in the
   // name of a topic on its page is that topic ("2 The abind package" over "abind" is not).

@@ -29,7 +29,7 @@ const BODY_LINES = 4;
 /** A head stands apart: the next line is this many of the head's sizes below it, or more. */
 export const APART = 1.8;
 /** A section-head title recurring in this share of topics or more is the topics' own set. */
-const RECURRING_SHARE = 0.3;
+export const RECURRING_SHARE = 0.3;
 /** A look's left edge within this distance (points) is the same margin. */
 export const MARGIN = 2;
 
@@ -89,19 +89,47 @@ export function findTopicPages(pages: readonly ParsedPage[], bodySize: number): 
   return topics.length >= MIN_TOPICS && topics.length >= changes * NAMED_SHARE ? topics : [];
 }
 
-/** Which topic (index) a heading's page falls in, or -1 before the first. */
-function topicOf(topics: readonly TopicPage[], page: number): number {
+/**
+ * The last topic (index) opening at or before line `line` of page `page`, or -1 before the first:
+ * a binary search, topics being in document order (a full reference manual holds over a thousand).
+ */
+export function topicAt(topics: readonly TopicPage[], page: number, line: number): number {
   let lo = 0;
   let hi = topics.length - 1;
   let found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if ((topics[mid] as TopicPage).page <= page) {
+    const t = topics[mid] as TopicPage;
+    if (t.page < page || (t.page === page && t.line <= line)) {
       found = mid;
       lo = mid + 1;
     } else hi = mid - 1;
   }
   return found;
+}
+
+/** Which topic (index) a heading's page falls in, or -1 before the first (a topic opens its page). */
+const topicOf = (topics: readonly TopicPage[], page: number): number =>
+  topicAt(topics, page, Number.POSITIVE_INFINITY);
+
+/**
+ * Per title (normalized), the topics holding a heading of it: `topicIndex` gives a heading's
+ * topic, or undefined for one counted in none.
+ */
+export function topicsHolding(
+  headings: readonly Heading[],
+  topicIndex: (h: Heading) => number | undefined,
+): Map<string, Set<number>> {
+  const out = new Map<string, Set<number>>();
+  for (const h of headings) {
+    const t = topicIndex(h);
+    if (t === undefined) continue;
+    const key = normalizeTitle(h.title);
+    const set = out.get(key) ?? new Set<number>();
+    set.add(t);
+    out.set(key, set);
+  }
+  return out;
 }
 
 interface Look {
@@ -127,15 +155,10 @@ function recurringLook(
   topics: readonly TopicPage[],
   candidates: readonly Heading[],
 ) {
-  const topicsOf = new Map<string, Set<number>>();
-  for (const h of candidates) {
+  const topicsOf = topicsHolding(candidates, (h) => {
     const t = topicOf(topics, h.page);
-    if (t < 0) continue;
-    const key = normalizeTitle(h.title);
-    const set = topicsOf.get(key) ?? new Set<number>();
-    set.add(t);
-    topicsOf.set(key, set);
-  }
+    return t < 0 ? undefined : t;
+  });
   const looks: { look: Look; count: number }[] = [];
   for (const h of candidates) {
     if (

@@ -140,6 +140,23 @@ function linesInBodyFlow(page: ParsedPage): Set<number> {
   return flow;
 }
 
+/** Per key of an edge line, the pages (in order, once each) with an edge line of that key; `edges[p]` are page p's edge lines. */
+function pagesByEdgeKey(
+  pages: readonly ParsedPage[],
+  edges: readonly (readonly number[])[],
+  key: (line: PdfLine) => string,
+): Map<string, number[]> {
+  const seen = new Map<string, number[]>();
+  pages.forEach((page, p) => {
+    for (const k of new Set((edges[p] ?? []).map((i) => key(page.lines[i] as PdfLine)))) {
+      const list = seen.get(k);
+      if (list) list.push(page.pageNumber);
+      else seen.set(k, [page.pageNumber]);
+    }
+  });
+  return seen;
+}
+
 /**
  * Running headers, footers and page numbers: lines at a page edge (three at the top, two at the
  * bottom) whose text (digits folded) and size recurs at the edge of at least three pages, one of
@@ -147,18 +164,8 @@ function linesInBodyFlow(page: ParsedPage): Set<number> {
  * to ignore as headings.
  */
 export function findFurniture(pages: ParsedPage[]): Map<number, Set<number>> {
-  const seen = new Map<string, number[]>();
-  const edges = pages.map((page) => {
-    const idx = outerLines(page, 3, 2);
-    const keys = new Set<string>();
-    for (const i of idx) keys.add(edgeKey(page.lines[i] as PdfLine));
-    for (const k of keys) {
-      const list = seen.get(k);
-      if (list) list.push(page.pageNumber);
-      else seen.set(k, [page.pageNumber]);
-    }
-    return idx;
-  });
+  const edges = pages.map((page) => outerLines(page, 3, 2));
+  const seen = pagesByEdgeKey(pages, edges, edgeKey);
   // A running head recurs on nearby pages (within two); "Chapter 3" and "Chapter 4" at the top
   // of pages far apart are headings, not furniture. A head on a quarter of all pages or more
   // (a left-page head skipped on chapter openings) may be further apart, unless it is numbered
@@ -210,14 +217,11 @@ export function headingLabels(
   bodySize: number,
 ): Map<number, Set<number>> {
   const exactKey = (line: PdfLine): string => `${line.text.trim()}|${Math.round(line.size)}`;
-  const seen = new Map<string, number[]>();
-  for (const page of pages) {
-    for (const key of new Set(outerLines(page, 3, 2).map((i) => exactKey(page.lines[i] as PdfLine)))) {
-      const list = seen.get(key);
-      if (list) list.push(page.pageNumber);
-      else seen.set(key, [page.pageNumber]);
-    }
-  }
+  const seen = pagesByEdgeKey(
+    pages,
+    pages.map((page) => outerLines(page, 3, 2)),
+    exactKey,
+  );
   const out = new Map<number, Set<number>>();
   for (const page of pages) {
     for (const i of furniture.get(page.pageNumber) ?? []) {
