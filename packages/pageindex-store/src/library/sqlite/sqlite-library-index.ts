@@ -274,24 +274,28 @@ export class SqliteLibraryIndex implements LibraryIndex {
     if (entries.length === 0) return;
     // The last entry of a docId wins, as if put one after another.
     const last = new Map(entries.map((entry) => [entry.card.docId, entry]));
-    this.db
-      .transaction(() => {
-        this.champions?.beginWrite();
-        for (const entry of last.values()) this.write(entry);
-        this.champions?.settle();
-        this.segments?.settle();
-        this.champions?.endWrite();
-      })
-      .immediate();
+    this.writeTransaction(() => {
+      for (const entry of last.values()) this.write(entry);
+    });
   }
 
   async removeDocument(docId: string): Promise<void> {
     this.writing("removeDocument");
+    this.writeTransaction(() => {
+      this.drop(docId);
+      this.sql("DELETE FROM write_intents WHERE doc_id = ? AND version_id = ''").run(docId);
+    });
+  }
+
+  /**
+   * A document write in one immediate transaction: the stored term counts checked first, the
+   * lists' backlog and the segments settled after `body`, the counts stamped last (term-rows.ts).
+   */
+  private writeTransaction(body: () => void): void {
     this.db
       .transaction(() => {
         this.champions?.beginWrite();
-        this.drop(docId);
-        this.sql("DELETE FROM write_intents WHERE doc_id = ? AND version_id = ''").run(docId);
+        body();
         this.champions?.settle();
         this.segments?.settle();
         this.champions?.endWrite();
