@@ -1068,7 +1068,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
    * `rows`). Each list is read whole (`kept` rows) unless some row
    * holds two terms, then its first `perTerm`: decided in the statement, where two statements
    * ran at once and every list was read whole. With `sizes`, the node counts of every document
-   * met are read too (index entries), so the ranking needs no round trip of its own for them.
+   * met come too, so the ranking needs no round trip of its own for them: carried by the list
+   * rows (index entries), looked up for the rows holding two terms and for list rows without one.
    */
   private async readLists(
     db: PostgresQueryable,
@@ -1084,6 +1085,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     // rows, the node counts.
     const ctes: string[] = [];
     const parts: string[] = [];
+    const counts = sizes ? this.nodeCountTable?.table : undefined;
     let limit = `${params.add(lists.kept)}::int`;
     if (several.length > 0) {
       const columns =
@@ -1103,36 +1105,33 @@ export class PostgresLibraryIndex implements LibraryIndex {
       );
       ctes.push(`co AS MATERIALIZED (${ranked})`);
       limit = `(SELECT CASE WHEN EXISTS (SELECT 1 FROM co) THEN ${params.add(lists.perTerm)}::int ELSE ${limit} END)`;
+      // Each with its document's node count, looked up (a handful of rows: ~4 a question at 100,000
+      // documents, against ~250 documents the lists name).
       parts.push(
-        "SELECT 0 AS part, 0::bigint AS i, doc_id, node_id, back_matter, score::text AS value, found FROM co",
+        `SELECT 0 AS part, 0::bigint AS i, doc_id, node_id, back_matter, score::text AS value, found,
+           ${counts ? `(SELECT n.nodes FROM ${counts} n WHERE n.doc_id = co.doc_id)` : "NULL::int"} AS nodes
+         FROM co`,
       );
     }
     ctes.push(`listed AS MATERIALIZED (${lists.listSql(params.add(terms.map((t) => t.term)), limit)})`);
     // The lists' rows come as one JSON value a term, a column an array (with the documents' node
     // counts where the rows carry them), and the counts looked up as one more: hundreds of rows
     // at scale, decoded at once rather than row by row.
-    const carried = sizes !== undefined && lists.carriesNodes;
+    const carried = counts !== undefined && lists.carriesNodes;
     parts.push(
       `SELECT 1 AS part, i, NULL AS doc_id, NULL AS node_id, NULL AS back_matter,
          json_build_array(json_agg(doc_id), json_agg(node_id), json_agg(back_matter), json_agg(rank)${carried ? ", json_agg(nodes)" : ""})::text AS value,
-         NULL::bigint AS found
+         NULL::bigint AS found, NULL::int AS nodes
        FROM listed GROUP BY i`,
     );
-    if (sizes && this.nodeCountTable) {
-      // The documents met whose count no list row carried: those of the rows holding two terms
-      // that no list names (~2 of ~250 at 100,000 documents), and of rows without counts.
-      const uncounted = "SELECT doc_id FROM listed WHERE nodes IS NULL";
-      const met = carried
-        ? `${several.length > 0 ? `SELECT doc_id FROM co UNION ${uncounted}` : uncounted}
-           EXCEPT SELECT doc_id FROM listed WHERE nodes IS NOT NULL`
-        : several.length > 0
-          ? "SELECT doc_id FROM co UNION SELECT doc_id FROM listed"
-          : "SELECT DISTINCT doc_id FROM listed";
+    if (counts)
+      // The documents of list rows without a count: every one where the lists carry none (an
+      // earlier release's), else those an earlier release's writer added (usually none).
       parts.push(
-        `SELECT 2, 0, NULL, NULL, NULL, json_build_array(json_agg(d.doc_id), json_agg(n.nodes))::text, NULL FROM (${met}) d
-         LEFT JOIN LATERAL (SELECT nodes FROM ${this.nodeCountTable.table} n WHERE n.doc_id = d.doc_id) n ON true`,
+        `SELECT 2, 0, NULL, NULL, NULL, json_build_array(json_agg(d.doc_id), json_agg(n.nodes))::text, NULL, NULL
+         FROM (SELECT DISTINCT doc_id FROM listed WHERE nodes IS NULL) d
+         LEFT JOIN LATERAL (SELECT nodes FROM ${counts} n WHERE n.doc_id = d.doc_id) n ON true`,
       );
-    }
     // Unordered: a section's score sums its terms in term order (`scoreListed` sorts them), and
     // the ranking orders sections by score with ties broken by ids.
     const sql = `WITH ${ctes.join(", ")}
@@ -1141,8 +1140,10 @@ export class PostgresLibraryIndex implements LibraryIndex {
     const listed: ListedTerm[] = [];
     for (const row of (await this.select(db, sql, params.values)).rows) {
       const part = Number(row.part);
-      if (part === 0) cooccurring.push(row);
-      else if (part === 1) {
+      if (part === 0) {
+        cooccurring.push(row);
+        if (sizes && counts) sizes.set(row.doc_id as string, Number(row.nodes ?? 0));
+      } else if (part === 1) {
         const [docIds, nodeIds, backMatter, ranks, nodes] = JSON.parse(row.value as string) as ListedColumns;
         listed.push({ term: Number(row.i) - 1, docIds, nodeIds, backMatter, ranks });
         if (sizes && nodes)
