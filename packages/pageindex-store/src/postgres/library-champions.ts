@@ -41,13 +41,24 @@ export interface ChampionSource {
   weights: string;
   node: string;
   backMatter: string;
+  /**
+   * The node-count table whose counts each list row carries (column `nodes`, in the list index),
+   * when the lists have that column: the sections' lists of a library with node counts. A query
+   * then takes the length prior of every document its lists meet from the index entries it
+   * reads, where it looked each document up (~250 probes a query at 100,000 documents).
+   */
+  nodeCounts?: string;
 }
 
-/** The lists of sections, or of cards, of a library (`schema` quoted). */
+/**
+ * The lists of sections, or of cards, of a library (`schema` quoted); `nodeCounts`, the node-count
+ * table the sections' rows carry counts of (see {@link ChampionSource.nodeCounts}).
+ */
 export function championSource(
   schema: string,
   library: LibraryTables,
   kind: "sections" | "cards",
+  nodeCounts?: string,
 ): { tables: ChampionTables; source: ChampionSource } {
   const prefix = kind === "sections" ? "library_champion" : "library_card_champion";
   return {
@@ -64,6 +75,7 @@ export function championSource(
             weights: SECTION_RANK_WEIGHTS,
             node: "s.node_id",
             backMatter: "s.back_matter",
+            ...(nodeCounts ? { nodeCounts } : {}),
           }
         : { kind, table: library.cards, weights: CARD_RANK_WEIGHTS, node: "''", backMatter: "false" },
   };
@@ -82,32 +94,54 @@ const LIST_ORDER = "rank DESC, doc_id, node_id";
 /** `LIST_ORDER` backwards: a list's last rows first (what a trim deletes). */
 const LIST_ORDER_BACKWARDS = "rank, doc_id DESC, node_id DESC";
 
-/** A table of list rows, one per (term, section): the lists themselves and their pending rows alike. */
-function listRowsTable(name: string): string {
+/** The columns of a list row, as a source's lists store them (`nodes` when they carry counts), each after `alias`. */
+const rowColumns = (source: ChampionSource, alias = "") =>
+  ["term", "rank", "doc_id", "node_id", "back_matter", ...(source.nodeCounts ? ["nodes"] : [])]
+    .map((column) => `${alias}${column}`)
+    .join(", ");
+
+/**
+ * A table of list rows, one per (term, section): the lists themselves and their pending rows
+ * alike. `nodes` (the document's node count) is nullable: a row an earlier release's writer
+ * added has none, and a query looks that document's count up as it did.
+ */
+function listRowsTable(name: string, source: ChampionSource): string {
   return `CREATE TABLE IF NOT EXISTS ${name} (
     term text COLLATE "C" NOT NULL,
     rank float8 NOT NULL,
     doc_id text COLLATE "C" NOT NULL,
     node_id text COLLATE "C" NOT NULL,
-    back_matter boolean NOT NULL)`;
+    back_matter boolean NOT NULL${source.nodeCounts ? ",\n    nodes integer" : ""})`;
 }
 
 /**
  * The indexes of a table of list rows: each term's rows in list order (every column a query reads
  * in the index), and a document's rows (for its removal).
  */
-async function indexListRows(db: PostgresQueryable, name: string): Promise<void> {
+async function indexListRows(db: PostgresQueryable, name: string, source: ChampionSource): Promise<void> {
   const prefix = name.slice(name.lastIndexOf(".") + 1);
   await db.query(
-    `CREATE INDEX IF NOT EXISTS ${prefix}_list ON ${name} (term, rank DESC, doc_id, node_id) INCLUDE (back_matter)`,
+    `CREATE INDEX IF NOT EXISTS ${prefix}_list ON ${name} (term, rank DESC, doc_id, node_id) INCLUDE (back_matter${source.nodeCounts ? ", nodes" : ""})`,
   );
   await db.query(`CREATE INDEX IF NOT EXISTS ${prefix}_doc ON ${name} (doc_id)`);
 }
 
-/** SQL selecting the postings of a source's rows (term, rank, doc_id, node_id, back_matter), `where` appended. */
+/** SQL selecting the postings of a source's rows (its {@link rowColumns}), `where` appended. */
 const postingsSql = (source: ChampionSource, where = "") =>
-  `SELECT u.lexeme AS term, ${rankOf(source, "u.lexeme")} AS rank, s.doc_id, ${source.node} AS node_id, ${source.backMatter} AS back_matter
-   FROM ${source.table} s, unnest(s.tsv) AS u${where}`;
+  `SELECT u.lexeme AS term, ${rankOf(source, "u.lexeme")} AS rank, s.doc_id, ${source.node} AS node_id, ${source.backMatter} AS back_matter${source.nodeCounts ? ", n.nodes" : ""}
+   FROM ${source.table} s${source.nodeCounts ? ` LEFT JOIN ${source.nodeCounts} n ON n.doc_id = s.doc_id` : ""}
+   CROSS JOIN LATERAL unnest(s.tsv) AS u${where}`;
+
+/** Whether a table of list rows lacks node counts (no `nodes` column: an earlier release's), when it exists. */
+async function lacksNodes(db: PostgresQueryable, name: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = 'nodes'
+       AND NOT attisdropped) AS lacks
+     WHERE to_regclass($1) IS NOT NULL`,
+    [name],
+  );
+  return rows[0]?.lacks === true;
+}
 
 /**
  * The champion lists of a PostgreSQL library index: created and built from the stored section
@@ -162,14 +196,65 @@ export class PostgresChampionLists {
   }
 
   /**
-   * Creates the pending table, and the column counting the sections in it (on the `''` term's
-   * row). Inside the writer's transaction: on build, or on the first open of lists an earlier
-   * release built (the lists as they are stay exact).
+   * Creates the pending table (in the shape of `source`'s rows), and the column counting the
+   * sections in it (on the `''` term's row). Inside the writer's transaction: on build, or on the
+   * first open of lists an earlier release built (the lists as they are stay exact).
    */
-  static async addPending(db: PostgresQueryable, tables: ChampionTables): Promise<void> {
-    await db.query(listRowsTable(tables.pending));
-    await indexListRows(db, tables.pending);
+  static async addPending(
+    db: PostgresQueryable,
+    tables: ChampionTables,
+    source: ChampionSource,
+  ): Promise<void> {
+    await db.query(listRowsTable(tables.pending, source));
+    await indexListRows(db, tables.pending, source);
     await db.query(`ALTER TABLE ${tables.terms} ADD COLUMN IF NOT EXISTS pending integer NOT NULL DEFAULT 0`);
+  }
+
+  /**
+   * Whether the lists' rows, and their pending rows where that table exists, carry their
+   * documents' node counts (see {@link ChampionSource.nodeCounts}).
+   */
+  static async carriesNodes(db: PostgresQueryable, tables: ChampionTables): Promise<boolean> {
+    const { rows } = await db.query(
+      `SELECT count(*) FILTER (WHERE a.attname IS NULL) = 0 AS carried
+       FROM unnest($1::text[]) AS t(name) JOIN pg_class c ON c.oid = to_regclass(t.name)
+       LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'nodes' AND NOT a.attisdropped`,
+      [[tables.rows, tables.pending]],
+    );
+    return rows[0]?.carried === true;
+  }
+
+  /**
+   * Gives the rows of lists an earlier release built (and their pending rows) their documents'
+   * node counts from `source.nodeCounts`: each table copied in list order with the counts, the
+   * old one dropped, the copy renamed and indexed. Rewriting beats updating every row in place (a
+   * new row version and index entries each). Inside the writer's transaction, so a crash leaves
+   * the lists as they were; readers wait for the drop until it commits (measured in the package
+   * README: seconds at 100,000 documents).
+   */
+  static async addNodes(
+    db: PostgresQueryable,
+    tables: ChampionTables,
+    source: ChampionSource,
+  ): Promise<void> {
+    if (!source.nodeCounts) return;
+    for (const table of [tables.rows, tables.pending]) {
+      if (!(await lacksNodes(db, table))) continue;
+      const name = table.slice(table.lastIndexOf(".") + 1);
+      const copy = `${table.slice(0, table.lastIndexOf("."))}.${name}_with_nodes`;
+      await db.query(`DROP TABLE IF EXISTS ${copy}`);
+      await db.query(listRowsTable(copy, source));
+      await db.query("SET LOCAL work_mem = '256MB'");
+      await db.query(
+        `INSERT INTO ${copy} (${rowColumns(source)})
+         SELECT r.term, r.rank, r.doc_id, r.node_id, r.back_matter, n.nodes FROM ${table} r
+         LEFT JOIN ${source.nodeCounts} n ON n.doc_id = r.doc_id
+         ORDER BY r.term, r.rank DESC, r.doc_id, r.node_id`,
+      );
+      await db.query(`DROP TABLE ${table}`);
+      await db.query(`ALTER TABLE ${copy} RENAME TO ${name}`);
+      await indexListRows(db, table, source);
+    }
   }
 
   /** The rows per term a library's lists were built for (the `''` term's row), or undefined when it has none. */
@@ -192,7 +277,9 @@ export class PostgresChampionLists {
     listRows: number,
   ): Promise<void> {
     const lists = new PostgresChampionLists(tables, source, library, listRows);
-    await db.query(listRowsTable(tables.rows));
+    // Dropped rather than emptied: rebuilt lists take the shape `source` asks for.
+    await db.query(`DROP TABLE IF EXISTS ${tables.rows}, ${tables.pending}`);
+    await db.query(listRowsTable(tables.rows, source));
     await db.query(`CREATE TABLE IF NOT EXISTS ${tables.terms} (
       term text COLLATE "C" PRIMARY KEY,
       kept integer NOT NULL,
@@ -200,21 +287,21 @@ export class PostgresChampionLists {
       floor_rank float8,
       floor_doc text COLLATE "C",
       floor_node text COLLATE "C")`);
-    await PostgresChampionLists.addPending(db, tables);
-    await db.query(`TRUNCATE ${tables.rows}, ${tables.terms}, ${tables.pending}`);
+    await PostgresChampionLists.addPending(db, tables, source);
+    await db.query(`TRUNCATE ${tables.terms}`);
     // The sort of every posting is the build's cost: give it memory rather than temp files.
     await db.query("SET LOCAL work_mem = '256MB'");
+    const columns = rowColumns(source);
     await db.query(
-      `INSERT INTO ${tables.rows} (term, rank, doc_id, node_id, back_matter)
-       SELECT term, rank, doc_id, node_id, back_matter FROM (
-         SELECT term, rank, doc_id, node_id, back_matter,
-                row_number() OVER (PARTITION BY term ORDER BY ${LIST_ORDER}) AS place
+      `INSERT INTO ${tables.rows} (${columns})
+       SELECT ${columns} FROM (
+         SELECT ${columns}, row_number() OVER (PARTITION BY term ORDER BY ${LIST_ORDER}) AS place
          FROM (${postingsSql(source)}) postings) ranked
        WHERE place <= $1
        ORDER BY term, ${LIST_ORDER}`,
       [lists.kept],
     );
-    await indexListRows(db, tables.rows);
+    await indexListRows(db, tables.rows, source);
     await db.query(
       `INSERT INTO ${tables.terms} (term, kept, complete)
        SELECT c.term, count(*), count(*) >= coalesce(max(t.${source.kind}), 0) FROM ${tables.rows} c
@@ -250,9 +337,7 @@ export class PostgresChampionLists {
       return;
     }
     const t = this.tables;
-    await db.query(`INSERT INTO ${t.pending} (term, rank, doc_id, node_id, back_matter) ${fresh}`, [
-      [...docIds],
-    ]);
+    await db.query(`INSERT INTO ${t.pending} (${rowColumns(this.source)}) ${fresh}`, [[...docIds]]);
     const { rows } = await db.query(
       `UPDATE ${t.terms} SET pending = pending + $1 WHERE term = '' RETURNING pending`,
       [sections],
@@ -263,7 +348,7 @@ export class PostgresChampionLists {
   /** Merges the pending rows into the lists and empties the pending table. */
   private async merge(db: PostgresQueryable): Promise<void> {
     const t = this.tables;
-    await this.enter(db, `SELECT term, rank, doc_id, node_id, back_matter FROM ${t.pending}`, []);
+    await this.enter(db, `SELECT ${rowColumns(this.source)} FROM ${t.pending}`, []);
     await db.query(`DELETE FROM ${t.pending}`);
     await db.query(`UPDATE ${t.terms} SET pending = 0 WHERE term = ''`);
   }
@@ -275,10 +360,11 @@ export class PostgresChampionLists {
    */
   private async enter(db: PostgresQueryable, fresh: string, params: unknown[]): Promise<void> {
     const t = this.tables;
+    const columns = rowColumns(this.source);
     const { rows } = await db.query(
       `WITH fresh AS (${fresh})
-       INSERT INTO ${t.rows} (term, rank, doc_id, node_id, back_matter)
-       SELECT f.term, f.rank, f.doc_id, f.node_id, f.back_matter FROM fresh f
+       INSERT INTO ${t.rows} (${columns})
+       SELECT ${rowColumns(this.source, "f.")} FROM fresh f
        LEFT JOIN ${t.terms} m ON m.term = f.term
        WHERE m.term IS NULL OR m.complete OR f.rank > m.floor_rank
           OR (f.rank = m.floor_rank AND (f.doc_id, f.node_id) < (m.floor_doc, m.floor_node))
@@ -361,11 +447,12 @@ export class PostgresChampionLists {
     const t = this.tables;
     await db.query(`DELETE FROM ${t.rows} WHERE term = ANY($1::text[])`, [[...terms]]);
     await db.query(`DELETE FROM ${t.pending} WHERE term = ANY($1::text[])`, [[...terms]]);
+    const nodes = this.source.nodeCounts;
     await db.query(
-      `INSERT INTO ${t.rows} (term, rank, doc_id, node_id, back_matter)
-       SELECT x.term, l.rank, l.doc_id, l.node_id, l.back_matter FROM unnest($1::text[]) AS x(term)
+      `INSERT INTO ${t.rows} (${rowColumns(this.source)})
+       SELECT x.term, l.rank, l.doc_id, l.node_id, l.back_matter${nodes ? ", l.nodes" : ""} FROM unnest($1::text[]) AS x(term)
        CROSS JOIN LATERAL (
-         SELECT ${rankOf(this.source, "x.term")} AS rank, s.doc_id, ${this.source.node} AS node_id, ${this.source.backMatter} AS back_matter
+         SELECT ${rankOf(this.source, "x.term")} AS rank, s.doc_id, ${this.source.node} AS node_id, ${this.source.backMatter} AS back_matter${nodes ? `, (SELECT n.nodes FROM ${nodes} n WHERE n.doc_id = s.doc_id) AS nodes` : ""}
          FROM ${this.source.table} s WHERE s.tsv @@ ${termQuery("x.term")}
          ORDER BY ${LIST_ORDER} LIMIT $2) l`,
       [[...terms], this.kept],
@@ -381,20 +468,27 @@ export class PostgresChampionLists {
     await db.query(`DELETE FROM ${t.terms} WHERE term = ANY($1::text[]) AND kept <= 0`, [[...terms]]);
   }
 
+  /** Whether the rows carry their documents' node counts (see {@link ChampionSource.nodeCounts}). */
+  get carriesNodes(): boolean {
+    return this.source.nodeCounts !== undefined;
+  }
+
   /**
    * SQL selecting the first `limit` rows (an SQL expression) of each term's list and pending rows
    * together (index entries only: the btrees hold every column read): `i` the term's place in
-   * the array `terms` (a parameter, 1-based), then doc_id, node_id, back_matter and the term's
-   * `rank` in the row; unordered (each term's in its list's order is `i, rank DESC, doc_id, node_id`).
+   * the array `terms` (a parameter, 1-based), then doc_id, node_id, back_matter, the term's
+   * `rank` in the row and the document's `nodes` (null where the rows carry none); unordered
+   * (each term's in its list's order is `i, rank DESC, doc_id, node_id`).
    */
   listSql(terms: string, limit: string): string {
-    return `SELECT x.i, l.doc_id, l.node_id, l.back_matter, l.rank
+    const columns = `doc_id, node_id, back_matter, rank, ${this.carriesNodes ? "nodes" : "NULL::int AS nodes"}`;
+    return `SELECT x.i, l.doc_id, l.node_id, l.back_matter, l.rank, l.nodes
        FROM unnest(${terms}::text[]) WITH ORDINALITY AS x(term, i)
        CROSS JOIN LATERAL (
-         (SELECT doc_id, node_id, back_matter, rank FROM ${this.tables.rows} c
+         (SELECT ${columns} FROM ${this.tables.rows} c
           WHERE c.term = x.term ORDER BY ${LIST_ORDER} LIMIT ${limit})
          UNION ALL
-         (SELECT doc_id, node_id, back_matter, rank FROM ${this.tables.pending} p
+         (SELECT ${columns} FROM ${this.tables.pending} p
           WHERE p.term = x.term ORDER BY ${LIST_ORDER} LIMIT ${limit})
          ORDER BY ${LIST_ORDER} LIMIT ${limit}) l`;
   }

@@ -44,7 +44,12 @@ import {
   quotedSchema,
   withOpenedPool,
 } from "./connection.js";
-import { championSource, PG_MERGE_SECTIONS, PostgresChampionLists } from "./library-champions.js";
+import {
+  type ChampionTables,
+  championSource,
+  PG_MERGE_SECTIONS,
+  PostgresChampionLists,
+} from "./library-champions.js";
 import { PostgresGinPending } from "./library-gin.js";
 import { PostgresNodeCounts } from "./library-node-counts.js";
 import { type LibraryRows, libraryRows } from "./library-rows.js";
@@ -133,7 +138,7 @@ const SECTION_COLUMNS = HIT_COLUMNS.map((column) => `s.${column}`).join(", ");
  * Columns, not a JSON array a row: at 100,000 documents ~300 rows a query, and one array per row
  * cost the client twice the decoding (and an object per row before scoring).
  */
-type ListedColumns = [string[], string[], boolean[], number[]];
+type ListedColumns = [string[], string[], boolean[], number[], (number | null)[]?];
 
 /** A term's rows read from its champion list, columnar (see {@link ListedColumns}). */
 interface ListedTerm {
@@ -213,6 +218,37 @@ const sectionKey = (docId: string, nodeId: string): string => `${docId}\u0000${n
  */
 async function lockWriters(db: PostgresQueryable, schema: string): Promise<void> {
   await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`pageindex-library ${schema}`]);
+}
+
+/**
+ * List rows (and pending rows) up to which an open gives lists without node counts theirs unasked
+ * (see `addsNodes`): a rewrite of that many takes a second or two (measured: 60,883 rows in
+ * 0.7 s; 2.4 M in 20 s and 5.1 M in 23 s, the bench's 10,000 and 100,000 documents). An object
+ * so tests can lower it (it is not exported from the package).
+ */
+export const ADD_NODES_UNASKED = { rows: 200_000 };
+
+/**
+ * Whether this open gives the sections' lists (`tables`, without node counts: an earlier release
+ * built them; the library keeps node counts) their documents' counts: when the open asks for
+ * lists (`championRows`: its owner allows a long command, as for a build) or they are small (at
+ * most {@link ADD_NODES_UNASKED}`.rows` rows). Otherwise they are read as they are, each
+ * document's count looked up as before: the same answers.
+ */
+async function addsNodes(
+  db: PostgresQueryable,
+  tables: ChampionTables,
+  wanted: number | undefined,
+): Promise<boolean> {
+  if (wanted !== undefined) return wanted > 0;
+  const most = ADD_NODES_UNASKED.rows;
+  const pending = (await PostgresChampionLists.hasPending(db, tables))
+    ? ` UNION ALL (SELECT 1 FROM ${tables.pending} LIMIT ${most + 1})`
+    : "";
+  const { rows } = await db.query(
+    `SELECT count(*)::int AS n FROM ((SELECT 1 FROM ${tables.rows} LIMIT ${most + 1})${pending}) r`,
+  );
+  return Number(rows[0]?.n ?? 0) <= most;
 }
 
 /** A term's inverse document frequency (BM25's, never negative). */
@@ -355,6 +391,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     options: PostgresLibraryIndexOptions,
     listRows: { sections?: number | undefined; cards?: number | undefined },
     nodeCounts: PostgresNodeCounts | undefined,
+    carried: boolean,
     ginPending: PostgresGinPending | undefined,
   ) {
     this.pool = pool;
@@ -364,7 +401,12 @@ export class PostgresLibraryIndex implements LibraryIndex {
     const lists = (kind: "sections" | "cards") => {
       const rows = listRows[kind];
       if (rows === undefined) return undefined;
-      const { tables: listTables, source } = championSource(schema, tables, kind);
+      const { tables: listTables, source } = championSource(
+        schema,
+        tables,
+        kind,
+        kind === "sections" && carried ? nodeCounts?.table : undefined,
+      );
       return new PostgresChampionLists(
         listTables,
         source,
@@ -395,6 +437,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
     const sections = championSource(schema, tables, "sections");
     const cards = championSource(schema, tables, "cards");
     const nodeCounts = new PostgresNodeCounts(`${schema}.library_node_counts`, tables);
+    // The sections' lists as this release writes them: each row with its document's node count.
+    const counting = championSource(schema, tables, "sections", nodeCounts.table);
     const present = () =>
       guarded("library open", timeout, async () => ({
         sections: await PostgresChampionLists.listRows(pool, sections.tables),
@@ -417,18 +461,28 @@ export class PostgresLibraryIndex implements LibraryIndex {
         // Another process may have built them (or written documents) while this one waited.
         if ((await PostgresChampionLists.listRows(db, sections.tables)) !== undefined) return;
         if (wanted === undefined && !(await isEmpty(db))) return;
-        for (const kind of [sections, cards])
-          await PostgresChampionLists.build(db, kind.tables, kind.source, tables, asked);
+        // The counts first: the sections' list rows carry them.
         await nodeCounts.build(db);
+        for (const kind of [counting, cards])
+          await PostgresChampionLists.build(db, kind.tables, kind.source, tables, asked);
       });
       listRows = await present();
-    } else {
-      // Lists an earlier release built: without a pending table yet, or ranked by another formula
-      // (cards before their length factor). Mended under the writers' lock: the table added, the
-      // stale lists built again from the stored rows (the cards' took 19 s at 100,000 documents).
+    } else if (listRows.sections !== undefined || listRows.cards !== undefined) {
+      // Lists an earlier release built: without a pending table yet, ranked by another formula
+      // (cards before their length factor), or sections' rows without node counts. Mended under
+      // the writers' lock: the table added, the stale lists built again from the stored rows (the
+      // cards' took 19 s at 100,000 documents), the counts added (see `addsNodes`).
+      const { carries, migrate } = await guarded("library open", timeout, async () => {
+        if (listRows.sections === undefined || !(await PostgresNodeCounts.present(pool, nodeCounts.table)))
+          return { carries: false, migrate: false };
+        if (await PostgresChampionLists.carriesNodes(pool, counting.tables))
+          return { carries: true, migrate: false };
+        return { carries: false, migrate: await addsNodes(pool, counting.tables, wanted) };
+      });
       const kinds = (["sections", "cards"] as const).flatMap((kind) => {
         const rows = listRows[kind];
-        return rows === undefined ? [] : [{ ...championSource(schema, tables, kind), rows }];
+        if (rows === undefined) return [];
+        return [{ ...(kind === "cards" ? cards : carries || migrate ? counting : sections), rows }];
       });
       const mend = await guarded("library open", timeout, () =>
         Promise.all(
@@ -439,20 +493,26 @@ export class PostgresLibraryIndex implements LibraryIndex {
           ),
         ),
       );
-      if (mend.includes(true))
+      if (migrate || mend.includes(true))
         await inTransaction(pool, "library champion lists", timeout, async (db) => {
           await lockWriters(db, schema);
           for (const kind of kinds) {
-            await PostgresChampionLists.addPending(db, kind.tables);
+            if (!(await PostgresChampionLists.hasPending(db, kind.tables)))
+              await PostgresChampionLists.addPending(db, kind.tables, kind.source);
             if (await PostgresChampionLists.stale(db, kind.tables, kind.source))
               await PostgresChampionLists.build(db, kind.tables, kind.source, tables, kind.rows);
+            else await PostgresChampionLists.addNodes(db, kind.tables, kind.source);
           }
         });
     }
-    const { counted, ginPending } = await guarded("library open", timeout, async () => ({
-      counted: await PostgresNodeCounts.present(pool, nodeCounts.table),
-      ginPending: await PostgresGinPending.open(pool, tables.textIndexes),
-    }));
+    const { counted, carried, ginPending } = await guarded("library open", timeout, async () => {
+      const counted = await PostgresNodeCounts.present(pool, nodeCounts.table);
+      return {
+        counted,
+        carried: counted && (await PostgresChampionLists.carriesNodes(pool, counting.tables)),
+        ginPending: await PostgresGinPending.open(pool, tables.textIndexes),
+      };
+    });
     return new PostgresLibraryIndex(
       pool,
       tables,
@@ -460,6 +520,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
       options,
       listRows,
       counted ? nodeCounts : undefined,
+      carried,
       ginPending,
     );
   }
@@ -673,9 +734,10 @@ export class PostgresLibraryIndex implements LibraryIndex {
     );
     await this.addTermCounts(db, rows.counts);
     const docIds = rows.cards[0] as string[];
+    // The counts first: the sections' list rows carry them.
+    await this.nodeCountTable?.copy(db, docIds);
     await this.champions?.add(db, docIds, rows.sections[0]?.length ?? 0);
     await this.cardChampions?.add(db, docIds, docIds.length);
-    await this.nodeCountTable?.copy(db, rows.cards[0] as string[]);
     await this.ginPending?.clean(db);
   }
 
@@ -1007,7 +1069,8 @@ export class PostgresLibraryIndex implements LibraryIndex {
    * `rows`). Each list is read whole (`kept` rows) unless some row
    * holds two terms, then its first `perTerm`: decided in the statement, where two statements
    * ran at once and every list was read whole. With `sizes`, the node counts of every document
-   * met are read too (index entries), so the ranking needs no round trip of its own for them.
+   * met come too, so the ranking needs no round trip of its own for them: carried by the list
+   * rows (index entries), looked up for the rows holding two terms and for list rows without one.
    */
   private async readLists(
     db: PostgresQueryable,
@@ -1023,6 +1086,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
     // rows, the node counts.
     const ctes: string[] = [];
     const parts: string[] = [];
+    const counts = sizes ? this.nodeCountTable?.table : undefined;
     let limit = `${params.add(lists.kept)}::int`;
     if (several.length > 0) {
       const columns =
@@ -1042,29 +1106,33 @@ export class PostgresLibraryIndex implements LibraryIndex {
       );
       ctes.push(`co AS MATERIALIZED (${ranked})`);
       limit = `(SELECT CASE WHEN EXISTS (SELECT 1 FROM co) THEN ${params.add(lists.perTerm)}::int ELSE ${limit} END)`;
+      // Each with its document's node count, looked up (a handful of rows: ~4 a question at 100,000
+      // documents, against ~250 documents the lists name).
       parts.push(
-        "SELECT 0 AS part, 0::bigint AS i, doc_id, node_id, back_matter, score::text AS value, found FROM co",
+        `SELECT 0 AS part, 0::bigint AS i, doc_id, node_id, back_matter, score::text AS value, found,
+           ${counts ? `(SELECT n.nodes FROM ${counts} n WHERE n.doc_id = co.doc_id)` : "NULL::int"} AS nodes
+         FROM co`,
       );
     }
     ctes.push(`listed AS MATERIALIZED (${lists.listSql(params.add(terms.map((t) => t.term)), limit)})`);
-    // The lists' rows and the node counts come as one JSON value a term, and one for the counts:
-    // hundreds of rows at scale, decoded at once rather than row by row, a column an array.
+    // The lists' rows come as one JSON value a term, a column an array (with the documents' node
+    // counts where the rows carry them), and the counts looked up as one more: hundreds of rows
+    // at scale, decoded at once rather than row by row.
+    const carried = counts !== undefined && lists.carriesNodes;
     parts.push(
       `SELECT 1 AS part, i, NULL AS doc_id, NULL AS node_id, NULL AS back_matter,
-         json_build_array(json_agg(doc_id), json_agg(node_id), json_agg(back_matter), json_agg(rank))::text AS value,
-         NULL::bigint AS found
+         json_build_array(json_agg(doc_id), json_agg(node_id), json_agg(back_matter), json_agg(rank)${carried ? ", json_agg(nodes)" : ""})::text AS value,
+         NULL::bigint AS found, NULL::int AS nodes
        FROM listed GROUP BY i`,
     );
-    if (sizes && this.nodeCountTable) {
-      const met =
-        several.length > 0
-          ? "SELECT doc_id FROM co UNION SELECT doc_id FROM listed"
-          : "SELECT DISTINCT doc_id FROM listed";
+    if (counts)
+      // The documents of list rows without a count: every one where the lists carry none (an
+      // earlier release's), else those an earlier release's writer added (usually none).
       parts.push(
-        `SELECT 2, 0, NULL, NULL, NULL, json_build_array(json_agg(d.doc_id), json_agg(n.nodes))::text, NULL FROM (${met}) d
-         LEFT JOIN LATERAL (SELECT nodes FROM ${this.nodeCountTable.table} n WHERE n.doc_id = d.doc_id) n ON true`,
+        `SELECT 2, 0, NULL, NULL, NULL, json_build_array(json_agg(d.doc_id), json_agg(n.nodes))::text, NULL, NULL
+         FROM (SELECT DISTINCT doc_id FROM listed WHERE nodes IS NULL) d
+         LEFT JOIN LATERAL (SELECT nodes FROM ${counts} n WHERE n.doc_id = d.doc_id) n ON true`,
       );
-    }
     // Unordered: a section's score sums its terms in term order (`scoreListed` sorts them), and
     // the ranking orders sections by score with ties broken by ids.
     const sql = `WITH ${ctes.join(", ")}
@@ -1073,10 +1141,16 @@ export class PostgresLibraryIndex implements LibraryIndex {
     const listed: ListedTerm[] = [];
     for (const row of (await this.select(db, sql, params.values)).rows) {
       const part = Number(row.part);
-      if (part === 0) cooccurring.push(row);
-      else if (part === 1) {
-        const [docIds, nodeIds, backMatter, ranks] = JSON.parse(row.value as string) as ListedColumns;
+      if (part === 0) {
+        cooccurring.push(row);
+        if (sizes && counts) sizes.set(row.doc_id as string, Number(row.nodes ?? 0));
+      } else if (part === 1) {
+        const [docIds, nodeIds, backMatter, ranks, nodes] = JSON.parse(row.value as string) as ListedColumns;
         listed.push({ term: Number(row.i) - 1, docIds, nodeIds, backMatter, ranks });
+        if (sizes && nodes)
+          nodes.forEach((count, r) => {
+            if (count !== null) sizes.set(docIds[r] as string, count);
+          });
       } else if (sizes) {
         // json_agg of no rows is null: no document met.
         const [docIds, nodes] = JSON.parse(row.value as string) as [

@@ -100,6 +100,21 @@ export async function expectPostgresListsAgree(schema: string, perTerm: number, 
         `SELECT doc_id, (card->>'nodeCount')::int AS nodes FROM ${s}.library_cards ORDER BY doc_id`,
       ),
     );
+    // Each section list row, merged or pending, carries its document's count (this release's
+    // shape; lists an earlier release wrote, and this one reads as they are, have no column).
+    for (const table of ["library_champions", "library_champion_pending"]) {
+      const carried = await client.query(
+        "SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = 'nodes' AND NOT attisdropped",
+        [`${s}.${table}`],
+      );
+      if (carried.rows.length === 0) continue;
+      const { rows } = await client.query(
+        `SELECT r.term, r.doc_id, r.nodes, n.nodes AS counted FROM ${s}.${table} r
+         LEFT JOIN ${s}.library_node_counts n ON n.doc_id = r.doc_id
+         WHERE r.nodes IS DISTINCT FROM n.nodes OR r.nodes IS NULL`,
+      );
+      expect(rows, table).toEqual([]);
+    }
   } finally {
     await client.end();
   }
