@@ -48,10 +48,24 @@ function relation(
   // Introduction"): what comes between is inside e too.
   if (eToc && nextTocLevel !== undefined && nextTocLevel > (e.tocLevel as number)) return "higher";
   const r = lookRelation(e, h, openClasses, series);
+  // A numbered heading set as the contents' entries are but not listed there sits inside the entry
+  // before it (a preface's sections numbered 1 to 4, a licence's clauses): the contents lists every
+  // numbered heading of its levels. Not one numbered in the entry's own series ("13" after "12": the
+  // contents reader may have missed a page's entries), nor an unnumbered one (an "Index" the
+  // contents leaves out is still a chapter's sibling).
+  if (eToc && r === "same" && h.numbering && !inOneSeries(e, h)) return "higher";
   return eToc && r === "lower" ? "same" : r;
 }
 
 type SeriesGoesOn = RelationState["series"];
+
+/** Both numbered in one numbering (dotted numbers of one depth, or one keyword's, one list's). */
+function inOneSeries(a: Heading, b: Heading): boolean {
+  const an = a.numbering;
+  const bn = b.numbering;
+  if (!an || !bn || numberingClass(an) !== numberingClass(bn)) return false;
+  return an.kind !== "dotted" || an.depth === bn.depth;
+}
 
 /** Size and weight alike (capitals and italics are a title's own spelling). */
 const sameLook = (a: Heading, b: Heading): boolean =>

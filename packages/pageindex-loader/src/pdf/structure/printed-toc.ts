@@ -42,6 +42,11 @@ const CONTENTS_WORDS = "table of contents|contents|table des matiÃ¨res|inhalt|ç›
 const TOC_TITLE = new RegExp(`^(${CONTENTS_WORDS}|index|index to .{1,60})$`, "i");
 /** A contents page's own title; "Index" is left out here (an index at the back is a section). */
 const CONTENTS_TITLE = new RegExp(`^(${CONTENTS_WORDS})$`, "i");
+/** The title of a contents that names itself short (Texinfo's "Short Contents"): chapters only. */
+const SHORT_CONTENTS_TITLE = /^(?:short|summary|brief) contents$/i;
+/** Whether one of a page's first lines is a title `title` matches. */
+const titledBy = (page: ParsedPage, title: RegExp): boolean =>
+  page.lines.slice(0, 8).some((l) => title.test(normalizeTitle(l.text)));
 /** A column header at the end of a TOC line ("PART I<tab>Page"). */
 const HEADER_END = /\t\s*(page|pages|page no\.?)\s*$/i;
 /**
@@ -233,7 +238,7 @@ function contentsTail(
 }
 
 function looksLikeTocPage(page: ParsedPage, lines: readonly TocLine[], continuing: boolean): boolean {
-  const titled = page.lines.slice(0, 8).some((l) => TOC_TITLE.test(normalizeTitle(l.text)));
+  const titled = titledBy(page, TOC_TITLE);
   if (lines.length === 0) return false;
   const numbered = lines.filter((l) => l.printed !== undefined && /^\d+$/.test(l.printed));
   const nums = numbered.map((l) => Number(l.printed));
@@ -428,7 +433,7 @@ export function findContentsCopies(
   for (let n = after + 1; n <= pages.length; n++) {
     const page = pages[n - 1] as ParsedPage;
     const continuing = out.length > 0 && out[out.length - 1] === n - 1;
-    const titled = page.lines.slice(0, 8).some((l) => CONTENTS_TITLE.test(normalizeTitle(l.text)));
+    const titled = titledBy(page, CONTENTS_TITLE);
     if ((titled || continuing) && tocPageLines(page, furniture?.get(n), continuing)) out.push(n);
   }
   return out;
@@ -446,11 +451,16 @@ interface TocRun {
 /** The run of TOC-like pages starting at `from` (empty when that page is none). */
 function tocRun(pages: readonly ParsedPage[], from: number, options: FindTocOptions): TocRun {
   const run: TocRun = { pages: [], lines: [] };
+  const short = from <= pages.length && titledBy(pages[from - 1] as ParsedPage, SHORT_CONTENTS_TITLE);
   // Once started a TOC runs on past the scanned pages (a 700-page manual's contents fill pages 5 to 30).
   for (let n = from; n <= pages.length; n++) {
     const page = pages[n - 1] as ParsedPage;
     const prev = run.lines[run.lines.length - 1];
     const continuing = prev !== undefined;
+    // A short contents ends where the full one opens under its own title on the next page
+    // (Texinfo's "Short Contents" then "Table of Contents"): read as one run, the chapters were
+    // listed twice and the short list's margins set the levels.
+    if (continuing && short && titledBy(page, CONTENTS_TITLE)) break;
     // A page opening with a list of tables or figures ends the contents (entries above a list
     // lower on the page are still read: tocLinesOf stops at it).
     const listed = (l: PdfLine) =>
@@ -492,7 +502,7 @@ function contentsRun(
   const last = best.pages[best.pages.length - 1] as number;
   for (let n = last + 1; n <= Math.min(last + CONTENTS_GAP, pages.length); n++) {
     const page = pages[n - 1] as ParsedPage;
-    if (!page.lines.slice(0, 8).some((l) => CONTENTS_TITLE.test(normalizeTitle(l.text)))) continue;
+    if (!titledBy(page, CONTENTS_TITLE)) continue;
     const run = tocRun(pages, n, options);
     if (run.pages.length > 0 && entryCount(run) > entryCount(best)) return { ...run, shortPages: best.pages };
     break;
@@ -587,9 +597,7 @@ export function findPrintedToc(
   }
   // Without a "Contents" title, numbered lines are a TOC only when their numbers are the pages
   // where their titles are found, at least half the time: a table of sizes or codes is not.
-  const titled = tocPages.some((p) =>
-    (pages[p - 1] as ParsedPage).lines.slice(0, 8).some((l) => TOC_TITLE.test(normalizeTitle(l.text))),
-  );
+  const titled = tocPages.some((p) => titledBy(pages[p - 1] as ParsedPage, TOC_TITLE));
   const numberedCount = entries.filter((e) => e.printed !== undefined && /^\d+$/.test(e.printed)).length;
   if (!titled && bestVotes < numberedCount * UNTITLED_AGREEMENT) return undefined;
   // Page labels name the printed number of every page, roman front matter included; they are
