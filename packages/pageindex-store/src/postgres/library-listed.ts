@@ -42,7 +42,8 @@ export function decodeListed(term: number, text: string): ListedTerm {
   const [docIds, packed, nodeIds, backMatter, nodes] = JSON.parse(text) as ListedColumns;
   // base64 with PostgreSQL's line breaks, which the decoder skips.
   const bytes = Buffer.from(packed, "base64");
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const ranks = new Array<number>(bytes.length / 8);
-  for (let r = 0; r < ranks.length; r += 1) ranks[r] = bytes.readDoubleBE(r * 8);
+  for (let r = 0; r < ranks.length; r += 1) ranks[r] = view.getFloat64(r * 8); // big-endian, as sent
   return { term, docIds, nodeIds: nodeIds ?? undefined, backMatter: backMatter ?? undefined, ranks, nodes };
 }
