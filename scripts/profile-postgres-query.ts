@@ -14,7 +14,8 @@
 //   (the answers of the last round), N rounds: its JavaScript alone, no server, no protocol.
 // - with --wire, what the client receives a query (the last round's statements re-sent on a
 //   connection that parses no type): bytes by statement shape and by column (text as sent, plus
-//   the DataRow framing), and inside JSON columns by path (arrays' items folded into `[]`).
+//   the DataRow framing), and inside JSON columns by path (arrays' items folded into `[]`); then
+//   the driver's CPU alone, the round re-sent with types parsed and as text.
 // Read-only: it never writes to the libraries.
 //
 // Usage (on the built packages): npx tsx scripts/profile-postgres-query.ts --docs 100,100000
@@ -242,22 +243,27 @@ async function printWire(r: Recorder, queries: number): Promise<void> {
     }
     console.log(`${(total / queries).toFixed(0).padStart(9)} B a query in all`);
     // The driver's CPU alone: the round's statements re-sent one after another (no engine),
-    // through a connection parsing types as the engine's does and through the raw one.
+    // through a connection parsing types as the engine's does and through the raw one,
+    // alternating after a warm-up pass of each (the first passes pay for compiling).
     const typed = new pg.Client({ connectionString: DATABASE_URL } as never);
     await typed.connect();
     const runs = [...r.shapes.values()].flatMap((shape) => shape.all);
-    const driverCpu = async (db: PostgresQueryable) => {
-      const spent: number[] = [];
-      for (let round = 0; round < 5; round += 1) {
-        const used = process.cpuUsage();
-        for (const run of runs) await db.query(run.sql, run.values);
-        const cpu = process.cpuUsage(used);
-        spent.push((cpu.user + cpu.system) / 1000 / queries);
-      }
-      return median(spent).toFixed(3);
+    const pass = async (db: PostgresQueryable) => {
+      const used = process.cpuUsage();
+      for (const run of runs) await db.query(run.sql, run.values);
+      const cpu = process.cpuUsage(used);
+      return (cpu.user + cpu.system) / 1000 / queries;
     };
+    await pass(typed);
+    await pass(raw);
+    const typedCpu: number[] = [];
+    const rawCpu: number[] = [];
+    for (let round = 0; round < 6; round += 1) {
+      typedCpu.push(await pass(typed));
+      rawCpu.push(await pass(raw));
+    }
     console.log(
-      `  driver alone (the round re-sent, 5 times): CPU ${await driverCpu(typed)} ms a query with types parsed, ${await driverCpu(raw)} as text`,
+      `  driver alone (the round re-sent, 6 times each after a warm-up): CPU ${median(typedCpu).toFixed(3)} ms a query with types parsed, ${median(rawCpu).toFixed(3)} as text`,
     );
     await typed.end();
   } finally {
