@@ -45,12 +45,13 @@ const manual = (appendix: string, tail: PageSpec[]): PageSpec[] => [
 ];
 
 describe("numbered runs that start afresh past the contents' chapters", () => {
-  it("an unlisted count from 0 after the last listed chapter is the appendix's body", async () => {
+  it("an unlisted count from 0 after the last listed chapter is the appendix's body, with its unlisted heads", async () => {
     const tree = await layoutTree(
       manual("A Terms of Use", [
-        twoHeads("A Terms of Use", "0. Definitions.", 9),
-        twoHeads("1. Source Code.", "2. Basic Permissions.", 11),
-        twoHeads("3. Conveying Verbatim Copies.", "4. Additional Terms.", 13),
+        twoHeads("A Terms of Use", "Preamble", 9),
+        twoHeads("0. Definitions.", "1. Source Code.", 11),
+        twoHeads("2. Basic Permissions.", "3. Conveying Verbatim Copies.", 13),
+        twoHeads("4. Additional Terms.", "How to Apply These Terms", 15),
       ]),
     );
     expect(outline(tree)).toEqual([
@@ -62,8 +63,9 @@ describe("numbered runs that start afresh past the contents' chapters", () => {
       "  3.1 Sequences [5]",
       "A Terms of Use [6]",
     ]);
-    // The clauses' text stays in the appendix.
+    // The clauses' text, and the unlisted heads around them, stay in the appendix.
     expect(tree.nodes.at(-1)?.text).toContain("4. Additional Terms.");
+    expect(tree.nodes.at(-1)?.text).toContain("How to Apply These Terms");
   });
 
   it("an unlisted count that goes on from the listed chapters stays headings", async () => {

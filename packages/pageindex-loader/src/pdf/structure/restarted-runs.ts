@@ -15,7 +15,9 @@ const plainValue = (h: Heading): number | undefined =>
  * "17. Interpretation …", "0. PREAMBLE" … "11. RELICENSING") set as the chapters or sections are.
  * The contents lists every numbered heading of its levels (chapters 1–5, sections 1.1 …), so a
  * second count of that numbering, from 0 or 1 again, past its last listed member, that the
- * contents does not list is the body of the entry it sits in, not chapters beside it. A run
+ * contents does not list is the body of the entry it sits in, not chapters beside it; so are that
+ * entry's other unlisted heads up to the next listed heading (the GPL's "Preamble" and "How to
+ * Apply These Terms", set as its chapters are: the contents shows none of the entry's inside). A run
  * before the listed series (a preface's sections 1–4) is left to the nesting rules; so is every
  * heading when the contents placed none of the run's numbering.
  */
@@ -51,8 +53,17 @@ export function dropRestartedRuns(headings: readonly Heading[]): Heading[] {
       run.push(j);
       next++;
     }
-    if (run.length >= MIN_RUN) for (const k of run) drop.add(k);
-    i = (run.at(-1) as number) + 1;
+    const end = run.at(-1) as number;
+    if (run.length >= MIN_RUN) {
+      // The entry it sits in is body text throughout: its other unlisted heads ("Preamble",
+      // "How to Apply These Terms") up to the next listed heading go with the clauses.
+      let from = i;
+      while (from > 0 && headings[from - 1]?.tocLevel === undefined) from--;
+      let to = end + 1;
+      while (to < headings.length && headings[to]?.tocLevel === undefined) to++;
+      for (let k = from; k < to; k++) drop.add(k);
+    }
+    i = end + 1;
   }
   return headings.filter((_, k) => !drop.has(k));
 }
