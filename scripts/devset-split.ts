@@ -573,6 +573,17 @@ const FRESH17A_ROWS: Row[] = [
   ["apt-cacher-ng", `${D}/apt-cacher-ng/apt-cacher-ng.pdf`, "other"],
 ];
 
+/** The rows of the packages later sessions added (every group after TRAIN_EXTRA_ROWS), in order. */
+const ADDED_PACKAGE_ROWS: Row[] = [
+  ...ADDED_ROWS,
+  ...PRODUCER_ROWS,
+  ...SHAPE_ROWS,
+  ...WIDER_ROWS,
+  ...SHIPPED_ROWS,
+  ...TEX_ROWS,
+  ...FRESH17A_ROWS,
+];
+
 const rows = (list: Row[], half: SplitDoc["half"]): SplitDoc[] =>
   list.map(([pkg, path, producer]) => ({ pkg, path, producer, half }));
 
@@ -585,31 +596,14 @@ export const VALIDATION: readonly SplitDoc[] = rows(VALIDATION_ROWS, "validation
  * the packages added this session (ADDED_ROWS).
  */
 export const TRAIN_EXTRA: readonly SplitDoc[] = rows(
-  [
-    ...TRAIN_EXTRA_ROWS,
-    ...ADDED_ROWS,
-    ...PRODUCER_ROWS,
-    ...SHAPE_ROWS,
-    ...WIDER_ROWS,
-    ...SHIPPED_ROWS,
-    ...TEX_ROWS,
-    ...FRESH17A_ROWS,
-  ],
+  [...TRAIN_EXTRA_ROWS, ...ADDED_PACKAGE_ROWS],
   "train",
 ).concat(RENDERED, MS_RENDERED, SPDF_RENDERED, RD_MANUALS);
 /** The packages added by the sixth, seventh, ninth, eleventh, twelfth, thirteenth and fourteenth sessions (ADDED_ROWS … SHIPPED_ROWS, TEX_ROWS, FRESH17A_ROWS, RENDERED, MS_RENDERED, RD_MANUALS; SPDF_RENDERED renders MS_RENDERED's and RENDERED's packages again), all in TRAIN_EXTRA. */
 export const ADDED_PACKAGES: ReadonlySet<string> = new Set(
-  [
-    ...ADDED_ROWS,
-    ...PRODUCER_ROWS,
-    ...SHAPE_ROWS,
-    ...WIDER_ROWS,
-    ...SHIPPED_ROWS,
-    ...TEX_ROWS,
-    ...FRESH17A_ROWS,
-  ]
-    .map(([pkg]) => pkg)
-    .concat([...RENDERED, ...MS_RENDERED, ...RD_MANUALS].map((d) => d.pkg)),
+  ADDED_PACKAGE_ROWS.map(([pkg]) => pkg).concat(
+    [...RENDERED, ...MS_RENDERED, ...RD_MANUALS].map((d) => d.pkg),
+  ),
 );
 /** The packages added by the seventh session for their producers (PRODUCER_ROWS). */
 export const PRODUCER_PACKAGES: ReadonlySet<string> = new Set(PRODUCER_ROWS.map(([pkg]) => pkg));
