@@ -4,6 +4,7 @@ import type { Heading } from "./candidates.js";
 import { parseNumbering } from "./numbering.js";
 import { compareStyle } from "./style.js";
 import { normalizeTitle, stripNumbering } from "./titles.js";
+import { MIN_MANUAL_PAGES } from "./tree-shape.js";
 
 /** A title page holds at most this many lines (title, subtitle, authors, edition, publisher). */
 const TITLE_PAGE_LINES = 25;
@@ -58,6 +59,27 @@ export function takeTitlePage(
     ...(title ? { title } : {}),
     headings: headings.filter((h) => h.page !== 1 || h.tocLevel !== undefined),
   };
+}
+
+/** Headings besides the first that a leading title must stand above. */
+const MIN_TITLED = 2;
+/** The first pages, where a document's title stands (a cover or half-title may come first). */
+const TITLE_PAGES = 2;
+
+/**
+ * The document's title set as its first heading on a page that also carries text (an abstract,
+ * a copyright notice, a contents), which {@link takeTitlePage} leaves: in a manual
+ * ({@link MIN_MANUAL_PAGES} pages or more; a paper or a filing's notes keeps its first heading),
+ * an unnumbered first heading on its first pages, which the printed contents does not list, set
+ * above every other heading (larger, or as large and bolder). Kept, it holds the chapters that
+ * follow it and leaves the appendices beside it (GnuCOBOL's manual). Undefined when the first
+ * heading is no such title.
+ */
+export function leadingTitle(headings: readonly Heading[], pageCount: number): Heading | undefined {
+  const [first, ...rest] = headings;
+  if (!first || pageCount < MIN_MANUAL_PAGES || rest.length < MIN_TITLED) return undefined;
+  if (first.page > TITLE_PAGES || first.numbering || first.tocLevel !== undefined) return undefined;
+  return rest.every((h) => compareStyle(first.style, h.style) < 0) ? first : undefined;
 }
 
 /** "Chapter 3", "PART II", "Appendix B" and nothing else. */

@@ -5,6 +5,7 @@ import { type LayoutConfidence, layoutConfidence } from "./confidence.js";
 import {
   dropPagedRunningHeads,
   foldChapterLabels,
+  leadingTitle,
   markRepeatedLabels,
   takeTitlePage,
 } from "./document-shape.js";
@@ -273,7 +274,9 @@ export function layoutStructure(ctx: LayoutContext, options: LayoutStructureOpti
       : lines.length > 0
         ? topicLineTree(ctx.pages, lines, candidates.strong, kept)
         : undefined;
-  const named = topical ? undefined : headTitle(ctx.pages, kept, ctx.body.size);
+  const named = topical
+    ? undefined
+    : (headTitle(ctx.pages, kept, ctx.body.size) ?? leadingTitle(kept, ctx.pages.length));
   const all = topical?.headings ?? (named ? kept.slice(1) : kept);
   const levelled = topical ? all : withHeadLevels(all, ctx);
   const shaped = undoWrappers(
