@@ -173,7 +173,9 @@ export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_O
   const kept = strong.filter(
     (h) =>
       !(on("promptLines") && PROMPT_OR_SIGIL.test(h.title.trim())) &&
-      !(on("pagedRunningHeads") && pageNumbered(ctx, h)),
+      !(on("pagedRunningHeads") && pageNumbered(ctx, h)) &&
+      // A contents page's own title the contents reader did not take is no section either.
+      !(on("contentsEntry") && CONTENTS_ENTRY.test(normalizeTitle(h.title))),
   );
   const found = on("initials") ? dropInitials(kept) : kept;
   // A contents page's own title read as an entry ("Short Contents" over Texinfo's chapters) is
