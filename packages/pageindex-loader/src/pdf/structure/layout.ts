@@ -5,6 +5,7 @@ import { type LayoutConfidence, layoutConfidence } from "./confidence.js";
 import {
   dropPagedRunningHeads,
   foldChapterLabels,
+  leadingTitle,
   markRepeatedLabels,
   takeTitlePage,
 } from "./document-shape.js";
@@ -174,7 +175,9 @@ export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_O
   const kept = strong.filter(
     (h) =>
       !(on("promptLines") && PROMPT_OR_SIGIL.test(h.title.trim())) &&
-      !(on("pagedRunningHeads") && pageNumbered(ctx, h)),
+      !(on("pagedRunningHeads") && pageNumbered(ctx, h)) &&
+      // A contents page's own title the contents reader did not take is no section either.
+      !(on("contentsEntry") && CONTENTS_ENTRY.test(normalizeTitle(h.title))),
   );
   const found = on("initials") ? dropInitials(kept) : kept;
   // A contents page's own title read as an entry ("Short Contents" over Texinfo's chapters) is
@@ -277,7 +280,9 @@ export function layoutStructure(ctx: LayoutContext, options: LayoutStructureOpti
       : lines.length > 0
         ? topicLineTree(ctx.pages, lines, candidates.strong, kept)
         : undefined;
-  const named = topical ? undefined : headTitle(ctx.pages, kept, ctx.body.size);
+  const named = topical
+    ? undefined
+    : (headTitle(ctx.pages, kept, ctx.body.size) ?? leadingTitle(kept, ctx.pages.length));
   const all = topical?.headings ?? (named ? kept.slice(1) : kept);
   const levelled = topical ? all : withHeadLevels(all, ctx);
   const shaped = undoWrappers(
