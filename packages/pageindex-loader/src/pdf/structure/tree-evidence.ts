@@ -313,7 +313,7 @@ export function evidenceDoubts(features: TreeFeatures): string[] {
     out.push(
       "a title under several sections and twice under one (a running head or footer read as a section)",
     );
-  // Good train trees repeat no top-level number; XMLStarlet's sections read as chapters repeat 80 %.
+  // No good train or TRAIN_EXTRA tree reaches the line; XMLStarlet's and NRPE's flat trees do.
   if (features.repeatedNumbers >= REPEATED_NUMBERS)
     out.push(
       'top-level numbers that count again ("1. About", then "1. Installation"): sections read as chapters',
