@@ -24,10 +24,14 @@ export const SHAPE_RULES = [
   "indexGroups",
   /** Running heads that quote a recent heading under the page number are no sections. */
   "pagedRunningHeads",
+  /** Numbers counting afresh past the contents' listed ones, unlisted (a licence's clauses), are body text (restarted-runs.ts). */
+  "restartedRuns",
   /** A bare "Chapter 3" over the chapter's title passes its number on and goes. */
   "chapterLabels",
   /** A sparse first page's lines are the title, not sections. */
   "titlePage",
+  /** The title page's title printed again on the next pages (a book's verso) is no section (title-again.ts). */
+  "titleAgain",
   /** Unnumbered titles recurring across the document stay below the top levels. */
   "repeatedLabels",
   /** A letter or roman number out of sequence ("J. David …") is an initial, not a list number (numbering.ts). */
