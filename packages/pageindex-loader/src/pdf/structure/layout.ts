@@ -17,7 +17,6 @@ import { levelRelation } from "./level-evidence.js";
 import { LEVEL_MODEL } from "./level-evidence-weights.js";
 import { dropInitials } from "./numbering.js";
 import { findContentsCopies, findPrintedToc, type PrintedToc } from "./printed-toc.js";
-import { dropRestartedRuns } from "./restarted-runs.js";
 import { headLevels, headTitle } from "./running-titles.js";
 import { ALL_RULES_ON, type RulesOff, type ShapeRule } from "./shape-rules.js";
 import { type BodyStyle, bodyStyle, SIZE_STEP } from "./style.js";
@@ -217,7 +216,6 @@ export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_O
   shaped = step("indexGroups", shaped, (l) => dropIndexGroupHeads(l, ctx.pages));
   shaped = step("pagedRunningHeads", shaped, dropPagedRunningHeads);
   shaped = step("chapterLabels", shaped, foldChapterLabels);
-  shaped = step("restartedRuns", shaped, dropRestartedRuns);
   const titlePage: { title?: string; headings: Heading[] } = on("titlePage")
     ? takeTitlePage(ctx.pages, shaped, ctx.furniture, ctx.body.size)
     : { headings: shaped };

@@ -24,8 +24,6 @@ export const SHAPE_RULES = [
   "indexGroups",
   /** Running heads that quote a recent heading under the page number are no sections. */
   "pagedRunningHeads",
-  /** Numbers counting afresh past the contents' listed ones, unlisted (a licence's clauses), are body text (restarted-runs.ts). */
-  "restartedRuns",
   /** A bare "Chapter 3" over the chapter's title passes its number on and goes. */
   "chapterLabels",
   /** A sparse first page's lines are the title, not sections. */
