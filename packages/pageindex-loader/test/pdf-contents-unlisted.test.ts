@@ -8,16 +8,10 @@
  */
 import type { TreeDocument } from "pageindex-core";
 import { describe, expect, it } from "vitest";
-import { layoutTree } from "./fixtures/layout-tree.js";
+import { contentsLine, layoutTree } from "./fixtures/layout-tree.js";
 import { body, type LineSpec, type PageSpec } from "./fixtures/pdf-builder.js";
 
-const leader = (t: string, n: number): string => `${t} ${". ".repeat(Math.max(4, 28 - t.length / 2))}${n}`;
-const entry = (t: string, n: number, indent = 0): LineSpec => ({
-  text: leader(t, n),
-  size: 11,
-  gap: 4,
-  indent,
-});
+const entry = contentsLine;
 const contents = (title: string, lines: LineSpec[]): PageSpec => ({
   lines: [{ text: title, size: 20, bold: true, gap: 6 }, ...lines],
 });

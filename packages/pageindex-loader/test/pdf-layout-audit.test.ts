@@ -68,8 +68,10 @@ describe("layout path: audit regressions", () => {
       { lines: [head("9"), h("F Statistical Tables", 16, 20), ...body(10, 10)] },
     ]);
     expect(tree.nodes.some((n) => /Annual Report \|/.test(n.title))).toBe(false);
+    // The report's title, set above every heading on its first page beside text, is the
+    // document's title (document-shape.ts leadingTitle), not a section before the chapters.
+    expect(tree.metadata?.pdf).toMatchObject({ titlePage: "Annual Report 2023" });
     expect(outline(tree)).toEqual([
-      "Annual Report 2023 (1-3)",
       "A Overview (4-4)",
       "B Monetary Policy (5-6)",
       "  Developments in 2023 (5-6)",

@@ -126,6 +126,42 @@ describe("tree evidence", () => {
     expect(evidenceDoubts(guide)).toEqual([]);
   });
 
+  it("doubts a top level whose numbers count again: each chapter's sections read as chapters", () => {
+    // XMLStarlet's DocBook guide numbers sections "1.", "2." afresh in each chapter; read flat, the
+    // top level counts 1–3, 1–2, 1–3 again.
+    const flat = treeFeatures(
+      [
+        "1. About",
+        "2. Features",
+        "3. Platforms",
+        "1. On Linux",
+        "2. On Windows",
+        "1. Options",
+        "2. Querying",
+        "3. Editing",
+      ].map((t, i) => entry(t, i + 3)),
+      agreeing,
+      undefined,
+    );
+    expect(flat.repeatedNumbers).toBeCloseTo(5 / 8);
+    expect(evidenceDoubts(flat).join("; ")).toMatch(/count again/);
+    expect(weighEvidence(flat).score).toBeLessThan(LOW_CONFIDENCE);
+    // Chapters that count on, appendices lettered after them, and sections numbered under their
+    // chapters are no doubt.
+    const manual = treeFeatures(
+      [
+        entry("1 Introduction", 3, [entry("1. Scope", 3), entry("2. Terms", 4)]),
+        entry("2 Usage", 5, [entry("1. Install", 5), entry("2. Run", 6)]),
+        entry("A Grammar", 9),
+        entry("B Licence", 10),
+      ],
+      agreeing,
+      undefined,
+    );
+    expect(manual.repeatedNumbers).toBe(0);
+    expect(evidenceDoubts(manual)).toEqual([]);
+  });
+
   it("doubts titles that open with a symbol: a function's parameters read as sections", () => {
     const f = treeFeatures(
       [

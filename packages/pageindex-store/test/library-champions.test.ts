@@ -137,6 +137,39 @@ describe("SqliteLibraryIndex: champion lists", () => {
     await plain.close();
   });
 
+  it("reads a list's rows above its floor, or every row of a complete list", async () => {
+    // "sprocket" in 19 sections: its list keeps the best 4 (lists of 2), not every row.
+    const dir = await folder();
+    const index = await SqliteLibraryIndex.open(dir, { championRows: 2, championMergeSections: 1 });
+    await index.putDocuments(
+      Array.from({ length: 10 }, (_, i) => wordy(`doc-${i}`, i, "sprocket", 1 + (i % 4))),
+    );
+    await index.close();
+    const db = await openConnection(join(dir, LIBRARY_FILE), false);
+    const listed = db
+      .prepare("SELECT impact, id FROM champions WHERE term = 'sprocket' ORDER BY impact DESC, id DESC")
+      .raw(true)
+      .all() as Array<[number, number]>;
+    expect(listed).toHaveLength(4);
+    const lists = new ChampionLists(db, (source) => db.prepare(source), 2);
+    const setFloor = (complete: number, [impact, id]: [number, number]) =>
+      db
+        .prepare("UPDATE champion_terms SET complete = ?, floor = ?, floor_id = ? WHERE term = 'sprocket'")
+        .run(complete, impact, id);
+    const ids = () => lists.best([{ term: "sprocket" }])?.map((row) => row.id);
+    const [first, second] = listed as [[number, number], [number, number]];
+    // The floor at the second row: the two rows at or above it, as a filter of the list keeps them.
+    setFloor(0, second);
+    expect(ids()).toEqual([first[1], second[1]]);
+    // Just past the second row (its impact, a later row id): one row left, fewer than 2, so unknown.
+    setFloor(0, [second[0], second[1] + 1]);
+    expect(ids()).toBeUndefined();
+    // A complete list holds every row of its term: its floor is not applied.
+    setFloor(1, first);
+    expect(ids()).toEqual([first[1], second[1]]);
+    db.close();
+  });
+
   it("ranks the answer first when a common term has more rows than its list", async () => {
     const dir = await folder();
     // Each list holds 2 rows; "widget" is in 13 sections, "sprocket" in 1, "gear" in 13.

@@ -4,6 +4,7 @@ import type { Heading } from "./candidates.js";
 import { parseNumbering } from "./numbering.js";
 import { compareStyle } from "./style.js";
 import { normalizeTitle, stripNumbering } from "./titles.js";
+import { MIN_MANUAL_PAGES } from "./tree-shape.js";
 
 /** A title page holds at most this many lines (title, subtitle, authors, edition, publisher). */
 const TITLE_PAGE_LINES = 25;
@@ -58,6 +59,27 @@ export function takeTitlePage(
     ...(title ? { title } : {}),
     headings: headings.filter((h) => h.page !== 1 || h.tocLevel !== undefined),
   };
+}
+
+/** Headings besides the first that a leading title must stand above. */
+const MIN_TITLED = 2;
+/** The first pages, where a document's title stands (a cover or half-title may come first). */
+const TITLE_PAGES = 2;
+
+/**
+ * The document's title set as its first heading on a page that also carries text (an abstract,
+ * a copyright notice, a contents), which {@link takeTitlePage} leaves: in a manual
+ * ({@link MIN_MANUAL_PAGES} pages or more; a paper or a filing's notes keeps its first heading),
+ * an unnumbered first heading on its first pages, which the printed contents does not list, set
+ * above every other heading (larger, or as large and bolder). Kept, it holds the chapters that
+ * follow it and leaves the appendices beside it (GnuCOBOL's manual). Undefined when the first
+ * heading is no such title.
+ */
+export function leadingTitle(headings: readonly Heading[], pageCount: number): Heading | undefined {
+  const [first, ...rest] = headings;
+  if (!first || pageCount < MIN_MANUAL_PAGES || rest.length < MIN_TITLED) return undefined;
+  if (first.page > TITLE_PAGES || first.numbering || first.tocLevel !== undefined) return undefined;
+  return rest.every((h) => compareStyle(first.style, h.style) < 0) ? first : undefined;
 }
 
 /** "Chapter 3", "PART II", "Appendix B" and nothing else. */
@@ -121,6 +143,40 @@ function wrappedTitle(title: Heading, after: Heading | undefined): Heading | und
   return { ...title, title: `${title.title} ${after.title}`, endLine: after.endLine ?? after.line };
 }
 
+/** A bare chapter label ("Chapter 3", "PART II", a number word), carrying its number. */
+function asLabel(heading: Heading): Heading | undefined {
+  if (heading.tocLevel !== undefined) return undefined;
+  const spelt = speltNumber(normalizeTitle(heading.title));
+  // A number word stands for its chapter's label: it folds as "Chapter N" would.
+  if (spelt !== undefined) return { ...heading, numbering: parseNumbering(`Chapter ${spelt}`) };
+  return BARE_KEYWORD_LABEL.test(heading.title.trim()) ? heading : undefined;
+}
+
+/** Whether `title` is the heading the bare label `label` introduces, right under it on its page. */
+function introduces(label: Heading, title: Heading | undefined): title is Heading {
+  // "PART I" over "Item 1." is a group of its own; "Chapter 1" over "Overview" or "1 Overview" is not.
+  const sameNumber =
+    !title?.numbering || title.numbering.value.toUpperCase() === label.numbering?.value.toUpperCase();
+  return (
+    sameNumber &&
+    title !== undefined &&
+    title.page === label.page &&
+    title.line > label.line &&
+    title.line - (label.endLine ?? label.line) <= LABEL_REACH
+  );
+}
+
+/**
+ * Whether each heading is the title a bare chapter label just above it introduces: a chapter's
+ * or a part's own title, however little follows it on the part's page, is no caption.
+ */
+export function labelledTitles(headings: readonly Heading[]): boolean[] {
+  return headings.map((h, k) => {
+    const label = k > 0 ? asLabel(headings[k - 1] as Heading) : undefined;
+    return label !== undefined && introduces(label, h);
+  });
+}
+
 /**
  * A bare "Chapter 3" line set over the chapter's title is a label, not a section of its own: it
  * is dropped and its numbering passes to the title it introduces (so the keyword's tier still
@@ -130,26 +186,9 @@ export function foldChapterLabels(headings: readonly Heading[]): Heading[] {
   const list = [...headings];
   const out: Heading[] = [];
   for (let k = 0; k < list.length; k++) {
-    const spelt = speltNumber(normalizeTitle(list[k]?.title ?? ""));
-    // A number word stands for its chapter's label: it folds as "Chapter N" would.
-    const h =
-      spelt !== undefined
-        ? { ...(list[k] as Heading), numbering: parseNumbering(`Chapter ${spelt}`) }
-        : (list[k] as Heading);
+    const h = asLabel(list[k] as Heading);
     const next = list[k + 1];
-    const label =
-      (spelt !== undefined || BARE_KEYWORD_LABEL.test(h.title.trim())) && h.tocLevel === undefined;
-    // "PART I" over "Item 1." is a group of its own; "Chapter 1" over "Overview" or "1 Overview" is not.
-    const sameNumber =
-      !next?.numbering || next.numbering.value.toUpperCase() === h.numbering?.value.toUpperCase();
-    if (
-      label &&
-      sameNumber &&
-      next &&
-      next.page === h.page &&
-      next.line > h.line &&
-      next.line - (h.endLine ?? h.line) <= LABEL_REACH
-    ) {
+    if (h && introduces(h, next)) {
       if (!next.numbering && h.numbering) {
         const wrapped = wrappedTitle(next, list[k + 2]);
         list[k + 1] = { ...(wrapped ?? next), numbering: h.numbering };

@@ -16,6 +16,11 @@ export interface RelationState {
   nextTocLevel: number | undefined;
   /** Whether the open heading is the one placed just before (the top of the stack, nothing between). */
   previous: boolean;
+  /**
+   * Whether the next heading is set in a look the printed contents lists (almost) no heading of, while
+   * {@link UNLISTED_RUN} or more headings share it: a level below the contents' own.
+   */
+  unlistedLook?: boolean;
 }
 
 /** Decides how an open heading `open` relates to the next heading `next`. */
@@ -35,6 +40,7 @@ function relation(
   openClasses: ReadonlySet<string>,
   series: SeriesGoesOn,
   nextTocLevel: number | undefined,
+  unlistedLook: boolean,
 ): Relation {
   // Repeated labels ("Arguments", "Returns") sit under the entry before them, side by side.
   if (e.label !== h.label) return h.label ? "higher" : "lower";
@@ -47,6 +53,9 @@ function relation(
   // The TOC's next entry is a child of e ("Prefaces" set large between "Part I" and its "1
   // Introduction"): what comes between is inside e too.
   if (eToc && nextTocLevel !== undefined && nextTocLevel > (e.tocLevel as number)) return "higher";
+  // A heading of a look the contents never lists is below every level it lists, however large
+  // it is set (Ikarus's "port-mode ⇥ procedure" entries at 16.5 pt under "3.1 Parameters" at 15).
+  if (eToc && !hToc && unlistedLook) return "higher";
   const r = lookRelation(e, h, openClasses, series);
   // A numbered heading set as the contents' entries are but not listed there sits inside the entry
   // before it (a preface's sections numbered 1 to 4, a licence's clauses): the contents lists every
@@ -73,7 +82,7 @@ const sameLook = (a: Heading, b: Heading): boolean =>
 
 /** The rules of this module as a {@link RelationOf}: printed-TOC levels, keywords, numbering, then look. */
 export const ruleRelation: RelationOf = (open, next, state) =>
-  relation(open, next, state.openClasses, state.series, state.nextTocLevel);
+  relation(open, next, state.openClasses, state.series, state.nextTocLevel, state.unlistedLook === true);
 
 function lookRelation(
   e: Heading,
@@ -142,6 +151,34 @@ export function sequenceFacts(headings: readonly Heading[]): {
   return { lastOfClass, nextToc };
 }
 
+/** Fewest unlisted headings of one look that make it a level below the contents'. */
+export const UNLISTED_RUN = 3;
+/**
+ * Most listed headings of such a look, per unlisted one: a contents entry placed by chance on a
+ * line of that look (two of Ikarus's 56 entry lines) does not make the look a listed level.
+ */
+const STRAY_LISTED = 0.1;
+
+/** A heading's size and weight, as one key (half-point sizes). */
+const lookKey = (h: Heading): string => `${Math.round(h.style.size * 2)}${h.style.bold ? "b" : ""}`;
+
+/**
+ * Per heading, whether its look is one the printed contents lists (almost) no heading of while
+ * {@link UNLISTED_RUN} or more headings share it (all false without a placed contents).
+ */
+export function unlistedLooks(headings: readonly Heading[]): boolean[] {
+  const listed = new Map<string, number>();
+  const unlisted = new Map<string, number>();
+  for (const h of headings) {
+    const counts = h.tocLevel !== undefined ? listed : unlisted;
+    counts.set(lookKey(h), (counts.get(lookKey(h)) ?? 0) + 1);
+  }
+  return headings.map((h) => {
+    const out = unlisted.get(lookKey(h)) ?? 0;
+    return listed.size > 0 && out >= UNLISTED_RUN && (listed.get(lookKey(h)) ?? 0) <= out * STRAY_LISTED;
+  });
+}
+
 /** Indentation this close is the same margin. */
 export const SAME_MARGIN = 4;
 
@@ -196,6 +233,7 @@ export function nestHeadings(headings: readonly Heading[], options: NestOptions 
     if (left <= 0) openClasses.delete(c);
   };
   const { lastOfClass, nextToc } = sequenceFacts(headings);
+  const unlisted = unlistedLooks(headings);
   headings.forEach((h, i) => {
     const series: SeriesGoesOn = (c) => options.seriesParents !== false && (lastOfClass.get(c) ?? -1) > i;
     const entry: SectionEntry = { title: h.title, page: h.page, line: h.line, children: [] };
@@ -216,6 +254,7 @@ export function nestHeadings(headings: readonly Heading[], options: NestOptions 
         series,
         nextTocLevel: nextToc[i],
         previous: top.heading === headings[i - 1],
+        unlistedLook: unlisted[i] === true,
       });
       if (r === "higher") break;
       pop();

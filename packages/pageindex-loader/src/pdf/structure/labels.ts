@@ -1,6 +1,7 @@
 import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import type { Heading } from "./candidates.js";
+import { labelledTitles } from "./document-shape.js";
 import { compareStyle } from "./style.js";
 
 /** What {@link dropLabels} needs to know about the document. */
@@ -71,10 +72,13 @@ const protectedHeading = (h: Heading): boolean => h.tocLevel !== undefined || h.
  */
 export function dropLabels(headings: readonly Heading[], ctx: LabelContext): Heading[] {
   const after = following(headings, ctx);
+  // A title under its "Chapter 1" or "Part I" label (alone on a part's page) is no caption.
+  const titled = labelledTitles(headings);
+  const kept = (k: number): boolean => protectedHeading(headings[k] as Heading) || titled[k] === true;
   const drop = new Set<number>();
-  headings.forEach((h, k) => {
+  headings.forEach((_, k) => {
     const f = after[k] as Following;
-    if (!protectedHeading(h) && f.lines >= 1 && f.lines <= LABEL_LINES && f.bodyLines === 0) drop.add(k);
+    if (!kept(k) && f.lines >= 1 && f.lines <= LABEL_LINES && f.bodyLines === 0) drop.add(k);
   });
   let start = 0;
   const sameLook = (a: Heading, b: Heading) => compareStyle(a.style, b.style) === 0;
@@ -87,14 +91,14 @@ export function dropLabels(headings: readonly Heading[], ctx: LabelContext): Hea
     if (continues) continue;
     // headings[start..k-1] share a look and each (but possibly the last) is nearly empty.
     if (k - start >= RUN_LENGTH) {
-      for (let m = start; m < k; m++) if (!protectedHeading(headings[m] as Heading)) drop.add(m);
+      for (let m = start; m < k; m++) if (!kept(m)) drop.add(m);
     }
     start = k;
   }
   // A page crowded with candidates of one look (a directory of names, a diagram's boxes).
   const crowd = new Map<string, number[]>();
   headings.forEach((h, k) => {
-    if (protectedHeading(h)) return;
+    if (kept(k)) return;
     const key = `${h.page}|${h.style.size}|${h.style.bold}|${h.style.italic}|${h.style.caps}`;
     const list = crowd.get(key) ?? [];
     list.push(k);

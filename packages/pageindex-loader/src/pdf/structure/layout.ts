@@ -5,6 +5,7 @@ import { type LayoutConfidence, layoutConfidence } from "./confidence.js";
 import {
   dropPagedRunningHeads,
   foldChapterLabels,
+  leadingTitle,
   markRepeatedLabels,
   takeTitlePage,
 } from "./document-shape.js";
@@ -19,6 +20,7 @@ import { findContentsCopies, findPrintedToc, type PrintedToc } from "./printed-t
 import { headLevels, headTitle } from "./running-titles.js";
 import { ALL_RULES_ON, type RulesOff, type ShapeRule } from "./shape-rules.js";
 import { type BodyStyle, bodyStyle, SIZE_STEP } from "./style.js";
+import { dropTitleAgain } from "./title-again.js";
 import { compactTitle, normalizeTitle, titleSimilarity } from "./titles.js";
 import { findTopicLines, topicLineTree } from "./topic-lines.js";
 import { findTopicPages, topicTree } from "./topic-pages.js";
@@ -172,7 +174,9 @@ export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_O
   const kept = strong.filter(
     (h) =>
       !(on("promptLines") && PROMPT_OR_SIGIL.test(h.title.trim())) &&
-      !(on("pagedRunningHeads") && pageNumbered(ctx, h)),
+      !(on("pagedRunningHeads") && pageNumbered(ctx, h)) &&
+      // A contents page's own title the contents reader did not take is no section either.
+      !(on("contentsEntry") && CONTENTS_ENTRY.test(normalizeTitle(h.title))),
   );
   const found = on("initials") ? dropInitials(kept) : kept;
   // A contents page's own title read as an entry ("Short Contents" over Texinfo's chapters) is
@@ -215,8 +219,9 @@ export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_O
   const titlePage: { title?: string; headings: Heading[] } = on("titlePage")
     ? takeTitlePage(ctx.pages, shaped, ctx.furniture, ctx.body.size)
     : { headings: shaped };
+  const untitled = step("titleAgain", titlePage.headings, (l) => dropTitleAgain(l, titlePage.title));
   const out: LayoutCandidates = {
-    headings: step("repeatedLabels", titlePage.headings, markRepeatedLabels),
+    headings: step("repeatedLabels", untitled, markRepeatedLabels),
     strong,
   };
   if (titlePage.title) out.title = titlePage.title;
@@ -273,7 +278,9 @@ export function layoutStructure(ctx: LayoutContext, options: LayoutStructureOpti
       : lines.length > 0
         ? topicLineTree(ctx.pages, lines, candidates.strong, kept)
         : undefined;
-  const named = topical ? undefined : headTitle(ctx.pages, kept, ctx.body.size);
+  const named = topical
+    ? undefined
+    : (headTitle(ctx.pages, kept, ctx.body.size) ?? leadingTitle(kept, ctx.pages.length));
   const all = topical?.headings ?? (named ? kept.slice(1) : kept);
   const levelled = topical ? all : withHeadLevels(all, ctx);
   const shaped = undoWrappers(

@@ -108,6 +108,43 @@ function contentsHead(text: string): boolean {
   return HEAD_NUMBER.test(text) && CONTENTS_TITLE.test(normalizeTitle(text.replace(HEAD_NUMBER, "")));
 }
 
+/** Lines from a page's top where its contents title is looked for first. */
+const TITLE_TOP = 12;
+
+/**
+ * A contents title set apart (bold, or larger than most of its page's lines) below a page's
+ * first lines, or -1: the contents sharing its page with what comes before it — a title block
+ * (a DocBook article's title, dates and authors), a licence, a report's abstract. What is above
+ * it is no entry, and the page is titled as a contents page all the same.
+ */
+function lowContentsTitle(page: ParsedPage, from: number): number {
+  const usual = modalSize(page.lines.map((l) => l.size));
+  const at = page.lines
+    .slice(from)
+    .findIndex(
+      (l) => CONTENTS_TITLE.test(normalizeTitle(l.text)) && (l.bold || l.size > usual + LARGER_STEP),
+    );
+  return at < 0 ? -1 : from + at;
+}
+
+/**
+ * Where a page's contents title is, or -1: the last title-like line near the top ("Table of
+ * Contents" may be a running header above the real title, "Index to the Form 10-K", and the cover
+ * lines under it), else one set apart lower down ({@link lowContentsTitle}).
+ */
+function contentsTitleAt(page: ParsedPage): number {
+  const top = page.lines.slice(0, TITLE_TOP).findLastIndex((l) => TOC_TITLE.test(normalizeTitle(l.text)));
+  return top >= 0 ? top : lowContentsTitle(page, TITLE_TOP);
+}
+
+/** Lines from a page's top within which a contents or index title makes it a titled page. */
+const TITLED_TOP = 8;
+
+/** A page titled as a contents (or an index) near its top, or by a contents title set apart lower down. */
+const titledPage = (page: ParsedPage): boolean =>
+  page.lines.slice(0, TITLED_TOP).some((l) => TOC_TITLE.test(normalizeTitle(l.text))) ||
+  lowContentsTitle(page, TITLED_TOP) >= 0;
+
 /**
  * The entry lines of a TOC page: after its "Contents" title (lines above it, such as the
  * company name, are not entries) and up to the first line that reads like body text, or an
@@ -118,9 +155,7 @@ function contentsHead(text: string): boolean {
 function tocLinesOf(page: ParsedPage, furniture: ReadonlySet<number> | undefined, like?: Looks): TocLine[] {
   const out: TocLine[] = [];
   let unlike = 0;
-  // The last title-like line near the top: "Table of Contents" may be a running header above
-  // the real title ("Index to the Form 10-K") and the cover lines under it.
-  const titleAt = page.lines.slice(0, 12).findLastIndex((l) => TOC_TITLE.test(normalizeTitle(l.text)));
+  const titleAt = contentsTitleAt(page);
   const seen = new Set<string>();
   const rows = contentsRows(page, furniture);
   const firstRow = rows[0]?.index;
@@ -238,7 +273,7 @@ function contentsTail(
 }
 
 function looksLikeTocPage(page: ParsedPage, lines: readonly TocLine[], continuing: boolean): boolean {
-  const titled = titledBy(page, TOC_TITLE);
+  const titled = titledPage(page);
   if (lines.length === 0) return false;
   const numbered = lines.filter((l) => l.printed !== undefined && /^\d+$/.test(l.printed));
   const nums = numbered.map((l) => Number(l.printed));
@@ -597,7 +632,7 @@ export function findPrintedToc(
   }
   // Without a "Contents" title, numbered lines are a TOC only when their numbers are the pages
   // where their titles are found, at least half the time: a table of sizes or codes is not.
-  const titled = tocPages.some((p) => titledBy(pages[p - 1] as ParsedPage, TOC_TITLE));
+  const titled = tocPages.some((p) => titledPage(pages[p - 1] as ParsedPage));
   const numberedCount = entries.filter((e) => e.printed !== undefined && /^\d+$/.test(e.printed)).length;
   if (!titled && bestVotes < numberedCount * UNTITLED_AGREEMENT) return undefined;
   // Page labels name the printed number of every page, roman front matter included; they are

@@ -28,6 +28,8 @@ export const SHAPE_RULES = [
   "chapterLabels",
   /** A sparse first page's lines are the title, not sections. */
   "titlePage",
+  /** The title page's title printed again on the next pages (a book's verso) is no section (title-again.ts). */
+  "titleAgain",
   /** Unnumbered titles recurring across the document stay below the top levels. */
   "repeatedLabels",
   /** A letter or roman number out of sequence ("J. David …") is an initial, not a list number (numbering.ts). */

@@ -1,6 +1,6 @@
 import type { SectionEntry } from "../types.js";
 import { DOUBTED, type LayoutConfidence } from "./confidence.js";
-import { parseNumbering } from "./numbering.js";
+import { numberingClass, parseNumbering } from "./numbering.js";
 import { stripNumbering } from "./titles.js";
 import { EVIDENCE_MODEL } from "./tree-evidence-weights.js";
 
@@ -55,6 +55,12 @@ export interface TreeFeatures {
    * page, which no author's label does (a chapter's "Exercises" is under each chapter once).
    */
   pageLabels: number;
+  /**
+   * Share of numbered top-level titles whose number an earlier top-level title already carries
+   * ("1. Installation" after "1. About", "2. E" beside "2. EXAMPLE USES"): chapters count on, so a
+   * top level that counts again holds each chapter's sections, or titles read twice.
+   */
+  repeatedNumbers: number;
 }
 
 /** The size of what the tree was built from, for the features that compare it with the tree. */
@@ -80,6 +86,7 @@ export const FEATURE_NAMES = [
   "dropped",
   "recurring",
   "pageLabels",
+  "repeatedNumbers",
 ] as const satisfies ReadonlyArray<keyof TreeFeatures>;
 
 /**
@@ -164,6 +171,22 @@ function recurringShare(entries: readonly SectionEntry[]): number {
   const counts = new Map<string, number>();
   for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
   return share(keys.filter((k) => k !== "" && (counts.get(k) ?? 0) > 1).length, keys.length);
+}
+
+/** Share of numbered titles whose number (numbering kind and value) an earlier one carries. */
+function repeatedNumberShare(titles: readonly string[]): number {
+  const seen = new Set<string>();
+  let numbered = 0;
+  let again = 0;
+  for (const t of titles) {
+    const n = parseNumbering(t);
+    if (!n) continue;
+    const key = `${numberingClass(n)} ${n.value.toUpperCase()}`;
+    numbered++;
+    if (seen.has(key)) again++;
+    seen.add(key);
+  }
+  return share(again, numbered);
 }
 
 /** A label under this many sections or more, and twice under one, is read off the pages. */
@@ -260,6 +283,7 @@ export function treeFeatures(
     dropped: source && source.candidates > 0 ? 1 - source.kept / source.candidates : 0,
     recurring: recurringShare(entries),
     pageLabels: pageLabelShare(entries),
+    repeatedNumbers: repeatedNumberShare(top),
   };
 }
 
@@ -271,6 +295,9 @@ export function evidenceScore(features: TreeFeatures, model: EvidenceModel = EVI
   });
   return 1 / (1 + Math.exp(-z));
 }
+
+/** A top level whose numbers repeat this often is in doubt. */
+const REPEATED_NUMBERS = 0.2;
 
 /** Why the evidence disagrees, in words, for a warning: the facts that pulled the score down. */
 export function evidenceDoubts(features: TreeFeatures): string[] {
@@ -285,6 +312,11 @@ export function evidenceDoubts(features: TreeFeatures): string[] {
   if (features.pageLabels > 0)
     out.push(
       "a title under several sections and twice under one (a running head or footer read as a section)",
+    );
+  // No good train or TRAIN_EXTRA tree reaches the line; XMLStarlet's and NRPE's flat trees do.
+  if (features.repeatedNumbers >= REPEATED_NUMBERS)
+    out.push(
+      'top-level numbers that count again ("1. About", then "1. Installation"): sections read as chapters',
     );
   if (features.symbolTitles >= 0.1)
     out.push('titles that open with a symbol ("&optional"): code read as headings');

@@ -8,11 +8,11 @@ const MIN_WRAPPED = 2;
  * A document this long whose every heading sits under one is a manual under its title; a shorter
  * one (a paper, a memo, a filing's notes) keeps its first heading over the rest.
  */
-const MIN_PAGES = 10;
+export const MIN_MANUAL_PAGES = 10;
 
 /**
  * A shape no section hierarchy has, whatever made the PDF, undone after nesting: in a document of
- * {@link MIN_PAGES} pages or more, a single unnumbered top node over everything else is the
+ * {@link MIN_MANUAL_PAGES} pages or more, a single unnumbered top node over everything else is the
  * document's title set as a heading (a title on a page with text, or after a cover page; the
  * title-page rule misses both): its children are the top level. The tree's root is the document
  * already. (Under producer-grouped CV on train it raised Word, LibreOffice, htmldoc and mPDF
@@ -30,7 +30,7 @@ export function undoWrappers(
   const only = entries[0];
   if (
     !off.has("loneTitle") &&
-    pageCount >= MIN_PAGES &&
+    pageCount >= MIN_MANUAL_PAGES &&
     entries.length === 1 &&
     only &&
     only.children.length >= MIN_WRAPPED &&
