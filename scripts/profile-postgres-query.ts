@@ -12,11 +12,15 @@
 //   median planning and execution time per statement shape (the server's share, load aside);
 // - with --replay N, the engine's `searchLibrary` CPU with every statement answered from memory
 //   (the answers of the last round), N rounds: its JavaScript alone, no server, no protocol.
+// - with --wire, what the client receives a query (the last round's statements re-sent on a
+//   connection that parses no type): bytes by statement shape and by column (text as sent, plus
+//   the DataRow framing), and inside JSON columns by path (arrays' items folded into `[]`); then
+//   the driver's CPU alone, the round re-sent with types parsed and as text.
 // Read-only: it never writes to the libraries.
 //
 // Usage (on the built packages): npx tsx scripts/profile-postgres-query.ts --docs 100,100000
 //   [--schemas scale_100,copy_100000] [--queries 30] [--rounds 3] [--explain] [--retriever]
-//   [--limit 10] [--server] [--replay 40]   (`--limit`: documents searchLibrary asks for; the retriever asks 20)
+//   [--limit 10] [--server] [--replay 40] [--wire]   (`--limit`: documents searchLibrary asks for; the retriever asks 20)
 // Database: PAGEINDEX_POSTGRES_URL (default postgres://postgres@127.0.0.1:55432/scale_bench).
 import { createRequire } from "node:module";
 import { loadavg } from "node:os";
@@ -49,6 +53,7 @@ const RETRIEVER = process.argv.includes("--retriever");
 const SERVER = process.argv.includes("--server");
 const LIMIT = Number(option("limit", "10"));
 const REPLAY = Number(option("replay", "0"));
+const WIRE = process.argv.includes("--wire");
 /** Questions asked first, untimed (the bench's warm-up). */
 const WARM_UP = 10;
 
@@ -161,6 +166,111 @@ async function explain(library: Library, shape: Shape): Promise<string[]> {
   return rows.map((row) => String(row["QUERY PLAN"]));
 }
 
+/** Adds the UTF-8 bytes of each part of a JSON value to `into`, by path (arrays' items as `[]`) down to `depth`. */
+function jsonParts(value: unknown, path: string, depth: number, into: Map<string, number>): void {
+  if (depth > 0 && value !== null && typeof value === "object") {
+    // An array of like items (rows, ids) folds into `[]`; a short mixed one (a tuple) keeps its indexes.
+    const kind = (item: unknown) => (Array.isArray(item) ? "array" : item === null ? "null" : typeof item);
+    // At the root an array is rows (cards, sections), but the lists' `value`, a tuple of columns.
+    const root = !path.includes("[") && !path.includes(".");
+    const folded =
+      Array.isArray(value) &&
+      (root
+        ? path !== "value"
+        : value.length > 5 || (new Set(value.map(kind)).size === 1 && kind(value[0]) !== "array"));
+    const entries = Array.isArray(value)
+      ? value.map((item, i) => [folded ? `${path}[]` : `${path}[${i}]`, item] as const)
+      : Object.entries(value).map(([key, item]) => [`${path}.${key}`, item] as const);
+    for (const [sub, item] of entries) jsonParts(item, sub, depth - 1, into);
+    return;
+  }
+  into.set(path, (into.get(path) ?? 0) + Buffer.byteLength(JSON.stringify(value)));
+}
+
+/** Bytes received a query, by statement shape and column (see --wire). */
+async function printWire(r: Recorder, queries: number): Promise<void> {
+  const pg = createRequire(
+    fileURLToPath(new URL("../packages/pageindex-store/package.json", import.meta.url)),
+  )("pg") as {
+    Client: new (options: {
+      connectionString: string;
+      types: { getTypeParser: () => (text: string) => string };
+    }) => PostgresQueryable & { connect(): Promise<void>; end(): Promise<void> };
+  };
+  const raw = new pg.Client({
+    connectionString: DATABASE_URL,
+    types: { getTypeParser: () => (text) => text },
+  });
+  await raw.connect();
+  let total = 0;
+  console.log("  received a query (the last round re-sent): bytes, rows; by column; JSON by path");
+  try {
+    for (const [name, shape] of [...r.shapes]) {
+      if (shape.all.length === 0) continue;
+      let rows = 0;
+      let framing = 0;
+      const columns = new Map<string, number>();
+      const parts = new Map<string, number>();
+      for (const run of shape.all) {
+        const answer = await raw.query(run.sql, run.values);
+        for (const row of answer.rows) {
+          rows += 1;
+          const fields = Object.entries(row);
+          framing += 7 + 4 * fields.length; // DataRow: type, length, field count; a length a field
+          for (const [column, text] of fields) {
+            const bytes = text === null ? 0 : Buffer.byteLength(String(text));
+            columns.set(column, (columns.get(column) ?? 0) + bytes);
+            const s = String(text ?? "");
+            if (s.startsWith("[") || s.startsWith("{"))
+              try {
+                jsonParts(JSON.parse(s), column, 5, parts);
+              } catch {
+                // not JSON (an array's text form): counted by column only
+              }
+          }
+        }
+      }
+      const bytes = framing + [...columns.values()].reduce((a, b) => a + b, 0);
+      total += bytes;
+      console.log(
+        `${(bytes / queries).toFixed(0).padStart(9)} B ${(rows / queries).toFixed(1).padStart(6)} rows  ${name.slice(0, 90)}`,
+      );
+      console.log(`${(framing / queries).toFixed(0).padStart(15)}  (row framing)`);
+      for (const [column, n] of [...columns].sort((a, b) => b[1] - a[1]))
+        console.log(`${(n / queries).toFixed(0).padStart(15)}  ${column}`);
+      for (const [path, n] of [...parts].sort((a, b) => b[1] - a[1]).slice(0, 25))
+        if (n / queries >= 50) console.log(`${(n / queries).toFixed(0).padStart(21)}  ${path}`);
+    }
+    console.log(`${(total / queries).toFixed(0).padStart(9)} B a query in all`);
+    // The driver's CPU alone: the round's statements re-sent one after another (no engine),
+    // through a connection parsing types as the engine's does and through the raw one,
+    // alternating after a warm-up pass of each (the first passes pay for compiling).
+    const typed = new pg.Client({ connectionString: DATABASE_URL } as never);
+    await typed.connect();
+    const runs = [...r.shapes.values()].flatMap((shape) => shape.all);
+    const pass = async (db: PostgresQueryable) => {
+      const used = process.cpuUsage();
+      for (const run of runs) await db.query(run.sql, run.values);
+      const cpu = process.cpuUsage(used);
+      return (cpu.user + cpu.system) / 1000 / queries;
+    };
+    await pass(typed);
+    await pass(raw);
+    const typedCpu: number[] = [];
+    const rawCpu: number[] = [];
+    for (let round = 0; round < 6; round += 1) {
+      typedCpu.push(await pass(typed));
+      rawCpu.push(await pass(raw));
+    }
+    console.log(
+      `  driver alone (the round re-sent, 6 times each after a warm-up): CPU ${median(typedCpu).toFixed(3)} ms a query with types parsed, ${median(rawCpu).toFixed(3)} as text`,
+    );
+    await typed.end();
+  } finally {
+    await raw.end();
+  }
+}
+
 async function main(): Promise<void> {
   const libraries = await Promise.all(SCHEMAS.map(open));
   try {
@@ -173,7 +283,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < ROUNDS; round += 1)
       for (const question of questions)
         for (const library of libraries) {
-          library.recorder.keep = round === ROUNDS - 1 && (SERVER || REPLAY > 0);
+          library.recorder.keep = round === ROUNDS - 1 && (SERVER || WIRE || REPLAY > 0);
           const started = performance.now();
           const used = process.cpuUsage();
           await ask(library, question);
@@ -221,6 +331,7 @@ async function main(): Promise<void> {
           );
         }
       }
+      if (WIRE) await printWire(r, asked / ROUNDS);
       // The EXPLAINs just sent are not the query's statements.
       for (const name of [...r.shapes.keys()]) if (name.startsWith("EXPLAIN")) r.shapes.delete(name);
       if (REPLAY > 0 && !RETRIEVER) {

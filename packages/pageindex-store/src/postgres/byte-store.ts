@@ -126,10 +126,16 @@ export class PostgresByteStore extends BaseStore<string, Uint8Array> implements 
     const found = new Map<string, Uint8Array>();
     for (let i = 0; i < keys.length; i += this.batchSize) {
       const batch = keys.slice(i, i + this.batchSize);
+      // As base64 text, where bytea's text form is hex: 1.33 bytes sent a byte against 2, and
+      // cheaper to decode (the driver reads every field as text; it has no binary bytea).
       const { rows } = await this.run("mget", (db) =>
-        db.query(`SELECT key, value FROM ${this.table} WHERE key = ANY($1::text[])`, [batch]),
+        db.query(
+          `SELECT key, encode(value, 'base64') AS value FROM ${this.table} WHERE key = ANY($1::text[])`,
+          [batch],
+        ),
       );
-      for (const row of rows) found.set(row.key as string, row.value as Buffer);
+      // PostgreSQL breaks base64 into lines, which the decoder skips.
+      for (const row of rows) found.set(row.key as string, Buffer.from(row.value as string, "base64"));
     }
     return found;
   }

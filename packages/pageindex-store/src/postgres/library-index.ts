@@ -51,6 +51,7 @@ import {
   PostgresChampionLists,
 } from "./library-champions.js";
 import { PostgresGinPending } from "./library-gin.js";
+import { decodeListed, type ListedTerm, listedColumnsSql } from "./library-listed.js";
 import { PostgresNodeCounts } from "./library-node-counts.js";
 import { type LibraryRows, libraryRows } from "./library-rows.js";
 import { ensureLibraryTables, type LibraryTables } from "./library-schema.js";
@@ -131,24 +132,6 @@ const HIT_COLUMNS = [
   "summary",
 ] as const;
 const SECTION_COLUMNS = HIT_COLUMNS.map((column) => `s.${column}`).join(", ");
-
-/**
- * One term's list rows as the lists' statement aggregates them, a column each: doc_id, node_id,
- * back_matter, rank (a JSON number: float8's shortest exact text, as `rank::text` gave it).
- * Columns, not a JSON array a row: at 100,000 documents ~300 rows a query, and one array per row
- * cost the client twice the decoding (and an object per row before scoring).
- */
-type ListedColumns = [string[], string[], boolean[], number[], (number | null)[]?];
-
-/** A term's rows read from its champion list, columnar (see {@link ListedColumns}). */
-interface ListedTerm {
-  /** Index of the term in the terms asked for. */
-  term: number;
-  docIds: readonly string[];
-  nodeIds: readonly string[];
-  backMatter: readonly boolean[];
-  ranks: readonly number[];
-}
 
 /** A table ranked from champion lists: sections (`s`) or cards (`c`). */
 interface ListTarget {
@@ -269,13 +252,13 @@ function scoreListed(
   for (const list of [...lists].sort((a, b) => a.term - b.term)) {
     const weight = terms[list.term]?.weight ?? 0;
     list.docIds.forEach((docId, r) => {
-      const nodeId = list.nodeIds[r] as string;
+      const nodeId = list.nodeIds?.[r] ?? "";
       const tf = (list.ranks[r] as number) * TF_SCALE;
       const score = (weight * tf * SATURATION) / (tf + K1);
       const key = sectionKey(docId, nodeId);
       const seen = scored.get(key);
       if (seen) seen.score += score;
-      else scored.set(key, { docId, nodeId, backMatter: list.backMatter[r] as boolean, score });
+      else scored.set(key, { docId, nodeId, backMatter: list.backMatter?.[r] === "1", score });
     });
   }
   return scored;
@@ -1115,13 +1098,13 @@ export class PostgresLibraryIndex implements LibraryIndex {
       );
     }
     ctes.push(`listed AS MATERIALIZED (${lists.listSql(params.add(terms.map((t) => t.term)), limit)})`);
-    // The lists' rows come as one JSON value a term, a column an array (with the documents' node
-    // counts where the rows carry them), and the counts looked up as one more: hundreds of rows
-    // at scale, decoded at once rather than row by row.
+    // The lists' rows come as one value a term, a column each (`listedColumnsSql`: with the
+    // documents' node counts where the rows carry them), and the counts looked up as one more:
+    // hundreds of rows at scale, decoded at once rather than row by row.
     const carried = counts !== undefined && lists.carriesNodes;
     parts.push(
       `SELECT 1 AS part, i, NULL AS doc_id, NULL AS node_id, NULL AS back_matter,
-         json_build_array(json_agg(doc_id), json_agg(node_id), json_agg(back_matter), json_agg(rank)${carried ? ", json_agg(nodes)" : ""})::text AS value,
+         ${listedColumnsSql(target.alias === "s", carried)} AS value,
          NULL::bigint AS found, NULL::int AS nodes
        FROM listed GROUP BY i`,
     );
@@ -1145,11 +1128,11 @@ export class PostgresLibraryIndex implements LibraryIndex {
         cooccurring.push(row);
         if (sizes && counts) sizes.set(row.doc_id as string, Number(row.nodes ?? 0));
       } else if (part === 1) {
-        const [docIds, nodeIds, backMatter, ranks, nodes] = JSON.parse(row.value as string) as ListedColumns;
-        listed.push({ term: Number(row.i) - 1, docIds, nodeIds, backMatter, ranks });
-        if (sizes && nodes)
-          nodes.forEach((count, r) => {
-            if (count !== null) sizes.set(docIds[r] as string, count);
+        const list = decodeListed(Number(row.i) - 1, row.value as string);
+        listed.push(list);
+        if (sizes && list.nodes)
+          list.nodes.forEach((count, r) => {
+            if (count !== null) sizes.set(list.docIds[r] as string, count);
           });
       } else if (sizes) {
         // json_agg of no rows is null: no document met.
