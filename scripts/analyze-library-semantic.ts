@@ -13,8 +13,8 @@
  * questions where lexical evidence is strong (the library's first document leads by ≥ 1.5×). On
  * dev it also lists what the variant FIXED (chosen before any validation run) changes, and ends
  * with a cross-validated choice among every variant (leave one package out). `--split
- * validation` runs FIXED alone: never tune on it (see eval-library.ts). Results: root README,
- * *Twelfth session*.
+ * validation` runs FIXED alone: never tune on it (see eval-library.ts). Results: docs/history/library-search.md,
+ * *Twelfth session: a semantic signal learned from the library*.
  * Run: pnpm -r --filter "./packages/**" run build && npx tsx scripts/analyze-library-semantic.ts
  *   [--split dev|validation|all] [--only <regex over model names>] [--collect]
  */
