@@ -210,7 +210,7 @@ const TRAIN_EXTRA_ROWS: Row[] = [
  * Packages added this (sixth) session as fitting rows: Debian documentation packages in no other
  * list here, none a validation package, none held out (debian-docs.ts), and none in the library
  * dev set (scripts/library-devset). Their PDFs were scored by the layout path before any fit saw
- * them (the README reports that number as one more out-of-sample estimate), then joined
+ * them (docs/history/pageindex-loader-devset.md reports that number as one more out-of-sample estimate), then joined
  * TRAIN_EXTRA: fitted on, never in the train half's mean. Validation is untouched.
  */
 const ADDED_ROWS: Row[] = [
@@ -385,7 +385,7 @@ const RENDERED: SplitDoc[] = [
  * other list, for the shape validation's groff PDFs fail on and train had few of — long papers
  * under ms's default head (a page number, no title), numbered `.NH` heads in bold at the body's
  * size, a contents printed at the end (`.PX`). Rendered with the documents' own headers; scored
- * by main's code before any change (the README reports it), then fitted on.
+ * by main's code before any change (docs/history/pageindex-loader-devset.md reports it), then fitted on.
  */
 const MS_RENDERED: SplitDoc[] = [
   // PMake's tutorial (PSD:12): ms, heads through its own `.xH n title` (an `.NH` with an `.XS` entry).
@@ -493,7 +493,8 @@ const RD_MANUALS: SplitDoc[] = [
  * AvantGarde / Bookman and sans-serif heads, cm-super (KOMA-like) heads, Latin Modern, linuxdoc's
  * LaTeX, dvips through Ghostscript, an old pdfTeX 1.10 — chosen with `apt-file search` by
  * Producer, fonts and outline (≥ 8 bookmarks, ≥ 20 pages). Same conditions as ADDED_ROWS; scored
- * by main's code before any change (the loader README's thirteenth-session entry), then fitted on.
+ * by main's code before any change (the loader's thirteenth-session entry, now in
+ * docs/history/pageindex-loader-devset.md), then fitted on.
  * Left out: blixem's manual (its 75 bookmarks nest one inside the next, 41 deep: no reference),
  * evolver's second copy (manual270.pdf), Doxygen reference manuals (bliss, CCfits, primesieve).
  */
@@ -534,8 +535,8 @@ const TEX_ROWS: Row[] = [
  * 130 PDFs of 120 packages fetched with `apt-get download` and listed by Producer/Creator, fonts
  * and outline size (scripts/devset-inventory.ts); chosen by package and producer, in the mix of
  * validation's producers, before any was scored (English, ≥ 10 pages, an outline of ≥ 8
- * bookmarks, no reference card). Scored by main's code before any change (the loader README's
- * fourteenth-session entry), then studied as train data.
+ * bookmarks, no reference card). Scored by main's code before any change (the loader's
+ * fourteenth-session entry, now in docs/history/pageindex-loader-devset.md), then studied as train data.
  */
 const FRESH17M_ROWS: Row[] = [
   ["nettle-dev", `${D}/nettle-dev/nettle.pdf.gz`, "Texinfo"],
@@ -587,7 +588,8 @@ const FRESH17M_ROWS: Row[] = [
  * (no groff PDF of these packages carries an outline: jove's, bsdgames' trek and libdwarf's three
  * have none; libxpa-dev's html2ps manual was chosen and dropped, its outline unusable as gold: 66
  * of its 223 bookmarks have no title). Scored by main's code before any change — a second
- * out-of-sample estimate (the loader README's fourteenth-session entry) — then studied as train rows.
+ * out-of-sample estimate (the loader's fourteenth-session entry,
+ * now in docs/history/pageindex-loader-devset.md) — then studied as train rows.
  */
 const FRESH17A_ROWS: Row[] = [
   ["dejagnu", `${D}/dejagnu/dejagnu.pdf.gz`, "Texinfo"],
