@@ -229,8 +229,8 @@ export class PostgresChampionLists {
    * node counts from `source.nodeCounts`: each table copied in list order with the counts, the
    * old one dropped, the copy renamed and indexed. Rewriting beats updating every row in place (a
    * new row version and index entries each). Inside the writer's transaction, so a crash leaves
-   * the lists as they were; readers wait for the drop until it commits (measured in the package
-   * README: seconds at 100,000 documents).
+   * the lists as they were; readers wait for the drop until it commits (measured in
+   * docs/history/pageindex-store.md, warmpg17's entry: seconds at 100,000 documents).
    */
   static async addNodes(
     db: PostgresQueryable,

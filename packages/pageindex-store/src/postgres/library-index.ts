@@ -102,8 +102,8 @@ export interface PostgresLibraryIndexOptions extends PostgresConnectionOptions {
    * keeps the plans of those whose generic plan costs no more than a custom one (the champion
    * lists' statements; at scale the cards' and shown sections' too), where an unnamed statement
    * is parsed, analysed and planned on every run (0.1-0.5 ms of server time each). Off by
-   * default: it lowers a warm query's time at every library size, the small ones' most (see the
-   * package README).
+   * default: it lowers a warm query's time at every library size, the small ones' most (see
+   * docs/history/pageindex-store.md, warmpg16's entry).
    */
   preparedStatements?: boolean;
 }

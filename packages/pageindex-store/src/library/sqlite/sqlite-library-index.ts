@@ -71,10 +71,10 @@ export interface SqliteLibraryIndexOptions {
    * terms, once its terms' rows outgrow `singleTermRows`. On by default: a writable open of a file
    * without lists builds them from its FTS5 index (685 s at 100,000 documents; `onChampionBuild`
    * reports it), and they cost writes (measured on the generated library: put 1.4 → 2.2 ms a
-   * document, 1.8 → 3.4 with their merges; see the package README). `0` turns them off: none are
-   * built and this handle's queries do not read them. A file keeps its lists (twice the value it
-   * was built with) and every writer keeps them in step, asked or not; a later open may read
-   * fewer rows, not more.
+   * document, 1.8 → 3.4 with their merges; see docs/history/pageindex-store.md, seventh
+   * session). `0` turns them off: none are built and this handle's queries do not read them. A
+   * file keeps its lists (twice the value it was built with) and every writer keeps them in step,
+   * asked or not; a later open may read fewer rows, not more.
    */
   championRows?: number;
   /**
