@@ -37,7 +37,13 @@ export class LexicalIndexDamagedError extends RetrieverError {
   }
 }
 
-/** Nothing at all could be judged (e.g. the reader failed for every document). */
+/**
+ * Declared for a query where nothing at all could be judged; never thrown.
+ * @deprecated No code path throws it: when the only documents asked for cannot be read, the
+ * store's own error (e.g. `StoreCorruptionError`) reaches the caller, and unreadable documents
+ * among others are skipped with a warning in `lastRun.warnings`. Kept so that existing imports
+ * compile; it will be removed in a later release.
+ */
 export class RetrievalFailedError extends RetrieverError {}
 
 /**
