@@ -132,15 +132,18 @@ const postingsSql = (source: ChampionSource, where = "") =>
    FROM ${source.table} s${source.nodeCounts ? ` LEFT JOIN ${source.nodeCounts} n ON n.doc_id = s.doc_id` : ""}
    CROSS JOIN LATERAL unnest(s.tsv) AS u${where}`;
 
-/** Whether a table of list rows lacks node counts (no `nodes` column: an earlier release's), when it exists. */
-async function lacksNodes(db: PostgresQueryable, name: string): Promise<boolean> {
+/**
+ * Whether every one of the tables of list rows `names` that exists has the `nodes` column (an
+ * earlier release's has none); true when none exists.
+ */
+async function haveNodes(db: PostgresQueryable, names: readonly string[]): Promise<boolean> {
   const { rows } = await db.query(
-    `SELECT NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = 'nodes'
-       AND NOT attisdropped) AS lacks
-     WHERE to_regclass($1) IS NOT NULL`,
-    [name],
+    `SELECT count(*) FILTER (WHERE a.attname IS NULL) = 0 AS carried
+     FROM unnest($1::text[]) AS t(name) JOIN pg_class c ON c.oid = to_regclass(t.name)
+     LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'nodes' AND NOT a.attisdropped`,
+    [names],
   );
-  return rows[0]?.lacks === true;
+  return rows[0]?.carried === true;
 }
 
 /**
@@ -215,13 +218,7 @@ export class PostgresChampionLists {
    * documents' node counts (see {@link ChampionSource.nodeCounts}).
    */
   static async carriesNodes(db: PostgresQueryable, tables: ChampionTables): Promise<boolean> {
-    const { rows } = await db.query(
-      `SELECT count(*) FILTER (WHERE a.attname IS NULL) = 0 AS carried
-       FROM unnest($1::text[]) AS t(name) JOIN pg_class c ON c.oid = to_regclass(t.name)
-       LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'nodes' AND NOT a.attisdropped`,
-      [[tables.rows, tables.pending]],
-    );
-    return rows[0]?.carried === true;
+    return haveNodes(db, [tables.rows, tables.pending]);
   }
 
   /**
@@ -239,7 +236,8 @@ export class PostgresChampionLists {
   ): Promise<void> {
     if (!source.nodeCounts) return;
     for (const table of [tables.rows, tables.pending]) {
-      if (!(await lacksNodes(db, table))) continue;
+      // Absent, or given its counts already: nothing to copy.
+      if (await haveNodes(db, [table])) continue;
       const name = table.slice(table.lastIndexOf(".") + 1);
       const copy = `${table.slice(0, table.lastIndexOf("."))}.${name}_with_nodes`;
       await db.query(`DROP TABLE IF EXISTS ${copy}`);

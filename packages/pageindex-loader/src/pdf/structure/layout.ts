@@ -166,6 +166,9 @@ export interface LayoutCandidates {
  */
 export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_ON): LayoutCandidates {
   const on = (rule: ShapeRule) => !off.has(rule);
+  // A contents page's own title ("Short Contents" over Texinfo's chapters), whether the contents
+  // reader took it as an entry or missed its page, is no section: kept, it would hold the document.
+  const contentsEntry = (h: Heading) => on("contentsEntry") && CONTENTS_ENTRY.test(normalizeTitle(h.title));
   const strong = findHeadings(ctx.pages, {
     body: ctx.body,
     furniture: ctx.headingFurniture,
@@ -175,16 +178,11 @@ export function layoutCandidates(ctx: LayoutContext, off: RulesOff = ALL_RULES_O
     (h) =>
       !(on("promptLines") && PROMPT_OR_SIGIL.test(h.title.trim())) &&
       !(on("pagedRunningHeads") && pageNumbered(ctx, h)) &&
-      // A contents page's own title the contents reader did not take is no section either.
-      !(on("contentsEntry") && CONTENTS_ENTRY.test(normalizeTitle(h.title))),
+      !contentsEntry(h),
   );
   const found = on("initials") ? dropInitials(kept) : kept;
-  // A contents page's own title read as an entry ("Short Contents" over Texinfo's chapters) is
-  // no section: kept, it would hold the whole document.
   const tocHeadings =
-    ctx.toc && ctx.toc.headings.length >= 2
-      ? ctx.toc.headings.filter((h) => !(on("contentsEntry") && CONTENTS_ENTRY.test(normalizeTitle(h.title))))
-      : [];
+    ctx.toc && ctx.toc.headings.length >= 2 ? ctx.toc.headings.filter((h) => !contentsEntry(h)) : [];
   let all: Heading[] = found;
   if (tocHeadings.length > 0) {
     // A body heading the TOC already placed (same page, same title or its wrapped second line) is dropped.

@@ -44,9 +44,11 @@ const TOC_TITLE = new RegExp(`^(${CONTENTS_WORDS}|index|index to .{1,60})$`, "i"
 const CONTENTS_TITLE = new RegExp(`^(${CONTENTS_WORDS})$`, "i");
 /** The title of a contents that names itself short (Texinfo's "Short Contents"): chapters only. */
 const SHORT_CONTENTS_TITLE = /^(?:short|summary|brief) contents$/i;
-/** Whether one of a page's first lines is a title `title` matches. */
+/** Lines from a page's top within which a contents or index title makes it a titled page. */
+const TITLED_TOP = 8;
+/** Whether one of a page's first {@link TITLED_TOP} lines is a title `title` matches. */
 const titledBy = (page: ParsedPage, title: RegExp): boolean =>
-  page.lines.slice(0, 8).some((l) => title.test(normalizeTitle(l.text)));
+  page.lines.slice(0, TITLED_TOP).some((l) => title.test(normalizeTitle(l.text)));
 /** A column header at the end of a TOC line ("PART I<tab>Page"). */
 const HEADER_END = /\t\s*(page|pages|page no\.?)\s*$/i;
 /**
@@ -137,13 +139,9 @@ function contentsTitleAt(page: ParsedPage): number {
   return top >= 0 ? top : lowContentsTitle(page, TITLE_TOP);
 }
 
-/** Lines from a page's top within which a contents or index title makes it a titled page. */
-const TITLED_TOP = 8;
-
 /** A page titled as a contents (or an index) near its top, or by a contents title set apart lower down. */
 const titledPage = (page: ParsedPage): boolean =>
-  page.lines.slice(0, TITLED_TOP).some((l) => TOC_TITLE.test(normalizeTitle(l.text))) ||
-  lowContentsTitle(page, TITLED_TOP) >= 0;
+  titledBy(page, TOC_TITLE) || lowContentsTitle(page, TITLED_TOP) >= 0;
 
 /**
  * The entry lines of a TOC page: after its "Contents" title (lines above it, such as the
