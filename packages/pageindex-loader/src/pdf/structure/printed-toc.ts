@@ -1,3 +1,4 @@
+import { mostCommon } from "../text/counts.js";
 import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import type { Heading } from "./candidates.js";
@@ -332,6 +333,57 @@ function outdentedNumbers(raw: readonly TocLine[]): RelationOf {
   };
 }
 
+/** Fewest lines that start at one left edge for it to be a page's margin (not a figure's label). */
+const MARGIN_LINES = 3;
+
+/** A page's margin: the leftmost edge {@link MARGIN_LINES} lines or more start at (none on a page of few lines). */
+function pageMargin(page: ParsedPage): number | undefined {
+  const counts = new Map<number, number>();
+  for (const l of page.lines) counts.set(Math.round(l.x), (counts.get(Math.round(l.x)) ?? 0) + 1);
+  let margin: number | undefined;
+  for (const [x, n] of counts) if (n >= MARGIN_LINES && (margin === undefined || x < margin)) margin = x;
+  return margin;
+}
+
+/** Share of a side's pages whose margin must be that side's usual one. */
+const SIDE_SHARE = 0.5;
+
+/**
+ * How far right the even pages' margin stands from the odd pages' (0 in a one-sided document): a
+ * two-sided book shifts its whole text block on every other page, its contents pages too. Each
+ * side needs one margin on most of its pages, and the two must differ.
+ */
+function evenPageShift(pages: readonly ParsedPage[]): number {
+  const sides = [new Map<number, number>(), new Map<number, number>()];
+  const totals = [0, 0];
+  for (const page of pages) {
+    const m = pageMargin(page);
+    const side = page.pageNumber % 2;
+    if (m === undefined) continue;
+    sides[side]?.set(m, (sides[side]?.get(m) ?? 0) + 1);
+    totals[side] = (totals[side] ?? 0) + 1;
+  }
+  const usual = (side: number): number | undefined => {
+    const counts = sides[side] as Map<number, number>;
+    const m = mostCommon(counts, Number.NaN);
+    return (counts.get(m) ?? 0) >= SIDE_SHARE * (totals[side] ?? 0) ? m : undefined;
+  };
+  const even = usual(0);
+  const odd = usual(1);
+  if (even === undefined || odd === undefined || Math.abs(even - odd) <= SAME_MARGIN) return 0;
+  return even - odd;
+}
+
+/**
+ * The contents lines with the even pages' left edges moved onto the odd pages' margin: indentation
+ * ranks the entries, and a two-sided book's contents sets its chapters on an even page where its
+ * subsections stand on an odd one (LaTeXML's manual: 160.7 against 106.9 points).
+ */
+function onOddPageMargins(lines: TocLine[], pages: readonly ParsedPage[]): TocLine[] {
+  const shift = evenPageShift(pages);
+  return shift === 0 ? lines : lines.map((l) => (l.page % 2 === 0 ? { ...l, x: l.x - shift } : l));
+}
+
 /** Joins wrapped TOC lines: a line without a page number continues into a more indented or lower-case next line. */
 function joinWrapped(lines: TocLine[]): TocLine[] {
   const out: TocLine[] = [];
@@ -557,7 +609,7 @@ export function findPrintedToc(
   const tocPages = run.pages;
   if (tocPages.length === 0) return undefined;
 
-  const raw = joinWrapped(run.lines.flat());
+  const raw = onOddPageMargins(joinWrapped(run.lines.flat()), pages);
   if (raw.length < 2) return undefined;
 
   // Levels: an entry with a page number set larger than the TOC's usual size is higher
