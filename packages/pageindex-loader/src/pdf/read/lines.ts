@@ -46,8 +46,10 @@ const isLeader = (c: number): boolean => c === 0xb7 || c === 0x2026 || c === 0x5
 
 /**
  * How many characters of a text count as visible: all but spaces and leader runs (two or more
- * dots, or two or more of · … _). Counted in place: most runs hold spaces, and removing the
- * hidden ones with a regex made a copy of nearly every run.
+ * dots, or two or more of · … _, each one apart from the next by at most a space: Texinfo sets
+ * its contents' leaders as ". . . .", in a math italic font that, counted, slants every short
+ * entry and not the long ones). Counted in place: most runs hold spaces, and removing the hidden
+ * ones with a regex made a copy of nearly every run.
  */
 function visibleLength(str: string): number {
   let hidden = 0;
@@ -63,9 +65,17 @@ function visibleLength(str: string): number {
       i++;
       continue;
     }
+    const same = (k: number): boolean =>
+      k < str.length && (dot ? str.charCodeAt(k) === 0x2e : isLeader(str.charCodeAt(k)));
+    let marks = 1;
     let j = i + 1;
-    while (j < str.length && (dot ? str.charCodeAt(j) === 0x2e : isLeader(str.charCodeAt(j)))) j++;
-    if (j - i >= 2) hidden += j - i;
+    for (;;) {
+      if (same(j)) j++;
+      else if (str.charCodeAt(j) === 32 && same(j + 1)) j += 2;
+      else break;
+      marks++;
+    }
+    if (marks >= 2) hidden += j - i;
     i = j;
   }
   return str.length - hidden;
