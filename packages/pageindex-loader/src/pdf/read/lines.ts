@@ -44,6 +44,10 @@ const endsInSpace = (s: string): boolean => s.length > 0 && isSpaceCode(s.charCo
 /** Leader characters: a run of two or more of them (mixed) is hidden, like a run of dots. */
 const isLeader = (c: number): boolean => c === 0xb7 || c === 0x2026 || c === 0x5f; // · … _
 
+/** Whether `str[k]` is a dot (`dot`) or another leader character (otherwise). */
+const sameMark = (str: string, k: number, dot: boolean): boolean =>
+  k < str.length && (dot ? str.charCodeAt(k) === 0x2e : isLeader(str.charCodeAt(k)));
+
 /**
  * How many characters of a text count as visible: all but spaces and leader runs (two or more
  * dots, or two or more of · … _, each one apart from the next by at most a space: Texinfo sets
@@ -65,13 +69,11 @@ function visibleLength(str: string): number {
       i++;
       continue;
     }
-    const same = (k: number): boolean =>
-      k < str.length && (dot ? str.charCodeAt(k) === 0x2e : isLeader(str.charCodeAt(k)));
     let marks = 1;
     let j = i + 1;
     for (;;) {
-      if (same(j)) j++;
-      else if (str.charCodeAt(j) === 32 && same(j + 1)) j += 2;
+      if (sameMark(str, j, dot)) j++;
+      else if (str.charCodeAt(j) === 32 && sameMark(str, j + 1, dot)) j += 2;
       else break;
       marks++;
     }
