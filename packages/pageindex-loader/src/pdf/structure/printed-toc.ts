@@ -474,6 +474,12 @@ export interface FindTocOptions {
   pageLabels?: readonly string[];
 }
 
+/** Whether a line is set apart on its page: bold, or a size step above most of the page's lines. */
+function standsOut(page: ParsedPage, line: number): boolean {
+  const l = page.lines[line];
+  return l !== undefined && (l.bold || l.size >= modalSize(page.lines.map((x) => x.size)) + LARGER_STEP);
+}
+
 /**
  * Where an entry placed by its page number alone starts: the largest line in the page's upper
  * half, running heads aside (a title the body prints differently, "Part I" over "EusLisp
@@ -714,6 +720,7 @@ export function findPrintedToc(
 
   // Entries with a page number first; entries without one (group headers such as "PART I",
   // or a TOC without numbers) are then searched between their placed neighbours.
+  const blind = new Array<boolean>(entries.length).fill(false);
   const placed: Array<{ page: number; line?: number } | undefined> = entries.map((e, i) => {
     const expected = expectedPage(e);
     if (expected === undefined) return undefined;
@@ -721,26 +728,28 @@ export function findPrintedToc(
       .filter((m) => Math.abs(m.page - expected) <= 2)
       .sort((a, b) => Math.abs(a.page - expected) - Math.abs(b.page - expected) || b.score - a.score)[0];
     if (near) return near;
-    return expected >= 1 && expected <= pages.length
-      ? {
-          page: expected,
-          line: prominentLine(pages[expected - 1] as ParsedPage, options.furniture?.get(expected)),
-        }
-      : undefined;
+    if (expected < 1 || expected > pages.length) return undefined;
+    // Placed by its number alone while its title stands elsewhere: a stale contents (pages added
+    // after it was made) points past the section; the title between its placed neighbours wins.
+    if ((found[i] ?? []).length > 0) blind[i] = true;
+    return {
+      page: expected,
+      line: prominentLine(pages[expected - 1] as ParsedPage, options.furniture?.get(expected)),
+    };
   });
   const lineText = (m: At): string => (pages[m.page - 1] as ParsedPage).lines[m.line]?.text ?? "";
   let prev: { page: number; line: number } = { page: end.page, line: end.line - 1 };
   entries.forEach((_, i) => {
     const here = placed[i];
     if (outside[i]) return;
-    if (here) {
+    if (here && !blind[i]) {
       prev = { page: here.page, line: here.line ?? 0 };
       return;
     }
     let nextPlaced: { page: number; line: number } | undefined;
     for (let k = i + 1; k < entries.length; k++) {
       const p = placed[k];
-      if (p) {
+      if (p && !blind[k]) {
         nextPlaced = { page: p.page, line: p.line ?? 0 };
         break;
       }
@@ -749,25 +758,30 @@ export function findPrintedToc(
       p.page > prev.page || (p.page === prev.page && p.line > prev.line);
     const notAfter = (p: { page: number; line: number }) =>
       !nextPlaced || p.page < nextPlaced.page || (p.page === nextPlaced.page && p.line <= nextPlaced.line);
-    const between = (found[i] ?? []).filter((m) => after(m) && notAfter(m));
+    // One placed by its number alone moves only to a line set apart on its page (not to a
+    // chapter's own list of its entries, CLSQL's, in the body's size).
+    const between = (found[i] ?? []).filter(
+      (m) => after(m) && notAfter(m) && (!blind[i] || standsOut(pages[m.page - 1] as ParsedPage, m.line)),
+    );
     // A numbered entry starts at a line carrying its number: a line with its bare title before
     // that is a chapter's own list of its sections (SWIG's), not the section.
     const number = parseNumbering((entries[i] as TocEntry).title)?.value;
     const numbered =
       number === undefined ? [] : between.filter((m) => parseNumbering(lineText(m))?.value === number);
-    const pick = (numbered.length > 0 ? numbered : between).sort(
-      (a, b) => a.page - b.page || a.line - b.line,
-    )[0];
+    // …and only to a line that carries its own number too (a similar title elsewhere, "Release
+    // Notes for Version 1.8", is no stale contents' section).
+    const choices = numbered.length > 0 || (blind[i] && number !== undefined) ? numbered : between;
+    const pick = choices.sort((a, b) => a.page - b.page || a.line - b.line)[0];
     // A group header or numbered entry ("Item 6. Reserved") not found in the body starts where
     // the next entry starts; a line that is neither (a subtitle of the TOC page, a date) is not
     // placed at all.
     const entry = entries[i] as TocEntry;
     const keep = entry.level < (entries[i + 1]?.level ?? 0) || parseNumbering(entry.title) !== undefined;
     const chosen =
-      pick ?? (nextPlaced && (offset !== undefined || useLabels) && keep ? nextPlaced : undefined);
+      pick ?? here ?? (nextPlaced && (offset !== undefined || useLabels) && keep ? nextPlaced : undefined);
     if (chosen) {
       placed[i] = chosen;
-      prev = chosen;
+      prev = { page: chosen.page, line: chosen.line ?? 0 };
     }
   });
 
