@@ -409,13 +409,20 @@ describe("layout path: audit regressions", () => {
       792,
     );
     expect(lines.map((l) => [l.text, l.bold])).toEqual([["Intro\u2003...... 12", true]]);
-    // Spaced dots are each one visible character: 5 bold of 13, not bold.
+    // Spaced dots (Texinfo's ". . . .") are leaders too: 5 bold of 7, bold.
     const spaced = assembleLines(
       [item("Intro", 100, 30, "bold"), item(" . . . . . . 12", 131, 60, "regular")],
       (font) => ({ bold: font === "bold", italic: false }),
       792,
     );
-    expect(spaced.map((l) => [l.text, l.bold])).toEqual([["Intro . . . . . . 12", false]]);
+    expect(spaced.map((l) => [l.text, l.bold])).toEqual([["Intro . . . . . . 12", true]]);
+    // A lone dot ends a sentence and still counts.
+    const sentence = assembleLines(
+      [item("Intro", 100, 30, "bold"), item(" a. b. c. d. e. f.", 131, 60, "regular")],
+      (font) => ({ bold: font === "bold", italic: false }),
+      792,
+    );
+    expect(sentence.map((l) => l.bold)).toEqual([false]);
   });
 
   it("page labels map a printed TOC's numbers, roman ones too, when titles cannot vote for an offset", async () => {

@@ -44,10 +44,16 @@ const endsInSpace = (s: string): boolean => s.length > 0 && isSpaceCode(s.charCo
 /** Leader characters: a run of two or more of them (mixed) is hidden, like a run of dots. */
 const isLeader = (c: number): boolean => c === 0xb7 || c === 0x2026 || c === 0x5f; // · … _
 
+/** Whether `str[k]` is a dot (`dot`) or another leader character (otherwise). */
+const sameMark = (str: string, k: number, dot: boolean): boolean =>
+  k < str.length && (dot ? str.charCodeAt(k) === 0x2e : isLeader(str.charCodeAt(k)));
+
 /**
  * How many characters of a text count as visible: all but spaces and leader runs (two or more
- * dots, or two or more of · … _). Counted in place: most runs hold spaces, and removing the
- * hidden ones with a regex made a copy of nearly every run.
+ * dots, or two or more of · … _, each one apart from the next by at most a space: Texinfo sets
+ * its contents' leaders as ". . . .", in a math italic font that, counted, slants every short
+ * entry and not the long ones). Counted in place: most runs hold spaces, and removing the hidden
+ * ones with a regex made a copy of nearly every run.
  */
 function visibleLength(str: string): number {
   let hidden = 0;
@@ -63,9 +69,15 @@ function visibleLength(str: string): number {
       i++;
       continue;
     }
+    let marks = 1;
     let j = i + 1;
-    while (j < str.length && (dot ? str.charCodeAt(j) === 0x2e : isLeader(str.charCodeAt(j)))) j++;
-    if (j - i >= 2) hidden += j - i;
+    for (;;) {
+      if (sameMark(str, j, dot)) j++;
+      else if (str.charCodeAt(j) === 32 && sameMark(str, j + 1, dot)) j += 2;
+      else break;
+      marks++;
+    }
+    if (marks >= 2) hidden += j - i;
     i = j;
   }
   return str.length - hidden;

@@ -1,3 +1,4 @@
+import { mostCommon } from "../text/counts.js";
 import type { Furniture } from "../text/running-heads.js";
 import type { ParsedPage, PdfLine } from "../types.js";
 import type { Heading } from "./candidates.js";
@@ -332,6 +333,57 @@ function outdentedNumbers(raw: readonly TocLine[]): RelationOf {
   };
 }
 
+/** Fewest lines that start at one left edge for it to be a page's margin (not a figure's label). */
+const MARGIN_LINES = 3;
+
+/** A page's margin: the leftmost edge {@link MARGIN_LINES} lines or more start at (none on a page of few lines). */
+function pageMargin(page: ParsedPage): number | undefined {
+  const counts = new Map<number, number>();
+  for (const l of page.lines) counts.set(Math.round(l.x), (counts.get(Math.round(l.x)) ?? 0) + 1);
+  let margin: number | undefined;
+  for (const [x, n] of counts) if (n >= MARGIN_LINES && (margin === undefined || x < margin)) margin = x;
+  return margin;
+}
+
+/** Share of a side's pages whose margin must be that side's usual one. */
+const SIDE_SHARE = 0.5;
+
+/**
+ * How far right the even pages' margin stands from the odd pages' (0 in a one-sided document): a
+ * two-sided book shifts its whole text block on every other page, its contents pages too. Each
+ * side needs one margin on most of its pages, and the two must differ.
+ */
+function evenPageShift(pages: readonly ParsedPage[]): number {
+  const sides = [new Map<number, number>(), new Map<number, number>()];
+  const totals = [0, 0];
+  for (const page of pages) {
+    const m = pageMargin(page);
+    const side = page.pageNumber % 2;
+    if (m === undefined) continue;
+    sides[side]?.set(m, (sides[side]?.get(m) ?? 0) + 1);
+    totals[side] = (totals[side] ?? 0) + 1;
+  }
+  const usual = (side: number): number | undefined => {
+    const counts = sides[side] as Map<number, number>;
+    const m = mostCommon(counts, Number.NaN);
+    return (counts.get(m) ?? 0) >= SIDE_SHARE * (totals[side] ?? 0) ? m : undefined;
+  };
+  const even = usual(0);
+  const odd = usual(1);
+  if (even === undefined || odd === undefined || Math.abs(even - odd) <= SAME_MARGIN) return 0;
+  return even - odd;
+}
+
+/**
+ * The contents lines with the even pages' left edges moved onto the odd pages' margin: indentation
+ * ranks the entries, and a two-sided book's contents sets its chapters on an even page where its
+ * subsections stand on an odd one (LaTeXML's manual: 160.7 against 106.9 points).
+ */
+function onOddPageMargins(lines: TocLine[], pages: readonly ParsedPage[]): TocLine[] {
+  const shift = evenPageShift(pages);
+  return shift === 0 ? lines : lines.map((l) => (l.page % 2 === 0 ? { ...l, x: l.x - shift } : l));
+}
+
 /** Joins wrapped TOC lines: a line without a page number continues into a more indented or lower-case next line. */
 function joinWrapped(lines: TocLine[]): TocLine[] {
   const out: TocLine[] = [];
@@ -420,6 +472,12 @@ export interface FindTocOptions {
   furniture?: Furniture;
   /** Page labels, one per physical page: when they agree with where titles are found, they map printed numbers exactly. */
   pageLabels?: readonly string[];
+}
+
+/** Whether a line is set apart on its page: bold, or a size step above most of the page's lines. */
+function standsOut(page: ParsedPage, line: number): boolean {
+  const l = page.lines[line];
+  return l !== undefined && (l.bold || l.size >= modalSize(page.lines.map((x) => x.size)) + LARGER_STEP);
 }
 
 /**
@@ -557,7 +615,7 @@ export function findPrintedToc(
   const tocPages = run.pages;
   if (tocPages.length === 0) return undefined;
 
-  const raw = joinWrapped(run.lines.flat());
+  const raw = onOddPageMargins(joinWrapped(run.lines.flat()), pages);
   if (raw.length < 2) return undefined;
 
   // Levels: an entry with a page number set larger than the TOC's usual size is higher
@@ -662,6 +720,7 @@ export function findPrintedToc(
 
   // Entries with a page number first; entries without one (group headers such as "PART I",
   // or a TOC without numbers) are then searched between their placed neighbours.
+  const blind = new Array<boolean>(entries.length).fill(false);
   const placed: Array<{ page: number; line?: number } | undefined> = entries.map((e, i) => {
     const expected = expectedPage(e);
     if (expected === undefined) return undefined;
@@ -669,26 +728,28 @@ export function findPrintedToc(
       .filter((m) => Math.abs(m.page - expected) <= 2)
       .sort((a, b) => Math.abs(a.page - expected) - Math.abs(b.page - expected) || b.score - a.score)[0];
     if (near) return near;
-    return expected >= 1 && expected <= pages.length
-      ? {
-          page: expected,
-          line: prominentLine(pages[expected - 1] as ParsedPage, options.furniture?.get(expected)),
-        }
-      : undefined;
+    if (expected < 1 || expected > pages.length) return undefined;
+    // Placed by its number alone while its title stands elsewhere: a stale contents (pages added
+    // after it was made) points past the section; the title between its placed neighbours wins.
+    if ((found[i] ?? []).length > 0) blind[i] = true;
+    return {
+      page: expected,
+      line: prominentLine(pages[expected - 1] as ParsedPage, options.furniture?.get(expected)),
+    };
   });
   const lineText = (m: At): string => (pages[m.page - 1] as ParsedPage).lines[m.line]?.text ?? "";
   let prev: { page: number; line: number } = { page: end.page, line: end.line - 1 };
   entries.forEach((_, i) => {
     const here = placed[i];
     if (outside[i]) return;
-    if (here) {
+    if (here && !blind[i]) {
       prev = { page: here.page, line: here.line ?? 0 };
       return;
     }
     let nextPlaced: { page: number; line: number } | undefined;
     for (let k = i + 1; k < entries.length; k++) {
       const p = placed[k];
-      if (p) {
+      if (p && !blind[k]) {
         nextPlaced = { page: p.page, line: p.line ?? 0 };
         break;
       }
@@ -697,25 +758,30 @@ export function findPrintedToc(
       p.page > prev.page || (p.page === prev.page && p.line > prev.line);
     const notAfter = (p: { page: number; line: number }) =>
       !nextPlaced || p.page < nextPlaced.page || (p.page === nextPlaced.page && p.line <= nextPlaced.line);
-    const between = (found[i] ?? []).filter((m) => after(m) && notAfter(m));
+    // One placed by its number alone moves only to a line set apart on its page (not to a
+    // chapter's own list of its entries, CLSQL's, in the body's size).
+    const between = (found[i] ?? []).filter(
+      (m) => after(m) && notAfter(m) && (!blind[i] || standsOut(pages[m.page - 1] as ParsedPage, m.line)),
+    );
     // A numbered entry starts at a line carrying its number: a line with its bare title before
     // that is a chapter's own list of its sections (SWIG's), not the section.
     const number = parseNumbering((entries[i] as TocEntry).title)?.value;
     const numbered =
       number === undefined ? [] : between.filter((m) => parseNumbering(lineText(m))?.value === number);
-    const pick = (numbered.length > 0 ? numbered : between).sort(
-      (a, b) => a.page - b.page || a.line - b.line,
-    )[0];
+    // …and only to a line that carries its own number too (a similar title elsewhere, "Release
+    // Notes for Version 1.8", is no stale contents' section).
+    const choices = numbered.length > 0 || (blind[i] && number !== undefined) ? numbered : between;
+    const pick = choices.sort((a, b) => a.page - b.page || a.line - b.line)[0];
     // A group header or numbered entry ("Item 6. Reserved") not found in the body starts where
     // the next entry starts; a line that is neither (a subtitle of the TOC page, a date) is not
     // placed at all.
     const entry = entries[i] as TocEntry;
     const keep = entry.level < (entries[i + 1]?.level ?? 0) || parseNumbering(entry.title) !== undefined;
     const chosen =
-      pick ?? (nextPlaced && (offset !== undefined || useLabels) && keep ? nextPlaced : undefined);
+      pick ?? here ?? (nextPlaced && (offset !== undefined || useLabels) && keep ? nextPlaced : undefined);
     if (chosen) {
       placed[i] = chosen;
-      prev = chosen;
+      prev = { page: chosen.page, line: chosen.line ?? 0 };
     }
   });
 

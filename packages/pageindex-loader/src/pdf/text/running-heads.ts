@@ -124,19 +124,24 @@ const FLOW_GAP = 1.5;
  * Edge lines that are not the outermost line on their side and sit on ordinary leading with the
  * line inward of them: the body's first or last lines, however often their text recurs (a man
  * page's "NAME" under the running head on every page a page opens), not a head or foot set apart.
+ * A bare page number is passed over as the inward line: set beside a two-line head's second line
+ * ("Nautilus-Actions Configuration Tool" over "User's Manual", "29 / 44" at the right), it is
+ * part of the head's band, not the body.
  */
 function linesInBodyFlow(page: ParsedPage): Set<number> {
   const order = linesTopDown(page);
   const flow = new Set<number>();
-  const check = (k: number, inward: number) => {
+  const check = (k: number, step: 1 | -1) => {
     const here = order[k];
+    let inward = k + step;
+    while (PAGE_NUMBER_LINE.test(order[inward]?.line.text.trim() ?? "")) inward += step;
     const next = order[inward];
     if (here && next && Math.abs(here.line.y - next.line.y) < FLOW_GAP * here.line.size) flow.add(here.index);
   };
   // The edge lines inside the outermost: the second and third from the top, the second from the bottom.
-  check(1, 2);
-  check(2, 3);
-  check(order.length - 2, order.length - 3);
+  check(1, 1);
+  check(2, 1);
+  check(order.length - 2, -1);
   return flow;
 }
 
