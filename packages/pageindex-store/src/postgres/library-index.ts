@@ -249,17 +249,20 @@ function scoreListed(
   lists: readonly ListedTerm[],
 ): Map<string, RankedSection> {
   const scored = new Map<string, RankedSection>();
+  // Plain loops over the columns: ~450 rows a query at 100,000 documents (sections' and cards').
   for (const list of [...lists].sort((a, b) => a.term - b.term)) {
     const weight = terms[list.term]?.weight ?? 0;
-    list.docIds.forEach((docId, r) => {
-      const nodeId = list.nodeIds?.[r] ?? "";
-      const tf = (list.ranks[r] as number) * TF_SCALE;
+    const { docIds, nodeIds, ranks, backMatter } = list;
+    for (let r = 0; r < docIds.length; r += 1) {
+      const docId = docIds[r] as string;
+      const nodeId = nodeIds?.[r] ?? "";
+      const tf = (ranks[r] as number) * TF_SCALE;
       const score = (weight * tf * SATURATION) / (tf + K1);
       const key = sectionKey(docId, nodeId);
       const seen = scored.get(key);
       if (seen) seen.score += score;
-      else scored.set(key, { docId, nodeId, backMatter: list.backMatter?.[r] === "1", score });
-    });
+      else scored.set(key, { docId, nodeId, backMatter: backMatter?.[r] === "1", score });
+    }
   }
   return scored;
 }
@@ -992,11 +995,15 @@ export class PostgresLibraryIndex implements LibraryIndex {
       rows,
       sizes,
     );
-    return listed
-      ?.map((row) => ({ ...row, score: discounted(row.score, row.backMatter, query) }))
-      .filter((section) => section.score > 0)
-      .sort(bySectionScore)
-      .slice(0, rows);
+    if (!listed) return undefined;
+    // The rows are this search's own objects: discounted in place, not copied (~300 at scale).
+    const kept: RankedSection[] = [];
+    for (const row of listed) {
+      row.score = discounted(row.score, row.backMatter, query);
+      if (row.score > 0) kept.push(row);
+    }
+    kept.sort(bySectionScore);
+    return kept.length > rows ? kept.slice(0, rows) : kept;
   }
 
   /**
