@@ -1220,31 +1220,36 @@ export class PostgresLibraryIndex implements LibraryIndex {
     cardsOf: readonly string[],
   ): Promise<{ hits: SectionHit[]; cards: Map<string, DocumentCard> }> {
     const missing = ranked.filter((section) => !section.hit);
-    const params = new Params();
-    const parts: string[] = [];
-    if (cardsOf.length > 0)
-      parts.push(`(SELECT json_agg(json_build_array(doc_id, card)) FROM ${this.tables.cards}
-        WHERE doc_id = ANY(${params.add([...cardsOf])}::text[]))::text AS cards`);
-    if (missing.length > 0) {
-      // A section as an array of its columns, not an object: the keys are not sent and parsed
-      // for every section shown (~60 a query at 100,000 documents).
-      parts.push(`(SELECT json_agg(json_build_array(${SECTION_COLUMNS})) FROM ${this.tables.sections} s
-        JOIN unnest(${params.add(missing.map((section) => section.docId))}::text[],
-                    ${params.add(missing.map((section) => section.nodeId))}::text[]) AS w(doc_id, node_id)
-          ON s.doc_id = w.doc_id COLLATE "C" AND s.node_id = w.node_id COLLATE "C")::text AS sections`);
-    }
-    const read = new Map<string, HitFields>();
+    const value = async (column: string, sql: string, values: readonly unknown[]) => {
+      const [row] = (await this.select(db, `SELECT (${sql})::text AS ${column}`, values)).rows;
+      return JSON.parse((row?.[column] as string | null) ?? "[]") as unknown[];
+    };
+    // Two statements sent at once (two connections of the pool), each read as one JSON value.
+    const [cardRows, sectionRows] = await Promise.all([
+      cardsOf.length > 0
+        ? value(
+            "cards",
+            `SELECT json_agg(json_build_array(doc_id, card)) FROM ${this.tables.cards} WHERE doc_id = ANY($1::text[])`,
+            [[...cardsOf]],
+          )
+        : [],
+      missing.length > 0
+        ? // A section as an array of its columns, not an object: the keys are not sent and parsed
+          // for every section shown (~60 a query at 100,000 documents).
+          value(
+            "sections",
+            `SELECT json_agg(json_build_array(${SECTION_COLUMNS})) FROM ${this.tables.sections} s
+             JOIN unnest($1::text[], $2::text[]) AS w(doc_id, node_id)
+               ON s.doc_id = w.doc_id COLLATE "C" AND s.node_id = w.node_id COLLATE "C"`,
+            [missing.map((section) => section.docId), missing.map((section) => section.nodeId)],
+          )
+        : [],
+    ]);
     const cards = new Map<string, DocumentCard>();
-    if (parts.length > 0) {
-      const [row] = (await this.select(db, `SELECT ${parts.join(", ")}`, params.values)).rows;
-      for (const [docId, card] of JSON.parse((row?.cards as string | null) ?? "[]") as [
-        string,
-        DocumentCard,
-      ][])
-        cards.set(docId, card);
-      for (const section of JSON.parse((row?.sections as string | null) ?? "[]") as HitFields[])
-        read.set(sectionKey(section[0] as string, section[1] as string), section);
-    }
+    for (const [docId, card] of cardRows as [string, DocumentCard][]) cards.set(docId, card);
+    const read = new Map<string, HitFields>();
+    for (const section of sectionRows as HitFields[])
+      read.set(sectionKey(section[0] as string, section[1] as string), section);
     // A section removed between the two reads is dropped rather than shown without its details.
     const hits = ranked.flatMap((section) => {
       if (section.hit) return [{ ...section.hit, score: section.score }];
