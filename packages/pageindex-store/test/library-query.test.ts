@@ -4,6 +4,7 @@ import {
   atLeastOf,
   type BooleanSyntax,
   cooccurringTerms,
+  firstInOrder,
   MAX_CONJUNCTIONS,
   rankDocuments,
   unsizedContenders,
@@ -142,5 +143,28 @@ describe("unsizedContenders: node counts read only where they can change the ran
     // window's unsized documents were asked, 13,619 counts; now 3.3, 15,513 counts).
     expect(asked).toBeLessThan(documents / 3);
     expect(rounds).toBeLessThan(5 * 180);
+  });
+});
+
+describe("firstInOrder", () => {
+  it("keeps what sorting everything and keeping the first k keeps, in that order", () => {
+    // Scores with many ties (ids break them, as the ranking's order does), in a fixed pseudo-random order.
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const order = (a: { id: string; score: number }, b: { id: string; score: number }) =>
+      b.score - a.score || (a.id < b.id ? -1 : 1);
+    for (const size of [0, 1, 2, 7, 50, 400]) {
+      const items = Array.from({ length: size }, (_, i) => ({
+        id: `d${(i * 37) % 1000}-${i}`,
+        score: Math.floor(next() * 8) / 4,
+      }));
+      for (const k of [0, 1, 3, 20, size, size + 5]) {
+        const sorted = [...items].sort(order).slice(0, Math.max(0, k));
+        expect(firstInOrder(items, k, order), `${size} items, k ${k}`).toEqual(sorted);
+      }
+    }
   });
 });

@@ -264,26 +264,45 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
     }
   });
 
-  it("are read in one statement with the rows holding two terms and the node counts: each list whole when no row holds two terms, its first perTerm when one does", async () => {
+  it("are read beside the rows holding two terms, two statements sent at once, with the node counts: each list's first perTerm when a row holds two terms, then whole when none does", async () => {
     const schema = newSchema();
     const { pool, statements } = recordingPool();
+    // Which round trip each statement joined: a statement sent while another is in flight joins its round.
+    const rounds: number[] = [];
+    let inFlight = 0;
+    let round = 0;
+    const query = ((sql: string, params?: unknown[]) => {
+      if (inFlight === 0) round += 1;
+      inFlight += 1;
+      rounds.push(round);
+      return pool.query(sql, params).finally(() => {
+        inFlight -= 1;
+      });
+    }) as typeof pool.query;
     // A one-row one-term budget: the lists are read even in this small library.
-    const index = await PostgresLibraryIndex.open(pool, {
-      schema,
-      championRows: PER_TERM,
-      singleTermRows: 1,
-    });
-    const sectionsFound = async (question: string) => {
+    const index = await PostgresLibraryIndex.open(
+      { ...pool, query },
+      { schema, championRows: PER_TERM, singleTermRows: 1 },
+    );
+    const sectionsFound = async (question: string, listReads: number) => {
       statements.length = 0;
+      rounds.length = 0;
       const hits = await index.searchLibrary(question, { limit: 20, sectionsPerDocument: 20 });
-      const lists = statements.filter((sql) => sql.includes("library_champions c"));
-      expect(lists, question).toHaveLength(1);
-      // The rows holding two terms are ranked in the same statement (the GIN index's `@@`)…
-      expect(lists[0], question).toContain("tsv @@");
+      const at = (test: (sql: string) => boolean) =>
+        statements.flatMap((sql, i) => (test(sql) ? [rounds[i]] : []));
+      const lists = at((sql) => sql.includes("library_champions c"));
+      const cooccurring = at((sql) => sql.includes("library_sections s") && sql.includes("tsv @@"));
+      expect(lists, question).toHaveLength(listReads);
+      // The rows holding two terms (the GIN index's `@@`) are ranked in a statement of their own,
+      // sent with the lists' first read, in one round trip…
+      expect(cooccurring, question).toEqual([lists[0]]);
       // … and no statement reads node counts alone.
       expect(
         statements.filter(
-          (sql) => sql.includes("library_node_counts") && !sql.includes("library_champions c"),
+          (sql) =>
+            sql.includes("library_node_counts") &&
+            !sql.includes("library_champions c") &&
+            !sql.includes("tsv @@"),
         ),
         question,
       ).toEqual([]);
@@ -295,7 +314,8 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
         ...Array.from({ length: 6 }, (_, i) => wordy(`s-${i}`, i, "sprocket", 3)),
         ...Array.from({ length: 6 }, (_, i) => wordy(`r-${i}`, i, "ratchet", 3)),
       ]);
-      const apart = await sectionsFound("sprocket ratchet");
+      // No row holds both: the lists are read again, whole.
+      const apart = await sectionsFound("sprocket ratchet", 2);
       expect(apart.flatMap((hit) => hit.sections)).toHaveLength(2 * KEPT);
       await index.putDocument(
         libraryEntry(
@@ -305,7 +325,7 @@ describe.skipIf(!available)("PostgresLibraryIndex: champion lists", () => {
           "v1",
         ),
       );
-      const together = await sectionsFound("sprocket ratchet");
+      const together = await sectionsFound("sprocket ratchet", 1);
       expect(together[0]?.docId).toBe("both");
       // The row holding both, and each list's first PER_TERM (the row holding both may be among them).
       const found = together.flatMap((hit) => hit.sections).length;

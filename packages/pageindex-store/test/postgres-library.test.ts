@@ -165,6 +165,48 @@ function failingPool(pool: pg.Pool, failOn: RegExp): PostgresPool {
   };
 }
 
+describe.skipIf(!available)("PostgresLibraryIndex reads what it shows", () => {
+  it("reads the returned documents' cards and the shown sections' details as two statements in one round trip", async () => {
+    const schema = testSchema("shown");
+    const inner = new pg.Pool({ connectionString: POSTGRES_URL });
+    // Which round trip each statement joined: one sent while another is in flight joins its round.
+    const sent: Array<{ sql: string; round: number }> = [];
+    let inFlight = 0;
+    let round = 0;
+    const query = ((sql: string, values?: unknown[]) => {
+      if (inFlight === 0) round += 1;
+      inFlight += 1;
+      sent.push({ sql, round });
+      return inner.query(sql, values).finally(() => {
+        inFlight -= 1;
+      });
+    }) as pg.Pool["query"];
+    const index = await PostgresLibraryIndex.open(
+      { query, connect: () => inner.connect(), end: () => inner.end() } as PostgresPool,
+      { schema },
+    );
+    try {
+      await index.putDocuments(crowdedLibrary());
+      sent.length = 0;
+      const hits = await index.searchLibrary("widget sprocket", { limit: 3, sectionsPerDocument: 2 });
+      expect(hits.length).toBeGreaterThan(1);
+      expect(hits.every((hit) => hit.card.docId === hit.docId && hit.sections.length > 0)).toBe(true);
+      const cards = sent.filter(({ sql }) => sql.includes("json_build_array(doc_id, card)"));
+      const details = sent.filter(({ sql }) => sql.includes("json_build_array(s.doc_id"));
+      expect(cards).toHaveLength(1);
+      expect(details).toHaveLength(1);
+      // Sent at once, and after every statement ranking them (the search's last round).
+      expect(details[0]?.round).toBe(cards[0]?.round);
+      expect(Math.max(...sent.map((s) => s.round))).toBe(cards[0]?.round);
+      expect(cards[0]?.sql).not.toContain("library_sections");
+    } finally {
+      await index.close();
+      await inner.end();
+      await dropSchema(schema);
+    }
+  });
+});
+
 describe.skipIf(!available)("PostgresLibraryIndex writes", () => {
   const entry = (docId: string, version: string, words: string) =>
     libraryEntry(

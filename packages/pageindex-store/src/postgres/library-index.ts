@@ -249,17 +249,20 @@ function scoreListed(
   lists: readonly ListedTerm[],
 ): Map<string, RankedSection> {
   const scored = new Map<string, RankedSection>();
+  // Plain loops over the columns: ~450 rows a query at 100,000 documents (sections' and cards').
   for (const list of [...lists].sort((a, b) => a.term - b.term)) {
     const weight = terms[list.term]?.weight ?? 0;
-    list.docIds.forEach((docId, r) => {
-      const nodeId = list.nodeIds?.[r] ?? "";
-      const tf = (list.ranks[r] as number) * TF_SCALE;
+    const { docIds, nodeIds, ranks, backMatter } = list;
+    for (let r = 0; r < docIds.length; r += 1) {
+      const docId = docIds[r] as string;
+      const nodeId = nodeIds?.[r] ?? "";
+      const tf = (ranks[r] as number) * TF_SCALE;
       const score = (weight * tf * SATURATION) / (tf + K1);
       const key = sectionKey(docId, nodeId);
       const seen = scored.get(key);
       if (seen) seen.score += score;
-      else scored.set(key, { docId, nodeId, backMatter: list.backMatter?.[r] === "1", score });
-    });
+      else scored.set(key, { docId, nodeId, backMatter: backMatter?.[r] === "1", score });
+    }
   }
   return scored;
 }
@@ -992,11 +995,15 @@ export class PostgresLibraryIndex implements LibraryIndex {
       rows,
       sizes,
     );
-    return listed
-      ?.map((row) => ({ ...row, score: discounted(row.score, row.backMatter, query) }))
-      .filter((section) => section.score > 0)
-      .sort(bySectionScore)
-      .slice(0, rows);
+    if (!listed) return undefined;
+    // The rows are this search's own objects: discounted in place, not copied (~300 at scale).
+    const kept: RankedSection[] = [];
+    for (const row of listed) {
+      row.score = discounted(row.score, row.backMatter, query);
+      if (row.score > 0) kept.push(row);
+    }
+    kept.sort(bySectionScore);
+    return kept.length > rows ? kept.slice(0, rows) : kept;
   }
 
   /**
@@ -1047,13 +1054,17 @@ export class PostgresLibraryIndex implements LibraryIndex {
   }
 
   /**
-   * One statement (one round trip) reading a table's champion lists for `terms` (see `listSql`)
-   * and, when `several` is not empty, the rows holding two of them ranked by `rankSql` (at most
-   * `rows`). Each list is read whole (`kept` rows) unless some row
-   * holds two terms, then its first `perTerm`: decided in the statement, where two statements
-   * ran at once and every list was read whole. With `sizes`, the node counts of every document
-   * met come too, so the ranking needs no round trip of its own for them: carried by the list
-   * rows (index entries), looked up for the rows holding two terms and for list rows without one.
+   * A table's champion lists for `terms` (see `listSql`) and, when `several` is not empty, the
+   * rows holding two of them ranked by `rankSql` (at most `rows`). Each list is read whole
+   * (`kept` rows) unless some row holds two terms, then its first `perTerm`. The two are
+   * separate statements sent at once (two connections of the pool), the lists read to their
+   * first `perTerm` on the guess that some row holds two terms; when none does, the whole lists
+   * are read after (a second round trip, for a query whose terms never meet in one section).
+   * One statement did both, with the lists' limit decided in SQL: its parsing and planning
+   * (~0.8 ms at 100,000 documents) and execution ran in series on one server process. With
+   * `sizes`, the node counts of every document met come too, so the ranking needs no round trip
+   * of its own for them: carried by the list rows (index entries), looked up for the rows holding
+   * two terms and for list rows without one.
    */
   private async readLists(
     db: PostgresQueryable,
@@ -1064,72 +1075,102 @@ export class PostgresLibraryIndex implements LibraryIndex {
     rows: number,
     sizes: Map<string, number> | undefined,
   ): Promise<{ cooccurring: PostgresRow[]; listed: ListedTerm[] }> {
-    const params = new Params();
-    // Three kinds of rows in one result (`part`): ranked rows holding two terms, each list's
-    // rows, the node counts.
-    const ctes: string[] = [];
-    const parts: string[] = [];
     const counts = sizes ? this.nodeCountTable?.table : undefined;
-    let limit = `${params.add(lists.kept)}::int`;
-    if (several.length > 0) {
-      const columns =
-        target.alias === "s"
-          ? "s.doc_id, s.node_id, s.back_matter"
-          : "c.doc_id, '' AS node_id, false AS back_matter";
-      const ranked = this.rankSql(
-        target.table,
-        target.alias,
-        target.weights,
-        terms,
-        [{ query: atLeast(2, several), rows: this.candidateRows + 1 }],
-        params,
-        "",
-        rows,
-        columns,
-      );
-      ctes.push(`co AS MATERIALIZED (${ranked})`);
-      limit = `(SELECT CASE WHEN EXISTS (SELECT 1 FROM co) THEN ${params.add(lists.perTerm)}::int ELSE ${limit} END)`;
-      // Each with its document's node count, looked up (a handful of rows: ~4 a question at 100,000
-      // documents, against ~250 documents the lists name).
-      parts.push(
-        `SELECT 0 AS part, 0::bigint AS i, doc_id, node_id, back_matter, score::text AS value, found,
-           ${counts ? `(SELECT n.nodes FROM ${counts} n WHERE n.doc_id = co.doc_id)` : "NULL::int"} AS nodes
-         FROM co`,
-      );
+    if (several.length === 0)
+      return {
+        cooccurring: [],
+        listed: await this.readListRows(db, lists, target, terms, lists.kept, sizes),
+      };
+    const cut = new Map<string, number>();
+    const [cooccurring, listed] = await Promise.all([
+      this.readCooccurring(db, target, terms, several, rows, counts),
+      this.readListRows(db, lists, target, terms, lists.perTerm, sizes ? cut : undefined),
+    ]);
+    if (cooccurring.length === 0)
+      return { cooccurring, listed: await this.readListRows(db, lists, target, terms, lists.kept, sizes) };
+    if (sizes) {
+      for (const [docId, count] of cut) sizes.set(docId, count);
+      // Each with its document's node count, looked up (a handful of rows: ~4 a question at
+      // 100,000 documents, against ~250 documents the lists name).
+      if (counts) for (const row of cooccurring) sizes.set(row.doc_id as string, Number(row.nodes ?? 0));
     }
-    ctes.push(`listed AS MATERIALIZED (${lists.listSql(params.add(terms.map((t) => t.term)), limit)})`);
+    return { cooccurring, listed };
+  }
+
+  /**
+   * The rows of a table holding two of `several` (the GIN index intersects their posting lists),
+   * ranked on every term by `rankSql`, at most `rows`, each with its document's node count when
+   * `counts` names the table holding them.
+   */
+  private async readCooccurring(
+    db: PostgresQueryable,
+    target: ListTarget,
+    terms: readonly RankedTerm[],
+    several: readonly RankedTerm[],
+    rows: number,
+    counts: string | undefined,
+  ): Promise<PostgresRow[]> {
+    const params = new Params();
+    const columns =
+      target.alias === "s"
+        ? "s.doc_id, s.node_id, s.back_matter"
+        : "c.doc_id, '' AS node_id, false AS back_matter";
+    const ranked = this.rankSql(
+      target.table,
+      target.alias,
+      target.weights,
+      terms,
+      [{ query: atLeast(2, several), rows: this.candidateRows + 1 }],
+      params,
+      "",
+      rows,
+      columns,
+    );
+    const nodes = counts ? `(SELECT n.nodes FROM ${counts} n WHERE n.doc_id = co.doc_id)` : "NULL::int";
+    const sql = `SELECT doc_id, node_id, back_matter, score::text AS value, found, ${nodes} AS nodes
+      FROM (${ranked}) co`;
+    return (await this.select(db, sql, params.values)).rows;
+  }
+
+  /**
+   * One statement reading a table's champion lists for `terms` (see `listSql`), each to its
+   * first `limit` rows. With `sizes`, the node counts of every document met: carried by the
+   * list rows, looked up for those without one.
+   */
+  private async readListRows(
+    db: PostgresQueryable,
+    lists: PostgresChampionLists,
+    target: ListTarget,
+    terms: readonly RankedTerm[],
+    limit: number,
+    sizes: Map<string, number> | undefined,
+  ): Promise<ListedTerm[]> {
+    const params = new Params();
+    const counts = sizes ? this.nodeCountTable?.table : undefined;
+    const listed = `WITH listed AS MATERIALIZED (${lists.listSql(params.add(terms.map((t) => t.term)), `${params.add(limit)}::int`)})`;
     // The lists' rows come as one value a term, a column each (`listedColumnsSql`: with the
     // documents' node counts where the rows carry them), and the counts looked up as one more:
     // hundreds of rows at scale, decoded at once rather than row by row.
     const carried = counts !== undefined && lists.carriesNodes;
-    parts.push(
-      `SELECT 1 AS part, i, NULL AS doc_id, NULL AS node_id, NULL AS back_matter,
-         ${listedColumnsSql(target.alias === "s", carried)} AS value,
-         NULL::bigint AS found, NULL::int AS nodes
+    const parts = [
+      `SELECT 1 AS part, i, ${listedColumnsSql(target.alias === "s", carried)} AS value
        FROM listed GROUP BY i`,
-    );
+    ];
     if (counts)
       // The documents of list rows without a count: every one where the lists carry none (an
       // earlier release's), else those an earlier release's writer added (usually none).
       parts.push(
-        `SELECT 2, 0, NULL, NULL, NULL, json_build_array(json_agg(d.doc_id), json_agg(n.nodes))::text, NULL, NULL
+        `SELECT 2, 0, json_build_array(json_agg(d.doc_id), json_agg(n.nodes))::text
          FROM (SELECT DISTINCT doc_id FROM listed WHERE nodes IS NULL) d
          LEFT JOIN LATERAL (SELECT nodes FROM ${counts} n WHERE n.doc_id = d.doc_id) n ON true`,
       );
     // Unordered: a section's score sums its terms in term order (`scoreListed` sorts them), and
     // the ranking orders sections by score with ties broken by ids.
-    const sql = `WITH ${ctes.join(", ")}
-      ${parts.join(" UNION ALL ")}`;
-    const cooccurring: PostgresRow[] = [];
-    const listed: ListedTerm[] = [];
-    for (const row of (await this.select(db, sql, params.values)).rows) {
-      const part = Number(row.part);
-      if (part === 0) {
-        cooccurring.push(row);
-        if (sizes && counts) sizes.set(row.doc_id as string, Number(row.nodes ?? 0));
-      } else if (part === 1) {
+    const out: ListedTerm[] = [];
+    for (const row of (await this.select(db, `${listed} ${parts.join(" UNION ALL ")}`, params.values)).rows) {
+      if (Number(row.part) === 1) {
         const list = decodeListed(Number(row.i) - 1, row.value as string);
-        listed.push(list);
+        out.push(list);
         if (sizes && list.nodes)
           list.nodes.forEach((count, r) => {
             if (count !== null) sizes.set(list.docIds[r] as string, count);
@@ -1143,7 +1184,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
         for (const [d, docId] of (docIds ?? []).entries()) sizes.set(docId, nodes?.[d] ?? 0);
       }
     }
-    return { cooccurring, listed };
+    return out;
   }
 
   /**
@@ -1179,31 +1220,36 @@ export class PostgresLibraryIndex implements LibraryIndex {
     cardsOf: readonly string[],
   ): Promise<{ hits: SectionHit[]; cards: Map<string, DocumentCard> }> {
     const missing = ranked.filter((section) => !section.hit);
-    const params = new Params();
-    const parts: string[] = [];
-    if (cardsOf.length > 0)
-      parts.push(`(SELECT json_agg(json_build_array(doc_id, card)) FROM ${this.tables.cards}
-        WHERE doc_id = ANY(${params.add([...cardsOf])}::text[]))::text AS cards`);
-    if (missing.length > 0) {
-      // A section as an array of its columns, not an object: the keys are not sent and parsed
-      // for every section shown (~60 a query at 100,000 documents).
-      parts.push(`(SELECT json_agg(json_build_array(${SECTION_COLUMNS})) FROM ${this.tables.sections} s
-        JOIN unnest(${params.add(missing.map((section) => section.docId))}::text[],
-                    ${params.add(missing.map((section) => section.nodeId))}::text[]) AS w(doc_id, node_id)
-          ON s.doc_id = w.doc_id COLLATE "C" AND s.node_id = w.node_id COLLATE "C")::text AS sections`);
-    }
-    const read = new Map<string, HitFields>();
+    const value = async (column: string, sql: string, values: readonly unknown[]) => {
+      const [row] = (await this.select(db, `SELECT (${sql})::text AS ${column}`, values)).rows;
+      return JSON.parse((row?.[column] as string | null) ?? "[]") as unknown[];
+    };
+    // Two statements sent at once (two connections of the pool), each read as one JSON value.
+    const [cardRows, sectionRows] = await Promise.all([
+      cardsOf.length > 0
+        ? value(
+            "cards",
+            `SELECT json_agg(json_build_array(doc_id, card)) FROM ${this.tables.cards} WHERE doc_id = ANY($1::text[])`,
+            [[...cardsOf]],
+          )
+        : [],
+      missing.length > 0
+        ? // A section as an array of its columns, not an object: the keys are not sent and parsed
+          // for every section shown (~60 a query at 100,000 documents).
+          value(
+            "sections",
+            `SELECT json_agg(json_build_array(${SECTION_COLUMNS})) FROM ${this.tables.sections} s
+             JOIN unnest($1::text[], $2::text[]) AS w(doc_id, node_id)
+               ON s.doc_id = w.doc_id COLLATE "C" AND s.node_id = w.node_id COLLATE "C"`,
+            [missing.map((section) => section.docId), missing.map((section) => section.nodeId)],
+          )
+        : [],
+    ]);
     const cards = new Map<string, DocumentCard>();
-    if (parts.length > 0) {
-      const [row] = (await this.select(db, `SELECT ${parts.join(", ")}`, params.values)).rows;
-      for (const [docId, card] of JSON.parse((row?.cards as string | null) ?? "[]") as [
-        string,
-        DocumentCard,
-      ][])
-        cards.set(docId, card);
-      for (const section of JSON.parse((row?.sections as string | null) ?? "[]") as HitFields[])
-        read.set(sectionKey(section[0] as string, section[1] as string), section);
-    }
+    for (const [docId, card] of cardRows as [string, DocumentCard][]) cards.set(docId, card);
+    const read = new Map<string, HitFields>();
+    for (const section of sectionRows as HitFields[])
+      read.set(sectionKey(section[0] as string, section[1] as string), section);
     // A section removed between the two reads is dropped rather than shown without its details.
     const hits = ranked.flatMap((section) => {
       if (section.hit) return [{ ...section.hit, score: section.score }];
