@@ -373,7 +373,7 @@ export function evidenceDoubts(features: TreeFeatures): string[] {
     out.push(
       'top-level numbers that count again ("1. About", then "1. Installation"): sections read as chapters',
     );
-  // Train and TRAIN_EXTRA (contents read or not): 8 bad trees from 0.86 up, no good one above 0.39.
+  // Train and TRAIN_EXTRA (contents read or not): 8 bad trees from 0.86 up, no good one above 0.23.
   if (features.orphanSections >= ORPHAN_SECTIONS)
     out.push(
       'top-level titles numbered as sections ("1.1", "1.2") with no chapter above them: the chapters\' headings were missed',
