@@ -34,6 +34,7 @@ import {
   type EvidenceModel,
   evidenceDoubts,
   FEATURE_NAMES,
+  type TreeFeatures,
   weighEvidence,
 } from "../packages/pageindex-loader/src/pdf/structure/tree-evidence.js";
 import { EVIDENCE_MODEL } from "../packages/pageindex-loader/src/pdf/structure/tree-evidence-weights.js";
@@ -79,8 +80,11 @@ const byProducer = values.group === "producer";
 /** A row and the file it was read from (its reading: contents read or hidden). */
 type SourcedRow = LayoutRow & { source: string };
 /** A feature the rows' evaluation did not yet measure (rows written before it was added) reads 0. */
-const complete = (f: LayoutRow["features"]): LayoutRow["features"] =>
-  Object.fromEntries(FEATURE_NAMES.map((n) => [n, f[n] ?? 0])) as LayoutRow["features"];
+function complete(f: Partial<TreeFeatures>): TreeFeatures {
+  const out = {} as Record<(typeof FEATURE_NAMES)[number], number>;
+  for (const n of FEATURE_NAMES) out[n] = f[n] ?? 0;
+  return out;
+}
 const read: SourcedRow[] = positionals.flatMap((file) =>
   (JSON.parse(readFileSync(file, "utf8")) as LayoutRow[]).map((r) => ({
     ...r,
