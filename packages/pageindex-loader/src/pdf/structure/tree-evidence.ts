@@ -399,10 +399,14 @@ const MODEL_DOUBTS: Partial<Record<(typeof FEATURE_NAMES)[number], (f: TreeFeatu
       : "the printed table of contents matches few headings",
 };
 
+/** Features that confirm a tree rather than disagree with it: their lack is said after a disagreement. */
+const CONFIRMING: ReadonlySet<(typeof FEATURE_NAMES)[number]> = new Set(["contents"]);
+
 /**
  * The words for a tree the model alone puts below its cut: the named features that pulled its
  * score down most against their best value (a weight times how far the feature is from the value
- * that raises the score most, 1 for a positive weight and 0 for a negative one), most first.
+ * that raises the score most, 1 for a positive weight and 0 for a negative one), most first, a
+ * missing confirmation ({@link CONFIRMING}) after what disagrees.
  */
 function modelDoubts(features: TreeFeatures, model: EvidenceModel): string[] {
   const pulls = FEATURE_NAMES.map((name, i) => {
@@ -410,7 +414,7 @@ function modelDoubts(features: TreeFeatures, model: EvidenceModel): string[] {
     return { name, pull: w * (features[name] - (w > 0 ? 1 : 0)) };
   })
     .filter((p) => p.pull < -1e-9 && MODEL_DOUBTS[p.name])
-    .sort((a, b) => a.pull - b.pull)
+    .sort((a, b) => Number(CONFIRMING.has(a.name)) - Number(CONFIRMING.has(b.name)) || a.pull - b.pull)
     .slice(0, 2);
   const words = pulls.map((p) => (MODEL_DOUBTS[p.name] as (f: TreeFeatures) => string)(features));
   return words.length > 0 ? words : ["its evidence resembles that of wrong trees"];
