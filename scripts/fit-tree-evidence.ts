@@ -98,7 +98,7 @@ const heldTree = (r: LayoutRow) => (byProducer ? r.cvProducer : r.cv);
 const rows: SourcedRow[] = values["cv-trees"]
   ? read.map((r) => {
       const held = heldTree(r);
-      return held ? { ...r, f1: held.f1, confidence: held.confidence, features: held.features } : r;
+      return held ? { ...r, f1: held.f1, confidence: held.confidence, features: complete(held.features) } : r;
     })
   : read;
 // The train half and the extra train-package PDFs (eval-devset-layout.ts --extra): never validation.
