@@ -59,6 +59,19 @@ describe.skipIf(!existsSync(BIN))("pageindex index: layout warnings", () => {
       /low confidence .*lines merge several columns.*evidence disagrees.*bare words/,
     );
 
+    // Sections whose chapters' headings were missed ("1.1", "1.2", "2.1" at the top level).
+    const orphans: PageSpec[] = ["1.1 Installing", "1.2 Running", "2.1 Options", "2.2 Files"].map(
+      (title, i) => ({
+        lines: [{ text: title, size: 16, bold: true, gap: 12 }, ...body(14, i)],
+      }),
+    );
+    await writeFile(join(dir, "orphans.pdf"), await buildPdf({ pages: orphans }));
+    const sections = await run("orphans.pdf");
+    expect(sections.code).toBe(0);
+    expect(sections.stderr).toMatch(
+      /low confidence .*evidence disagrees.*numbered as sections .*no chapter above them/,
+    );
+
     const quiet = await run("plain.pdf");
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).toContain("structure from layout");

@@ -16,7 +16,7 @@ import {
 } from "../src/pdf/structure/tree-evidence.js";
 import { EVIDENCE_MODEL } from "../src/pdf/structure/tree-evidence-weights.js";
 import type { SectionEntry } from "../src/pdf/types.js";
-import { heading } from "./fixtures/layout-tree.js";
+import { contentsLine, heading } from "./fixtures/layout-tree.js";
 import { body, buildPdf, type PageSpec } from "./fixtures/pdf-builder.js";
 
 const entry = (title: string, page: number, children: SectionEntry[] = []): SectionEntry => ({
@@ -57,6 +57,28 @@ describe("tree evidence", () => {
     expect(wrapped.wrapper).toBe(1);
     expect(evidenceDoubts(wrapped).join("; ")).toMatch(/wrapper/);
     expect(weighEvidence(wrapped).score).toBeLessThan(LOW_CONFIDENCE);
+    // A title page's versioned name holding the first sections is a wrapper too (cohomCalg's
+    // "Manual v0.32"); a later chapter on a version ("Customizing DocBook V5.0") is not.
+    const titled = treeFeatures(
+      [
+        entry("Manual v0.32", 1, [entry("Introduction", 2), entry("1 Installation", 4)]),
+        entry("2 Usage", 6),
+        entry("3 Implementation", 13),
+      ],
+      agreeing,
+      undefined,
+    );
+    expect(titled.wrapper).toBe(1);
+    expect(evidenceDoubts(titled).join("; ")).toMatch(/wrapper/);
+    const chapter = treeFeatures(
+      [
+        entry("Introduction", 2, [entry("Schemas", 3)]),
+        entry("Customizing DocBook V5.0", 17, [entry("Elements", 19)]),
+      ],
+      agreeing,
+      undefined,
+    );
+    expect(chapter.wrapper).toBe(0);
   });
 
   it("doubts numbered list items taken for chapters", () => {
@@ -160,6 +182,53 @@ describe("tree evidence", () => {
     );
     expect(manual.repeatedNumbers).toBe(0);
     expect(evidenceDoubts(manual)).toEqual([]);
+  });
+
+  it("doubts a top level of sections without their chapters (a flat tree where the numbering nests)", () => {
+    // xfpt's and TeXworks' manuals with no contents read: each chapter's heading missed, "1.1",
+    // "1.2", "2.1" at the top level.
+    const flat = treeFeatures(
+      ["1.1 The command line", "1.2 A short example", "2.1 Flag sequences", "2.2 Macros", "3 Directives"].map(
+        (t, i) => entry(t, i + 3),
+      ),
+      agreeing,
+      undefined,
+    );
+    expect(flat.orphanSections).toBeCloseTo(4 / 5);
+    expect(evidenceDoubts(flat).join("; ")).toMatch(/numbered as sections .* no chapter above them/);
+    expect(weighEvidence(flat).score).toBeLessThan(LOW_CONFIDENCE);
+    // Sections after their chapter, under it or beside it, a few stray ones, and sections numbered
+    // before the first chapter ("0.0.1 Preface") are no doubt.
+    const chapters = treeFeatures(
+      [
+        entry("0.0.1 Preface to the First Edition", 1),
+        entry("0.0.2 Preface to the Second Edition", 2),
+        entry("1 Introduction", 3, [entry("1.1 Scope", 3)]),
+        entry("1.2 Terms", 4),
+        entry("2 Usage", 5),
+        entry("2.4 Options", 6),
+        entry("A Grammar", 9),
+        entry("A.1 Tokens", 9),
+      ],
+      agreeing,
+      undefined,
+    );
+    expect(chapters.orphanSections).toBe(0);
+    expect(evidenceDoubts(chapters)).toEqual([]);
+  });
+
+  it("the loader's result and its warning say so for a layout tree of sections whose chapters it missed", async () => {
+    const titles = ["1.1 Installing", "1.2 Running", "2.1 Options", "2.2 Files", "3.1 Examples"];
+    const pages: PageSpec[] = titles.map((title, i) => ({ lines: [heading(title, 16), ...body(14, i)] }));
+    const tree = await pdfToTree(await buildPdf({ pages }), { structure: "layout", summaries: "none" });
+    expect(tree.nodes.filter((n) => n.level === 1).map((n) => n.title)).toEqual(titles);
+    const confidence = (tree.metadata?.pdf as { layoutConfidence?: { score?: number; warning?: string } })
+      ?.layoutConfidence;
+    expect(confidence?.score).toBeLessThan(LOW_CONFIDENCE);
+    expect(confidence?.warning).toMatch(/no chapter above them/);
+    expect((tree.build.warnings ?? []).find((w) => /low confidence/.test(w))).toMatch(
+      /no chapter above them/,
+    );
   });
 
   it("doubts titles that open with a symbol: a function's parameters read as sections", () => {
@@ -347,37 +416,81 @@ describe("tree evidence", () => {
     expect([bare.sparse, bare.dropped]).toEqual([0, 0]);
   });
 
-  it("the fitted model alone warns a tree whose titles recur (a name on every page read as a section), and says so", () => {
-    // Unnumbered sections under a company name repeated as if a section: no named doubt fires
-    // (no two in a row), the model's probability is below its cut.
-    const f = treeFeatures(
-      [
-        entry("Mellanox Technologies", 1, [entry("Overview", 1)]),
-        entry("Release Notes", 2, [entry("Mellanox Technologies", 2), entry("Known Issues", 3)]),
-        entry("Mellanox Technologies", 4, [entry("Fixed Bugs", 4)]),
-      ],
-      agreeing,
-      undefined,
-      { pages: 10, candidates: 12, kept: 7 },
-    );
-    expect(f.recurring).toBeCloseTo(3 / 7);
-    expect(evidenceDoubts(f)).toEqual([]);
-    expect(evidenceScore(f)).toBeLessThan(EVIDENCE_MODEL.cut);
-    const verdict = weighEvidence(f);
+  it("a printed contents the headings match weighs against the model's depth doubt; a tree without one says so", () => {
+    // Fitted by grouped CV on train and TRAIN_EXTRA read with and without their contents: looks at
+    // two depths are wrong depths less often where a read contents set the levels.
+    const tree = [
+      entry("1 Overview", 1),
+      entry("2 Release Notes", 2, [entry("2.1 Known Issues", 3)]),
+      entry("3 Fixed Bugs", 4),
+    ];
+    const source = { pages: 10, candidates: 12, kept: 7 };
+    const mixed = { depth: 0.9, numbering: 1 };
+    const unread = treeFeatures(tree, mixed, undefined, source);
+    expect(unread.contents).toBe(0);
+    expect(evidenceDoubts(unread)).toEqual([]);
+    const verdict = weighEvidence(unread);
     expect(verdict.score).toBeLessThan(LOW_CONFIDENCE);
-    expect(verdict.doubts.join("; ")).toMatch(/titles that recur/);
-    // The same tree, numbered, without the recurring name is not warned.
-    const plain = treeFeatures(
-      [
-        entry("1 Overview", 1),
-        entry("2 Release Notes", 2, [entry("2.1 Known Issues", 3)]),
-        entry("3 Fixed Bugs", 4),
+    // What disagrees first, the missing confirmation after it.
+    expect(verdict.doubts).toEqual([
+      "headings of one look sit at different depths",
+      "no printed table of contents was read to confirm the levels",
+    ]);
+    const read = treeFeatures(tree, mixed, { entries: 8, located: 8 }, source);
+    expect(read.contents).toBe(1);
+    expect(weighEvidence(read)).toEqual({ score: 1, doubts: [] });
+    // A contents of a few lines settles nothing.
+    expect(treeFeatures(tree, mixed, { entries: 4, located: 4 }, source).contents).toBe(0);
+  });
+
+  it("the loader warns a tree whose looks sit at two depths when no contents confirms them, and says why", async () => {
+    // One 14 pt heading before the first chapter sits at the top, its look's others under chapters.
+    const chapters = ["Introduction", "Usage", "Options"];
+    const sections = (c: string) => [`${c} at a glance`, `More on ${c.toLowerCase()}`];
+    const pages: PageSpec[] = [
+      { lines: [heading("About this manual", 14), ...body(14, 0)] },
+      ...chapters.map((c, i) => ({
+        lines: [
+          heading(c, 20),
+          ...body(8, i),
+          ...sections(c).flatMap((s, j) => [heading(s, 14), ...body(8, i + 5 * (j + 1))]),
+        ],
+      })),
+    ];
+    const contents: PageSpec = {
+      lines: [
+        { text: "Contents", size: 20, bold: true, gap: 6 },
+        contentsLine("About this manual", 2),
+        ...chapters.flatMap((c, i) => [
+          contentsLine(c, i + 3),
+          ...sections(c).map((s) => contentsLine(s, i + 3, 12)),
+        ]),
       ],
-      agreeing,
-      undefined,
-      { pages: 10, candidates: 12, kept: 7 },
+    };
+    const confidenceOf = async (list: PageSpec[]) => {
+      const tree = await pdfToTree(await buildPdf({ pages: list }), {
+        structure: "layout",
+        summaries: "none",
+        preface: false,
+      });
+      expect(tree.nodes.filter((n) => n.level === 1).map((n) => n.title)).toEqual([
+        "About this manual",
+        ...chapters,
+      ]);
+      return (tree.metadata?.pdf as { layoutConfidence?: { score: number; depth: number; warning?: string } })
+        ?.layoutConfidence;
+    };
+    const unread = await confidenceOf(pages);
+    expect(unread?.depth).toBeCloseTo(0.9);
+    expect(unread?.score).toBeLessThan(LOW_CONFIDENCE);
+    expect(unread?.warning).toMatch(
+      /headings of one look sit at different depths, no printed table of contents was read to confirm the levels/,
     );
-    expect(weighEvidence(plain)).toEqual({ score: 1, doubts: [] });
+    // The same tree beside a printed contents that lists every heading: its levels are confirmed.
+    const read = await confidenceOf([contents, ...pages]);
+    expect(read?.depth).toBeCloseTo(0.9);
+    expect(read?.score).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
+    expect(read?.warning).toBeUndefined();
   });
 
   it("the fitted model warns a tree whose headings of one look sit at different depths, and names why", () => {

@@ -22,7 +22,10 @@ export interface TreeFeatures {
    * the printed contents lists is a title whatever its words ("1.1 Joining the team as a packager").
    */
   listLike: number;
-  /** The tree is one wrapper (a single top entry, or a top entry like "Version 1.04"). */
+  /**
+   * The tree is one wrapper: a single top entry, a top entry like "Version 1.04", or a first one
+   * holding sections whose title ends in a version ("Manual v0.32": the title page's).
+   */
   wrapper: number;
   /** Share of top-level titles carrying a number ("3", "2.1", "B"). */
   numbered: number;
@@ -61,6 +64,19 @@ export interface TreeFeatures {
    * top level that counts again holds each chapter's sections, or titles read twice.
    */
   repeatedNumbers: number;
+  /**
+   * Share of top-level titles numbered as sections ("1.1", "2.3") of a chapter no earlier
+   * top-level title carries: a flat tree where the numbering nests, each chapter's heading
+   * missed and its sections read as chapters. Chapters numbered 0 ("0.0.1 Preface", sections
+   * set before the first chapter) are no chapter to miss.
+   */
+  orphanSections: number;
+  /**
+   * Share of a printed table of contents' entries found as headings, when it lists
+   * {@link CONTENTS_ENTRIES} or more (else 0): levels a read contents settles are less often
+   * wrong, so headings of one look at two depths say less there.
+   */
+  contents: number;
 }
 
 /** The size of what the tree was built from, for the features that compare it with the tree. */
@@ -87,6 +103,8 @@ export const FEATURE_NAMES = [
   "recurring",
   "pageLabels",
   "repeatedNumbers",
+  "orphanSections",
+  "contents",
 ] as const satisfies ReadonlyArray<keyof TreeFeatures>;
 
 /**
@@ -108,6 +126,8 @@ const BARE_WORD =
   /^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|chapter|part|appendix|section|contents|lecture)$/i;
 /** A wrapper's title: a version or release line. */
 const VERSION = /^(?:version|release|revision|v)\s*\.?\s*\d/i;
+/** A title page's title read as the first section: a name ending in its version ("Manual v0.32", "DocBook V5.0"). */
+const VERSIONED = /\b(?:v|version\s*)\d+(?:\.\d+)+\s*$/i;
 
 /**
  * A title that reads like running text: many words, or a numbered item that goes on as a
@@ -189,6 +209,31 @@ function repeatedNumberShare(titles: readonly string[]): number {
   return share(again, numbered);
 }
 
+/**
+ * Share of titles numbered as a section ("2.1") whose chapter ("2") no earlier title carries
+ * ({@link TreeFeatures.orphanSections}).
+ */
+function orphanShare(titles: readonly string[]): number {
+  const carried = new Set<string>();
+  let orphans = 0;
+  for (const t of titles) {
+    // An appendix's letter reads as no number ("A Grammar"), yet carries its "A.1".
+    carried.add((t.trim().split(/\s+/)[0] ?? "").replace(/\.$/, "").toUpperCase());
+    const n = parseNumbering(t);
+    if (!n) continue;
+    const chapter = n.value.split(".").slice(0, -1).join(".");
+    if (
+      n.kind === "dotted" &&
+      chapter !== "" &&
+      !/^[0.]+$/.test(chapter) &&
+      !carried.has(chapter.toUpperCase())
+    )
+      orphans++;
+    carried.add(n.value.toUpperCase());
+  }
+  return share(orphans, titles.length);
+}
+
 /** A label under this many sections or more, and twice under one, is read off the pages. */
 const LABEL_PARENTS = 3;
 
@@ -256,6 +301,9 @@ export interface TocEvidence {
   titles?: readonly string[];
 }
 
+/** A printed contents this long or longer is one the tree's levels can be read from. */
+const CONTENTS_ENTRIES = 5;
+
 /** The features of a layout tree. */
 export function treeFeatures(
   entries: readonly SectionEntry[],
@@ -268,12 +316,14 @@ export function treeFeatures(
   // A long or lower-case title the contents prints is the author's title, not a list item read as one.
   const listed = new Set((toc?.titles ?? []).map(titleKey));
   const unlisted = (t: string): boolean => !listed.has(titleKey(t));
-  const single = entries.length === 1 && (entries[0]?.children.length ?? 0) > 0;
+  const first = entries[0];
+  const single = entries.length === 1 && (first?.children.length ?? 0) > 0;
+  const titlePage = first !== undefined && first.children.length > 0 && VERSIONED.test(first.title.trim());
   return {
     tocMismatch: toc && toc.entries > 0 ? 1 - Math.min(1, toc.located / toc.entries) : 0,
     wordTitles: share(top.filter((t) => BARE_WORD.test(t.trim())).length, top.length),
     listLike: share(topTwo.filter((t) => sentenceLike(t) && unlisted(t)).length, topTwo.length),
-    wrapper: single || top.some((t) => VERSION.test(t.trim())) ? 1 : 0,
+    wrapper: single || titlePage || top.some((t) => VERSION.test(t.trim())) ? 1 : 0,
     numbered: share(top.filter((t) => parseNumbering(t) !== undefined).length, top.length),
     depth: confidence.depth,
     numbering: confidence.numbering,
@@ -284,6 +334,8 @@ export function treeFeatures(
     recurring: recurringShare(entries),
     pageLabels: pageLabelShare(entries),
     repeatedNumbers: repeatedNumberShare(top),
+    orphanSections: orphanShare(top),
+    contents: toc && toc.entries >= CONTENTS_ENTRIES ? Math.min(1, toc.located / toc.entries) : 0,
   };
 }
 
@@ -298,6 +350,9 @@ export function evidenceScore(features: TreeFeatures, model: EvidenceModel = EVI
 
 /** A top level whose numbers repeat this often is in doubt. */
 const REPEATED_NUMBERS = 0.2;
+
+/** A top level this much made of sections without their chapter is in doubt. */
+const ORPHAN_SECTIONS = 0.5;
 
 /** Why the evidence disagrees, in words, for a warning: the facts that pulled the score down. */
 export function evidenceDoubts(features: TreeFeatures): string[] {
@@ -318,6 +373,11 @@ export function evidenceDoubts(features: TreeFeatures): string[] {
     out.push(
       'top-level numbers that count again ("1. About", then "1. Installation"): sections read as chapters',
     );
+  // Train and TRAIN_EXTRA (contents read or not): 8 bad trees from 0.86 up, no good one above 0.23.
+  if (features.orphanSections >= ORPHAN_SECTIONS)
+    out.push(
+      'top-level titles numbered as sections ("1.1", "1.2") with no chapter above them: the chapters\' headings were missed',
+    );
   if (features.symbolTitles >= 0.1)
     out.push('titles that open with a symbol ("&optional"): code read as headings');
   return out;
@@ -333,12 +393,20 @@ const MODEL_DOUBTS: Partial<Record<(typeof FEATURE_NAMES)[number], (f: TreeFeatu
   listLike: () => "titles that read like list items or sentences",
   numbered: () => "few top-level titles carry a number (nothing in the titles confirms their depth)",
   depth: () => "headings of one look sit at different depths",
+  contents: (f) =>
+    f.contents === 0
+      ? "no printed table of contents was read to confirm the levels"
+      : "the printed table of contents matches few headings",
 };
+
+/** Features that confirm a tree rather than disagree with it: their lack is said after a disagreement. */
+const CONFIRMING: ReadonlySet<(typeof FEATURE_NAMES)[number]> = new Set(["contents"]);
 
 /**
  * The words for a tree the model alone puts below its cut: the named features that pulled its
  * score down most against their best value (a weight times how far the feature is from the value
- * that raises the score most, 1 for a positive weight and 0 for a negative one), most first.
+ * that raises the score most, 1 for a positive weight and 0 for a negative one), most first, a
+ * missing confirmation ({@link CONFIRMING}) after what disagrees.
  */
 function modelDoubts(features: TreeFeatures, model: EvidenceModel): string[] {
   const pulls = FEATURE_NAMES.map((name, i) => {
@@ -346,7 +414,7 @@ function modelDoubts(features: TreeFeatures, model: EvidenceModel): string[] {
     return { name, pull: w * (features[name] - (w > 0 ? 1 : 0)) };
   })
     .filter((p) => p.pull < -1e-9 && MODEL_DOUBTS[p.name])
-    .sort((a, b) => a.pull - b.pull)
+    .sort((a, b) => Number(CONFIRMING.has(a.name)) - Number(CONFIRMING.has(b.name)) || a.pull - b.pull)
     .slice(0, 2);
   const words = pulls.map((p) => (MODEL_DOUBTS[p.name] as (f: TreeFeatures) => string)(features));
   return words.length > 0 ? words : ["its evidence resembles that of wrong trees"];
