@@ -28,7 +28,7 @@ const pageindex = (args: string[], env: Record<string, string>) =>
     (error: { code: number; stdout: string; stderr: string }) => error,
   );
 
-describe("an empty store path", () => {
+describe("an empty path", () => {
   it("PAGEINDEX_STORE set but empty counts as unset: the store goes to .pageindex, not the current folder", async () => {
     const { code } = await pageindex(["index", "note.md"], { PAGEINDEX_STORE: "" });
     expect(code).toBe(0);
@@ -41,6 +41,12 @@ describe("an empty store path", () => {
     const { code, stderr } = await pageindex(["--store", "", "list"], {});
     expect(code).toBe(2);
     expect(stderr).toContain("--store is empty: give a folder, e.g. --store .pageindex");
+  });
+
+  it("index '' (an unset shell variable) is a usage error, not the whole current folder", async () => {
+    const { code, stderr } = await pageindex(["index", ""], {});
+    expect(code).toBe(2);
+    expect(stderr).toContain("An empty path was given: name a file or folder");
   });
 
   it("PageIndexStore.fromPath('') is refused before it touches the current folder", async () => {
