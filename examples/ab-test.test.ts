@@ -73,6 +73,31 @@ describe("examples/ab-test", () => {
     for (const s of out.result.summaries) expect([s.name, s.hitRate]).toEqual([s.name, 1]);
   });
 
+  it("says which documents the questions name but --docs did not load", async () => {
+    await writeFile(join(dir, "gamma.md"), "# Gamma\n\n## Rotation\n\nRotate the keys every ninety days.\n");
+    const questions = ["gamma.md", "delta.pdf", "delta.pdf"].map((doc, i) =>
+      JSON.stringify({
+        id: `q${i}`,
+        doc_name: doc,
+        question: "How often are keys rotated?",
+        evidence: [{ section: "Rotation" }],
+      }),
+    );
+    await writeFile(join(dir, "named.jsonl"), questions.join("\n"));
+    const lines: string[] = [];
+    await main({
+      env: {},
+      log: (line) => lines.push(line),
+      outDir: dir,
+      questions: join(dir, "named.jsonl"),
+      docs: [join(dir, "gamma.md")],
+    });
+    const warnings = lines.filter((line) => line.startsWith("Warning:"));
+    expect(warnings).toEqual([
+      "Warning: not among the documents, questions about them search every document: delta.pdf",
+    ]);
+  });
+
   it("reads its command line", () => {
     expect(parseCli(["--questions", "q.jsonl", "--docs", "a.md", "--docs", "b", "--k", "5"], "/x")).toEqual({
       questions: "/x/q.jsonl",

@@ -112,6 +112,16 @@ export async function main(options: AbTestOptions = {}): Promise<AbTestResult> {
   log(
     `PageIndex judge: ${resolved ? resolved.label : "lexical BM25 (offline; set OPENAI_API_KEY for an LLM judge)"}`,
   );
+  // A question naming a document --docs did not load is searched in every document (and
+  // most likely missed): say so, as `pageindex eval` does, rather than count it silently.
+  const notLoaded = [
+    ...new Set(questions.filter((q) => q.doc && !treeOf(q, trees)).map((q) => q.doc as string)),
+  ];
+  if (notLoaded.length > 0) {
+    log(
+      `Warning: not among the documents, questions about them search every document: ${notLoaded.join(", ")}`,
+    );
+  }
 
   // Each question is searched in its own document when it names a loaded one (FinanceBench
   // style), else across all of them: the same scope for every retriever.

@@ -64,6 +64,14 @@ describe.skipIf(!existsSync(BIN))("pageindex with a model", () => {
     await expect(chatModelFromSpec("compatible:tiny@not-a-url", {})).rejects.toThrow(/not an http\(s\) URL/);
   });
 
+  it("a spec with no model name says so first, not that a key is missing", async () => {
+    for (const spec of ["openai:", "ollama:", "compatible:"]) {
+      await expect(chatModelFromSpec(spec, {})).rejects.toThrow(
+        `Model "${spec}" has no model name after the colon`,
+      );
+    }
+  });
+
   it("a model URL with a password is refused as such, hidden, not mistaken for a bad URL", async () => {
     // fetch cannot send such a URL: it must fail here, saying why, rather than at the first call.
     const spec = chatModelFromSpec("compatible:tiny@http://bob:s3cret@127.0.0.1:8000/v1", {});

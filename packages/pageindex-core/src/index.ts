@@ -39,6 +39,7 @@ export { assertSafeId, toDocId } from "./ids.js";
 export * from "./lexical/bm25.js";
 export * from "./lexical/bm25f-postings.js";
 export { abbreviationsOf, isStopWord, stem, tokenize, tokenizeQuery } from "./lexical/tokenize.js";
+export { chatModelProblem } from "./llm/chat-model-check.js";
 export * from "./llm/json-text.js";
 export * from "./llm/prompt.js";
 export {

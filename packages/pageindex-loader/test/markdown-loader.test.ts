@@ -10,6 +10,9 @@ import {
   EmptyDocumentError,
   InvalidInputError,
   MarkdownTreeLoader,
+  type MarkdownTreeLoaderOptions,
+  PdfTreeLoader,
+  type PdfTreeLoaderOptions,
   SourceNotFoundError,
   UnsupportedContentError,
 } from "../src/index.js";
@@ -141,6 +144,19 @@ describe("MarkdownTreeLoader", () => {
     expect(() => new MarkdownTreeLoader("x.md", { summaries: "llm" })).toThrow(InvalidInputError);
     expect(() => new MarkdownTreeLoader("x.md", { thinning: { minTokens: -1 } })).toThrow(/minTokens/);
     expect(() => new MarkdownTreeLoader("x.md", { docId: "../evil" })).toThrow(/Invalid document id/);
+  });
+
+  it("names the model option when it is given a model's name instead of a chat model", () => {
+    const byName = { summaries: "llm", model: "gpt-4o-mini" } as unknown as MarkdownTreeLoaderOptions;
+    expect(() => new MarkdownTreeLoader("x.md", byName)).toThrow(InvalidInputError);
+    expect(() => new MarkdownTreeLoader("x.md", byName)).toThrow(
+      'model: got the string "gpt-4o-mini": pass a chat model object, e.g. new ChatOpenAI({ model: "gpt-4o-mini" })',
+    );
+    const notAModel = { model: {} } as unknown as PdfTreeLoaderOptions;
+    expect(() => new PdfTreeLoader("x.pdf", notAModel)).toThrow(/model: got an object without invoke\(\)/);
+    expect(
+      () => new MarkdownTreeLoader("x.md", { model: new FakeListChatModel({ responses: [] }) }),
+    ).not.toThrow();
   });
 
   it("summarises with a chat model: leaves get summary, internal nodes prefixSummary, failures fall back", async () => {

@@ -9,7 +9,13 @@ import {
 } from "@langchain/core/retrievers";
 import { ensureConfig, type RunnableConfig } from "@langchain/core/runnables";
 import type { BaseStore } from "@langchain/core/stores";
-import { raceAbort, type TreeDocument, type TreeReader, throwIfAborted } from "pageindex-core";
+import {
+  chatModelProblem,
+  raceAbort,
+  type TreeDocument,
+  type TreeReader,
+  throwIfAborted,
+} from "pageindex-core";
 import { type CatalogFilter, MemoryTreeReader } from "pageindex-store";
 import { RetrieverConfigError } from "./errors.js";
 import type { JudgmentCache } from "./judge/cache.js";
@@ -320,6 +326,8 @@ export class PageIndexRetriever extends BaseRetriever<PageIndexDocumentMetadata>
     if (!fields.reader && !fields.trees) {
       throw new RetrieverConfigError("PageIndexRetriever: give `reader` (a TreeReader) or `trees`");
     }
+    const modelProblem = fields.model === undefined ? undefined : chatModelProblem(fields.model);
+    if (modelProblem) throw new RetrieverConfigError(`PageIndexRetriever: model ${modelProblem}`);
     this.reader = fields.reader ?? new MemoryTreeReader(fields.trees);
     this.model = fields.model;
     this.onRun = fields.onRun;

@@ -6,6 +6,7 @@ import {
   createSearchTool,
   InvalidPageRangeError,
   PageIndexRetriever,
+  RetrieverConfigError,
 } from "pageindex-retriever";
 import { MemoryTreeReader } from "pageindex-store";
 import { describe, expect, it } from "vitest";
@@ -191,6 +192,15 @@ describe("search tool", () => {
       "get_node_content",
       "get_page_content",
     ]);
+  });
+
+  it("refuses a search tool name another of the tools has (the old search_documents)", () => {
+    const retriever = new PageIndexRetriever({ trees: [annualReport()] });
+    const clash = () => createPageIndexTools(retriever, { search: { name: "search_documents" } });
+    expect(clash).toThrow(RetrieverConfigError);
+    expect(clash).toThrow('search.name "search_documents" is the name of another of the tools');
+    const renamed = createPageIndexTools(retriever, { search: { name: "find_sections" } });
+    expect(renamed[0]?.name).toBe("find_sections");
   });
 });
 

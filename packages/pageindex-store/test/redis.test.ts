@@ -5,6 +5,7 @@ import {
   PageIndexStore,
   RedisByteStore,
   type RedisCommandClient,
+  RedisStoreError,
   StoreCorruptionError,
 } from "../src/index.js";
 import { REDIS_URL, redisReachable, testPrefix } from "./helpers/redis.js";
@@ -20,6 +21,17 @@ it("RedisByteStore.fromUrl fails fast with a clear error, password hidden, when 
   expect(error).toBeInstanceOf(PageIndexError);
   expect((error as Error).message).toMatch(/Cannot connect to Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1/);
   expect((error as Error).message).not.toContain("hunter2");
+});
+
+it("PageIndexStore.fromRedis names a URL that is not redis:// or rediss:// before connecting", async () => {
+  for (const url of ["http://:hunter2@127.0.0.1:6379", "127.0.0.1:6379", ""]) {
+    const error = await PageIndexStore.fromRedis(url).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RedisStoreError);
+    expect((error as Error).message).toMatch(
+      /^Not a Redis URL: .* \(use redis:\/\/host:6379, or rediss:\/\/ for TLS\)$/,
+    );
+    expect((error as Error).message).not.toContain("hunter2");
+  }
 });
 
 describeStoreBehaviour(

@@ -95,7 +95,12 @@ function storeLocation(options: GlobalOptions, env: NodeJS.ProcessEnv): StoreLoc
   }
   if (options.postgres !== undefined) return { kind: "postgres", url: options.postgres };
   if (options.redis !== undefined) return { kind: "redis", url: options.redis };
-  if (options.store !== undefined) return { kind: "folder", dir: resolve(options.store) };
+  if (options.store !== undefined) {
+    if (options.store.trim() === "") {
+      throw new CliError("--store is empty: give a folder, e.g. --store .pageindex", EXIT.usage);
+    }
+    return { kind: "folder", dir: resolve(options.store) };
+  }
   if (env.PAGEINDEX_POSTGRES_URL && env.PAGEINDEX_REDIS_URL) {
     throw new CliError(
       "PAGEINDEX_POSTGRES_URL and PAGEINDEX_REDIS_URL are both set: unset one, or choose with --postgres, --redis or --store",
@@ -104,7 +109,8 @@ function storeLocation(options: GlobalOptions, env: NodeJS.ProcessEnv): StoreLoc
   }
   if (env.PAGEINDEX_POSTGRES_URL) return { kind: "postgres", url: env.PAGEINDEX_POSTGRES_URL };
   if (env.PAGEINDEX_REDIS_URL) return { kind: "redis", url: env.PAGEINDEX_REDIS_URL };
-  return { kind: "folder", dir: resolve(env.PAGEINDEX_STORE ?? DEFAULT_STORE_DIR) };
+  // An empty variable counts as unset, as the URL variables above: resolve("") is the current folder.
+  return { kind: "folder", dir: resolve(env.PAGEINDEX_STORE?.trim() || DEFAULT_STORE_DIR) };
 }
 
 export function createContext(

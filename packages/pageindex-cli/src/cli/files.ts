@@ -11,6 +11,8 @@ const isIndexable = (path: string) =>
 
 /** Stats a path given on the command line. @throws {CliError} when nothing is there. */
 async function statInput(input: string): Promise<Awaited<ReturnType<typeof stat>>> {
+  // resolve("") is the current folder: an unset shell variable ("$DOCS") would index it all.
+  if (input.trim() === "") throw new CliError("An empty path was given: name a file or folder", EXIT.usage);
   try {
     return await stat(resolve(input));
   } catch {

@@ -66,6 +66,9 @@ function hintFor(error: unknown, model: ModelIdentity, where: string): string {
   }
   if (status === 429) return "rate limited or out of quota: wait, or check the account's limits";
   if (status !== undefined && status >= 500) return "the server failed: try again later";
+  // The call went through: the name, URL and key are fine, the answer was not what was asked for.
+  if ((error as ErrorFields).name === "ModelAnswerError")
+    return "the model answered, but not in the JSON asked for: try a model that follows instructions or calls tools";
   return "check the model name, the URL and the key";
 }
 

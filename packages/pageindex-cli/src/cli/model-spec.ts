@@ -49,6 +49,8 @@ export async function chatModelFromSpec(
   }
   const provider = value.slice(0, colon).toLowerCase();
   let name = value.slice(colon + 1);
+  // Before the key check: "openai:" with no key set asked for a key, then for a name.
+  if (!name) throw new ModelSpecError(`Model "${shown}" has no model name after the colon`);
   let baseURL: string | undefined;
   let apiKey: string | undefined;
   let kind: ResolvedModel["provider"];

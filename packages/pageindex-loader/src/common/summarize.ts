@@ -5,6 +5,7 @@ import pLimit from "p-limit";
 import {
   asData,
   branchOverview,
+  chatModelProblem,
   childrenOf,
   clipModelText,
   countTokens,
@@ -127,6 +128,8 @@ export function checkSummaryOptions(options: SummarizeOptions, source = "(option
   if (options.mode === "llm" && !options.model) {
     throw new InvalidInputError(source, 'summaries: "llm" needs a chat model (the model option)');
   }
+  const modelProblem = options.model ? chatModelProblem(options.model) : undefined;
+  if (modelProblem) throw new InvalidInputError(source, `model: ${modelProblem}`);
   for (const key of ["threshold", "maxChars", "maxInputChars"] as const) {
     const value = options[key];
     if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {

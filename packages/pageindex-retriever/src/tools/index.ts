@@ -1,4 +1,5 @@
 import type { TreeReader } from "pageindex-core";
+import { RetrieverConfigError } from "../errors.js";
 import type { PageIndexRetriever } from "../retriever.js";
 import { createNavigationTools, type NavigationToolOptions } from "./navigation-tools.js";
 import { createSearchTool, type SearchToolOptions } from "./search-tool.js";
@@ -43,7 +44,7 @@ export function createPageIndexTools(
   options: { search?: SearchToolOptions; navigation?: NavigationToolOptions; reader?: TreeReader } = {},
 ) {
   const nav = createNavigationTools(options.reader ?? retriever.reader, options.navigation);
-  return [
+  const tools = [
     createSearchTool(retriever, options.search),
     nav.searchDocuments,
     nav.listDocuments,
@@ -51,4 +52,12 @@ export function createPageIndexTools(
     nav.getNodeContent,
     nav.getPageContent,
   ];
+  // Two tools of one name: a provider refuses the request, or an agent runs the wrong one.
+  const [search, ...others] = tools;
+  if (search && others.some((tool) => tool.name === search.name)) {
+    throw new RetrieverConfigError(
+      `createPageIndexTools: search.name "${search.name}" is the name of another of the tools: choose another`,
+    );
+  }
+  return tools;
 }

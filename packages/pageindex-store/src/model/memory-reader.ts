@@ -6,6 +6,7 @@ import {
   type TreeDocument,
   type TreeReader,
   type TreeSkeleton,
+  TreeValidationError,
   toSkeleton,
 } from "pageindex-core";
 import {
@@ -57,6 +58,17 @@ export class MemoryTreeReader implements TreeReader, CatalogReader, LibraryReade
   }
 
   private put(tree: TreeDocument) {
+    // Trees come from the loaders or a store, already validated: check only the shape, so a
+    // value that is no tree at all is named rather than failing as a TypeError deep inside.
+    const shape = tree as Partial<TreeDocument> | null | undefined;
+    if (typeof shape?.docId !== "string" || !Array.isArray(shape.nodes)) {
+      throw new TreeValidationError([
+        {
+          path: "(tree)",
+          message: "not a tree: expected an object with docId and nodes (e.g. from loadTree())",
+        },
+      ]);
+    }
     const versionId = newVersionId();
     this.trees.set(tree.docId, tree);
     this.skeletons.set(tree.docId, toSkeleton(tree));

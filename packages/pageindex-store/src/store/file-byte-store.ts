@@ -100,6 +100,12 @@ export class FileByteStore extends BaseStore<string, Uint8Array> implements Crea
 
   constructor(rootPath: string, options: FileByteStoreOptions = {}) {
     super();
+    // resolve("") is the current folder: an unset variable would spread the store's files there.
+    if (typeof rootPath !== "string" || rootPath.trim() === "") {
+      throw new PageIndexError(
+        'The store folder path is empty: give a folder, e.g. ".pageindex" (an empty path would put the store\'s files in the current folder)',
+      );
+    }
     this.rootPath = resolve(rootPath);
     this.tempPath = join(this.rootPath, TEMP_DIR);
     this.durable = options.durable ?? false;

@@ -3,6 +3,7 @@ import { PageIndexError } from "pageindex-core";
 import type { CreateIfAbsentStore } from "./create-if-absent.js";
 import {
   RedisStoreConnectionError,
+  RedisStoreError,
   RedisStoreTimeoutError,
   StoreCorruptionError,
   StoreReadOnlyError,
@@ -172,6 +173,13 @@ export class RedisByteStore extends BaseStore<string, Uint8Array> implements Cre
    * {@link RedisByteStore.close} disconnects it.
    */
   static async fromUrl(url: string, options: RedisByteStoreOptions = {}): Promise<RedisByteStore> {
+    // node-redis answers any other URL with a bare "TypeError: Invalid protocol".
+    const protocol = URL.canParse(url) ? new URL(url).protocol : undefined;
+    if (protocol !== "redis:" && protocol !== "rediss:") {
+      throw new RedisStoreError(
+        `Not a Redis URL: ${redactUrl(url)} (use redis://host:6379, or rediss:// for TLS)`,
+      );
+    }
     const { createClient } = await loadRedis();
     let connected = false;
     const client = createClient({

@@ -278,12 +278,19 @@ async function indexOne(run: Run, file: string): Promise<IndexOutcome> {
       return { file, docId, status: "interrupted" };
     }
     stop?.(`${name}: failed`);
-    const message = ctx.describeError(error);
+    const message = cliWording(ctx.describeError(error), error);
     progress.log(`error: ${failureLine({ file, error: message })}`);
     const failed: IndexOutcome = { file, docId, status: "failed", error: message };
     failureCodes.set(failed, exitCodeOf(error));
     return failed;
   }
+}
+
+/** A loader's message as a shell user needs it: the loader's `password` option is `--password` here. */
+function cliWording(message: string, error: unknown): string {
+  const { name, reason } = (error ?? {}) as { name?: unknown; reason?: unknown };
+  if (name !== "PdfPasswordError" || reason !== "encrypted") return message;
+  return message.replace("with the `password` option", "with --password");
 }
 
 /**
