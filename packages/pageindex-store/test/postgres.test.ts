@@ -25,6 +25,17 @@ it("PostgresByteStore.fromUrl fails fast with a typed error, password hidden, wh
   expect((error as Error).message).not.toContain("hunter2");
 });
 
+it("refuses what is not a connection URL before connecting, naming it and the expected shape", async () => {
+  for (const url of ["notaurl", "http://127.0.0.1:5432/db", ""]) {
+    const error = await openPostgresStore(url).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PostgresStoreError);
+    expect(error).not.toBeInstanceOf(PostgresStoreConnectionError);
+    expect((error as Error).message).toMatch(/Invalid PostgreSQL URL .*expected postgres:\/\//);
+  }
+  const secret = await openPostgresStore("mysql://app:hunter2@db/x").catch((e: unknown) => e);
+  expect((secret as Error).message).not.toContain("hunter2");
+});
+
 it("refuses a schema name that is not a plain identifier before connecting", async () => {
   const error = await PostgresByteStore.fromUrl("postgres://127.0.0.1:1/db", {
     schema: 'x"; drop table y; --',

@@ -243,6 +243,29 @@ export async function withOpenedPool<T>(
   }
 }
 
+/** Schemes node-postgres reads a connection from (a unix socket's folder may be given bare). */
+const URL_SCHEMES = new Set(["postgres:", "postgresql:", "socket:"]);
+
+/**
+ * Refuses what is not a connection URL before anything is tried: node-postgres reads any string,
+ * and "notaurl" became a host lookup of "base" failing with ENOTFOUND.
+ * @throws {PostgresStoreError} naming the value (without its password) and the expected shape.
+ */
+function checkPostgresUrl(url: string): void {
+  if (url.startsWith("/")) return;
+  let scheme: string | undefined;
+  try {
+    scheme = new URL(url).protocol;
+  } catch {
+    scheme = undefined;
+  }
+  if (scheme !== undefined && URL_SCHEMES.has(scheme)) return;
+  const shown = scheme === undefined ? JSON.stringify(url) : redactPostgresUrl(url);
+  throw new PostgresStoreError(
+    `Invalid PostgreSQL URL ${shown}: expected postgres://user:password@host:5432/database (or postgresql://, socket:)`,
+  );
+}
+
 /**
  * Opens a pool on `url` and checks that the server answers.
  * @throws {PostgresStoreError} when `pg` is missing or the server cannot be reached (the URL is
@@ -252,6 +275,7 @@ export async function openPostgresPool(
   url: string,
   options: PostgresConnectionOptions = {},
 ): Promise<PostgresPool> {
+  checkPostgresUrl(url);
   const pg = await loadPg();
   const timeoutMs = Math.max(0, options.commandTimeoutMs ?? DEFAULT_POSTGRES_COMMAND_TIMEOUT_MS);
   let pool: import("pg").Pool;
