@@ -217,7 +217,7 @@ export class PostgresChampionLists {
    * Whether the lists' rows, and their pending rows where that table exists, carry their
    * documents' node counts (see {@link ChampionSource.nodeCounts}).
    */
-  static async carriesNodes(db: PostgresQueryable, tables: ChampionTables): Promise<boolean> {
+  static async tablesCarryNodes(db: PostgresQueryable, tables: ChampionTables): Promise<boolean> {
     return haveNodes(db, [tables.rows, tables.pending]);
   }
 

@@ -461,7 +461,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
       const { carries, migrate } = await guarded("library open", timeout, async () => {
         if (listRows.sections === undefined || !(await PostgresNodeCounts.present(pool, nodeCounts.table)))
           return { carries: false, migrate: false };
-        if (await PostgresChampionLists.carriesNodes(pool, counting.tables))
+        if (await PostgresChampionLists.tablesCarryNodes(pool, counting.tables))
           return { carries: true, migrate: false };
         return { carries: false, migrate: await addsNodes(pool, counting.tables, wanted) };
       });
@@ -495,7 +495,7 @@ export class PostgresLibraryIndex implements LibraryIndex {
       const counted = await PostgresNodeCounts.present(pool, nodeCounts.table);
       return {
         counted,
-        carried: counted && (await PostgresChampionLists.carriesNodes(pool, counting.tables)),
+        carried: counted && (await PostgresChampionLists.tablesCarryNodes(pool, counting.tables)),
         ginPending: await PostgresGinPending.open(pool, tables.textIndexes),
       };
     });
