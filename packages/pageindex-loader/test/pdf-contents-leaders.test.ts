@@ -6,10 +6,9 @@
  * Public License") kept its weight, so the index read as a lighter line nested under the appendix
  * (Octave's queueing manual and numdiff's, both with the index a level too deep).
  */
-import type { TreeDocument } from "pageindex-core";
 import { describe, expect, it } from "vitest";
-import { contentsLine, heading, layoutTree } from "./fixtures/layout-tree.js";
-import { body, type LineSpec, type PageSpec } from "./fixtures/pdf-builder.js";
+import { chapterPage, contentsLine, layoutTree, outlineLines } from "./fixtures/layout-tree.js";
+import { body, type LineSpec } from "./fixtures/pdf-builder.js";
 
 /** Leaders filling the line to the page number: fewer dots after a longer title. */
 const leaders = (title: string, page: number): string =>
@@ -22,16 +21,6 @@ const chapterEntry = (title: string, page: number): LineSpec => ({
   gap: 8,
   tail: { text: leaders(title, page) },
 });
-/** A page opening with `title` (a chapter's look), then body text, and `sections` each with text. */
-const chapterPage = (title: string, sections: string[], seed: number): PageSpec => ({
-  lines: [
-    heading(title, 17, 14),
-    ...body(6, seed),
-    ...sections.flatMap((s, i) => [heading(s, 13), ...body(5, seed + i + 1)]),
-  ],
-});
-const outline = (tree: TreeDocument): string[] =>
-  tree.nodes.map((n) => `${"  ".repeat(n.level - 1)}${n.title} [${n.startPage}]`);
 
 describe("a printed contents line's look", () => {
   it("reads a short bold entry after long leaders as bold: the index after an appendix is its sibling", async () => {
@@ -54,7 +43,7 @@ describe("a printed contents line's look", () => {
       chapterPage(licence, [], 7),
       chapterPage("Index", [], 9),
     ]);
-    expect(outline(tree)).toEqual([
+    expect(outlineLines(tree)).toEqual([
       "1 Introduction [3]",
       "  1.1 Scope [3]",
       "2 Usage [4]",

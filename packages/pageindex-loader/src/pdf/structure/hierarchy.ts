@@ -182,10 +182,24 @@ export function unlistedLooks(headings: readonly Heading[]): boolean[] {
 /** Indentation this close is the same margin. */
 export const SAME_MARGIN = 4;
 
-/** Whether `h` sits at or left of `open`'s margin while `open`'s children are indented past it. */
+/**
+ * Whether `h` sits at or left of `open`'s margin while `open`'s children are indented past it;
+ * or, unnumbered, at its children's margin in `open`'s weight and not theirs: a contents sets an
+ * unnumbered chapter's title ("Index", "References") where the numbered chapters' titles start,
+ * past their numbers, which is where their sections' numbers start (LaTeX's and dblatex's
+ * contents: "16 General information" bold, "16.1 Authors" roman, "Index" bold at 16.1's margin).
+ */
 function outdented(open: Open, h: Heading, indent: (h: Heading) => number): boolean {
   const own = indent(open.heading);
-  return indent(open.firstChild as Heading) > own + SAME_MARGIN && indent(h) <= own + SAME_MARGIN;
+  const child = open.firstChild as Heading;
+  if (indent(child) <= own + SAME_MARGIN) return false;
+  if (indent(h) <= own + SAME_MARGIN) return true;
+  return (
+    open.heading.numbering !== undefined &&
+    Math.abs(indent(h) - indent(child)) <= SAME_MARGIN &&
+    h.style.bold === open.heading.style.bold &&
+    child.style.bold !== h.style.bold
+  );
 }
 
 interface Open {
