@@ -15,6 +15,7 @@ import { dropIndexGroupHeads } from "./index-groups.js";
 import { dropAdmonitions, dropLabels } from "./labels.js";
 import { levelRelation } from "./level-evidence.js";
 import { LEVEL_MODEL } from "./level-evidence-weights.js";
+import { keepNumberedParents } from "./numbered-parents.js";
 import { dropInitials } from "./numbering.js";
 import { findContentsCopies, findPrintedToc, type PrintedToc } from "./printed-toc.js";
 import { headLevels, headTitle } from "./running-titles.js";
@@ -260,7 +261,10 @@ export interface LayoutStructureOptions {
 export function layoutStructure(ctx: LayoutContext, options: LayoutStructureOptions = {}): LayoutResult {
   const candidates = layoutCandidates(ctx, options.rulesOff);
   const hctx = headingContext(ctx);
-  const kept = keepLikelyHeadings(candidates.headings, hctx, options.headingModel);
+  const kept = keepNumberedParents(
+    candidates.headings,
+    keepLikelyHeadings(candidates.headings, hctx, options.headingModel),
+  );
   const topics = !(options.rulesOff ?? ALL_RULES_ON).has("topicPages")
     ? findTopicPages(ctx.pages, ctx.body.size)
     : [];
