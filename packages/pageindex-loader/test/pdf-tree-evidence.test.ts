@@ -16,7 +16,7 @@ import {
 } from "../src/pdf/structure/tree-evidence.js";
 import { EVIDENCE_MODEL } from "../src/pdf/structure/tree-evidence-weights.js";
 import type { SectionEntry } from "../src/pdf/types.js";
-import { contentsLine, heading } from "./fixtures/layout-tree.js";
+import { heading } from "./fixtures/layout-tree.js";
 import { body, buildPdf, type PageSpec } from "./fixtures/pdf-builder.js";
 
 const entry = (title: string, page: number, children: SectionEntry[] = []): SectionEntry => ({
@@ -416,9 +416,9 @@ describe("tree evidence", () => {
     expect([bare.sparse, bare.dropped]).toEqual([0, 0]);
   });
 
-  it("a printed contents the headings match weighs against the model's depth doubt; a tree without one says so", () => {
-    // Fitted by grouped CV on train and TRAIN_EXTRA read with and without their contents: looks at
-    // two depths are wrong depths less often where a read contents set the levels.
+  it("the contents feature is the share of a printed contents of five entries or more found as headings", () => {
+    // Measured beside the model, not weighed by it: warn19's refit that weighed it warned fewer bad
+    // trees on PDFs it was not fitted on (fifteenth session, docs/history).
     const tree = [
       entry("1 Overview", 1),
       entry("2 Release Notes", 2, [entry("2.1 Known Issues", 3)]),
@@ -426,71 +426,11 @@ describe("tree evidence", () => {
     ];
     const source = { pages: 10, candidates: 12, kept: 7 };
     const mixed = { depth: 0.9, numbering: 1 };
-    const unread = treeFeatures(tree, mixed, undefined, source);
-    expect(unread.contents).toBe(0);
-    expect(evidenceDoubts(unread)).toEqual([]);
-    const verdict = weighEvidence(unread);
-    expect(verdict.score).toBeLessThan(LOW_CONFIDENCE);
-    // What disagrees first, the missing confirmation after it.
-    expect(verdict.doubts).toEqual([
-      "headings of one look sit at different depths",
-      "no printed table of contents was read to confirm the levels",
-    ]);
-    const read = treeFeatures(tree, mixed, { entries: 8, located: 8 }, source);
-    expect(read.contents).toBe(1);
-    expect(weighEvidence(read)).toEqual({ score: 1, doubts: [] });
+    expect(treeFeatures(tree, mixed, undefined, source).contents).toBe(0);
+    expect(treeFeatures(tree, mixed, { entries: 8, located: 8 }, source).contents).toBe(1);
+    expect(treeFeatures(tree, mixed, { entries: 8, located: 4 }, source).contents).toBe(0.5);
     // A contents of a few lines settles nothing.
     expect(treeFeatures(tree, mixed, { entries: 4, located: 4 }, source).contents).toBe(0);
-  });
-
-  it("the loader warns a tree whose looks sit at two depths when no contents confirms them, and says why", async () => {
-    // One 14 pt heading before the first chapter sits at the top, its look's others under chapters.
-    const chapters = ["Introduction", "Usage", "Options"];
-    const sections = (c: string) => [`${c} at a glance`, `More on ${c.toLowerCase()}`];
-    const pages: PageSpec[] = [
-      { lines: [heading("About this manual", 14), ...body(14, 0)] },
-      ...chapters.map((c, i) => ({
-        lines: [
-          heading(c, 20),
-          ...body(8, i),
-          ...sections(c).flatMap((s, j) => [heading(s, 14), ...body(8, i + 5 * (j + 1))]),
-        ],
-      })),
-    ];
-    const contents: PageSpec = {
-      lines: [
-        { text: "Contents", size: 20, bold: true, gap: 6 },
-        contentsLine("About this manual", 2),
-        ...chapters.flatMap((c, i) => [
-          contentsLine(c, i + 3),
-          ...sections(c).map((s) => contentsLine(s, i + 3, 12)),
-        ]),
-      ],
-    };
-    const confidenceOf = async (list: PageSpec[]) => {
-      const tree = await pdfToTree(await buildPdf({ pages: list }), {
-        structure: "layout",
-        summaries: "none",
-        preface: false,
-      });
-      expect(tree.nodes.filter((n) => n.level === 1).map((n) => n.title)).toEqual([
-        "About this manual",
-        ...chapters,
-      ]);
-      return (tree.metadata?.pdf as { layoutConfidence?: { score: number; depth: number; warning?: string } })
-        ?.layoutConfidence;
-    };
-    const unread = await confidenceOf(pages);
-    expect(unread?.depth).toBeCloseTo(0.9);
-    expect(unread?.score).toBeLessThan(LOW_CONFIDENCE);
-    expect(unread?.warning).toMatch(
-      /headings of one look sit at different depths, no printed table of contents was read to confirm the levels/,
-    );
-    // The same tree beside a printed contents that lists every heading: its levels are confirmed.
-    const read = await confidenceOf([contents, ...pages]);
-    expect(read?.depth).toBeCloseTo(0.9);
-    expect(read?.score).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
-    expect(read?.warning).toBeUndefined();
   });
 
   it("the fitted model warns a tree whose headings of one look sit at different depths, and names why", () => {
