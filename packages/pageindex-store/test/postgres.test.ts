@@ -32,8 +32,11 @@ it("refuses what is not a connection URL before connecting, naming it and the ex
     expect(error).not.toBeInstanceOf(PostgresStoreConnectionError);
     expect((error as Error).message).toMatch(/Invalid PostgreSQL URL .*expected postgres:\/\//);
   }
-  const secret = await openPostgresStore("mysql://app:hunter2@db/x").catch((e: unknown) => e);
-  expect((secret as Error).message).not.toContain("hunter2");
+  for (const url of ["mysql://app:hunter2@db/x", "postgres://app:hun ter2@db:port/x"]) {
+    const secret = await openPostgresStore(url).catch((e: unknown) => e);
+    expect(secret).toBeInstanceOf(PostgresStoreError);
+    expect((secret as Error).message).not.toContain("hun");
+  }
 });
 
 it("refuses a schema name that is not a plain identifier before connecting", async () => {

@@ -260,7 +260,13 @@ function checkPostgresUrl(url: string): void {
     scheme = undefined;
   }
   if (scheme !== undefined && URL_SCHEMES.has(scheme)) return;
-  const shown = scheme === undefined ? JSON.stringify(url) : redactPostgresUrl(url);
+  // An unparsable value is echoed only when it cannot hold a password (no "@" in it).
+  const shown =
+    scheme !== undefined
+      ? redactPostgresUrl(url)
+      : url.includes("@")
+        ? "(unparsable URL)"
+        : JSON.stringify(url);
   throw new PostgresStoreError(
     `Invalid PostgreSQL URL ${shown}: expected postgres://user:password@host:5432/database (or postgresql://, socket:)`,
   );
