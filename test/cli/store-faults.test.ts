@@ -40,7 +40,10 @@ describe.skipIf(!existsSync(BIN))("pageindex: store faults", () => {
       const store = join(dir, `race-${round}`);
       const runs = await Promise.all(files.map((file) => spawned(store, ["--json", "index", file])));
       // The losers' stderr, so a rare failure under load says which store step refused.
-      expect(runs.map((r) => r.code), runs.map((r) => r.stderr).join("\n")).toEqual([0, 0]);
+      expect(
+        runs.map((r) => r.code),
+        runs.map((r) => r.stderr).join("\n"),
+      ).toEqual([0, 0]);
       expect(await sources(store)).toEqual(files);
       const ids = runs.map((r) => JSON.parse(r.stdout).documents[0].docId as string).sort();
       expect(ids[0]).toMatch(/^notes-[0-9a-f]{8}\.md$/); // the loser of the name takes its path-derived id
