@@ -253,20 +253,11 @@ const URL_SCHEMES = new Set(["postgres:", "postgresql:", "socket:"]);
  */
 function checkPostgresUrl(url: string): void {
   if (url.startsWith("/")) return;
-  let scheme: string | undefined;
-  try {
-    scheme = new URL(url).protocol;
-  } catch {
-    scheme = undefined;
-  }
+  const scheme = URL.canParse(url) ? new URL(url).protocol : undefined;
   if (scheme !== undefined && URL_SCHEMES.has(scheme)) return;
-  // An unparsable value is echoed only when it cannot hold a password (no "@" in it).
-  const shown =
-    scheme !== undefined
-      ? redactPostgresUrl(url)
-      : url.includes("@")
-        ? "(unparsable URL)"
-        : JSON.stringify(url);
+  // An unparsable value is echoed only when it cannot hold a password (no "@" in it); else
+  // redactPostgresUrl names it "(unparsable URL)".
+  const shown = scheme === undefined && !url.includes("@") ? JSON.stringify(url) : redactPostgresUrl(url);
   throw new PostgresStoreError(
     `Invalid PostgreSQL URL ${shown}: expected postgres://user:password@host:5432/database (or postgresql://, socket:)`,
   );
