@@ -433,6 +433,28 @@ describe("tree evidence", () => {
     expect(treeFeatures(tree, mixed, { entries: 4, located: 4 }, source).contents).toBe(0);
   });
 
+  it("a model that weighs the contents names its absence after what disagrees", () => {
+    // warn19's refit (not shipped): a fit may weigh `contents` again, and its reason must then
+    // follow the disagreement it would have confirmed or not.
+    const pulls: Partial<Record<(typeof FEATURE_NAMES)[number], number>> = { depth: 6.9369, contents: 0.854 };
+    const model = { bias: -6.8534, weights: FEATURE_NAMES.map((name) => pulls[name] ?? 0), cut: 0.4 };
+    const tree = [
+      entry("1 Overview", 1),
+      entry("2 Release Notes", 2, [entry("2.1 Known Issues", 3)]),
+      entry("3 Fixed Bugs", 4),
+    ];
+    const source = { pages: 10, candidates: 12, kept: 7 };
+    const mixed = { depth: 0.9, numbering: 1 };
+    const unread = weighEvidence(treeFeatures(tree, mixed, undefined, source), model);
+    expect(unread.score).toBeLessThan(LOW_CONFIDENCE);
+    expect(unread.doubts).toEqual([
+      "headings of one look sit at different depths",
+      "no printed table of contents was read to confirm the levels",
+    ]);
+    const read = treeFeatures(tree, mixed, { entries: 8, located: 8 }, source);
+    expect(weighEvidence(read, model)).toEqual({ score: 1, doubts: [] });
+  });
+
   it("the fitted model warns a tree whose headings of one look sit at different depths, and names why", () => {
     // Fitted by producer-grouped CV on train: a look at two depths is where wrong depths hide.
     const tree = [
