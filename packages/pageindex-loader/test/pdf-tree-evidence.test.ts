@@ -416,21 +416,23 @@ describe("tree evidence", () => {
     expect([bare.sparse, bare.dropped]).toEqual([0, 0]);
   });
 
+  // One look at two depths, numbers carrying the levels: what a printed contents would confirm.
+  const mixedDepths = [
+    entry("1 Overview", 1),
+    entry("2 Release Notes", 2, [entry("2.1 Known Issues", 3)]),
+    entry("3 Fixed Bugs", 4),
+  ];
+  const MIXED_SOURCE = { pages: 10, candidates: 12, kept: 7 };
+  const MIXED = { depth: 0.9, numbering: 1 };
+
   it("the contents feature is the share of a printed contents of five entries or more found as headings", () => {
     // Measured beside the model, not weighed by it: warn19's refit that weighed it warned fewer bad
     // trees on PDFs it was not fitted on (fifteenth session, docs/history).
-    const tree = [
-      entry("1 Overview", 1),
-      entry("2 Release Notes", 2, [entry("2.1 Known Issues", 3)]),
-      entry("3 Fixed Bugs", 4),
-    ];
-    const source = { pages: 10, candidates: 12, kept: 7 };
-    const mixed = { depth: 0.9, numbering: 1 };
-    expect(treeFeatures(tree, mixed, undefined, source).contents).toBe(0);
-    expect(treeFeatures(tree, mixed, { entries: 8, located: 8 }, source).contents).toBe(1);
-    expect(treeFeatures(tree, mixed, { entries: 8, located: 4 }, source).contents).toBe(0.5);
+    expect(treeFeatures(mixedDepths, MIXED, undefined, MIXED_SOURCE).contents).toBe(0);
+    expect(treeFeatures(mixedDepths, MIXED, { entries: 8, located: 8 }, MIXED_SOURCE).contents).toBe(1);
+    expect(treeFeatures(mixedDepths, MIXED, { entries: 8, located: 4 }, MIXED_SOURCE).contents).toBe(0.5);
     // A contents of a few lines settles nothing.
-    expect(treeFeatures(tree, mixed, { entries: 4, located: 4 }, source).contents).toBe(0);
+    expect(treeFeatures(mixedDepths, MIXED, { entries: 4, located: 4 }, MIXED_SOURCE).contents).toBe(0);
   });
 
   it("a model that weighs the contents names its absence after what disagrees", () => {
@@ -438,20 +440,13 @@ describe("tree evidence", () => {
     // follow the disagreement it would have confirmed or not.
     const pulls: Partial<Record<(typeof FEATURE_NAMES)[number], number>> = { depth: 6.9369, contents: 0.854 };
     const model = { bias: -6.8534, weights: FEATURE_NAMES.map((name) => pulls[name] ?? 0), cut: 0.4 };
-    const tree = [
-      entry("1 Overview", 1),
-      entry("2 Release Notes", 2, [entry("2.1 Known Issues", 3)]),
-      entry("3 Fixed Bugs", 4),
-    ];
-    const source = { pages: 10, candidates: 12, kept: 7 };
-    const mixed = { depth: 0.9, numbering: 1 };
-    const unread = weighEvidence(treeFeatures(tree, mixed, undefined, source), model);
+    const unread = weighEvidence(treeFeatures(mixedDepths, MIXED, undefined, MIXED_SOURCE), model);
     expect(unread.score).toBeLessThan(LOW_CONFIDENCE);
     expect(unread.doubts).toEqual([
       "headings of one look sit at different depths",
       "no printed table of contents was read to confirm the levels",
     ]);
-    const read = treeFeatures(tree, mixed, { entries: 8, located: 8 }, source);
+    const read = treeFeatures(mixedDepths, MIXED, { entries: 8, located: 8 }, MIXED_SOURCE);
     expect(weighEvidence(read, model)).toEqual({ score: 1, doubts: [] });
   });
 
